@@ -1,0 +1,82 @@
+/* perfmodel eval: accuracy of a model on measurements. */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+const char eval_usage[] =
+	"usage: perfmodel eval -m MODEL.json DATA.csv [--json]\n"
+	"\n"
+	"Predict every row of DATA.csv and compare with its measured target column:\n"
+	"MAE, MAPE, MSE, RMSE, R^2, SMAPE and adjusted R^2.\n"
+	"\n"
+	"  -m, --model FILE  the fitted model\n"
+	"      --json        one JSON object on stdout\n"
+	"  -h, --help        this text\n";
+
+static const struct option long_options[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void print_json(const pm_metrics *x)
+{
+	const struct { const char *name; double v; } f[] = {
+		{ "mae", x->mae }, { "mape", x->mape }, { "mse", x->mse }, { "rmse", x->rmse },
+		{ "r2", x->r2 }, { "smape", x->smape }, { "adj_r2", x->adj_r2 },
+	};
+
+	printf("{\"rows\": %zu", x->n);
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		printf(", \"%s\": ", f[k].name);
+		print_exact(stdout, f[k].v);
+	}
+	printf("}\n");
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	const char *model_path = NULL;
+	int json = 0, c, rc = EXIT_FAIL;
+	pm_model *m = NULL;
+	pm_dataset *d = NULL;
+	pm_metrics x;
+	pm_error err = { 0 };
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'm': model_path = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(eval_usage, stdout); return EXIT_OK;
+		case ':': return usage_error("eval", "option '%s' needs a value", argv[optind - 1]);
+		default: return usage_error("eval", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!model_path)
+		return usage_error("eval", "give the model with -m MODEL.json");
+	if (optind != argc - 1)
+		return usage_error("eval", "give one data file");
+	if (pm_model_load_file(model_path, &m, &err) ||
+	    pm_dataset_read_csv(argv[optind], &d, &err) || pm_model_evaluate(m, d, &x, &err)) {
+		report_error(&err);
+		goto out;
+	}
+	if (json) {
+		print_json(&x);
+	} else {
+		printf("%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
+		       pm_model_target(m));
+		printf("  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
+		       "  R^2    %.4f\n  SMAPE  %.2f %%\n  adj R^2 %.4f\n",
+		       x.mae, x.mape, x.mse, x.rmse, x.r2, x.smape, x.adj_r2);
+	}
+	rc = EXIT_OK;
+out:
+	pm_dataset_free(d);
+	pm_model_free(m);
+	return rc;
+}

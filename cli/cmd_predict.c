@@ -1,0 +1,130 @@
+/* perfmodel predict: from a config (DESIGN.md §5) or a model and a CSV. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+const char predict_usage[] =
+	"usage: perfmodel predict CONFIG.json [--json]\n"
+	"       perfmodel predict -m MODEL.json POINTS.csv [--json]\n"
+	"\n"
+	"Predict the target of a fitted model at new points.\n"
+	"\n"
+	"CONFIG.json names the model and the points:\n"
+	"  {\"model\": \"model.json\", \"points\": [{\"threads\": 2, \"activation\": \"relu\", ...}]}\n"
+	"(\"point\": {...} for one point; a relative model path is taken from the config's\n"
+	"folder). With -m, every row of POINTS.csv is predicted; extra columns are kept.\n"
+	"Output: the points as CSV with a 'predicted' column; --json: an array of objects.\n"
+	"\n"
+	"  -m, --model FILE  the fitted model (with POINTS.csv)\n"
+	"      --json        a JSON array on stdout\n"
+	"  -h, --help        this text\n";
+
+static const struct option long_options[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void print_csv(const pm_dataset *d, const double *pred)
+{
+	for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+		csv_field(stdout, pm_dataset_col_name(d, c));
+		fputc(',', stdout);
+	}
+	fputs("predicted\n", stdout);
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
+		for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+			csv_field(stdout, pm_dataset_cell(d, r, c));
+			fputc(',', stdout);
+		}
+		print_exact(stdout, pred[r]);
+		fputc('\n', stdout);
+	}
+}
+
+/* A cell as a JSON value: a number if it is one, else a string. */
+static void json_cell(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (*text && !*end && isfinite(v))
+		print_exact(stdout, v);
+	else
+		json_string(stdout, text);
+}
+
+static void print_json(const pm_dataset *d, const double *pred)
+{
+	fputs("[\n", stdout);
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
+		fputs("  {", stdout);
+		for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+			json_string(stdout, pm_dataset_col_name(d, c));
+			fputs(": ", stdout);
+			json_cell(pm_dataset_cell(d, r, c));
+			fputs(", ", stdout);
+		}
+		fputs("\"predicted\": ", stdout);
+		print_exact(stdout, pred[r]);
+		fputs(r + 1 < pm_dataset_nrows(d) ? "},\n" : "}\n", stdout);
+	}
+	fputs("]\n", stdout);
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	const char *model_path = NULL;
+	int json = 0, c, rc = EXIT_FAIL;
+	pm_model *m = NULL;
+	pm_dataset *d = NULL;
+	double *pred = NULL;
+	pm_error err = { 0 };
+	pm_status st;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'm': model_path = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(predict_usage, stdout); return EXIT_OK;
+		case ':': return usage_error("predict", "option '%s' needs a value", argv[optind - 1]);
+		default: return usage_error("predict", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("predict", model_path ? "give one points file"
+							 : "give one config file");
+	if (model_path)
+		st = pm_model_load_file(model_path, &m, &err) ||
+		     pm_dataset_read_csv(argv[optind], &d, &err);
+	else
+		st = pm_predict_config_read(argv[optind], &m, &d, &err);
+	if (st)
+		goto fail;
+	pred = malloc((pm_dataset_nrows(d) + 1) * sizeof(*pred));
+	if (!pred) {
+		err.msg[0] = '\0';
+		err.code = PM_ENOMEM;
+		goto fail;
+	}
+	if (pm_model_predict_dataset(m, d, pred, &err))
+		goto fail;
+	if (json)
+		print_json(d, pred);
+	else
+		print_csv(d, pred);
+	rc = EXIT_OK;
+	goto out;
+fail:
+	report_error(&err);
+out:
+	free(pred);
+	pm_dataset_free(d);
+	pm_model_free(m);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* perfmodel: the command table and dispatch, in the manner of git. */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const struct command pm_commands[] = {
+	{ "fit", cmd_fit, "fit the model of thesis eq. 4.4 to measurements", fit_usage },
+	{ "predict", cmd_predict, "predict run times from a fitted model", predict_usage },
+	{ "eval", cmd_eval, "accuracy of a fitted model on measurements", eval_usage },
+	{ "help", cmd_help, "show help for a command", help_usage },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct command *find_command(const char *name)
+{
+	for (const struct command *c = pm_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	/* The library checks its inputs before calling GSL; a GSL error must
+	 * come back as a status, never abort the process. */
+	gsl_set_error_handler_off();
+	if (argc < 2)
+		return cmd_help(1, (char *[]){ "help", NULL }), EXIT_USAGE;
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("perfmodel %s\n", pm_version());
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		return cmd_help(1, (char *[]){ "help", NULL });
+	c = find_command(argv[1]);
+	if (!c)
+		return usage_error(NULL, "'%s' is not a command; see 'perfmodel help'", argv[1]);
+	return c->run(argc - 1, argv + 1);
+}

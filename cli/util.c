@@ -1,0 +1,112 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void report_error(const pm_error *err)
+{
+	fputs("perfmodel: ", stderr);
+	if (err->file[0]) {
+		fputs(err->file, stderr);
+		if (err->line)
+			fprintf(stderr, ":%u", err->line);
+		if (err->line && err->column)
+			fprintf(stderr, ":%u", err->column);
+		fputs(": ", stderr);
+	}
+	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : pm_status_string(err->code));
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfmodel: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, " (see 'perfmodel help %s')", cmd);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int parse_uint(const char *text, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text || !*text || *text == '-' || *text == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return -1;
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void csv_field(FILE *f, const char *text)
+{
+	if (!strpbrk(text, ",\"\r\n")) {
+		fputs(text, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double:
+ * exact, and as short as a person would write it. */
+void print_exact(FILE *f, double v)
+{
+	char buf[40];
+
+	if (!isfinite(v)) {
+		fputs("null", f);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}

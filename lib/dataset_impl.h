@@ -1,0 +1,27 @@
+/* Making a pm_dataset without a CSV file. Private to the libraries. */
+#ifndef PM_DATASET_IMPL_H
+#define PM_DATASET_IMPL_H
+
+#include <stddef.h>
+
+#include "perfmodel/perfmodel.h"
+
+/*
+ * A dataset from strings in memory, e.g. the "points" of a predict config.
+ * names[ncols] are the column names; cells[nrows * ncols] the texts,
+ * row-major (a NULL cell is empty); line and column, when not NULL, give
+ * each cell's place in the file `name` (row-major too; NULL means 0 for
+ * every cell). Everything is copied: the caller keeps its arrays.
+ * `name` labels errors and is what pm_dataset_name() returns (NULL:
+ * "<input>"). nrows may be 0.
+ *
+ * On success *out owns a new dataset (pm_dataset_free()); on failure *out is
+ * NULL. Errors: PM_EINVAL (ncols == 0, or cells NULL with nrows > 0),
+ * PM_ESCHEMA "empty column name" / "duplicate column name 'x'" (no place:
+ * the names have none), PM_ENOMEM.
+ */
+pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *names,
+			    size_t nrows, const char *const *cells, const unsigned *line,
+			    const unsigned *column, pm_dataset **out, pm_error *err);
+
+#endif

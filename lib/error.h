@@ -1,0 +1,20 @@
+/* Filling a pm_error. Private to the libraries. */
+#ifndef PM_ERROR_H
+#define PM_ERROR_H
+
+#include "perfmodel/predict.h"
+
+#if defined(__GNUC__)
+#define PM_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PM_PRINTF(f, a)
+#endif
+
+/* Set err (if not NULL) to code and the formatted message, with no place;
+ * return code, so that callers can write `return pm__fail(err, ...)`. */
+pm_status pm__fail(pm_error *err, pm_status code, const char *fmt, ...) PM_PRINTF(3, 4);
+/* The same with a place: file (may be NULL), 1-based line and column. */
+pm_status pm__fail_at(pm_error *err, pm_status code, const char *file, unsigned line,
+		      unsigned column, const char *fmt, ...) PM_PRINTF(6, 7);
+
+#endif

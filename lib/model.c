@@ -1,0 +1,255 @@
+#include "model_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+const char *pm_version(void)
+{
+	return PM_VERSION;
+}
+
+static char *dupstr(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *c = malloc(n);
+
+	if (c)
+		memcpy(c, s, n);
+	return c;
+}
+
+void pm_model_free(pm_model *m)
+{
+	if (!m)
+		return;
+	free(m->target);
+	for (size_t i = 0; m->inputs && i < m->ninputs; i++) {
+		free(m->inputs[i].name);
+		for (size_t v = 0; m->inputs[i].levels && v < m->inputs[i].nlevels; v++)
+			free(m->inputs[i].levels[v]);
+		free(m->inputs[i].levels);
+	}
+	free(m->inputs);
+	for (size_t k = 0; m->params && k < m->nparams; k++)
+		free(m->params[k].name);
+	free(m->params);
+	free(m->value);
+	free(m->raw);
+	pm__terms_free(&m->terms);
+	free(m);
+}
+
+/* "a_kernel_size", "p_kernel_size", "b_activation=relu", "q_threads", "C". */
+static char *param_name(const pm_param_desc *d, const pm_input *in)
+{
+	static const char prefix[] = { 'a', 'p', 'b', 'q' };
+	const char *name = d->kind == PM_PARAM_CONST ? "" : in[d->input].name;
+	const char *level = d->kind == PM_PARAM_LEVEL ? in[d->input].levels[d->level] : "";
+	size_t n = strlen(name) + strlen(level) + 4;
+	char *s;
+
+	if (d->kind == PM_PARAM_CONST)
+		return dupstr("C");
+	s = malloc(n);
+	if (!s)
+		return NULL;
+	if (d->kind == PM_PARAM_LEVEL)
+		snprintf(s, n, "b_%s=%s", name, level);
+	else
+		snprintf(s, n, "%c_%s", prefix[d->kind], name);
+	return s;
+}
+
+static void default_bounds(pm_param *p, const pm_bounds *b)
+{
+	switch (p->desc.kind) {
+	case PM_PARAM_COEF:
+	case PM_PARAM_LEVEL:
+		p->lo = b->coef_lo;
+		p->hi = b->coef_hi;
+		break;
+	case PM_PARAM_POWER:
+	case PM_PARAM_SCALING:
+		p->lo = b->power_lo;
+		p->hi = b->power_hi;
+		break;
+	case PM_PARAM_CONST:
+		p->lo = b->const_lo;
+		p->hi = b->const_hi;
+		break;
+	}
+}
+
+pm_bounds pm_bounds_default(void)
+{
+	return (pm_bounds){ 0, 1000, -5, 5, 0, 1000 };
+}
+
+pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
+				 const pm_role *role, const size_t *nlevels,
+				 const char *const *const *levels, pm_model **out,
+				 pm_error *err)
+{
+	pm_model *m;
+	pm_param_desc *desc = NULL;
+	pm_bounds b = pm_bounds_default();
+	pm_status st;
+
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	m->target_scale = 1.0;
+	m->target = dupstr(target);
+	m->inputs = calloc(ninputs ? ninputs : 1, sizeof(*m->inputs));
+	if (!m->target || !m->inputs)
+		goto oom;
+	m->ninputs = ninputs;
+	for (size_t i = 0; i < ninputs; i++) {
+		pm_input *in = &m->inputs[i];
+
+		in->role = role[i];
+		in->name = dupstr(names[i]);
+		if (!in->name)
+			goto oom;
+		if (role[i] != PM_ROLE_CATEGORICAL)
+			continue;
+		in->levels = calloc(nlevels[i] ? nlevels[i] : 1, sizeof(*in->levels));
+		if (!in->levels)
+			goto oom;
+		in->nlevels = nlevels[i];
+		for (size_t v = 0; v < nlevels[i]; v++)
+			if (!(in->levels[v] = dupstr(levels[i][v])))
+				goto oom;
+	}
+	st = pm__terms_additive(ninputs, role, nlevels, &m->terms, &desc, &m->nparams, err);
+	if (st) {
+		pm_model_free(m);
+		return st;
+	}
+	m->params = calloc(m->nparams, sizeof(*m->params));
+	m->value = calloc(m->nparams, sizeof(*m->value));
+	m->raw = calloc(m->nparams, sizeof(*m->raw));
+	if (!m->params || !m->value || !m->raw)
+		goto oom;
+	for (size_t k = 0; k < m->nparams; k++) {
+		m->params[k].desc = desc[k];
+		m->params[k].std = NAN;
+		default_bounds(&m->params[k], &b);
+		if (!(m->params[k].name = param_name(&desc[k], m->inputs)))
+			goto oom;
+	}
+	free(desc);
+	*out = m;
+	return PM_OK;
+oom:
+	free(desc);
+	pm_model_free(m);
+	return pm__fail(err, PM_ENOMEM, "out of memory");
+}
+
+/* Undo the scaling (DESIGN.md §3): with x = s*u and t = T*t', a term
+ * a' u^p E'^q becomes a' T s^-p (prod s_j^-q_j) x^p E^q, so
+ *   a = a' T s_i^-p_i prod_j s_j^-q_j,  b = b' T prod_j s_j^-q_j,  C = C' T;
+ * powers are unchanged. */
+void pm__model_raw(pm_model *m)
+{
+	double ext = 0.0;	/* log prod_j s_j^-q_j */
+
+	for (size_t k = 0; k < m->nparams; k++)
+		if (m->params[k].desc.kind == PM_PARAM_SCALING)
+			ext -= m->value[k] * m->inputs[m->params[k].desc.input].log_scale;
+	for (size_t k = 0; k < m->nparams; k++) {
+		const pm_param_desc *d = &m->params[k].desc;
+		double v = m->value[k];
+
+		switch (d->kind) {
+		case PM_PARAM_COEF:
+			v *= m->target_scale *
+			     exp(ext - m->value[k + 1] * m->inputs[d->input].log_scale);
+			break;
+		case PM_PARAM_LEVEL:
+			v *= m->target_scale * exp(ext);
+			break;
+		case PM_PARAM_CONST:
+			v *= m->target_scale;
+			break;
+		case PM_PARAM_POWER:
+		case PM_PARAM_SCALING:
+			break;
+		}
+		m->raw[k] = v;
+	}
+}
+
+size_t pm_model_ninputs(const pm_model *m) { return m->ninputs; }
+const char *pm_model_input_name(const pm_model *m, size_t i) { return m->inputs[i].name; }
+pm_role pm_model_input_role(const pm_model *m, size_t i) { return m->inputs[i].role; }
+size_t pm_model_nlevels(const pm_model *m, size_t i) { return m->inputs[i].nlevels; }
+const char *pm_model_target(const pm_model *m) { return m->target; }
+size_t pm_model_nparams(const pm_model *m) { return m->nparams; }
+const char *pm_model_param_name(const pm_model *m, size_t k) { return m->params[k].name; }
+double pm_model_param_value(const pm_model *m, size_t k) { return m->raw[k]; }
+double pm_model_param_scaled(const pm_model *m, size_t k) { return m->value[k]; }
+double pm_model_param_std(const pm_model *m, size_t k) { return m->params[k].std; }
+pm_param_kind pm_model_param_kind(const pm_model *m, size_t k) { return m->params[k].desc.kind; }
+size_t pm_model_param_level(const pm_model *m, size_t k) { return m->params[k].desc.level; }
+
+size_t pm_model_param_input(const pm_model *m, size_t k)
+{
+	uint32_t i = m->params[k].desc.input;
+
+	return i == PM_NONE ? (size_t)-1 : i;
+}
+
+const char *pm_model_scale_name(const pm_model *m)
+{
+	return m->scale == PM_SCALE_NONE ? "none" : "auto";
+}
+
+const char *pm_model_level_name(const pm_model *m, size_t i, size_t level)
+{
+	return level < m->inputs[i].nlevels ? m->inputs[i].levels[level] : NULL;
+}
+
+pm_status pm_model_input_index(const pm_model *m, const char *name, size_t *index,
+			       pm_error *err)
+{
+	for (size_t i = 0; i < m->ninputs; i++)
+		if (strcmp(m->inputs[i].name, name) == 0) {
+			*index = i;
+			return PM_OK;
+		}
+	return pm__fail(err, PM_EINVAL, "the model has no input '%s'", name);
+}
+
+pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, size_t *level,
+			       pm_error *err)
+{
+	const pm_input *in = &m->inputs[i];
+
+	for (size_t v = 0; v < in->nlevels; v++)
+		if (strcmp(in->levels[v], name) == 0) {
+			*level = v;
+			return PM_OK;
+		}
+	{
+		char known[200] = "";
+		size_t used = 0;
+
+		for (size_t v = 0; v < in->nlevels && used < sizeof(known); v++)
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s",
+						 v ? ", " : "", in->levels[v]);
+		return pm__fail(err, PM_EDOMAIN, "column '%s': unknown level '%s' (known: %s)",
+				in->name, name, known);
+	}
+}
+
+const pm_fit_info *pm_model_fit_info(const pm_model *m)
+{
+	return m->has_fit_info ? &m->info : NULL;
+}

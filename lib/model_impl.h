@@ -1,0 +1,54 @@
+/* The inside of a pm_model, shared by the loader (predict library), the
+ * fitter and the writer. Parameter values are kept as fitted, in the scaled
+ * space (DESIGN.md §3): prediction is
+ *     t = target_scale * terms(param, u),  u_i = log(x_i) - log_scale_i
+ * and the raw eq. 4.4 parameters are derived for reading (pm__model_raw). */
+#ifndef PM_MODEL_IMPL_H
+#define PM_MODEL_IMPL_H
+
+#include "perfmodel/perfmodel.h"
+#include "terms.h"
+
+#define PM_MODEL_FORMAT "perfmodel-model"
+#define PM_MODEL_VERSION 1
+
+typedef struct pm_input {
+	char *name;
+	pm_role role;
+	size_t nlevels;
+	char **levels;		/* categorical: level names, sorted */
+	double log_scale;	/* numeric: log of the training geometric mean (0: none) */
+} pm_input;
+
+typedef struct pm_param {
+	char *name;		/* "a_kernel_size", "b_activation=relu", "q_threads", "C" */
+	pm_param_desc desc;
+	double lo, hi;		/* bounds, scaled space */
+	double std;		/* over seeds; NaN when not repeated */
+} pm_param;
+
+struct pm_model {
+	char *target;
+	pm_scale scale;
+	double target_scale;	/* median of the training target (1: none) */
+	size_t ninputs;
+	pm_input *inputs;
+	size_t nparams;
+	pm_param *params;
+	double *value;		/* nparams fitted values, scaled space */
+	double *raw;		/* nparams raw eq. 4.4 values (pm__model_raw) */
+	pm_terms terms;
+	int has_fit_info;
+	pm_fit_info info;
+};
+
+/* Allocate a model for the given inputs (names and levels copied) with the
+ * eq. 4.4 terms and parameters named; values zero, std NaN. */
+pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
+				 const pm_role *role, const size_t *nlevels,
+				 const char *const *const *levels, pm_model **out,
+				 pm_error *err);
+/* Recompute m->raw from m->value and the scales. */
+void pm__model_raw(pm_model *m);
+
+#endif

@@ -1,0 +1,40 @@
+/* The fitting problem: a dataset's role columns turned into what the cost
+ * function needs. Numeric columns repeat few distinct values, so each is kept
+ * as its sorted distinct values (as u = log(x) - log_scale, computed once)
+ * and a per-row code; x^p is then computed once per distinct value per trial
+ * and gathered per row (DESIGN.md §8). Categorical columns are codes too:
+ * the level index. */
+#ifndef PM_PROBLEM_H
+#define PM_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "perfmodel/perfmodel.h"
+
+typedef struct pm_column {
+	const char *name;	/* the dataset's */
+	pm_role role;
+	size_t ndistinct;	/* distinct values, or levels */
+	double *u;		/* numeric: log(x_d) - log_scale per distinct value */
+	char **levels;		/* categorical: sorted level names (owned) */
+	double log_scale;	/* numeric: mean of log(x) over rows, or 0 */
+	uint32_t *code;		/* per row: distinct-value or level index */
+} pm_column;
+
+typedef struct pm_problem {
+	size_t nrows, ncols;
+	pm_column *col;		/* model inputs: intrinsic, categorical, extrinsic */
+	const char *target;
+	double target_scale;	/* median of the target, or 1 */
+	double *t;		/* target / target_scale, per row */
+	double *t_raw;		/* the target as measured */
+} pm_problem;
+
+/* Build from a dataset and a resolved spec. Errors name FILE:LINE:COL:
+ * PM_ESCHEMA for an empty or non-numeric cell, PM_EDOMAIN for a value <= 0
+ * under a power or as the target. */
+pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
+			    pm_problem *p, pm_error *err);
+void pm__problem_free(pm_problem *p);	/* frees the arrays, keeps p */
+
+#endif

@@ -1,0 +1,775 @@
+/* pm_dataset: reading, accessors, numbers, fingerprint, the private builder,
+ * and every error, out-of-memory included. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perfmodel/perfmodel.h"
+#include "dataset_impl.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WITH_ASAN
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WITH_ASAN
+#endif
+#endif
+
+#ifdef WITH_ASAN
+#include <sanitizer/lsan_interface.h>
+/* Criterion ignores what LeakSanitizer reports when a test's process ends;
+ * checking after each test and crashing the teardown makes a leak fail. */
+static void leak_check(void)
+{
+	if (__lsan_do_recoverable_leak_check())
+		abort();
+}
+TestSuite(dataset, .fini = leak_check);
+#endif
+
+/* ---- allocation failure injection ------------------------------------------
+ * The test binary replaces malloc, calloc, realloc and free (glibc lets a
+ * program do so and routes its own calls through them too), so that a test
+ * can make the k-th allocation fail and count blocks left behind. Sanitizer
+ * builds bring their own allocator: there the ASan leak check covers the
+ * other tests and these are skipped. */
+#ifdef WITH_ASAN
+#define NO_ALLOC_HOOK
+#endif
+#if !defined(__GLIBC__)
+#define NO_ALLOC_HOOK
+#endif
+
+#ifndef NO_ALLOC_HOOK
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+
+static int armed;
+static long fail_in;	/* allocations to allow before one fails; < 0: none */
+static long live;	/* blocks allocated minus blocks freed while armed */
+
+static int should_fail(void)
+{
+	if (armed && fail_in-- == 0) {
+		errno = ENOMEM;	/* as glibc's would */
+		return 1;
+	}
+	return 0;
+}
+
+void *malloc(size_t n)
+{
+	void *p = should_fail() ? NULL : __libc_malloc(n);
+
+	if (armed && p)
+		live++;
+	return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+	void *p = should_fail() ? NULL : __libc_calloc(n, size);
+
+	if (armed && p)
+		live++;
+	return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+	void *p = should_fail() ? NULL : __libc_realloc(old, n);
+
+	if (armed && p && !old)
+		live++;
+	return p;
+}
+
+void free(void *p)
+{
+	if (armed && p)
+		live--;
+	__libc_free(p);
+}
+#endif
+
+static char *data_path(const char *rel)
+{
+	const char *dir = getenv("PM_TEST_DATA");
+	char *p;
+
+	cr_assert_not_null(dir, "PM_TEST_DATA is not set");
+	p = malloc(strlen(dir) + strlen(rel) + 2);
+	cr_assert_not_null(p);
+	sprintf(p, "%s/%s", dir, rel);
+	return p;
+}
+
+static pm_dataset *parse(const char *text)
+{
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	pm_status rc = pm_dataset_parse_csv(text, strlen(text), "m.csv", &d, &err);
+
+	cr_assert_eq(rc, PM_OK, "%s", err.msg);
+	cr_assert_not_null(d);
+	return d;
+}
+
+static void expect_parse_fail(const char *text, pm_status code, unsigned line,
+			      unsigned column, const char *msg)
+{
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+	pm_status rc = pm_dataset_parse_csv(text, strlen(text), "m.csv", &d, &err);
+
+	cr_assert_eq(rc, code, "rc %d for %s", rc, text);
+	cr_expect_null(d);
+	cr_expect_eq(err.code, code);
+	cr_expect_str_eq(err.msg, msg);
+	cr_expect_str_eq(err.file, "m.csv");
+	cr_expect_eq(err.line, line, "line %u, want %u", err.line, line);
+	cr_expect_eq(err.column, column, "column %u, want %u", err.column, column);
+}
+
+static void expect_number_fail(const pm_dataset *d, size_t row, size_t col,
+			       unsigned line, unsigned column, const char *msg)
+{
+	pm_error err = { 0 };
+	double v = 42;
+
+	cr_assert_eq(pm_dataset_number(d, row, col, &v, &err), PM_ESCHEMA,
+		     "row %zu col %zu", row, col);
+	cr_expect_eq(err.code, PM_ESCHEMA);
+	cr_expect_str_eq(err.msg, msg);
+	cr_expect_str_eq(err.file, pm_dataset_name(d));
+	cr_expect_eq(err.line, line, "line %u, want %u (%s)", err.line, line, msg);
+	cr_expect_eq(err.column, column, "column %u, want %u (%s)", err.column, column, msg);
+	cr_expect_eq(v, 42, "value changed on failure");
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+Test(dataset, read_file)
+{
+	char *path = data_path("csv/basic.csv");
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	size_t col = 99;
+
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_OK, "%s", err.msg);
+	cr_expect_str_eq(pm_dataset_name(d), path);
+	cr_assert_eq(pm_dataset_ncols(d), 4);
+	cr_assert_eq(pm_dataset_nrows(d), 3);
+	cr_expect_str_eq(pm_dataset_col_name(d, 0), "threads");
+	cr_expect_str_eq(pm_dataset_col_name(d, 3), "time_per_iter_s");
+	cr_expect_null(pm_dataset_col_name(d, 4));
+	cr_expect_str_eq(pm_dataset_cell(d, 0, 2), "relu");
+	cr_expect_str_eq(pm_dataset_cell(d, 1, 2), "tanh");
+	cr_expect_str_eq(pm_dataset_cell(d, 2, 3), "0.2");
+	cr_expect_eq(pm_dataset_cell_line(d, 1, 2), 3);
+	cr_expect_eq(pm_dataset_cell_column(d, 1, 2), 6);
+	cr_expect_eq(pm_dataset_cell_line(d, 2, 3), 4);
+	cr_expect_eq(pm_dataset_cell_column(d, 2, 3), 12);
+	cr_expect_eq(pm_dataset_col_index(d, "activation", &col, &err), PM_OK);
+	cr_expect_eq(col, 2);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 2), 0);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 3), 1);
+	pm_dataset_free(d);
+	free(path);
+}
+
+Test(dataset, read_file_bom_crlf_quoted_no_final_newline)
+{
+	char *path = data_path("csv/bom_crlf.csv");
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	double v;
+
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_dataset_ncols(d), 3);
+	cr_assert_eq(pm_dataset_nrows(d), 2);
+	cr_expect_str_eq(pm_dataset_col_name(d, 0), "id");
+	cr_expect_str_eq(pm_dataset_cell(d, 0, 1), "two\r\nlines");
+	cr_expect_str_eq(pm_dataset_cell(d, 0, 2), "0.5");
+	cr_expect_eq(pm_dataset_cell_line(d, 0, 2), 3);
+	cr_expect_eq(pm_dataset_cell_column(d, 0, 2), 8);
+	cr_expect_str_eq(pm_dataset_cell(d, 1, 2), "0.25");
+	cr_expect_eq(pm_dataset_cell_line(d, 1, 0), 4);
+	cr_expect_eq(pm_dataset_cell_column(d, 1, 2), 9);
+	cr_expect_eq(pm_dataset_number(d, 1, 2, &v, &err), PM_OK);
+	cr_expect_eq(v, 0.25);
+	pm_dataset_free(d);
+	free(path);
+}
+
+Test(dataset, read_file_parse_error_names_file)
+{
+	char *path = data_path("csv/unterminated.csv");
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EPARSE);
+	cr_expect_null(d);
+	cr_expect_str_eq(err.file, path);
+	cr_expect_eq(err.line, 3);
+	cr_expect_eq(err.column, 3);
+	cr_expect_str_eq(err.msg, "unterminated quoted field");
+	free(path);
+}
+
+Test(dataset, read_file_missing)
+{
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+	const char *path = "/nonexistent/dir/nope.csv";
+
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EIO);
+	cr_expect_null(d);
+	cr_expect_eq(err.code, PM_EIO);
+	cr_expect_str_eq(err.file, path);
+	cr_expect_str_eq(err.msg, "cannot open: No such file or directory");
+	cr_expect_eq(err.line, 0);
+}
+
+Test(dataset, read_directory)
+{
+	char *path = data_path("csv");
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EIO);
+	cr_expect_null(d);
+	cr_expect_str_eq(err.file, path);
+	cr_expect_str_eq(err.msg, "cannot read: Is a directory");
+	free(path);
+}
+
+Test(dataset, read_pipe)
+{
+	/* not a regular file: no size known in advance, so the buffer grows */
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	char path[64];
+	size_t n = 50000;
+	int fd[2];
+	pid_t pid;
+
+	cr_assert_eq(pipe(fd), 0);
+	pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		FILE *f = fdopen(fd[1], "w");
+
+		close(fd[0]);
+		fputs("k,v\n", f);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "%zu,%zu\n", i, 3 * i);
+		fclose(f);
+		_exit(0);
+	}
+	close(fd[1]);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_OK, "%s", err.msg);
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	cr_expect_eq(pm_dataset_nrows(d), n);
+	cr_expect_str_eq(pm_dataset_cell(d, n - 1, 1), "149997");
+	cr_expect_eq(pm_dataset_cell_line(d, n - 1, 1), n + 1);
+	pm_dataset_free(d);
+}
+
+Test(dataset, parse_default_name_and_len)
+{
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	size_t col;
+
+	/* len, not the NUL, ends the text */
+	cr_assert_eq(pm_dataset_parse_csv("a,b\n1,2\nXXXX", 8, NULL, &d, &err), PM_OK,
+		     "%s", err.msg);
+	cr_expect_str_eq(pm_dataset_name(d), "<input>");
+	cr_expect_eq(pm_dataset_nrows(d), 1);
+	cr_expect_eq(pm_dataset_col_index(d, "zz", &col, &err), PM_ESCHEMA);
+	cr_expect_str_eq(err.msg, "no column 'zz' in <input>");
+	pm_dataset_free(d);
+
+	cr_expect_eq(pm_dataset_parse_csv(NULL, 0, NULL, &d, &err), PM_EPARSE);
+	cr_expect_str_eq(err.msg, "empty file");
+	cr_expect_str_eq(err.file, "<input>");
+	cr_expect_eq(pm_dataset_parse_csv(NULL, 3, NULL, &d, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_parse_csv("a", 1, NULL, NULL, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_read_csv(NULL, &d, &err), PM_EINVAL);
+	cr_expect_null(d);
+	cr_expect_eq(pm_dataset_read_csv("x", NULL, &err), PM_EINVAL);
+	/* err may be NULL */
+	cr_expect_eq(pm_dataset_parse_csv("a", 1, NULL, &d, NULL), PM_EPARSE);
+	pm_dataset_free(NULL);
+}
+
+Test(dataset, csv_errors_through_dataset)
+{
+	expect_parse_fail("", PM_EPARSE, 1, 1, "empty file");
+	expect_parse_fail("a,b\n", PM_EPARSE, 2, 1, "no data rows");
+	expect_parse_fail("a,b,c,d\n1,2,3,4\n1,2,3\n", PM_EPARSE, 3, 1,
+			  "row has 3 fields, header has 4");
+	expect_parse_fail("a,b\n1,\"x\n", PM_EPARSE, 2, 3, "unterminated quoted field");
+	expect_parse_fail("a,b\n\"1\"2,3\n", PM_EPARSE, 2, 4,
+			  "unexpected '2' after closing quote");
+}
+
+Test(dataset, empty_column_name)
+{
+	expect_parse_fail("a,,c\n1,2,3\n", PM_EPARSE, 1, 3, "empty column name");
+	expect_parse_fail(",b\n1,2\n", PM_EPARSE, 1, 1, "empty column name");
+	expect_parse_fail("a,b,\n1,2,3\n", PM_EPARSE, 1, 5, "empty column name");
+	expect_parse_fail("a,\"\"\n1,2\n", PM_EPARSE, 1, 3, "empty column name");
+	/* a blank first line is a header with one empty name */
+	expect_parse_fail("\nx\n", PM_EPARSE, 1, 1, "empty column name");
+}
+
+Test(dataset, duplicate_column_name)
+{
+	expect_parse_fail("a,b,a\n1,2,3\n", PM_EPARSE, 1, 5, "duplicate column name 'a'");
+	expect_parse_fail("\xEF\xBB\xBFx,y,\"y\"\n1,2,3\n", PM_EPARSE, 1, 5,
+			  "duplicate column name 'y'");
+	/* names are compared exactly: case and blanks matter */
+	pm_dataset *d = parse("a,A,a \n1,2,3\n");
+	pm_dataset_free(d);
+}
+
+Test(dataset, wide_header)
+{
+	/* enough names to exercise the name index's probing and growth */
+	size_t n = 3000, len = 0;
+	char *text = malloc(n * 16 + 16);
+	pm_dataset *d;
+	pm_error err = { 0 };
+	size_t col = 0;
+
+	cr_assert_not_null(text);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%sc%zu", i ? "," : "", i);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%s%zu", i ? "," : "\n", i);
+	text[len] = '\0';
+	d = parse(text);
+	cr_assert_eq(pm_dataset_ncols(d), n);
+	for (size_t i = 0; i < n; i += 7) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "c%zu", i);
+		cr_assert_eq(pm_dataset_col_index(d, name, &col, &err), PM_OK, "%s", name);
+		cr_assert_eq(col, i);
+	}
+	cr_expect_eq(pm_dataset_col_index(d, "c3000", &col, &err), PM_ESCHEMA);
+	pm_dataset_free(d);
+
+	/* the same with a repeat at the very end */
+	sprintf(text, "c0");
+	len = 2;
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)sprintf(text + len, ",c%zu", i);
+	col = len + 2;
+	len += (size_t)sprintf(text + len, ",c1234\n");
+	for (size_t i = 0; i <= n; i++)
+		len += (size_t)sprintf(text + len, "%s1", i ? "," : "");
+	expect_parse_fail(text, PM_EPARSE, 1, (unsigned)col, "duplicate column name 'c1234'");
+	free(text);
+}
+
+/* ---- accessors ------------------------------------------------------------- */
+
+Test(dataset, accessors_out_of_range)
+{
+	pm_dataset *d = parse("a,b\n1,2\n");
+	double v = 7;
+	pm_error err = { 0 };
+
+	cr_expect_null(pm_dataset_cell(d, 1, 0));
+	cr_expect_null(pm_dataset_cell(d, 0, 2));
+	cr_expect_eq(pm_dataset_cell_line(d, 1, 0), 0);
+	cr_expect_eq(pm_dataset_cell_column(d, 0, 2), 0);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 2), 0);
+	cr_expect_eq(pm_dataset_number(d, 1, 0, &v, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_number(d, 0, 0, NULL, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_col_index(d, NULL, NULL, &err), PM_EINVAL);
+	cr_expect_eq(v, 7);
+	cr_expect_eq(pm_dataset_nrows(NULL), 0);
+	cr_expect_eq(pm_dataset_ncols(NULL), 0);
+	cr_expect_null(pm_dataset_name(NULL));
+	pm_dataset_free(d);
+}
+
+/* ---- numbers ---------------------------------------------------------------- */
+
+Test(dataset, numbers)
+{
+	pm_dataset *d = parse("x,y\n"
+			      "1,-2.5\n"
+			      " 3 ,\t1e-3\t\n"
+			      "\"4.0\",+7E2\n"
+			      "0,.5\n"
+			      "1e-320,-0\n");
+	pm_error err = { 0 };
+	double v;
+
+	cr_expect_eq(pm_dataset_number(d, 0, 0, &v, &err), PM_OK);
+	cr_expect_eq(v, 1.0);
+	cr_expect_eq(pm_dataset_number(d, 0, 1, &v, &err), PM_OK);
+	cr_expect_eq(v, -2.5);
+	cr_expect_eq(pm_dataset_number(d, 1, 0, &v, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(v, 3.0);
+	cr_expect_eq(pm_dataset_number(d, 1, 1, &v, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(v, 1e-3);
+	cr_expect_eq(pm_dataset_number(d, 2, 0, &v, &err), PM_OK);
+	cr_expect_eq(v, 4.0);
+	cr_expect_eq(pm_dataset_number(d, 2, 1, &v, &err), PM_OK);
+	cr_expect_eq(v, 700.0);
+	cr_expect_eq(pm_dataset_number(d, 3, 1, &v, &err), PM_OK);
+	cr_expect_eq(v, 0.5);
+	/* underflow to a subnormal is still a finite number */
+	cr_expect_eq(pm_dataset_number(d, 4, 0, &v, &err), PM_OK);
+	cr_expect_eq(v, 1e-320);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 1), 1);
+	pm_dataset_free(d);
+}
+
+Test(dataset, number_errors)
+{
+	pm_dataset *d = parse("n,threads,t\n"
+			      "1,abc,2\n"
+			      "2,,inf\n"
+			      "3,  ,nan\n"
+			      "4,1.5abc,1e999\n"
+			      "5,0x10,-Infinity\n"
+			      "6,\"1\n\",\"\n1\"\n"
+			      "7,1 2,-1e400\n");
+	pm_error err = { 0 };
+	double v;
+
+	expect_number_fail(d, 0, 1, 2, 3, "column 'threads': 'abc' is not a number");
+	expect_number_fail(d, 1, 1, 3, 3, "column 'threads': empty cell");
+	expect_number_fail(d, 1, 2, 3, 4, "column 't': 'inf' is not a finite number");
+	expect_number_fail(d, 2, 1, 4, 3, "column 'threads': empty cell");
+	expect_number_fail(d, 2, 2, 4, 6, "column 't': 'nan' is not a finite number");
+	expect_number_fail(d, 3, 1, 5, 3, "column 'threads': '1.5abc' is not a number");
+	expect_number_fail(d, 3, 2, 5, 10, "column 't': '1e999' is not a finite number");
+	expect_number_fail(d, 4, 1, 6, 3, "column 'threads': '0x10' is not a number");
+	expect_number_fail(d, 4, 2, 6, 8, "column 't': '-Infinity' is not a finite number");
+	expect_number_fail(d, 5, 1, 7, 3, "column 'threads': '1\n' is not a number");
+	expect_number_fail(d, 5, 2, 8, 3, "column 't': '\n1' is not a number");
+	expect_number_fail(d, 6, 1, 10, 3, "column 'threads': '1 2' is not a number");
+	expect_number_fail(d, 6, 2, 10, 7, "column 't': '-1e400' is not a finite number");
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 1), 0);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 2), 0);
+	/* err may be NULL */
+	cr_expect_eq(pm_dataset_number(d, 0, 1, &v, NULL), PM_ESCHEMA);
+	(void)err;
+	pm_dataset_free(d);
+}
+
+Test(dataset, numeric_detection)
+{
+	pm_dataset *d = parse("all,one_empty,one_text,one_inf,one_nan,one_hex\n"
+			      "1,1,1,1,1,1\n"
+			      "2.5,,x,inf,nan,0x1p3\n"
+			      "-3e2,3,3,3,3,3\n");
+
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	for (size_t c = 1; c < 6; c++)
+		cr_expect_eq(pm_dataset_col_is_numeric(d, c), 0, "column %zu", c);
+	pm_dataset_free(d);
+}
+
+/* ---- fingerprint ------------------------------------------------------------ */
+
+static void fingerprint_of(const char *text, char out[17])
+{
+	pm_dataset *d = parse(text);
+
+	pm_dataset_fingerprint(d, out);
+	pm_dataset_free(d);
+}
+
+Test(dataset, fingerprint)
+{
+	char a[17], b[17];
+
+	/* FNV-1a 64 of "a\0b\0\n1\0" "2\0\n3\0x\0\n", worked out independently */
+	fingerprint_of("a,b\n1,2\n3,x\n", a);
+	cr_expect_str_eq(a, "259e950e20a43032");
+	/* the parsed table counts, not how it was written */
+	fingerprint_of("\xEF\xBB\xBF\"a\",b\r\n1,\"2\"\r\n3,x", b);
+	cr_expect_str_eq(b, a);
+	/* a changed cell, a moved separator, a renamed column all change it */
+	fingerprint_of("a,b\n1,2\n3,y\n", b);
+	cr_expect_str_neq(b, a);
+	fingerprint_of("a,b\n12,\n3,x\n", b);
+	cr_expect_str_neq(b, a);
+	fingerprint_of("a,c\n1,2\n3,x\n", b);
+	cr_expect_str_neq(b, a);
+	fingerprint_of("a,b\n1,2\n3,x\n3,x\n", b);
+	cr_expect_str_neq(b, a);
+	/* stable across calls and independent of the dataset's name */
+	{
+		pm_dataset *d = NULL;
+		pm_error err = { 0 };
+
+		cr_assert_eq(pm_dataset_parse_csv("a,b\n1,2\n3,x\n", 12, "other.csv", &d, &err),
+			     PM_OK);
+		pm_dataset_fingerprint(d, b);
+		cr_expect_str_eq(b, a);
+		pm_dataset_fingerprint(d, b);
+		cr_expect_str_eq(b, a);
+		pm_dataset_free(d);
+	}
+	pm_dataset_fingerprint(NULL, b);
+	cr_expect_str_eq(b, "cbf29ce484222325");
+}
+
+/* ---- pm__dataset_build ------------------------------------------------------ */
+
+Test(dataset, build)
+{
+	char n0[] = "kernel_size", c00[] = "3";
+	const char *names[] = { n0, "activation" };
+	const char *cells[] = { c00, "relu", "5", NULL };
+	const unsigned line[] = { 4, 4, 9, 9 };
+	const unsigned column[] = { 20, 37, 20, 0 };
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	char fp[17], fp2[17];
+	size_t col;
+	double v;
+
+	cr_assert_eq(pm__dataset_build("config.json", 2, names, 2, cells, line, column, &d, &err),
+		     PM_OK, "%s", err.msg);
+	/* everything was copied */
+	n0[0] = 'X';
+	c00[0] = '7';
+	cr_expect_str_eq(pm_dataset_name(d), "config.json");
+	cr_expect_eq(pm_dataset_ncols(d), 2);
+	cr_expect_eq(pm_dataset_nrows(d), 2);
+	cr_expect_str_eq(pm_dataset_col_name(d, 0), "kernel_size");
+	cr_expect_str_eq(pm_dataset_cell(d, 0, 0), "3");
+	cr_expect_str_eq(pm_dataset_cell(d, 0, 1), "relu");
+	cr_expect_str_eq(pm_dataset_cell(d, 1, 1), "");
+	cr_expect_eq(pm_dataset_cell_line(d, 1, 0), 9);
+	cr_expect_eq(pm_dataset_cell_column(d, 0, 1), 37);
+	cr_expect_eq(pm_dataset_col_index(d, "activation", &col, &err), PM_OK);
+	cr_expect_eq(col, 1);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 1), 0);
+	cr_expect_eq(pm_dataset_number(d, 1, 0, &v, &err), PM_OK);
+	cr_expect_eq(v, 5.0);
+	expect_number_fail(d, 0, 1, 4, 37, "column 'activation': 'relu' is not a number");
+	expect_number_fail(d, 1, 1, 9, 0, "column 'activation': empty cell");
+	/* the same table read from CSV has the same fingerprint */
+	pm_dataset_fingerprint(d, fp);
+	fingerprint_of("kernel_size,activation\n3,relu\n5,\n", fp2);
+	cr_expect_str_eq(fp, fp2);
+	pm_dataset_free(d);
+}
+
+Test(dataset, build_without_places)
+{
+	const char *names[] = { "x" };
+	const char *cells[] = { "1", "2", "3" };
+	const unsigned line[] = { 5, 6, 7 };
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm__dataset_build(NULL, 1, names, 3, cells, NULL, NULL, &d, &err), PM_OK);
+	cr_expect_str_eq(pm_dataset_name(d), "<input>");
+	cr_expect_str_eq(pm_dataset_cell(d, 2, 0), "3");
+	cr_expect_eq(pm_dataset_cell_line(d, 2, 0), 0);
+	cr_expect_eq(pm_dataset_cell_column(d, 2, 0), 0);
+	pm_dataset_free(d);
+
+	cr_assert_eq(pm__dataset_build("p", 1, names, 3, cells, line, NULL, &d, &err), PM_OK);
+	cr_expect_eq(pm_dataset_cell_line(d, 1, 0), 6);
+	cr_expect_eq(pm_dataset_cell_column(d, 1, 0), 0);
+	pm_dataset_free(d);
+
+	/* no rows is allowed here: the caller decides whether that is an error */
+	cr_assert_eq(pm__dataset_build("p", 1, names, 0, NULL, NULL, NULL, &d, &err), PM_OK);
+	cr_expect_eq(pm_dataset_nrows(d), 0);
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 0), 1);
+	pm_dataset_free(d);
+}
+
+static void expect_build_fail(size_t ncols, const char *const *names, size_t nrows,
+			      const char *const *cells, pm_status code, const char *msg)
+{
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm__dataset_build("cfg.json", ncols, names, nrows, cells, NULL, NULL, &d,
+				       &err), code, "%s", msg);
+	cr_expect_null(d);
+	cr_expect_eq(err.code, code);
+	cr_expect_str_eq(err.msg, msg);
+}
+
+Test(dataset, build_errors)
+{
+	const char *dup[] = { "a", "b", "a" };
+	const char *empty[] = { "a", "" };
+	const char *null_name[] = { NULL, "a" };
+	const char *cells[] = { "1", "2", "3" };
+	pm_error err = { 0 };
+
+	expect_build_fail(3, dup, 1, cells, PM_ESCHEMA, "duplicate column name 'a'");
+	expect_build_fail(2, empty, 1, cells, PM_ESCHEMA, "empty column name");
+	expect_build_fail(2, null_name, 1, cells, PM_ESCHEMA, "empty column name");
+	expect_build_fail(0, dup, 1, cells, PM_EINVAL, "a dataset needs at least one column");
+	expect_build_fail(1, NULL, 1, cells, PM_EINVAL, "a dataset needs at least one column");
+	expect_build_fail(1, dup, 1, NULL, PM_EINVAL, "no cells");
+	/* sizes that cannot be allocated fail before touching the cells */
+	expect_build_fail(4, dup, SIZE_MAX / 2, cells, PM_ENOMEM, "out of memory");
+	expect_build_fail(SIZE_MAX / 4, dup, 1, cells, PM_ENOMEM, "out of memory");
+	cr_expect_eq(pm__dataset_build("x", 1, dup, 1, cells, NULL, NULL, NULL, &err), PM_EINVAL);
+	/* the error names the file, with no place */
+	{
+		pm_dataset *d;
+
+		pm__dataset_build("cfg.json", 3, dup, 1, cells, NULL, NULL, &d, &err);
+		cr_expect_str_eq(err.file, "cfg.json");
+		cr_expect_eq(err.line, 0);
+		cr_expect_eq(err.column, 0);
+	}
+}
+
+/* ---- out of memory ---------------------------------------------------------- */
+
+#ifndef NO_ALLOC_HOOK
+/* Fail the first, second, ... allocation of op until it needs no more: each
+ * run must fail cleanly with ENOMEM, leave *out NULL and leak nothing. With
+ * `via_stdio`, stdio allocates too: its buffer is optional (it falls back to
+ * unbuffered reads, so the run succeeds), and a failing fopen is an I/O
+ * error naming ENOMEM. */
+static void exhaust(pm_status (*op)(pm_dataset **, pm_error *), int via_stdio)
+{
+	long k;
+
+	for (k = 0; k < 1000; k++) {
+		pm_dataset *d = (pm_dataset *)1;
+		pm_error err = { 0 };
+		pm_status rc;
+		int failed;
+
+		live = 0;
+		fail_in = k;
+		armed = 1;
+		rc = op(&d, &err);
+		failed = fail_in < 0;
+		fail_in = -1;
+		if (rc == PM_OK)
+			pm_dataset_free(d);
+		armed = 0;
+		cr_expect_eq(live, 0, "k=%ld: %ld blocks leaked", k, live);
+		if (!failed) {
+			cr_assert_eq(rc, PM_OK, "k=%ld: %s", k, err.msg);
+			break;
+		}
+		if (via_stdio && rc == PM_OK)
+			continue;
+		if (via_stdio && rc == PM_EIO) {
+			cr_expect_str_eq(err.msg, "cannot open: Cannot allocate memory");
+		} else {
+			cr_assert_eq(rc, PM_ENOMEM, "k=%ld: rc %d %s", k, rc, err.msg);
+			cr_expect_str_eq(err.msg, "out of memory");
+		}
+		cr_expect_null(d, "k=%ld", k);
+	}
+	cr_expect_gt(k, 2, "only %ld allocations seen", k);
+	cr_expect_lt(k, 1000);
+}
+
+static pm_status op_parse(pm_dataset **out, pm_error *err)
+{
+	static const char text[] = "a,b,c\n1,\"2\",3\n4,5,6\n";
+
+	return pm_dataset_parse_csv(text, sizeof(text) - 1, "m.csv", out, err);
+}
+
+static pm_status op_parse_big(pm_dataset **out, pm_error *err)
+{
+	/* CR line ends defeat the presizing: the tables grow several times,
+	 * and a quoted line end in each row fills the table of line starts */
+	static char text[200000];
+	size_t len = 0;
+
+	if (!text[0]) {
+		len = (size_t)snprintf(text, sizeof(text), "a,b\r");
+		for (size_t i = 0; len + 32 < sizeof(text); i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%zu,\"%zu\r\"\r",
+						i, i);
+	}
+	return pm_dataset_parse_csv(text, strlen(text), "m.csv", out, err);
+}
+
+static char read_path[4096];	/* set before arming: making it allocates */
+
+static pm_status op_read(pm_dataset **out, pm_error *err)
+{
+	return pm_dataset_read_csv(read_path, out, err);
+}
+
+static pm_status op_build(pm_dataset **out, pm_error *err)
+{
+	const char *names[] = { "x", "y" };
+	const char *cells[] = { "1", "a", "2", NULL };
+	const unsigned line[] = { 1, 1, 2, 2 }, column[] = { 3, 5, 3, 5 };
+
+	return pm__dataset_build("p.json", 2, names, 2, cells, line, column, out, err);
+}
+
+Test(dataset, out_of_memory_parse)
+{
+	exhaust(op_parse, 0);
+}
+
+Test(dataset, out_of_memory_parse_big)
+{
+	exhaust(op_parse_big, 0);
+}
+
+Test(dataset, out_of_memory_read)
+{
+	char *path = data_path("csv/basic.csv");
+
+	snprintf(read_path, sizeof(read_path), "%s", path);
+	free(path);
+	exhaust(op_read, 1);
+}
+
+Test(dataset, out_of_memory_build)
+{
+	exhaust(op_build, 0);
+}
+
+Test(dataset, hook_is_live)
+{
+	/* the injection must really reach the library, or the tests above prove nothing */
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+
+	fail_in = 0;
+	armed = 1;
+	cr_expect_eq(op_build(&d, &err), PM_ENOMEM);
+	armed = 0;
+	cr_expect_null(d);
+}
+#endif

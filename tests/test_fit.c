@@ -1,0 +1,207 @@
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "synth.h"
+
+static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
+{
+	char *csv = syn_csv(n, noise, seed);
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "syn.csv", &d, &err), PM_OK, "%s",
+		     err.msg);
+	free(csv);
+	return d;
+}
+
+static pm_spec *syn_spec(void)
+{
+	pm_spec *s = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "k,f,h", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->categorical, "act,opt", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads,batch", &err), PM_OK);
+	s->infer_roles = 0;
+	return s;
+}
+
+static double param(const pm_model *m, const char *name)
+{
+	for (size_t k = 0; k < pm_model_nparams(m); k++)
+		if (strcmp(pm_model_param_name(m, k), name) == 0)
+			return pm_model_param_value(m, k);
+	cr_assert_fail("no parameter %s", name);
+	return NAN;
+}
+
+static pm_model *fit(const pm_dataset *d, const pm_spec *s, pm_fit_options o)
+{
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	return m;
+}
+
+Test(fit, recovers_noiseless_parameters)
+{
+	pm_dataset *d = syn_dataset(300, 0, 11);
+	pm_spec *s = syn_spec();
+	pm_model *m = fit(d, s, pm_fit_options_default());
+	const pm_fit_info *fi = pm_model_fit_info(m);
+
+	cr_expect_lt(fabs(param(m, "q_threads") - SYN_Q_THREADS), 0.01, "q_threads %g",
+		     param(m, "q_threads"));
+	cr_expect_lt(fabs(param(m, "q_batch") - SYN_Q_BATCH), 0.01, "q_batch %g",
+		     param(m, "q_batch"));
+	cr_expect_lt(fi->training.mape, 0.5, "MAPE %g %%", fi->training.mape);
+	cr_expect_eq(fi->training.n, 300);
+	cr_expect_eq(pm_model_nparams(m), 3 * 2 + 3 + 2 + 2 + 1);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(fit, recovers_scaling_under_noise)
+{
+	pm_dataset *d = syn_dataset(300, 0.05, 12);
+	pm_spec *s = syn_spec();
+	pm_model *m = fit(d, s, pm_fit_options_default());
+
+	cr_expect_lt(fabs(param(m, "q_threads") - SYN_Q_THREADS), 0.05, "q_threads %g",
+		     param(m, "q_threads"));
+	cr_expect_lt(fabs(param(m, "q_batch") - SYN_Q_BATCH), 0.05, "q_batch %g",
+		     param(m, "q_batch"));
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* The contract of DESIGN.md §3: the thread count never changes a result. */
+Test(fit, same_result_for_any_thread_count)
+{
+	pm_dataset *d = syn_dataset(200, 0.05, 13);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m1, *m4;
+	char *j1 = NULL, *j4 = NULL;
+	pm_error err = { 0 };
+
+	o.maxiter = 60;
+	o.threads = 1;
+	m1 = fit(d, s, o);
+	o.threads = 4;
+	m4 = fit(d, s, o);
+	cr_assert_eq(m1->nparams, m4->nparams);
+	cr_expect_eq(memcmp(m1->value, m4->value, m1->nparams * sizeof(double)), 0);
+	cr_expect_eq(m1->info.generations, m4->info.generations);
+	cr_expect_eq(m1->info.evaluations, m4->info.evaluations);
+	cr_expect_eq(memcmp(&m1->info.cost, &m4->info.cost, sizeof(double)), 0);
+	/* model.json apart from the "run" object (threads, wall time) */
+	cr_assert_eq(pm_model_to_json(m1, &j1, &err), PM_OK);
+	cr_assert_eq(pm_model_to_json(m4, &j4, &err), PM_OK);
+	*strstr(j1, "\"run\"") = '\0';
+	*strstr(j4, "\"run\"") = '\0';
+	cr_expect_str_eq(j1, j4);
+	free(j1);
+	free(j4);
+	pm_model_free(m1);
+	pm_model_free(m4);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(fit, scale_none_and_auto_predict_alike_on_clean_data)
+{
+	pm_dataset *d = syn_dataset(300, 0, 14);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m;
+
+	o.scale = PM_SCALE_NONE;
+	m = fit(d, s, o);
+	cr_expect_eq(m->target_scale, 1.0);
+	for (size_t i = 0; i < m->ninputs; i++)
+		cr_expect_eq(m->inputs[i].log_scale, 0.0);
+	/* raw and scaled are the same thing without scaling */
+	cr_expect_eq(memcmp(m->raw, m->value, m->nparams * sizeof(double)), 0);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* The raw eq. 4.4 parameters predict what the scaled model predicts. */
+Test(fit, raw_parameters_predict_like_the_model)
+{
+	pm_dataset *d = syn_dataset(120, 0.05, 15);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m;
+	double x[7] = { 3, 16, 256, 1, 0, 2, 32 }, t, raw;
+
+	o.maxiter = 50;
+	m = fit(d, s, o);
+	cr_assert_eq(pm_model_predict(m, x, &t, NULL), PM_OK);
+	raw = (param(m, "a_k") * pow(3, param(m, "p_k")) + param(m, "a_f") * pow(16, param(m, "p_f")) +
+	       param(m, "a_h") * pow(256, param(m, "p_h")) + param(m, "b_act=sigmoid") +
+	       param(m, "b_opt=adam")) *
+		      pow(2, param(m, "q_threads")) * pow(32, param(m, "q_batch")) +
+	      param(m, "C");
+	cr_expect_lt(fabs(raw - t) / t, 1e-12, "raw %.17g model %.17g", raw, t);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(fit, errors)
+{
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_dataset *d = NULL;
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+	const char *zero = "k,f,h,act,opt,threads,batch,time\n1,1,1,relu,adam,0,1,1\n";
+	const char *few = "k,f,h,act,opt,threads,batch,time\n1,1,1,relu,adam,1,1,1\n";
+	const char *neg_t = "k,f,h,act,opt,threads,batch,time\n1,1,1,relu,adam,1,1,-2\n";
+
+	cr_assert_eq(pm_dataset_parse_csv(zero, strlen(zero), "z.csv", &d, &err), PM_OK);
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EDOMAIN);
+	cr_expect_null(m);
+	cr_expect_str_eq(err.file, "z.csv");
+	cr_expect_eq(err.line, 2);
+	cr_expect_eq(err.column, 17);
+	cr_expect(strstr(err.msg, "column 'threads'") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "categorical") != NULL, "%s", err.msg);
+	pm_dataset_free(d);
+
+	cr_assert_eq(pm_dataset_parse_csv(neg_t, strlen(neg_t), "t.csv", &d, &err), PM_OK);
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EDOMAIN);
+	cr_expect(strstr(err.msg, "target 'time'") != NULL, "%s", err.msg);
+	pm_dataset_free(d);
+
+	cr_assert_eq(pm_dataset_parse_csv(few, strlen(few), "f.csv", &d, &err), PM_OK);
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
+	cr_expect(strstr(err.msg, "1 rows but 11 unknowns") != NULL, "%s", err.msg);
+
+	o.popsize = 0;
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
+	o = pm_fit_options_default();
+	o.recombination = 1.5;
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
+	o = pm_fit_options_default();
+	o.mutation_lo = 1.5;
+	o.mutation_hi = 1.0;
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
+	o = pm_fit_options_default();
+	o.lambda_coef = -1;
+	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
+	cr_expect_null(m);
+	pm_dataset_free(d);
+	pm_spec_free(s);
+}

@@ -1,0 +1,374 @@
+#include <criterion/criterion.h>
+
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "jsonw.h"
+
+static char *finish_ok(pm_jw *w)
+{
+	char *out = NULL;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm__jw_finish(w, &out, &e), PM_OK, "finish: %s", e.msg);
+	cr_assert_not_null(out);
+	return out;
+}
+
+static void expect(pm_jw *w, const char *want)
+{
+	char *out = finish_ok(w);
+
+	cr_assert_str_eq(out, want, "got:\n%s\nwant:\n%s", out, want);
+	free(out);
+}
+
+Test(jsonw, empty_containers)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{}\n");
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "a");
+	pm__jw_array_begin(&w);
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "b");
+	pm__jw_object_begin(&w);
+	pm__jw_object_end(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\n  \"a\": [],\n  \"b\": {}\n}\n");
+}
+
+Test(jsonw, pretty_layout)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "format");
+	pm__jw_string(&w, "x");
+	pm__jw_key(&w, "n");
+	pm__jw_int(&w, 1);
+	pm__jw_key(&w, "list");
+	pm__jw_array_begin(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "b");
+	pm__jw_array_begin(&w);
+	pm__jw_double(&w, 0);
+	pm__jw_double(&w, 1000);
+	pm__jw_array_end(&w);
+	pm__jw_object_end(&w);
+	pm__jw_string(&w, "s");
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "t");
+	pm__jw_bool(&w, 1);
+	pm__jw_key(&w, "f");
+	pm__jw_bool(&w, 0);
+	pm__jw_key(&w, "z");
+	pm__jw_null(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\n"
+		   "  \"format\": \"x\",\n"
+		   "  \"n\": 1,\n"
+		   "  \"list\": [\n"
+		   "    {\n"
+		   "      \"b\": [0, 1000]\n"
+		   "    },\n"
+		   "    \"s\"\n"
+		   "  ],\n"
+		   "  \"t\": true,\n"
+		   "  \"f\": false,\n"
+		   "  \"z\": null\n"
+		   "}\n");
+}
+
+Test(jsonw, string_arrays_one_per_line)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	pm__jw_string(&w, "relu");
+	pm__jw_string(&w, "tanh");
+	pm__jw_array_end(&w);
+	expect(&w, "[\n  \"relu\",\n  \"tanh\"\n]\n");
+}
+
+/* An inline array that meets a string or a container is broken into lines. */
+Test(jsonw, inline_array_breaks)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	pm__jw_int(&w, 1);
+	pm__jw_double(&w, -2.5);
+	pm__jw_null(&w);
+	pm__jw_string(&w, "a, b");
+	pm__jw_array_begin(&w);
+	pm__jw_int(&w, 3);
+	pm__jw_array_end(&w);
+	pm__jw_int(&w, 4);
+	pm__jw_array_end(&w);
+	expect(&w, "[\n  1,\n  -2.5,\n  null,\n  \"a, b\",\n  [3],\n  4\n]\n");
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "a");
+	pm__jw_array_begin(&w);
+	pm__jw_bool(&w, 1);
+	pm__jw_object_begin(&w);
+	pm__jw_object_end(&w);
+	pm__jw_array_end(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\n  \"a\": [\n    true,\n    {}\n  ]\n}\n");
+}
+
+Test(jsonw, long_numeric_arrays_wrap)
+{
+	pm_jw w;
+	char *out;
+	cJSON *doc;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	for (int i = 0; i < 1000; i++)
+		pm__jw_double(&w, i * 0.1);
+	pm__jw_array_end(&w);
+	out = finish_ok(&w);
+	for (const char *p = out, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		cr_assert_not_null(nl);
+		cr_assert_leq(nl - p, 100, "line of %d chars", (int)(nl - p));
+	}
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	cr_assert_eq(cJSON_GetArraySize(doc), 1000);
+	for (int i = 0; i < 1000; i++)
+		cr_assert_eq(cJSON_GetArrayItem(doc, i)->valuedouble, i * 0.1);
+	cJSON_Delete(doc);
+	free(out);
+}
+
+static void one_double(double v, const char *want)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_double(&w, v);
+	expect(&w, want);
+}
+
+Test(jsonw, doubles_readable)
+{
+	one_double(0, "0\n");
+	one_double(-0.0, "-0\n");
+	one_double(1000, "1000\n");
+	one_double(123456789012345.0, "123456789012345\n");
+	one_double(0.1, "0.1\n");
+	one_double(0.7, "0.7\n");
+	one_double(-2.5e-7, "-2.5e-07\n");
+	one_double(NAN, "null\n");
+	one_double(INFINITY, "null\n");
+	one_double(-INFINITY, "null\n");
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s = *s * 6364136223846793005u + 1442695040888963407u;
+	return *s ^ (*s >> 29);
+}
+
+/* Every finite double reads back bit-exact, through strtod and through
+ * cJSON (which the loader uses). */
+Test(jsonw, doubles_exact)
+{
+	enum { N = 20000 };
+	static double v[N];
+	uint64_t s = 42;
+	pm_jw w;
+	char *out;
+	cJSON *doc, *it;
+	size_t i = 0;
+	const double special[] = { DBL_MAX, -DBL_MAX, DBL_MIN, 4.9406564584124654e-324,
+				   1e15, 1e16, 1e17, 9007199254740993.0, 1.0 / 3, 2.0 / 3,
+				   0.30000000000000004, 5e-324, 1e-300, 1e300 };
+
+	for (size_t k = 0; k < sizeof(special) / sizeof(*special); k++)
+		v[i++] = special[k];
+	while (i < N) {
+		uint64_t bits = next(&s);
+		double d;
+
+		if (i % 2) {
+			memcpy(&d, &bits, sizeof(d));
+			if (!isfinite(d))
+				continue;
+		} else {
+			d = (double)(bits >> 11) / 9007199254740992.0 * pow(10, (int)(bits % 40) - 20);
+		}
+		v[i++] = d;
+	}
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	for (i = 0; i < N; i++)
+		pm__jw_double(&w, v[i]);
+	pm__jw_array_end(&w);
+	out = finish_ok(&w);
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	i = 0;
+	cJSON_ArrayForEach(it, doc) {
+		cr_assert(cJSON_IsNumber(it));
+		cr_assert_eq(memcmp(&it->valuedouble, &v[i], sizeof(double)), 0,
+			     "element %zu: %.17g read back as %.17g", i, v[i], it->valuedouble);
+		i++;
+	}
+	cr_assert_eq(i, N);
+	cJSON_Delete(doc);
+	free(out);
+}
+
+Test(jsonw, integers)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	pm__jw_int(&w, INT64_MIN);
+	pm__jw_int(&w, -1);
+	pm__jw_uint(&w, UINT64_MAX);
+	pm__jw_array_end(&w);
+	expect(&w, "[-9223372036854775808, -1, 18446744073709551615]\n");
+}
+
+Test(jsonw, string_escapes)
+{
+	pm_jw w;
+	char *out;
+	cJSON *doc;
+	const char *nasty = "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f \xc3\xa9";
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "k\"\n");
+	pm__jw_string(&w, nasty);
+	pm__jw_key(&w, "n");
+	pm__jw_string(&w, NULL);
+	pm__jw_object_end(&w);
+	out = finish_ok(&w);
+	cr_assert_str_eq(out, "{\n  \"k\\\"\\n\": \"q\\\"b\\\\s/\\b\\f\\n\\r\\t\\u0001\\u001f\\u007f "
+			      "\xc3\xa9\",\n  \"n\": null\n}\n");
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "k\"\n")->valuestring, nasty);
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(doc, "n")));
+	cJSON_Delete(doc);
+	free(out);
+}
+
+Test(jsonw, top_level_scalar)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_string(&w, "x");
+	expect(&w, "\"x\"\n");
+}
+
+static void misuse(void (*f)(pm_jw *))
+{
+	pm_jw w;
+	char *out = (char *)&w;
+	pm_error e = { 0 };
+
+	pm__jw_init(&w);
+	f(&w);
+	cr_assert_eq(pm__jw_finish(&w, &out, &e), PM_EINVAL);
+	cr_assert_null(out);
+	cr_assert_eq(e.code, PM_EINVAL);
+	cr_assert_null(w.buf);
+}
+
+static void unclosed(pm_jw *w) { pm__jw_object_begin(w); }
+static void nothing(pm_jw *w) { (void)w; }
+static void overclosed(pm_jw *w)
+{
+	pm__jw_array_begin(w);
+	pm__jw_array_end(w);
+	pm__jw_array_end(w);
+}
+static void dangling_key(pm_jw *w)
+{
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "a");
+	pm__jw_object_end(w);
+}
+static void two_values(pm_jw *w)
+{
+	pm__jw_int(w, 1);
+	pm__jw_int(w, 2);
+}
+static void key_outside(pm_jw *w) { pm__jw_key(w, "a"); }
+
+Test(jsonw, misuse_is_einval)
+{
+	misuse(unclosed);
+	misuse(nothing);
+	misuse(overclosed);
+	misuse(dangling_key);
+	misuse(two_values);
+	misuse(key_outside);
+}
+
+/* A host program's decimal comma must not leak into JSON. */
+Test(jsonw, locale_independent)
+{
+	const char *locs[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8" };
+	const char *set = NULL;
+	pm_jw w;
+
+	for (size_t i = 0; i < sizeof(locs) / sizeof(*locs) && !set; i++)
+		set = setlocale(LC_NUMERIC, locs[i]);
+	if (!set)
+		cr_skip_test("no locale with a decimal comma installed");
+	pm__jw_init(&w);
+	pm__jw_double(&w, 0.5);
+	expect(&w, "0.5\n");
+	setlocale(LC_NUMERIC, "C");
+}
+
+Test(jsonw, large_document)
+{
+	pm_jw w;
+	char *out;
+	cJSON *doc;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	for (int i = 0; i < 20000; i++) {
+		pm__jw_object_begin(&w);
+		pm__jw_key(&w, "i");
+		pm__jw_int(&w, i);
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
+	out = finish_ok(&w);
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	cr_assert_eq(cJSON_GetArraySize(doc), 20000);
+	cr_assert_eq(cJSON_GetArrayItem(doc, 19999)->child->valuedouble, 19999);
+	cJSON_Delete(doc);
+	free(out);
+}

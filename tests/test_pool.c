@@ -1,0 +1,105 @@
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "pool.h"
+
+struct visit {
+	atomic_int *count;
+	unsigned nthreads;
+	atomic_int bad_worker;
+	atomic_uint used;	/* bit w: worker w ran something */
+};
+
+static void visit(void *ctx, size_t i, unsigned worker)
+{
+	struct visit *v = ctx;
+
+	atomic_fetch_add(&v->count[i], 1);
+	if (worker >= v->nthreads)
+		atomic_store(&v->bad_worker, 1);
+	else if (worker < 32)
+		atomic_fetch_or(&v->used, 1u << worker);
+}
+
+static void check_pool(unsigned nthreads)
+{
+	static const size_t sizes[] = { 0, 1, 2, 7, 1000 };
+	pm_pool *p = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm__pool_new(nthreads, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_not_null(p);
+	cr_assert_eq(pm__pool_threads(p), nthreads);
+	/* the pool is reused: jobs after the first must work too */
+	for (int round = 0; round < 3; round++)
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			size_t n = sizes[s];
+			atomic_int *count = calloc(n + 1, sizeof(*count));
+			struct visit v = { count, nthreads, 0, 0 };
+
+			cr_assert_not_null(count);
+			pm__pool_for(p, n, visit, &v);
+			for (size_t i = 0; i < n; i++)
+				cr_assert_eq(atomic_load(&count[i]), 1,
+					     "%u threads, n = %zu: index %zu visited %d times",
+					     nthreads, n, i, atomic_load(&count[i]));
+			cr_assert_eq(atomic_load(&count[n]), 0);
+			cr_assert_eq(atomic_load(&v.bad_worker), 0);
+			if (n > 0 && nthreads == 1)
+				cr_assert_eq(atomic_load(&v.used), 1u, "the caller does it all");
+			free(count);
+		}
+	pm__pool_free(p);
+}
+
+Test(pool, one_thread) { check_pool(1); }
+Test(pool, two_threads) { check_pool(2); }
+Test(pool, three_threads) { check_pool(3); }
+Test(pool, four_threads) { check_pool(4); }
+
+static void slow(void *ctx, size_t i, unsigned worker)
+{
+	double *out = ctx;
+	double s = 0.0;
+
+	(void)worker;
+	for (int k = 1; k < 20000; k++)
+		s += 1.0 / ((double)k + (double)i);
+	out[i] = s;
+}
+
+/* Many short jobs back to back: a lost wake-up or an early return would
+ * hang or leave an index unwritten. */
+Test(pool, many_jobs_in_a_row)
+{
+	pm_pool *p = NULL;
+	double out[64];
+
+	cr_assert_eq(pm__pool_new(4, &p, NULL), PM_OK);
+	for (int job = 0; job < 300; job++) {
+		for (size_t i = 0; i < 64; i++)
+			out[i] = -1.0;
+		pm__pool_for(p, (size_t)(job % 64) + 1, slow, out);
+		for (size_t i = 0; i <= (size_t)(job % 64); i++)
+			cr_assert_gt(out[i], 0.0);
+	}
+	pm__pool_free(p);
+}
+
+Test(pool, zero_threads_is_invalid)
+{
+	pm_pool *p = (pm_pool *)&p;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm__pool_new(0, &p, &err), PM_EINVAL);
+	cr_assert_null(p);
+	cr_assert_eq(err.code, PM_EINVAL);
+	cr_assert_neq(err.msg[0], '\0');
+}
+
+Test(pool, free_null_and_cpu_count)
+{
+	pm__pool_free(NULL);
+	cr_assert_geq(pm__cpu_count(), 1u);
+}
