@@ -35,7 +35,7 @@ typedef struct pm_csv {
 	size_t ncols;		/* fields in the header */
 	size_t nrecords;	/* rows including the header, so >= 2 */
 	size_t *row;		/* owned: nrecords offsets of each row's start in buf */
-	uint32_t *cell;		/* owned: nrecords * ncols, row-major: field start - row start */
+	uint32_t *cell;		/* owned: nrecords * ncols, field start - row start */
 	size_t *extra;		/* owned: line starts inside quoted fields, ascending */
 	size_t nextra;
 } pm_csv;

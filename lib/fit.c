@@ -5,11 +5,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost.h"
 #include "de.h"
 #include "error.h"
 #include "model_impl.h"
+#include "polish.h"
 #include "pool.h"
 #include "problem.h"
+#include "smooth.h"
 #include "spec_impl.h"
 
 pm_fit_options pm_fit_options_default(void)
@@ -30,87 +33,6 @@ pm_fit_options pm_fit_options_default(void)
 		.lambda_coef = 0.0,
 		.lambda_power = 0.0,
 	};
-}
-
-/* What the cost function reads; shared by all threads, never written. */
-struct cost_ctx {
-	const pm_problem *p;
-	const pm_model *m;	/* terms and parameter kinds */
-	size_t *table_at;	/* factor f's table starts at scratch[table_at[f]] */
-	double lambda_coef, lambda_power;
-	pm_reg reg;
-};
-
-/* One row's view for pm__terms_combine. */
-struct row {
-	const struct cost_ctx *c;
-	const double *table;
-	size_t r;
-};
-
-static double row_factor(const void *ctx, uint32_t f)
-{
-	const struct row *w = ctx;
-	const pm_factor *fa = &w->c->m->terms.factor[f];
-
-	return w->table[w->c->table_at[f] + w->c->p->col[fa->input].code[w->r]];
-}
-
-static uint32_t row_level(const void *ctx, uint32_t i)
-{
-	const struct row *w = ctx;
-
-	return w->c->p->col[i].code[w->r];
-}
-
-static double penalty(const struct cost_ctx *c, const double *x)
-{
-	double coef = 0.0, power = 0.0;
-
-	for (size_t k = 0; k < c->m->nparams; k++) {
-		double v = c->reg == PM_REG_L1 ? fabs(x[k]) : x[k] * x[k];
-
-		switch (c->m->params[k].desc.kind) {
-		case PM_PARAM_COEF:
-		case PM_PARAM_LEVEL:
-			coef += v;
-			break;
-		case PM_PARAM_POWER:
-		case PM_PARAM_SCALING:
-			power += v;
-			break;
-		case PM_PARAM_CONST:	/* the intercept is never penalised (thesis §4.1.2) */
-			break;
-		}
-	}
-	return c->lambda_coef * coef + c->lambda_power * power;
-}
-
-/* Eq. 4.9 plus the penalty of eqs. 4.11/4.12. Rows are summed in order and
- * serially, so the value does not depend on which thread computes it. */
-static double cost(const double *x, void *vctx, void *scratch)
-{
-	const struct cost_ctx *c = vctx;
-	const pm_problem *p = c->p;
-	const pm_terms *t = &c->m->terms;
-	double *table = scratch;
-	struct row w = { c, table, 0 };
-	double sum = 0.0, f;
-
-	for (size_t k = 0; k < t->nfactors; k++) {
-		const pm_column *col = &p->col[t->factor[k].input];
-		double *tab = table + c->table_at[k];
-		double power = x[t->factor[k].power];
-
-		for (size_t d = 0; d < col->ndistinct; d++)
-			tab[d] = pm__factor_value(power, col->u[d]);
-	}
-	for (w.r = 0; w.r < p->nrows; w.r++)
-		sum += fabs(p->t[w.r] - pm__terms_combine(t, x, row_factor, row_level, &w));
-	f = sum / (double)p->nrows;
-	if (c->reg != PM_REG_NONE)
-		f += penalty(c, x);
-	return isnan(f) ? INFINITY : f;
 }
 
 static pm_status check_options(const pm_fit_options *o, pm_error *err)
@@ -197,37 +119,64 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
+/* Evaluations each polish stage may spend, per unknown. Generous: DE often
+ * stops at maxiter far from converged (eq. 4.4 on real data is badly
+ * conditioned), and the polish then does much of the work. */
+#define POLISH_FEV_PER_PARAM 1000
+
+/* Finish DE's best point with a local search (DESIGN.md §3): gradient
+ * descent on a smoothed cost (fast downhill), Nelder–Mead on the true cost
+ * (its wide first simplices escape shallow basins), gradient descent again
+ * (to finish what Nelder–Mead found). Each stage keeps only a strictly
+ * better point. Serial: deterministic. */
+static pm_status polish(const pm_cost *c, const double *lo, const double *hi, double *x,
+			double *cost, uint64_t *evals, pm_error *err)
+{
+	size_t n = c->m->nparams, budget = POLISH_FEV_PER_PARAM * n;
+	double *scratch = malloc(c->scratch_bytes + sizeof(double));
+	pm_status st;
+
+	if (!scratch)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	/* smoothing widths start at a tenth of the cost: in the cost's units */
+	st = pm__polish_smooth(n, lo, hi, pm__cost_smooth, pm__cost_value, (void *)c, scratch,
+			       0.1 * *cost, budget, x, cost, evals, err);
+	if (!st)
+		st = pm__polish(n, lo, hi, pm__cost_value, (void *)c, scratch, budget, x, cost,
+				evals, err);
+	if (!st)
+		st = pm__polish_smooth(n, lo, hi, pm__cost_smooth, pm__cost_value, (void *)c,
+				       scratch, 0.1 * *cost, budget, x, cost, evals, err);
+	free(scratch);
+	return st;
+}
+
 /* Run DE on a built problem and model; fills m->value and m->info. */
 static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options *o,
 			  pm_error *err)
 {
-	struct cost_ctx c = { p, m, NULL, o->lambda_coef, o->lambda_power, o->reg };
-	pm_de_settings ds = { o->seed, o->maxiter, o->popsize, o->tol, o->atol,
-			      o->mutation_lo, o->mutation_hi, o->recombination, o->polish };
+	pm_cost c = { 0 };
+	pm_de_settings ds = { .seed = o->seed, .maxiter = o->maxiter, .popsize = o->popsize,
+			      .tol = o->tol, .atol = o->atol, .mutation_lo = o->mutation_lo,
+			      .mutation_hi = o->mutation_hi, .recombination = o->recombination };
 	double *lo = malloc(m->nparams * sizeof(*lo));
 	double *hi = malloc(m->nparams * sizeof(*hi));
 	pm_pool *pool = NULL;
 	pm_de_result res = { 0 };
-	size_t table_len = 0;
 	unsigned threads = o->threads ? o->threads : pm__cpu_count();
 	pm_status st;
 
-	c.table_at = malloc((m->terms.nfactors + 1) * sizeof(*c.table_at));
-	if (!lo || !hi || !c.table_at) {
+	if (!lo || !hi) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
-	}
-	for (size_t k = 0; k < m->terms.nfactors; k++) {
-		c.table_at[k] = table_len;
-		table_len += p->col[m->terms.factor[k].input].ndistinct;
 	}
 	for (size_t k = 0; k < m->nparams; k++) {
 		lo[k] = m->params[k].lo;
 		hi[k] = m->params[k].hi;
 	}
-	if ((st = pm__pool_new(threads, &pool, err)))
+	if ((st = pm__cost_init(&c, p, m, o, err)) || (st = pm__pool_new(threads, &pool, err)))
 		goto out;
-	st = pm__de_minimize(m->nparams, lo, hi, cost, &c, table_len * sizeof(double), &ds, pool,
+	st = pm__de_minimize(m->nparams, lo, hi, pm__cost_value, &c, c.scratch_bytes, &ds, pool,
 			     m->value, &res, err);
 	if (st)
 		goto out;
@@ -236,15 +185,18 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 				  "everywhere in the bounds (try --scale auto or narrower bounds)");
 		goto out;
 	}
+	m->info.cost = res.cost;
+	m->info.evaluations = res.evaluations;
+	if (o->polish &&
+	    (st = polish(&c, lo, hi, m->value, &m->info.cost, &m->info.evaluations, err)))
+		goto out;
+	m->info.polished = m->info.cost < res.cost;
 	m->info.threads_used = pm__pool_threads(pool);
 	m->info.generations = res.generations;
-	m->info.evaluations = res.evaluations;
 	snprintf(m->info.stop, sizeof(m->info.stop), "%s", res.stop);
-	m->info.polished = res.polished;
-	m->info.cost = res.cost;
 out:
 	pm__pool_free(pool);
-	free(c.table_at);
+	pm__cost_free(&c);
 	free(lo);
 	free(hi);
 	return st;

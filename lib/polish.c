@@ -22,7 +22,15 @@
 
 #include "error.h"
 
-#define NM_STEP 0.05		/* initial simplex step, as a share of the range */
+/* Initial simplex steps. Runs start wide, 5 % of each range, while that
+ * helps: when DE stopped at maxiter far from converged, wide simplices still
+ * find much lower costs. Then they step as scipy's Nelder–Mead does, 5 % of
+ * each coordinate (0.025 % of its range where it is 0): bounds such as
+ * [0, 1000] are far wider than the neighbourhood of an optimum, and a wide
+ * simplex steps over it. */
+#define NM_STEP_WIDE 0.05
+#define NM_STEP_REL 0.05
+#define NM_STEP_ZERO 0.00025
 #define NM_XTOL 1e-9		/* simplex size in the unit cube ... */
 #define NM_FTOL_REL 1e-12	/* ... and relative cost spread that end a run */
 #define NM_FTOL_ABS 1e-14
@@ -92,8 +100,8 @@ static void order_vertices(size_t *ord, const double *fv, size_t m)
 }
 
 /* One Nelder–Mead run from u0 (cost f0). v is (n+1)*n, fv n+1, work 4n. */
-static void nm_run(struct nm *s, const double *u0, double f0, double *v, double *fv,
-		   size_t *ord, double *work)
+static void nm_run(struct nm *s, const double *u0, const double *step, double f0, double *v,
+		   double *fv, size_t *ord, double *work)
 {
 	size_t n = s->n;
 	double *cen = work, *xr = work + n, *xe = work + 2 * n, *xc = work + 3 * n;
@@ -107,7 +115,7 @@ static void nm_run(struct nm *s, const double *u0, double f0, double *v, double 
 		memcpy(vj, u0, n * sizeof(*vj));
 		/* step inwards when a bound is close: the unit range always
 		 * leaves room on one side */
-		vj[j - 1] += u0[j - 1] + NM_STEP <= 1.0 ? NM_STEP : -NM_STEP;
+		vj[j - 1] += u0[j - 1] + step[j - 1] <= 1.0 ? step[j - 1] : -step[j - 1];
 		vj[j - 1] = clamp01(vj[j - 1]);
 		fv[j] = eval(s, vj);
 		ord[j] = j;
@@ -198,7 +206,7 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 {
 	struct nm s = { 0 };
 	size_t n = 0, ndoubles;
-	double *mem = NULL, *v, *fv, *work, *u0;
+	double *mem = NULL, *v, *fv, *work, *u0, *step;
 	size_t *imem = NULL, *ord;
 	double fin;
 
@@ -207,10 +215,10 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 			n++;
 	if (n == 0 || maxfev == 0)
 		return PM_OK;
-	/* (n+1)n simplex + (n+1) costs + 4n work + n start + 2 dim points */
+	/* (n+1)n simplex + (n+1) costs + 4n work + n start + n steps + 2 dim points */
 	if (n > SIZE_MAX / sizeof(double) / (n + 8) / 2 || dim > SIZE_MAX / sizeof(double) / 4)
 		return pm__fail(err, PM_ENOMEM, "out of memory: polish of %zu parameters", n);
-	ndoubles = (n + 1) * n + (n + 1) + 4 * n + n + 2 * dim;
+	ndoubles = (n + 1) * n + (n + 1) + 4 * n + 2 * n + 2 * dim;
 	mem = malloc(ndoubles * sizeof(*mem));
 	imem = malloc((2 * n + 1) * sizeof(*imem));
 	if (!mem || !imem) {
@@ -222,7 +230,8 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 	fv = v + (n + 1) * n;
 	work = fv + (n + 1);
 	u0 = work + 4 * n;
-	s.xreal = u0 + n;
+	step = u0 + n;
+	s.xreal = step + n;
 	s.xbest = s.xreal + dim;
 	s.idx = imem;
 	ord = imem + n;
@@ -245,17 +254,25 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 			s.idx[j++] = k;
 	}
 
-	for (int run = 0; run < NM_MAX_RUNS && !s.exhausted; run++) {
+	for (int run = 0, wide = 1; run < NM_MAX_RUNS && !s.exhausted; run++) {
 		double before = s.fbest;
 
 		for (size_t j = 0; j < n; j++) {
 			size_t k = s.idx[j];
 
-			u0[j] = clamp01((s.xbest[k] - lo[k]) / (hi[k] - lo[k]));
+			double range = hi[k] - lo[k];
+			double d = s.xbest[k] != 0.0 ? NM_STEP_REL * fabs(s.xbest[k])
+						     : NM_STEP_ZERO * range;
+
+			u0[j] = clamp01((s.xbest[k] - lo[k]) / range);
+			step[j] = d / range > 0.5 ? 0.5 : d / range;
 		}
-		nm_run(&s, u0, s.fbest, v, fv, ord, work);
-		if (!(s.fbest < before))
-			break;	/* a fresh simplex found nothing: done */
+		nm_run(&s, u0, step, s.fbest, v, fv, ord, work);
+		if (!(s.fbest < before)) {
+			if (!wide)
+				break;	/* a fresh local simplex found nothing: done */
+			wide = 0;
+		}
 	}
 
 	if (s.fbest < fin) {

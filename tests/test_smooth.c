@@ -1,0 +1,105 @@
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "smooth.h"
+
+/* f(x) = Σ w_k |x_k − c_k|, smoothed as Σ w_k (sqrt(r² + eps²) − eps). */
+static const double centre[] = { 0.3, -1.2, 2.5, 0.0 };
+static const double weight[] = { 1.0, 10.0, 0.1, 3.0 };
+
+struct counter {
+	size_t calls;
+};
+
+static double true_cost(const double *x, void *ctx, void *scratch)
+{
+	double f = 0.0;
+
+	(void)scratch;
+	((struct counter *)ctx)->calls++;
+	for (size_t k = 0; k < 4; k++)
+		f += weight[k] * fabs(x[k] - centre[k]);
+	return f;
+}
+
+static double smooth_cost(const double *x, double eps, double *grad, void *ctx, void *scratch)
+{
+	double f = 0.0;
+
+	(void)scratch;
+	((struct counter *)ctx)->calls++;
+	for (size_t k = 0; k < 4; k++) {
+		double r = x[k] - centre[k], root = sqrt(r * r + eps * eps);
+
+		f += weight[k] * (root - eps);
+		grad[k] = weight[k] * r / root;
+	}
+	return f;
+}
+
+Test(smooth, finds_a_kinked_minimum_inside_the_bounds)
+{
+	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
+	double x[] = { 4, 4, -4, 1 }, cost;
+	struct counter n = { 0 };
+	uint64_t nfev = 0;
+
+	cost = true_cost(x, &n, NULL);
+	n.calls = 0;
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
+				       &cost, &nfev, NULL), PM_OK);
+	for (size_t k = 0; k < 4; k++)
+		cr_expect(fabs(x[k] - centre[k]) < 1e-3, "x[%zu] = %g, want %g", k, x[k], centre[k]);
+	cr_expect_lt(cost, 1e-2);
+	cr_expect_eq(nfev, n.calls, "every call counted");
+	cr_expect_leq(nfev, 4000);
+}
+
+Test(smooth, stays_inside_the_bounds)
+{
+	/* the minimum of dimension 2 (2.5) lies outside [-1, 1] */
+	const double lo[] = { -1, -1, -1, -1 }, hi[] = { 1, 1, 1, 1 };
+	double x[] = { 0, 0, 0, 0.5 }, cost;
+	struct counter n = { 0 };
+	uint64_t nfev = 0;
+
+	cost = true_cost(x, &n, NULL);
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
+				       &cost, &nfev, NULL), PM_OK);
+	for (size_t k = 0; k < 4; k++)
+		cr_expect(x[k] >= lo[k] && x[k] <= hi[k], "x[%zu] = %g", k, x[k]);
+	cr_expect(fabs(x[2] - 1.0) < 1e-9, "pinned to the bound: %g", x[2]);
+	cr_expect(fabs(x[1] + 1.0) < 1e-9, "pinned to the bound: %g", x[1]);
+}
+
+Test(smooth, never_returns_a_worse_point)
+{
+	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
+	double x[4], x0[4], cost, cost0;
+	struct counter n = { 0 };
+	uint64_t nfev = 0;
+
+	memcpy(x, centre, sizeof(x));
+	memcpy(x0, centre, sizeof(x0));
+	cost = cost0 = true_cost(x, &n, NULL);	/* already the optimum */
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
+				       &cost, &nfev, NULL), PM_OK);
+	cr_expect_eq(cost, cost0);
+	cr_expect_eq(memcmp(x, x0, sizeof(x)), 0);
+}
+
+Test(smooth, respects_the_budget)
+{
+	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
+	double x[] = { 4, 4, -4, 1 }, cost;
+	struct counter n = { 0 };
+	uint64_t nfev = 0;
+
+	cost = true_cost(x, &n, NULL);
+	n.calls = 0;
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 12, x,
+				       &cost, &nfev, NULL), PM_OK);
+	cr_expect_leq(n.calls, 12 + 4, "at most one true-cost check per level beyond the budget");
+	cr_expect_eq(nfev, n.calls);
+}
