@@ -24,6 +24,12 @@ void report_error(const pm_error *err);
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The options of the commands that read a model: -m/--model FILE, --json,
+ * -h. Returns -1 to go on (optind at the first operand), else the exit
+ * status to return. */
+int parse_model_options(int argc, char **argv, const char *cmd, const char *usage,
+			const char **model, int *json);
+
 /* Strict numeric option values: the whole text must be a number in range. */
 int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
 int parse_double(const char *text, double *out);

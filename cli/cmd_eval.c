@@ -1,6 +1,6 @@
 /* perfmodel eval: accuracy of a model on measurements. */
-#include <getopt.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -13,13 +13,6 @@ const char eval_usage[] =
 	"  -m, --model FILE  the fitted model\n"
 	"      --json        one JSON object on stdout\n"
 	"  -h, --help        this text\n";
-
-static const struct option long_options[] = {
-	{ "model", required_argument, NULL, 'm' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void print_json(const pm_metrics *x)
 {
@@ -45,17 +38,8 @@ int cmd_eval(int argc, char **argv)
 	pm_metrics x;
 	pm_error err = { 0 };
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'm': model_path = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': fputs(eval_usage, stdout); return EXIT_OK;
-		case ':': return usage_error("eval", "option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("eval", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	if ((c = parse_model_options(argc, argv, "eval", eval_usage, &model_path, &json)) >= 0)
+		return c;
 	if (!model_path)
 		return usage_error("eval", "give the model with -m MODEL.json");
 	if (optind != argc - 1)

@@ -1,7 +1,7 @@
 /* perfmodel predict: from a config (DESIGN.md §5) or a model and a CSV. */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -20,13 +20,6 @@ const char predict_usage[] =
 	"  -m, --model FILE  the fitted model (with POINTS.csv)\n"
 	"      --json        a JSON array on stdout\n"
 	"  -h, --help        this text\n";
-
-static const struct option long_options[] = {
-	{ "model", required_argument, NULL, 'm' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void print_csv(const pm_dataset *d, const double *pred)
 {
@@ -85,17 +78,8 @@ int cmd_predict(int argc, char **argv)
 	pm_error err = { 0 };
 	pm_status st;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'm': model_path = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': fputs(predict_usage, stdout); return EXIT_OK;
-		case ':': return usage_error("predict", "option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("predict", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	if ((c = parse_model_options(argc, argv, "predict", predict_usage, &model_path, &json)) >= 0)
+		return c;
 	if (optind != argc - 1)
 		return usage_error("predict", model_path ? "give one points file"
 							 : "give one config file");

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -109,4 +110,30 @@ void json_string(FILE *f, const char *s)
 			fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+static const struct option model_options[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int parse_model_options(int argc, char **argv, const char *cmd, const char *usage,
+			const char **model, int *json)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":m:h", model_options, NULL)) != -1) {
+		switch (c) {
+		case 'm': *model = optarg; break;
+		case 'j': *json = 1; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		case ':': return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default: return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	return -1;
 }

@@ -1,4 +1,5 @@
 #include "dataset_impl.h"
+#include "read_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -172,69 +173,6 @@ pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
 	return from_buffer(buf, len, name, out, err);
 }
 
-static pm_status io_fail(pm_error *err, const char *path, const char *what, int e)
-{
-	char msg[128];
-
-	/* strerror_r, not strerror: the library may run on many threads */
-	if (strerror_r(e, msg, sizeof(msg)) != 0)
-		snprintf(msg, sizeof(msg), "error %d", e);
-	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s: %s", what, msg);
-}
-
-/* The whole file plus one spare byte, which the tokenizer needs. */
-static pm_status read_all(const char *path, char **out, size_t *outlen, pm_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
-
-	*out = NULL;
-	if (!f)
-		return io_fail(err, path, "cannot open", errno);
-	/* sized right at once for a regular file; pipes grow as they go */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-	    (uintmax_t)st.st_size < SIZE_MAX)
-		cap = (size_t)st.st_size + 1;
-	buf = malloc(cap);
-	if (!buf)
-		goto oom;
-	for (;;) {
-		size_t want, got;
-
-		if (n == cap) {
-			char *p = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-
-			if (!p)
-				goto oom;
-			buf = p;
-			cap *= 2;
-		}
-		want = cap - n;
-		got = fread(buf + n, 1, want, f);
-		n += got;
-		if (got < want) {
-			if (ferror(f)) {
-				int e = errno;
-
-				free(buf);
-				fclose(f);
-				return io_fail(err, path, "cannot read", e);
-			}
-			break;
-		}
-	}
-	fclose(f);
-	*out = buf;
-	*outlen = n;
-	return PM_OK;
-oom:
-	free(buf);
-	fclose(f);
-	return pm__fail(err, PM_ENOMEM, "out of memory");
-}
-
 pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)
 {
 	char *buf;
@@ -246,7 +184,7 @@ pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)
 	*out = NULL;
 	if (!path)
 		return pm__fail(err, PM_EINVAL, "no file name");
-	rc = read_all(path, &buf, &len, err);
+	rc = pm__read_file(path, &buf, &len, err);
 	if (rc)
 		return rc;
 	return from_buffer(buf, len, path, out, err);

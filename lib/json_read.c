@@ -9,61 +9,6 @@
 
 #include "error.h"
 
-/* strerror() may use a static buffer; the library keeps no shared state. */
-static const char *reason(int e, char *buf, size_t size)
-{
-	if (strerror_r(e, buf, size) != 0)
-		snprintf(buf, size, "error %d", e);
-	return buf;
-}
-
-pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *err)
-{
-	FILE *f;
-	char *buf = NULL, *nb;
-	size_t n = 0, cap = 0, got;
-	char why[128];
-	int e;
-
-	*text = NULL;
-	*len = 0;
-	if (!path)
-		return pm__fail(err, PM_EINVAL, "no file name given");
-	f = fopen(path, "rb");
-	if (!f)
-		return pm__fail(err, PM_EIO, "cannot read %s: %s", path,
-				reason(errno, why, sizeof(why)));
-	/* Read until EOF rather than trusting a size: pipes and /proc have none. */
-	for (;;) {
-		if (cap - n < 2) {
-			size_t ncap = cap ? cap * 2 : 16384;
-
-			if (ncap <= cap || !(nb = realloc(buf, ncap))) {
-				free(buf);
-				fclose(f);
-				return pm__fail(err, PM_ENOMEM, "out of memory reading %s", path);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		errno = 0;
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0 || ferror(f) || feof(f))
-			break;
-	}
-	if (ferror(f)) {
-		e = errno ? errno : EIO;
-		free(buf);
-		fclose(f);
-		return pm__fail(err, PM_EIO, "cannot read %s: %s", path, reason(e, why, sizeof(why)));
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return PM_OK;
-}
 
 /* 1-based line and column (in bytes) of text[pos]. */
 static void place(const char *text, size_t pos, unsigned *line, unsigned *col)

@@ -15,14 +15,13 @@
 
 #include "error.h"
 #include "perfmodel/predict.h"
+#include "read_file.h"
 
 /* Deeper documents are rejected: none of our formats needs more than a few
  * levels, and the readers recurse. */
 #define PM_JSON_MAX_DEPTH 64
 
-/* Read a whole file. On success *text owns its contents plus a NUL (free()),
- * *len excludes the NUL. PM_EIO "cannot read PATH: REASON", PM_ENOMEM. */
-pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *err);
+
 
 /* Parse len bytes of JSON (text[len] need not be NUL). On success *out owns
  * the tree (cJSON_Delete). PM_EPARSE "invalid JSON" with err->file = name and

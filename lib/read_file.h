@@ -1,0 +1,14 @@
+/* Reading a whole file into memory: the one way every reader (CSV, spec,
+ * model, predict config) gets its text. Private to the libraries. */
+#ifndef PM_READ_FILE_H
+#define PM_READ_FILE_H
+
+#include <stddef.h>
+#include "perfmodel/predict.h"
+
+/* On success *text owns the file's bytes plus a terminating NUL (so a
+ * tokenizer may use text[len] as a sentinel) and *len their count. Errors:
+ * PM_EIO "cannot open/read: reason" with err->file = path, PM_ENOMEM. */
+pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *err);
+
+#endif
