@@ -22,8 +22,9 @@
  * - convergence is also tested right after initialisation (generations = 0
  *   when the start is already flat);
  * - mutation may be anywhere in [0, 2] (scipy: [0, 2));
- * - the polish is a bounded Nelder–Mead (polish.h) instead of L-BFGS-B, with
- *   200 evaluations per free parameter, scipy's Nelder–Mead default budget.
+ * - no polish (scipy's polish=True runs L-BFGS-B from the best member): the
+ *   local search is the caller's business (pm__polish in polish.h), so that
+ *   DE stays a pure propose-and-select optimiser.
  *
  * Memory: everything is allocated before the first evaluation; the
  * generation loop allocates nothing. Each worker has its own 64-byte
@@ -38,10 +39,8 @@
 
 #include "error.h"
 #include "pcg32.h"
-#include "polish.h"
 
 #define CACHE_LINE 64
-#define POLISH_FEV_PER_PARAM 200
 
 struct de {
 	size_t dim, np;
@@ -298,8 +297,6 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	unsigned nworkers = pool ? pm__pool_threads(pool) : 1;
 	unsigned gen = 0;
 	uint64_t evals;
-	double *xbest;
-	size_t nfree = 0;
 	int done;
 	pm_status st;
 
@@ -323,8 +320,6 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	for (size_t k = 0; k < dim; k++) {
 		de.centre[k] = 0.5 * (lo[k] + hi[k]);
 		de.range[k] = hi[k] - lo[k];
-		if (hi[k] > lo[k])
-			nfree++;
 	}
 	for (size_t i = 0; i <= de.np; i++)
 		pm__pcg32_seed(&de.rng[i], s->seed, i);
@@ -360,29 +355,12 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 		done = converged(de.cost, de.np, s->tol, s->atol);
 	}
 
-	/* the best point is built in the (now unused) trial array, so that x
-	 * is written only on success */
-	xbest = de.trial;
-	to_real(&de, de.pop + de.best * dim, xbest);
+	/* nothing fails past this point: x is written only on success */
+	to_real(&de, de.pop + de.best * dim, x);
 	res->cost = de.cost[de.best];
 	res->generations = gen;
 	res->stop = done ? "converged" : "maxiter";
-	if (s->polish && nfree > 0) {
-		double c = res->cost;
-		size_t budget = (size_t)POLISH_FEV_PER_PARAM * nfree;
-
-		/* the pool is idle now: worker 0's block is free to use */
-		st = pm__polish(dim, lo, hi, f, ctx, scratch_bytes ? de.wmem + de.scratch_at : NULL,
-				budget, xbest, &c, &evals, err);
-		if (st)
-			goto out;
-		if (c < res->cost) {
-			res->cost = c;
-			res->polished = 1;
-		}
-	}
 	res->evaluations = evals;
-	memcpy(x, xbest, dim * sizeof(*x));
 	st = PM_OK;
 out:
 	de_free(&de);

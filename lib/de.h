@@ -1,8 +1,12 @@
 /* Differential evolution as scipy.optimize.differential_evolution does it
  * with its defaults (best1bin, dithered F, CR 0.7, Latin-hypercube init,
- * relative-tolerance stop, polish), but with synchronous ("deferred")
- * generations and one PCG32 stream per member, so that the result is
- * bit-identical for any thread count. See docs/maths.md. */
+ * relative-tolerance stop), but with synchronous ("deferred") generations
+ * and one PCG32 stream per member, so that the result is bit-identical for
+ * any thread count. See docs/maths.md.
+ *
+ * DE only proposes and selects: it does not polish. scipy's final local
+ * search is the caller's business (pm__polish in polish.h, or a sequence of
+ * its own), so that the optimiser and the local search can change apart. */
 #ifndef PM_DE_H
 #define PM_DE_H
 
@@ -23,24 +27,22 @@ typedef struct pm_de_settings {
 	double tol, atol;
 	double mutation_lo, mutation_hi;	/* F ~ U[lo, hi) per generation */
 	double recombination;
-	int polish;
 } pm_de_settings;
 
 typedef struct pm_de_result {
 	double cost;		/* cost of x */
 	unsigned generations;
-	uint64_t evaluations;	/* cost calls, polish included */
+	uint64_t evaluations;	/* cost calls */
 	const char *stop;	/* static: "converged" or "maxiter" */
-	int polished;		/* 1 if polish found a better point */
 } pm_de_result;
 
 /* Minimise f over the box [lo, hi] (dim >= 1, lo[k] <= hi[k], both finite;
  * lo[k] == hi[k] fixes parameter k) using the pool's threads (pool NULL: the
  * caller's thread alone); the best point goes to x[dim]. Each worker's
  * scratch is scratch_bytes long and 64-byte aligned (NULL when scratch_bytes
- * is 0). With s->polish, pm__polish gets 200 evaluations per free parameter
- * (scipy's Nelder–Mead default budget). The result depends on s->seed only,
- * never on the number of threads. Not reentrant on one pool.
+ * is 0). No local search follows: x is the best member as DE left it. The
+ * result depends on s->seed only, never on the number of threads. Not
+ * reentrant on one pool.
  * Errors: PM_EINVAL (bad settings or bounds), PM_ENOMEM, PM_EFIT (no member
  * of the initial population has a finite cost); on error x is unchanged. */
 pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cost_fn f,

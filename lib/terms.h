@@ -1,8 +1,10 @@
 /* The model as a list of terms (DESIGN.md §2): each term is a coefficient
  * times a product of factors input^power, optionally times a level indicator
  * [categorical input == level]. Power parameters may be shared between terms
- * (eq. 4.4 shares every q_j). Prediction and fitting evaluate through the same
- * pm__terms_combine(), so both give bit-identical numbers. */
+ * (eq. 4.4 shares every q_j). Prediction evaluates the list directly with
+ * pm__terms_combine(); the fit compiles it into a faster plan (cost.h) that
+ * gives the same numbers up to rounding. Both compute x^p with
+ * pm__factor_value(). */
 #ifndef PM_TERMS_H
 #define PM_TERMS_H
 
@@ -48,12 +50,11 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 			     pm_error *err);
 void pm__terms_free(pm_terms *t);	/* frees the arrays, keeps t */
 
-/* The value of the terms at one point. factor(ctx, f) gives the value of
- * factor f there, level(ctx, i) the level index of categorical input i. The
- * one place the sum is formed — terms in order, each coef * factors in order —
- * so prediction (which computes factors) and fitting (which looks them up in
- * per-distinct-value tables) give bit-identical numbers. Static inline with
- * constant callbacks: the compiler inlines them. */
+/* The value of the terms at one point: terms in order, each coef * factors
+ * in order. factor(ctx, f) gives the value of factor f there, level(ctx, i)
+ * the level index of categorical input i. Static inline with constant
+ * callbacks: the compiler inlines them. Also the reference the fit's plan is
+ * tested against (tests/test_cost.c). */
 typedef double (*pm_factor_fn)(const void *ctx, uint32_t factor);
 typedef uint32_t (*pm_level_fn)(const void *ctx, uint32_t input);
 

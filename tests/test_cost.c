@@ -1,9 +1,78 @@
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "cost.h"
+#include "leak_check.h"
 #include "synth.h"
+
+PM_LEAK_CHECKED_SUITE(cost);
+
+/* Allocation failure injection, as in test_dataset.c: the test binary
+ * replaces malloc, calloc, realloc and free so that the k-th allocation can
+ * fail and blocks left behind be counted. Not under sanitizers, which bring
+ * their own allocator. */
+#if defined(PM_TEST_ASAN) || !defined(__GLIBC__)
+#define NO_ALLOC_HOOK
+#endif
+
+#ifndef NO_ALLOC_HOOK
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+
+static int armed;
+static long fail_in;	/* allocations to allow before one fails; < 0: none */
+static long live;	/* blocks allocated minus blocks freed while armed */
+static long calls;	/* allocations asked for while armed */
+
+static int should_fail(void)
+{
+	if (armed)
+		calls++;
+	if (armed && fail_in-- == 0) {
+		errno = ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+void *malloc(size_t n)
+{
+	void *p = should_fail() ? NULL : __libc_malloc(n);
+
+	if (armed && p)
+		live++;
+	return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+	void *p = should_fail() ? NULL : __libc_calloc(n, size);
+
+	if (armed && p)
+		live++;
+	return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+	void *p = should_fail() ? NULL : __libc_realloc(old, n);
+
+	if (armed && p && !old)
+		live++;
+	return p;
+}
+
+void free(void *p)
+{
+	if (armed && p)
+		live--;
+	__libc_free(p);
+}
+#endif
 
 struct fixture {
 	pm_dataset *d;
@@ -14,33 +83,45 @@ struct fixture {
 	double *scratch;
 };
 
-static void setup(struct fixture *f, pm_fit_options o)
+/* The fixture on a CSV text (taken) with the given role columns, in that
+ * order: intrinsic, categorical, extrinsic. */
+static void setup_csv(struct fixture *f, pm_fit_options o, char *csv, const char *intr,
+		      const char *cat, const char *ext)
 {
-	char *csv = syn_csv(60, 0.05, 21);
-	const char *names[] = { "k", "f", "h", "act", "opt", "threads", "batch" };
-	pm_role role[7];
-	size_t nlevels[7];
-	const char *const *levels[7];
+	const char *names[16];
+	pm_role role[16];
+	size_t nlevels[16];
+	const char *const *levels[16];
 
 	memset(f, 0, sizeof(*f));
 	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "syn.csv", &f->d, NULL), PM_OK);
 	free(csv);
 	cr_assert_eq(pm_spec_new(&f->s, NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_target(f->s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->intrinsic, "k,f,h", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->categorical, "act,opt", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->extrinsic, "threads,batch", NULL), PM_OK);
+	cr_assert_eq(pm_names_add_list(&f->s->intrinsic, intr, NULL), PM_OK);
+	if (*cat)
+		cr_assert_eq(pm_names_add_list(&f->s->categorical, cat, NULL), PM_OK);
+	cr_assert_eq(pm_names_add_list(&f->s->extrinsic, ext, NULL), PM_OK);
 	f->s->infer_roles = 0;
 	cr_assert_eq(pm__problem_build(f->d, f->s, o.scale, &f->p, NULL), PM_OK);
-	for (size_t j = 0; j < 7; j++) {
+	cr_assert_leq(f->p.ncols, 16);
+	for (size_t j = 0; j < f->p.ncols; j++) {
+		names[j] = f->p.col[j].name;
 		role[j] = f->p.col[j].role;
 		nlevels[j] = f->p.col[j].ndistinct;
 		levels[j] = (const char *const *)f->p.col[j].levels;
 	}
-	cr_assert_eq(pm__model_new_additive("time", 7, names, role, nlevels, levels, &f->m, NULL),
+	cr_assert_eq(pm__model_new_additive("time", f->p.ncols, names, role, nlevels, levels,
+					    &f->m, NULL),
 		     PM_OK);
 	cr_assert_eq(pm__cost_init(&f->c, &f->p, f->m, &o, NULL), PM_OK);
 	f->scratch = malloc(f->c.scratch_bytes);
+	cr_assert(f->scratch);
+}
+
+static void setup(struct fixture *f, pm_fit_options o)
+{
+	setup_csv(f, o, syn_csv(60, 0.05, 21), "k,f,h", "act,opt", "threads,batch");
 }
 
 static void teardown(struct fixture *f)
@@ -96,27 +177,36 @@ Test(cost, value_is_the_mean_absolute_error_of_the_model)
 	teardown(&f);
 }
 
-static void check_gradient(pm_fit_options o)
+/* pm__cost_smooth's gradient against central differences at x. */
+static void expect_gradient(struct fixture *f, const double *x)
 {
-	struct fixture f;
-	double x[32], g[32], xp[32], eps = 1e-3;
+	double g[32], xp[32], eps = 1e-3;
 
-	setup(&f, o);
-	some_point(f.m, x);
-	pm__cost_smooth(x, eps, g, &f.c, f.scratch);
-	for (size_t k = 0; k < f.m->nparams; k++) {
+	cr_assert_leq(f->m->nparams, 32);
+	pm__cost_smooth(x, eps, g, &f->c, f->scratch);
+	for (size_t k = 0; k < f->m->nparams; k++) {
 		double h = 1e-6 * (1.0 + fabs(x[k])), up, down, fd, gk[32];
 
-		memcpy(xp, x, sizeof(xp));
+		memcpy(xp, x, f->m->nparams * sizeof(*x));
 		xp[k] = x[k] + h;
-		up = pm__cost_smooth(xp, eps, gk, &f.c, f.scratch);
+		up = pm__cost_smooth(xp, eps, gk, &f->c, f->scratch);
 		xp[k] = x[k] - h;
-		down = pm__cost_smooth(xp, eps, gk, &f.c, f.scratch);
+		down = pm__cost_smooth(xp, eps, gk, &f->c, f->scratch);
 		fd = (up - down) / (2 * h);
 		cr_expect(fabs(fd - g[k]) <= 1e-5 * (1.0 + fabs(fd)),
 			  "parameter %s: analytic %.10g, finite difference %.10g",
-			  f.m->params[k].name, g[k], fd);
+			  f->m->params[k].name, g[k], fd);
 	}
+}
+
+static void check_gradient(pm_fit_options o)
+{
+	struct fixture f;
+	double x[32];
+
+	setup(&f, o);
+	some_point(f.m, x);
+	expect_gradient(&f, x);
 	teardown(&f);
 }
 
@@ -176,3 +266,237 @@ Test(cost, l2_penalty_spares_the_constant)
 	cr_expect_float_eq(pen - plain, want, 1e-12);
 	teardown(&f);
 }
+
+/* A term list beyond eq. 4.4, over the fixture's inputs k f h act opt
+ * threads batch (parameters a_k p_k a_f p_f a_h p_h b_act×3 b_opt×2 q_threads
+ * q_batch C): two scaling groups, two powers of one column, a level times a
+ * factor, a coefficient times shared factors alone, a level with no factor,
+ * coefficients used twice, factors repeated within a term and two
+ * constants. The compiled plan must give what the term list does. */
+static void install_general_terms(pm_model *m)
+{
+	static const pm_factor factor[] = {
+		{ 5, 11 }, { 6, 12 }, { 0, 1 }, { 1, 3 }, { 2, 5 }, { 2, 1 }, { 0, 3 }, { 6, 5 },
+		{ 1, 12 },
+	};
+	static const uint32_t ref[] = {
+		2, 0, 1,	/* a_k k^p_k threads^q batch^q */
+		3, 0, 1,	/* a_f f^p_f threads^q batch^q */
+		0, 1,		/* b_act0 [act=0] threads^q batch^q */
+		0,		/* b_act1 [act=1] threads^q */
+		4, 5, 7,	/* a_h h^p_h h^p_k batch^p_h */
+		0,		/* b_opt0 threads^q */
+		6,		/* b_opt1 [opt=1] k^p_f */
+		4,		/* b_act2 h^p_h */
+		3, 1,		/* a_f f^p_f batch^q */
+		6, 6,		/* b_act2 (k^p_f)² */
+		8, 8,		/* a_h (f^q_batch)² */
+	};
+	static const pm_term term[] = {
+		{ 0, PM_NONE, 0, 0, 3 }, { 2, PM_NONE, 0, 3, 3 }, { 6, 3, 0, 6, 2 },
+		{ 7, 3, 1, 8, 1 }, { 4, PM_NONE, 0, 9, 3 }, { 9, PM_NONE, 0, 12, 1 },
+		{ 10, 4, 1, 13, 1 }, { 8, PM_NONE, 0, 14, 1 }, { 13, PM_NONE, 0, 15, 0 },
+		{ 2, PM_NONE, 0, 15, 2 }, { 9, 4, 0, 17, 0 }, { 7, PM_NONE, 0, 17, 0 },
+		{ 8, PM_NONE, 0, 17, 2 }, { 4, PM_NONE, 0, 19, 2 },
+	};
+	pm_terms *t = &m->terms;
+
+	cr_assert_eq(m->nparams, 14);
+	pm__terms_free(t);
+	t->factor = malloc(sizeof(factor));
+	t->ref = malloc(sizeof(ref));
+	t->term = malloc(sizeof(term));
+	cr_assert(t->factor && t->ref && t->term);
+	memcpy(t->factor, factor, sizeof(factor));
+	memcpy(t->ref, ref, sizeof(ref));
+	memcpy(t->term, term, sizeof(term));
+	t->nfactors = sizeof(factor) / sizeof(factor[0]);
+	t->nterms = sizeof(term) / sizeof(term[0]);
+}
+
+struct row_view {
+	const pm_problem *p;
+	const pm_terms *t;
+	const double *x;
+	size_t r;
+};
+
+static double view_factor(const void *ctx, uint32_t f)
+{
+	const struct row_view *v = ctx;
+	const pm_column *col = &v->p->col[v->t->factor[f].input];
+
+	return pm__factor_value(v->x[v->t->factor[f].power], col->u[col->code[v->r]]);
+}
+
+static uint32_t view_level(const void *ctx, uint32_t i)
+{
+	const struct row_view *v = ctx;
+
+	return v->p->col[i].code[v->r];
+}
+
+/* The cost straight from the term list, row by row. */
+static double reference_cost(const struct fixture *f, const double *x)
+{
+	double sum = 0.0;
+
+	for (size_t r = 0; r < f->p.nrows; r++) {
+		struct row_view v = { &f->p, &f->m->terms, x, r };
+
+		sum += fabs(f->p.t[r] -
+			    pm__terms_combine(&f->m->terms, x, view_factor, view_level, &v));
+	}
+	return sum / (double)f->p.nrows;
+}
+
+static void setup_general(struct fixture *f, pm_fit_options o)
+{
+	setup(f, o);
+	pm__cost_free(&f->c);
+	free(f->scratch);
+	install_general_terms(f->m);
+	cr_assert_eq(pm__cost_init(&f->c, &f->p, f->m, &o, NULL), PM_OK);
+	f->scratch = malloc(f->c.scratch_bytes);
+	cr_assert(f->scratch);
+}
+
+Test(cost, any_term_list_compiles_to_the_same_value)
+{
+	struct fixture f;
+	double x[32], want, got;
+
+	setup_general(&f, pm_fit_options_default());
+	some_point(f.m, x);
+	want = reference_cost(&f, x);
+	got = pm__cost_value(x, &f.c, f.scratch);
+	cr_expect_float_eq(got, want, 1e-12 * want, "plan %.17g, terms %.17g", got, want);
+	/* and the eq. 4.4 fixture's plan merged tables, so was exercised too */
+	teardown(&f);
+}
+
+Test(cost, any_term_list_has_the_right_gradient)
+{
+	pm_fit_options o = pm_fit_options_default();
+	struct fixture f;
+	double x[32];
+
+	o.reg = PM_REG_L1;
+	o.lambda_coef = 0.01;
+	o.lambda_power = 0.003;
+	setup_general(&f, o);
+	some_point(f.m, x);
+	expect_gradient(&f, x);
+	teardown(&f);
+}
+
+/* Seven numeric columns with many values each: too many combinations to
+ * merge, so a row sums more tables than one pass takes. */
+static char *wide_csv(size_t n)
+{
+	size_t cap = 64 + n * 160, len = 0;
+	char *s = malloc(cap);
+	pm_pcg32 r;
+
+	cr_assert(s);
+	pm__pcg32_seed(&r, 5, 3);
+	len += (size_t)snprintf(s + len, cap - len, "x1,x2,x3,x4,x5,x6,x7,e,time\n");
+	for (size_t i = 0; i < n; i++) {
+		for (int j = 0; j < 7; j++)
+			len += (size_t)snprintf(s + len, cap - len, "%u,",
+						1 + pm__pcg32_below(&r, 12));
+		len += (size_t)snprintf(s + len, cap - len, "%u,%.6f\n",
+					1 + pm__pcg32_below(&r, 4), 0.5 + pm__pcg32_uniform(&r));
+	}
+	return s;
+}
+
+Test(cost, many_tables_per_row)
+{
+	struct fixture f;
+	double x[32], want, got;
+
+	setup_csv(&f, pm_fit_options_default(), wide_csv(40), "x1,x2,x3,x4,x5,x6,x7", "", "e");
+	cr_assert_geq(f.c.group[0].ntops, 6, "%zu tables", f.c.group[0].ntops);
+	some_point(f.m, x);
+	want = reference_cost(&f, x);
+	got = pm__cost_value(x, &f.c, f.scratch);
+	cr_expect_float_eq(got, want, 1e-12 * want, "plan %.17g, terms %.17g", got, want);
+	expect_gradient(&f, x);
+	teardown(&f);
+}
+
+Test(cost, value_depends_on_x_alone)
+{
+	struct fixture f;
+	double x[32], a, b, c;
+	double *other;
+
+	setup(&f, pm_fit_options_default());
+	other = malloc(f.c.scratch_bytes);
+	cr_assert(other);
+	some_point(f.m, x);
+	a = pm__cost_value(x, &f.c, f.scratch);
+	memset(other, 0xff, f.c.scratch_bytes);	/* stale NaNs must not matter */
+	b = pm__cost_value(x, &f.c, other);
+	x[0] *= 2.0;
+	pm__cost_value(x, &f.c, f.scratch);
+	x[0] /= 2.0;
+	c = pm__cost_value(x, &f.c, f.scratch);
+	cr_expect_eq(memcmp(&a, &b, sizeof(a)), 0);
+	cr_expect_eq(memcmp(&a, &c, sizeof(a)), 0);
+	free(other);
+	teardown(&f);
+}
+
+#ifndef NO_ALLOC_HOOK
+/* Every allocation pm__cost_init makes, failed in turn: PM_ENOMEM and
+ * nothing left behind, or, where a failure is survivable (qsort's buffer),
+ * success. */
+static void init_survives_every_allocation_failure(int general)
+{
+	pm_fit_options o = pm_fit_options_default();
+	struct fixture f;
+	long total;
+
+	if (general)
+		setup_general(&f, o);
+	else
+		setup(&f, o);
+	pm__cost_free(&f.c);
+	calls = 0;
+	fail_in = -1;
+	armed = 1;
+	cr_assert_eq(pm__cost_init(&f.c, &f.p, f.m, &o, NULL), PM_OK);
+	armed = 0;
+	pm__cost_free(&f.c);
+	total = calls;
+	cr_expect_gt(total, 5, "only %ld allocations", total);
+	for (long k = 0; k < total; k++) {
+		pm_error err = { 0 };
+		pm_status st;
+
+		live = 0;
+		fail_in = k;
+		armed = 1;
+		st = pm__cost_init(&f.c, &f.p, f.m, &o, &err);
+		if (st == PM_OK)
+			pm__cost_free(&f.c);
+		armed = 0;
+		if (st != PM_OK) {
+			cr_expect_eq(st, PM_ENOMEM, "allocation %ld: status %d", k, st);
+			cr_expect_eq(err.code, PM_ENOMEM);
+			pm__cost_free(&f.c);	/* a no-op after a failed init */
+		}
+		cr_expect_eq(live, 0, "allocation %ld failed: %ld blocks left", k, live);
+	}
+	cr_assert_eq(pm__cost_init(&f.c, &f.p, f.m, &o, NULL), PM_OK);
+	teardown(&f);
+}
+
+Test(cost, init_frees_everything_when_out_of_memory)
+{
+	init_survives_every_allocation_failure(0);
+	init_survives_every_allocation_failure(1);
+}
+#endif

@@ -5,27 +5,9 @@
 #include <string.h>
 
 #include "csv.h"
+#include "leak_check.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define WITH_ASAN
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WITH_ASAN
-#endif
-#endif
-
-#ifdef WITH_ASAN
-#include <sanitizer/lsan_interface.h>
-/* Criterion ignores what LeakSanitizer reports when a test's process ends;
- * checking after each test and crashing the teardown makes a leak fail. */
-static void leak_check(void)
-{
-	if (__lsan_do_recoverable_leak_check())
-		abort();
-}
-TestSuite(csv, .fini = leak_check);
-#endif
+PM_LEAK_CHECKED_SUITE(csv);
 
 /* Tests' own allocations: a failure here is no library error. */
 static void *xmalloc(size_t n)

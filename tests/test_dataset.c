@@ -11,27 +11,9 @@
 
 #include "perfmodel/perfmodel.h"
 #include "dataset_impl.h"
+#include "leak_check.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define WITH_ASAN
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WITH_ASAN
-#endif
-#endif
-
-#ifdef WITH_ASAN
-#include <sanitizer/lsan_interface.h>
-/* Criterion ignores what LeakSanitizer reports when a test's process ends;
- * checking after each test and crashing the teardown makes a leak fail. */
-static void leak_check(void)
-{
-	if (__lsan_do_recoverable_leak_check())
-		abort();
-}
-TestSuite(dataset, .fini = leak_check);
-#endif
+PM_LEAK_CHECKED_SUITE(dataset);
 
 /* ---- allocation failure injection ------------------------------------------
  * The test binary replaces malloc, calloc, realloc and free (glibc lets a
@@ -39,7 +21,7 @@ TestSuite(dataset, .fini = leak_check);
  * can make the k-th allocation fail and count blocks left behind. Sanitizer
  * builds bring their own allocator: there the ASan leak check covers the
  * other tests and these are skipped. */
-#ifdef WITH_ASAN
+#ifdef PM_TEST_ASAN
 #define NO_ALLOC_HOOK
 #endif
 #if !defined(__GLIBC__)

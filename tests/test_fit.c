@@ -2,8 +2,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "model_impl.h"
 #include "synth.h"
+
+PM_LEAK_CHECKED_SUITE(fit);
 
 static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
 {

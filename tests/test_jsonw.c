@@ -10,6 +10,9 @@
 #include <cjson/cJSON.h>
 
 #include "jsonw.h"
+#include "leak_check.h"
+
+PM_LEAK_CHECKED_SUITE(jsonw);
 
 static char *finish_ok(pm_jw *w)
 {

@@ -3,7 +3,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "perfmodel/perfmodel.h"
+
+PM_LEAK_CHECKED_SUITE(metrics);
 
 /* t = 1 2 4 5, p = 1.5 2 3 5: errors 0.5 0 1 0, mean t = 3, SS_tot = 10,
  * SS_res = 1.25. Every value below but SMAPE and RMSE is exact in binary. */

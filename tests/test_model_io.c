@@ -15,7 +15,10 @@
 #include <cjson/cJSON.h>
 
 #include "json_read.h"
+#include "leak_check.h"
 #include "model_impl.h"
+
+PM_LEAK_CHECKED_SUITE(model_io);
 
 /* ---- a model to play with --------------------------------------------------
  * 2 numeric intrinsic, 1 categorical (3 levels), 2 extrinsic, interleaved:

@@ -2,7 +2,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "pcg32.h"
+
+PM_LEAK_CHECKED_SUITE(pcg32);
 
 Test(pcg32, reference_vectors_seed42_stream54)
 {

@@ -2,7 +2,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "polish.h"
+
+PM_LEAK_CHECKED_SUITE(polish);
 
 struct box {
 	size_t dim;

@@ -2,7 +2,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "leak_check.h"
 #include "pool.h"
+
+PM_LEAK_CHECKED_SUITE(pool);
 
 struct visit {
 	atomic_int *count;

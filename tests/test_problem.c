@@ -2,7 +2,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "problem.h"
+
+PM_LEAK_CHECKED_SUITE(problem);
 
 static const char csv[] =
 	"n,threads,act,time\n"

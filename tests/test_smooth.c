@@ -2,7 +2,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "smooth.h"
+
+PM_LEAK_CHECKED_SUITE(smooth);
 
 /* f(x) = Σ w_k |x_k − c_k|, smoothed as Σ w_k (sqrt(r² + eps²) − eps). */
 static const double centre[] = { 0.3, -1.2, 2.5, 0.0 };

@@ -5,8 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "leak_check.h"
 #include "perfmodel/perfmodel.h"
 #include "spec_impl.h"
+
+PM_LEAK_CHECKED_SUITE(spec);
+PM_LEAK_CHECKED_SUITE(names);
+PM_LEAK_CHECKED_SUITE(resolve);
 
 static char *data_path(const char *rel)
 {

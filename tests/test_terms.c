@@ -1,7 +1,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "leak_check.h"
 #include "terms.h"
+
+PM_LEAK_CHECKED_SUITE(terms);
 
 /* inputs: x (intrinsic), c (categorical, 2 levels), e (extrinsic), y (intrinsic) */
 static const pm_role roles[] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL, PM_ROLE_EXTRINSIC,
