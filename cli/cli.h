@@ -3,10 +3,12 @@
 #ifndef PM_CLI_H
 #define PM_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 #include "perfmodel/perfmodel.h"
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+/* EXIT_INTERRUPTED: 128 + SIGINT, as a shell reports a run stopped by ^C */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 struct command {
 	const char *name;
@@ -30,9 +32,27 @@ int usage_error(const char *cmd, const char *fmt, ...)
 int parse_model_options(int argc, char **argv, const char *cmd, const char *usage,
 			const char **model, int *json);
 
+/* SIGINT and SIGTERM (cli/interrupt.c). interrupt_install() sets the
+ * handler and returns the flag for pm_fit_options.stop: the first signal
+ * sets it (the fit stops at its next generation boundary with the best model
+ * so far), a second one exits at once with EXIT_INTERRUPTED. While
+ * interrupt_hold(1) is in force (writing an output file) both signals wait;
+ * interrupt_hold(0) lets them in. */
+volatile sig_atomic_t *interrupt_install(void);
+void interrupt_hold(int hold);
+
 /* Strict numeric option values: the whole text must be a number in range. */
 int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
 int parse_double(const char *text, double *out);
+
+/* The roles of fit and sweep: --spec FILE, then --target, --extrinsic,
+ * --intrinsic, --categorical (lists add to the spec's) and --form/--formula
+ * (set it); any may be NULL. Naming intrinsic or categorical columns turns
+ * off role inference. On success *out owns the spec. */
+struct role_flags {
+	const char *spec_path, *target, *extrinsic, *intrinsic, *categorical, *form;
+};
+pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 
 /* Write one CSV field, quoted when it needs to be (RFC 4180). */
 void csv_field(FILE *f, const char *text);
@@ -41,11 +61,41 @@ void print_exact(FILE *f, double v);
 /* Print s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
 
+/* Model selection (cmd_select.c): the candidates and folds, set by
+ * 'perfmodel select' or 'fit --form auto' and their --forms, --loss (a
+ * list there), --cv, --cv-seed. Every form is tried with every loss. */
+#define SELECT_DEFAULT_FORMS "additive,multiplicative"
+#define SELECT_DEFAULT_LOSSES "mae,log"
+struct select_args {
+	const char *forms;	/* comma-separated; NULL: SELECT_DEFAULT_FORMS */
+	const char *losses;	/* comma-separated; NULL: SELECT_DEFAULT_LOSSES */
+	unsigned cv;		/* folds */
+	uint64_t cv_seed;
+	int cv_seed_set;	/* else the fit's seed */
+};
+
+/* 0 if every name in the comma-separated list is a loss. */
+int check_loss_list(const char *list);
+/* pm_select() on sa's candidates, the table on `table` (NULL: none). */
+pm_status select_fit(const struct select_args *sa, const pm_dataset *d, const pm_spec *s,
+		     const pm_fit_options *o, FILE *table, pm_model **m, pm_error *err);
+/* 'perfmodel fit' (select 0) or 'perfmodel select' (1): one parser, one
+ * output. */
+int fit_command(int argc, char **argv, int select);
+
+/* The report of a fit of d saved to out (cli/fit_print.c): for people, or
+ * with json the document of docs/formats.md. 0, or 1 after reporting an
+ * error. */
+int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json);
+
 int cmd_fit(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_select(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[];
+extern const char select_usage[];
+extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[], sweep_usage[];
 
 #endif

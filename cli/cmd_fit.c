@@ -10,8 +10,10 @@ const char fit_usage[] =
 	"usage: perfmodel fit DATA.csv [--spec SPEC.json | ROLES] [options]\n"
 	"\n"
 	"Fit t = (sum_i a_i*I_i^p_i + sum_c b_c,level) * prod_j E_j^q_j + C (thesis eq. 4.4)\n"
-	"to the rows of DATA.csv by differential evolution, print the parameters and the\n"
-	"training accuracy, and save the model.\n"
+	"to the rows of DATA.csv by differential evolution, print the parameters, the\n"
+	"accuracy (training, and held-out with --test-fraction or --test), the scaling\n"
+	"report (each extrinsic's q in words, predicted speedup and efficiency), and save\n"
+	"the model.\n"
 	"\n"
 	"Roles (instead of, or on top of, --spec):\n"
 	"  --spec FILE            a spec: {\"target\", \"intrinsic\", \"categorical\", \"extrinsic\", \"bounds\"}\n"
@@ -22,15 +24,27 @@ const char fit_usage[] =
 	"                         Without --intrinsic/--categorical every other column is used:\n"
 	"                         numeric ones as intrinsic, text ones as categorical.\n"
 	"\n"
+	"Model form (default: the spec's \"form\"/\"formula\", else additive):\n"
+	"      --form additive    thesis eq. 4.4 (above)\n"
+	"      --form multiplicative\n"
+	"                         t = a * prod_i I_i^p_i * prod_c level(c) * prod_j E_j^q_j + C\n"
+	"      --form auto        choose by cross-validation, as 'perfmodel select'\n"
+	"      --formula TEXT     a formula of the columns, e.g.\n"
+	"                         'a * hidden^p1 / world_size^q1 + b * [world_size > 1] + C'\n"
+	"                         (docs/maths.md); its columns are the inputs\n"
+	"\n"
 	"Output:\n"
 	"  -o, --output FILE      where to save the model (default model.json)\n"
-	"      --json             print the model document as JSON on stdout\n"
+	"      --json             print one JSON document on stdout instead: the model, the\n"
+	"                         held-out metrics, every seed and the scaling report\n"
 	"  -q, --quiet            print nothing but errors\n"
 	"\n"
 	"Fit (defaults are scipy.optimize.differential_evolution's):\n"
 	"      --scale auto|none  auto (default): fit on columns / geometric mean and time /\n"
 	"                         median; none: raw units, the thesis exactly\n"
 	"      --seed N           random seed (default 1: runs repeat)\n"
+	"      --seeds K          K fits with seeds N..N+K-1: table of mean ± std of every\n"
+	"                         parameter (thesis Tables 4.2/4.3); saves the lowest-cost fit\n"
 	"      --threads N        threads (default: all CPUs; the result does not depend on it)\n"
 	"      --maxiter N        generations at most (1000)\n"
 	"      --popsize N        population = N * unknowns (15)\n"
@@ -39,15 +53,25 @@ const char fit_usage[] =
 	"      --mutation LO,HI   differential weight F, dithered per generation (0.5,1)\n"
 	"      --recombination X  crossover probability CR (0.7)\n"
 	"      --no-polish        skip the final local search\n"
+	"      --loss L           what the fit minimises over the rows: mae |t-t^| (default,\n"
+	"                         the thesis), mse, mape |t-t^|/t, log |log(t^/t)|\n"
 	"      --reg none|l1|l2   penalty on coefficients and powers, never C (none)\n"
 	"      --lambda X         penalty weight for both groups (0)\n"
 	"      --lambda-power X   penalty weight for the powers alone\n"
+	"\n"
+	"Held-out accuracy (default: none; every row is fitted):\n"
+	"      --test-fraction F  hold out round(F*rows) rows chosen at random, fit the rest,\n"
+	"                         report accuracy on both (the thesis: 1000 fit / 500 held out)\n"
+	"      --split-seed N     seed of that choice (default: --seed)\n"
+	"      --test FILE        fit every row of DATA.csv, measure on the rows of FILE\n"
 	"  -h, --help             this text\n";
 
 enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_JSON,
 	OPT_SCALE, OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_TOL, OPT_ATOL,
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
+	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
+	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS,
 };
 
 static const struct option long_options[] = {
@@ -69,9 +93,19 @@ static const struct option long_options[] = {
 	{ "mutation", required_argument, NULL, OPT_MUTATION },
 	{ "recombination", required_argument, NULL, OPT_RECOMBINATION },
 	{ "no-polish", no_argument, NULL, OPT_NO_POLISH },
+	{ "loss", required_argument, NULL, OPT_LOSS },
+	{ "forms", required_argument, NULL, OPT_FORMS },
+	{ "form", required_argument, NULL, OPT_FORM },
+	{ "formula", required_argument, NULL, OPT_FORMULA },
+	{ "cv", required_argument, NULL, OPT_CV },
+	{ "cv-seed", required_argument, NULL, OPT_CV_SEED },
 	{ "reg", required_argument, NULL, OPT_REG },
 	{ "lambda", required_argument, NULL, OPT_LAMBDA },
 	{ "lambda-power", required_argument, NULL, OPT_LAMBDA_POWER },
+	{ "test-fraction", required_argument, NULL, OPT_TEST_FRACTION },
+	{ "split-seed", required_argument, NULL, OPT_SPLIT_SEED },
+	{ "test", required_argument, NULL, OPT_TEST },
+	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -79,8 +113,14 @@ static const struct option long_options[] = {
 struct fit_args {
 	const char *data, *spec_path, *out;
 	const char *target, *extrinsic, *intrinsic, *categorical;
+	const char *form;	/* --form additive|multiplicative or --formula TEXT */
 	int json, quiet;
 	pm_fit_options opt;
+	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
+	struct select_args sel;
+	const char *test_path;	/* --test FILE */
+	int split_seed_given;
+	unsigned nseeds;
 };
 
 static int bad_value(const char *opt, const char *value, const char *want)
@@ -121,6 +161,40 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		if (strcmp(v, "auto") && strcmp(v, "none"))
 			return bad_value("scale", v, "auto or none");
 		o->scale = strcmp(v, "auto") ? PM_SCALE_NONE : PM_SCALE_AUTO;
+		return 0;
+	case OPT_LOSS:
+		a->sel.losses = v;	/* read once the mode is known */
+		return 0;
+	case OPT_FORM:
+		if (strcmp(v, "auto") == 0) {
+			a->select = 1;
+			return 0;
+		}
+		if (strcmp(v, "additive") && strcmp(v, "multiplicative"))
+			return bad_value("form", v, "additive, multiplicative or auto "
+					 "(a formula goes in --formula)");
+		/* fall through */
+	case OPT_FORMULA:
+		if (a->form)
+			return usage_error("fit", "give one of --form and --formula, once");
+		a->form = v;
+		return 0;
+	case OPT_FORMS:
+		a->sel.forms = v;
+		a->select_given = 1;
+		return 0;
+	case OPT_CV:
+		if (parse_uint(v, 1000000, &u) || u < 2)
+			return bad_value("cv", v, "a whole number of folds >= 2");
+		a->sel.cv = (unsigned)u;
+		a->select_given = 1;
+		return 0;
+	case OPT_CV_SEED:
+		if (parse_uint(v, UINT64_MAX, &u))
+			return bad_value("cv-seed", v, "a whole number >= 0");
+		a->sel.cv_seed = u;
+		a->sel.cv_seed_set = 1;
+		a->select_given = 1;
 		return 0;
 	case OPT_REG:
 		if (!strcmp(v, "none"))
@@ -179,6 +253,23 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		if (parse_double(v, &o->lambda_power) || o->lambda_power < 0)
 			return bad_value("lambda-power", v, "a number >= 0");
 		return 0;
+	case OPT_TEST_FRACTION:
+		if (parse_double(v, &o->test_fraction) || !(o->test_fraction > 0) ||
+		    o->test_fraction >= 1)
+			return bad_value("test-fraction", v, "a number between 0 and 1");
+		return 0;
+	case OPT_SPLIT_SEED:
+		if (parse_uint(v, UINT64_MAX, &u))
+			return bad_value("split-seed", v, "a whole number >= 0");
+		o->split_seed = u;
+		a->split_seed_given = 1;
+		return 0;
+	case OPT_TEST: a->test_path = v; return 0;
+	case OPT_SEEDS:
+		if (parse_uint(v, 10000, &u) || u == 0)
+			return bad_value("seeds", v, "a whole number from 1 to 10000");
+		a->nseeds = (unsigned)u;
+		return 0;
 	}
 	return -1;
 }
@@ -192,7 +283,7 @@ static int parse_args(int argc, char **argv, struct fit_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(fit_usage, stdout);
+			fputs(a->select ? select_usage : fit_usage, stdout);
 			exit(EXIT_OK);
 		}
 		if (c == '?')
@@ -211,6 +302,23 @@ static int parse_args(int argc, char **argv, struct fit_args *a)
 		a->opt.lambda_power = lambda_power;
 	if (a->opt.reg == PM_REG_NONE && (a->opt.lambda_coef > 0 || a->opt.lambda_power > 0))
 		return usage_error("fit", "--lambda needs --reg l1 or l2");
+	if (a->test_path && a->opt.test_fraction > 0)
+		return usage_error("fit", "--test and --test-fraction exclude each other");
+	if (a->nseeds > 1 && a->select)
+		return usage_error("fit", "--seeds repeats one form's fit: not with model selection");
+	if (a->split_seed_given && !(a->opt.test_fraction > 0))
+		return usage_error("fit", "--split-seed needs --test-fraction");
+	/* the whole run repeats from one number unless told otherwise */
+	if (!a->split_seed_given)
+		a->opt.split_seed = a->opt.seed;
+	if (a->select_given && !a->select)
+		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
+				   "use 'perfmodel select' or --form auto");
+	/* selecting, --loss is a list: each form is tried with each loss */
+	if (a->sel.losses && (a->select ? check_loss_list(a->sel.losses) != 0
+					: pm_loss_from_name(a->sel.losses, &a->opt.loss, NULL) != PM_OK))
+		return bad_value("loss", a->sel.losses, a->select ? "a list of mae, mse, mape, log"
+								  : "mae, mse, mape or log");
 	if (optind != argc - 1)
 		return usage_error("fit", optind == argc ? "no data file given"
 							 : "one data file at a time");
@@ -221,88 +329,22 @@ static int parse_args(int argc, char **argv, struct fit_args *a)
 /* Roles from --spec and the role flags; flags add to (or set) the spec's. */
 static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *err)
 {
-	pm_spec *s = NULL;
-	pm_status st;
+	const struct role_flags r = { a->spec_path, a->target, a->extrinsic, a->intrinsic,
+				      a->categorical, a->form };
 
-	st = a->spec_path ? pm_spec_read_file(a->spec_path, &s, err) : pm_spec_new(&s, err);
-	if (st)
-		return st;
-	if ((a->target && (st = pm_spec_set_target(s, a->target, err))) ||
-	    (a->extrinsic && (st = pm_names_add_list(&s->extrinsic, a->extrinsic, err))) ||
-	    (a->intrinsic && (st = pm_names_add_list(&s->intrinsic, a->intrinsic, err))) ||
-	    (a->categorical && (st = pm_names_add_list(&s->categorical, a->categorical, err)))) {
-		pm_spec_free(s);
-		return st;
-	}
-	if (a->intrinsic || a->categorical)
-		s->infer_roles = 0;
-	*out = s;
-	return PM_OK;
-}
-
-static void print_names(const char *label, const pm_model *m, pm_role role)
-{
-	int first = 1;
-
-	printf("  %-12s", label);
-	for (size_t i = 0; i < pm_model_ninputs(m); i++) {
-		if (pm_model_input_role(m, i) != role)
-			continue;
-		printf("%s%s", first ? "" : ", ", pm_model_input_name(m, i));
-		first = 0;
-		if (role == PM_ROLE_CATEGORICAL) {
-			printf(" (");
-			for (size_t v = 0; v < pm_model_nlevels(m, i); v++)
-				printf("%s%s", v ? " " : "", pm_model_level_name(m, i, v));
-			printf(")");
-		}
-	}
-	printf("%s\n", first ? "(none)" : "");
-}
-
-static void print_param_rows(const pm_model *m)
-{
-	size_t np = pm_model_nparams(m);
-
-	printf("\nparameters (raw: eq. 4.4 in the data's units; scaled: as fitted)\n");
-	printf("  %-28s %-6s %14s %14s\n", "name", "kind", "raw", "scaled");
-	for (size_t k = 0; k < np; k++) {
-		static const char *const kind[] = { "a", "p", "b", "q", "C" };
-
-		printf("  %-28s %-6s %14.6g %14.6g\n", pm_model_param_name(m, k),
-		       kind[pm_model_param_kind(m, k)], pm_model_param_value(m, k),
-		       pm_model_param_scaled(m, k));
-	}
-}
-
-static void print_summary(const pm_model *m, const pm_dataset *d, const char *out)
-{
-	const pm_fit_info *fi = pm_model_fit_info(m);
-	const pm_metrics *t = &fi->training;
-
-	printf("data\n  %-12s%s, %zu rows\n  %-12s%s\n", "file", pm_dataset_name(d),
-	       pm_dataset_nrows(d), "target", pm_model_target(m));
-	print_names("intrinsic", m, PM_ROLE_INTRINSIC);
-	print_names("categorical", m, PM_ROLE_CATEGORICAL);
-	print_names("extrinsic", m, PM_ROLE_EXTRINSIC);
-	print_param_rows(m);
-	printf("\ntraining accuracy (%zu rows)\n", t->n);
-	printf("  MAE %.6g   MAPE %.2f %%   RMSE %.6g   R^2 %.4f\n", t->mae, t->mape, t->rmse,
-	       t->r2);
-	printf("\nfit\n  %u generations, %llu evaluations, stop: %s%s\n", fi->generations,
-	       (unsigned long long)fi->evaluations, fi->stop,
-	       fi->options.polish ? (fi->polished ? ", polish improved it" : ", polish kept it")
-				  : ", no polish");
-	printf("  %.3f s on %u thread%s, seed %llu, scale %s, cost %.6g\n", fi->wall_time_s,
-	       fi->threads_used, fi->threads_used == 1 ? "" : "s",
-	       (unsigned long long)fi->options.seed, pm_model_scale_name(m), fi->cost);
-	printf("  saved to %s\n", out);
+	return spec_from_flags(&r, out, err);
 }
 
 int cmd_fit(int argc, char **argv)
 {
-	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default() };
-	pm_dataset *d = NULL;
+	return fit_command(argc, argv, 0);
+}
+
+int fit_command(int argc, char **argv, int select)
+{
+	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default(), .nseeds = 1,
+			      .select = select, .sel = { .cv = 5 } };
+	pm_dataset *d = NULL, *test = NULL;
 	pm_spec *s = NULL;
 	pm_model *m = NULL;
 	pm_error err = { 0 };
@@ -312,21 +354,46 @@ int cmd_fit(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &a)))
 		return rc;
 	rc = EXIT_FAIL;
+	a.opt.stop = interrupt_install();
+	if (a.test_path) {
+		if (pm_dataset_read_csv(a.test_path, &test, &err)) {
+			report_error(&err);
+			goto out;
+		}
+		a.opt.test = test;
+	}
 	if (build_spec(&a, &s, &err) || pm_dataset_read_csv(a.data, &d, &err) ||
-	    pm_fit(d, s, &a.opt, &m, &err) || pm_model_to_json(m, &json, &err) ||
+	    (a.select ? select_fit(&a.sel, d, s, &a.opt,
+				   a.quiet ? NULL : a.json ? stderr : stdout, &m, &err)
+		      : pm_fit_seeds(d, s, &a.opt, a.nseeds, &m, &err))) {
+		report_error(&err);
+		/* a selection cut short chooses nothing and saves nothing */
+		if (a.select && *a.opt.stop)
+			rc = EXIT_INTERRUPTED;
+		goto out;
+	}
+	/* the fit is over: a signal now waits until the file is whole */
+	interrupt_hold(1);
+	if (pm_model_to_json(m, &json, &err) ||
 	    pm_write_file_atomic(a.out, json, strlen(json), &err)) {
 		report_error(&err);
 		goto out;
 	}
-	if (a.json)
-		fputs(json, stdout);
-	else if (!a.quiet)
-		print_summary(m, d, a.out);
+	if ((a.json || !a.quiet) && print_fit_report(m, d, a.out, a.json))
+		goto out;
 	rc = EXIT_OK;
+	if (pm_model_fit_info(m)->interrupted) {
+		fprintf(stderr, "perfmodel: interrupted: saved the best model so far (%u "
+			"generations) to %s\n", pm_model_fit_info(m)->generations, a.out);
+		rc = EXIT_INTERRUPTED;
+	}
 out:
+	fflush(stdout);	/* a held second signal will _exit: print first */
+	interrupt_hold(0);
 	free(json);
 	pm_model_free(m);
 	pm_spec_free(s);
 	pm_dataset_free(d);
+	pm_dataset_free(test);
 	return rc;
 }

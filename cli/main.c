@@ -8,7 +8,11 @@
 const struct command pm_commands[] = {
 	{ "fit", cmd_fit, "fit the model of thesis eq. 4.4 to measurements", fit_usage },
 	{ "predict", cmd_predict, "predict run times from a fitted model", predict_usage },
+	{ "select", cmd_select, "choose the model form by cross-validation, fit and save it",
+	  select_usage },
 	{ "eval", cmd_eval, "accuracy of a fitted model on measurements", eval_usage },
+	{ "sweep", cmd_sweep, "choose lambda: regularised fits measured on held-out rows",
+	  sweep_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -137,3 +137,25 @@ int parse_model_options(int argc, char **argv, const char *cmd, const char *usag
 	}
 	return -1;
 }
+
+pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err)
+{
+	pm_spec *s = NULL;
+	pm_status st;
+
+	st = r->spec_path ? pm_spec_read_file(r->spec_path, &s, err) : pm_spec_new(&s, err);
+	if (st)
+		return st;
+	if ((r->target && (st = pm_spec_set_target(s, r->target, err))) ||
+	    (r->extrinsic && (st = pm_names_add_list(&s->extrinsic, r->extrinsic, err))) ||
+	    (r->intrinsic && (st = pm_names_add_list(&s->intrinsic, r->intrinsic, err))) ||
+	    (r->categorical && (st = pm_names_add_list(&s->categorical, r->categorical, err))) ||
+	    (r->form && (st = pm_spec_set_form(s, r->form, err)))) {
+		pm_spec_free(s);
+		return st;
+	}
+	if (r->intrinsic || r->categorical)
+		s->infer_roles = 0;
+	*out = s;
+	return PM_OK;
+}

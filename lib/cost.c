@@ -22,6 +22,8 @@ void pm__cost_free(pm_cost *c)
 		free(c->node[k].child_code);
 	}
 	free(c->factor_at);
+	free(c->base);
+	free(c->dlog);
 	free(c->part);
 	free(c->node);
 	free(c->top);
@@ -30,6 +32,7 @@ void pm__cost_free(pm_cost *c)
 	free(c->key);
 	free(c->bias);
 	c->factor_at = NULL;
+	c->base = c->dlog = NULL;
 	c->part = NULL;
 	c->node = NULL;
 	c->group = NULL;
@@ -366,15 +369,43 @@ static pm_status plan_nodes(pm_cost *c, const struct term_plan *tp)
 	return PM_OK;
 }
 
+/* Each factor's base and dlog over its column's distinct values (len:
+ * their total), computed from the raw values as prediction computes them,
+ * so that the plan's tables are the predictor's factor values. */
+static pm_status factor_bases(pm_cost *c, size_t len, pm_error *err)
+{
+	const pm_terms *t = &c->m->terms;
+
+	c->base = malloc((len + 1) * sizeof(*c->base));
+	c->dlog = malloc((len + 1) * sizeof(*c->dlog));
+	if (!c->base || !c->dlog)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t f = 0; f < t->nfactors; f++) {
+		const pm_factor *fa = &t->factor[f];
+		const pm_column *col = &c->p->col[fa->input];
+		double *b = c->base + c->factor_at[f], *dl = c->dlog + c->factor_at[f];
+
+		for (size_t d = 0; d < col->ndistinct; d++) {
+			if (fa->kind == PM_FACTOR_LOG2 && !(col->x[d] >= 1))
+				return pm__fail(err, PM_EDOMAIN, "column '%s': %g is below 1, as "
+						"log2(%s) needs", col->name, col->x[d], col->name);
+			b[d] = col->x ? pm__factor_base(fa, col->x[d], col->log_scale) : (double)d;
+			dl[d] = isfinite(b[d]) ? b[d] : 0.0;
+		}
+	}
+	return PM_OK;
+}
+
 pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 			const pm_fit_options *o, pm_error *err)
 {
 	const pm_terms *t = &m->terms;
 	size_t nt = t->nterms + 1, n = p->nrows, len = 0, maxb = 1, nref = 1;
 	struct term_plan *tp = NULL;
+	pm_status st;
 
 	*c = (pm_cost){ .p = p, .m = m, .lambda_coef = o->lambda_coef,
-			.lambda_power = o->lambda_power, .reg = o->reg };
+			.lambda_power = o->lambda_power, .reg = o->reg, .loss = o->loss };
 	if (n == 0)
 		return pm__fail(err, PM_EINVAL, "no rows to fit");
 	for (size_t k = 0; k < t->nterms; k++)
@@ -404,6 +435,8 @@ pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 		c->factor_at[f] = len;
 		len += p->col[t->factor[f].input].ndistinct;
 	}
+	if ((st = factor_bases(c, len, err)))
+		goto fail;
 	for (size_t k = 0; k < c->nnodes; k++) {
 		c->node[k].tab_at = len;
 		len += c->node[k].nd;
@@ -431,9 +464,11 @@ pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 	c->scratch_bytes = len * sizeof(double);
 	return PM_OK;
 oom:
+	st = pm__fail(err, PM_ENOMEM, "out of memory");
+fail:
 	free(tp);
 	pm__cost_free(c);
-	return pm__fail(err, PM_ENOMEM, "out of memory");
+	return st;
 }
 
 /* Per trial: x^p once per distinct value of each factor's column
@@ -444,12 +479,21 @@ static void fill_tables(const pm_cost *c, const double *x, double *s)
 	const pm_terms *t = &c->m->terms;
 
 	for (size_t f = 0; f < t->nfactors; f++) {
-		const pm_column *col = &c->p->col[t->factor[f].input];
-		double *tab = s + c->factor_at[f];
-		double power = x[t->factor[f].power];
+		const pm_factor *fa = &t->factor[f];
+		size_t nd = c->p->col[fa->input].ndistinct;
+		const double *restrict b = c->base + c->factor_at[f];
+		double *restrict tab = s + c->factor_at[f];
 
-		for (size_t d = 0; d < col->ndistinct; d++)
-			tab[d] = pm__factor_value(power, col->u[d]);
+		/* the common case without the per-value switch */
+		if (fa->kind == PM_FACTOR_POWER) {
+			double e = pm__factor_exponent(fa, x);
+
+			for (size_t d = 0; d < nd; d++)
+				tab[d] = pm__factor_value(e, b[d]);
+		} else {
+			for (size_t d = 0; d < nd; d++)
+				tab[d] = pm__factor_eval(fa, x, b[d]);
+		}
 	}
 	for (size_t k = 0; k < c->nnodes; k++) {
 		const pm_cost_node *nd = &c->node[k];
@@ -693,22 +737,45 @@ static double sum4(const double *restrict v, size_t n)
 	return tail + ((l0 + l1) + (l2 + l3));
 }
 
-/* Σ |t[r] − (pred[r] + b)| in sum4()'s order. */
-static double abs_residual_sum(const double *restrict t, const double *restrict pred, double b,
-			       size_t n)
+/* One row's loss (pm_loss) for measured t and predicted tp. log: a tp <= 0
+ * gives +inf or NaN, which the caller turns into +inf. */
+static inline double row_loss(pm_loss loss, double t, double tp)
+{
+	switch (loss) {
+	case PM_LOSS_MSE: return (t - tp) * (t - tp);
+	case PM_LOSS_MAPE: return fabs(t - tp) / t;
+	case PM_LOSS_LOG: return fabs(log(tp / t));
+	default: return fabs(t - tp);
+	}
+}
+
+/* Σ loss(t[r], pred[r] + b) in sum4()'s order. */
+static inline double loss_sum_k(const double *restrict t, const double *restrict pred,
+				double b, size_t n, pm_loss loss)
 {
 	double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0, tail = 0.0;
 	size_t r = 0;
 
 	for (; r + 4 <= n; r += 4) {
-		l0 += fabs(t[r] - (pred[r] + b));
-		l1 += fabs(t[r + 1] - (pred[r + 1] + b));
-		l2 += fabs(t[r + 2] - (pred[r + 2] + b));
-		l3 += fabs(t[r + 3] - (pred[r + 3] + b));
+		l0 += row_loss(loss, t[r], pred[r] + b);
+		l1 += row_loss(loss, t[r + 1], pred[r + 1] + b);
+		l2 += row_loss(loss, t[r + 2], pred[r + 2] + b);
+		l3 += row_loss(loss, t[r + 3], pred[r + 3] + b);
 	}
 	for (; r < n; r++)
-		tail += fabs(t[r] - (pred[r] + b));
+		tail += row_loss(loss, t[r], pred[r] + b);
 	return tail + ((l0 + l1) + (l2 + l3));
+}
+
+/* constant loss: one branch-free loop per loss */
+static double loss_sum(const double *t, const double *pred, double b, size_t n, pm_loss loss)
+{
+	switch (loss) {
+	case PM_LOSS_MSE: return loss_sum_k(t, pred, b, n, PM_LOSS_MSE);
+	case PM_LOSS_MAPE: return loss_sum_k(t, pred, b, n, PM_LOSS_MAPE);
+	case PM_LOSS_LOG: return loss_sum_k(t, pred, b, n, PM_LOSS_LOG);
+	default: return loss_sum_k(t, pred, b, n, PM_LOSS_MAE);
+	}
 }
 
 double pm__cost_value(const double *x, void *ctx, void *scratch)
@@ -719,7 +786,7 @@ double pm__cost_value(const double *x, void *ctx, void *scratch)
 
 	fill_tables(c, x, s);
 	predict_rows(c, x, s, 0);
-	f = abs_residual_sum(p->t, s + c->pred_at, bias(c, x), p->nrows) / (double)p->nrows;
+	f = loss_sum(p->t, s + c->pred_at, bias(c, x), p->nrows, c->loss) / (double)p->nrows;
 	if (c->reg != PM_REG_NONE)
 		f += penalty(c, x, 0.0, NULL);
 	return isnan(f) ? INFINITY : f;
@@ -746,17 +813,38 @@ static void scatter(const uint32_t *restrict code, const double *restrict v, siz
 			 (lanes[SCATTER_LANES * d + 2] + lanes[SCATTER_LANES * d + 3]);
 }
 
-/* Per row: the smoothed |residual| into w, dcost/dprediction into dp (which
- * holds the prediction less b on entry). */
-static void smooth_residuals(const double *restrict t, double b, double eps, double inv_n,
-			     size_t n, double *restrict dp, double *restrict w)
+/* Per row: the smoothed loss into w, dcost/dprediction into dp (which holds
+ * the prediction less b on entry). The absolute value in MAE, MAPE and log,
+ * |e|, becomes sqrt(e² + eps²) − eps of the same e (the residual, the
+ * relative residual, the log ratio): eps is in the cost's units for each.
+ * MSE is smooth already: its w is row_loss()'s, bit for bit. */
+static void smooth_residuals(pm_loss loss, const double *restrict t, double b, double eps,
+			     double inv_n, size_t n, double *restrict dp, double *restrict w)
 {
 	for (size_t r = 0; r < n; r++) {
-		double res = t[r] - (dp[r] + b);
-		double root = sqrt(res * res + eps * eps);
+		double tp = dp[r] + b, res = t[r] - tp, e, de, root;
 
+		switch (loss) {
+		case PM_LOSS_MSE:
+			w[r] = res * res;
+			dp[r] = -2.0 * res * inv_n;
+			continue;
+		case PM_LOSS_MAPE:
+			e = res / t[r];
+			de = -1.0 / t[r];
+			break;
+		case PM_LOSS_LOG:
+			e = log(tp / t[r]);
+			de = 1.0 / tp;
+			break;
+		default:
+			e = res;
+			de = -1.0;
+			break;
+		}
+		root = sqrt(e * e + eps * eps);
 		w[r] = root - eps;
-		dp[r] = -(res / root) * inv_n;
+		dp[r] = (e / root) * de * inv_n;
 	}
 }
 
@@ -769,6 +857,34 @@ static void key_weights(const double *restrict dp, const double *restrict jt,
 		w[r] = dp[r] * jt[combo[r]];
 		acc[r] *= w[r];
 	}
+}
+
+/* Key factor j of group gr: V[i] sums w_r·acc_r (pre-key sum × dcost/dpred
+ * × key product) over the rows of combination i, so the factor's
+ * parameter gets Σ_i V[i]·d log(value)/dθ at the combination's code: the
+ * base for a power (its sign for "/"), 1 for a level's own log multiplier;
+ * fixed factors and indicators have none. */
+static void key_gradient(const pm_cost *c, const pm_cost_group *gr, size_t j,
+			 const double *v, double *grad)
+{
+	const pm_factor *fa = &c->m->terms.factor[c->key[gr->first_key + j]];
+	const double *u = c->dlog + c->factor_at[c->key[gr->first_key + j]];
+	double gp = 0.0;
+
+	if (fa->power == PM_NONE || fa->kind == PM_FACTOR_INDICATOR)
+		return;
+	if (fa->kind == PM_FACTOR_LEVEL) {
+		for (size_t i = 0; i < gr->ncombos; i++) {
+			uint32_t d = gr->combo_code[i * gr->nkeys + j];
+
+			if (d > 0)
+				grad[fa->power + d - 1] += v[i];
+		}
+		return;
+	}
+	for (size_t i = 0; i < gr->ncombos; i++)
+		gp += v[i] * u[gr->combo_code[i * gr->nkeys + j]];
+	grad[fa->power] += fa->negate ? -gp : gp;
 }
 
 /* With w_r = dcost/dpred_r · key_r, a top node's bucket W[d] sums w_r over
@@ -790,7 +906,7 @@ double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, voi
 	fill_tables(c, x, s);
 	predict_rows(c, x, s, 1);
 	memset(grad, 0, c->m->nparams * sizeof(*grad));
-	smooth_residuals(p->t, bias(c, x), eps, inv_n, n, dp, w);
+	smooth_residuals(c->loss, p->t, bias(c, x), eps, inv_n, n, dp, w);
 	sum = sum4(w, n);
 	sdp = sum4(dp, n);
 	for (size_t i = 0; i < c->nbias; i++)
@@ -805,15 +921,8 @@ double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, voi
 			key_weights(dp, s + gr->j_at, gr->combo, n, w, acc);
 			wg = w;
 			scatter(gr->combo, acc, n, gr->ncombos, lanes, v);
-			for (size_t j = 0; j < gr->nkeys; j++) {
-				const pm_factor *fa = &t->factor[c->key[gr->first_key + j]];
-				const double *u = p->col[fa->input].u;
-				double gp = 0.0;
-
-				for (size_t i = 0; i < gr->ncombos; i++)
-					gp += v[i] * u[gr->combo_code[i * gr->nkeys + j]];
-				grad[fa->power] += gp;
-			}
+			for (size_t j = 0; j < gr->nkeys; j++)
+				key_gradient(c, gr, j, v, grad);
 		}
 		if (gr->nscalars) {
 			sw = sum4(wg, n);
@@ -848,6 +957,7 @@ double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, voi
 			}
 			for (size_t i = nd->first; i < nd->first + nd->nparts; i++) {
 				const pm_cost_part *pa = &c->part[i];
+				const pm_factor *fa;
 				const double *ft, *u;
 				double gc = 0.0, gp = 0.0;
 
@@ -855,14 +965,23 @@ double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, voi
 					grad[pa->coef] += gb[pa->level];
 					continue;
 				}
+				fa = &t->factor[pa->factor];
 				ft = s + c->factor_at[pa->factor];
-				u = p->col[t->factor[pa->factor].input].u;
+				u = c->dlog + c->factor_at[pa->factor];
 				for (size_t d = 0; d < nd->nd; d++) {
 					gc += gb[d] * ft[d];
 					gp += gb[d] * ft[d] * u[d];
 				}
 				grad[pa->coef] += gc;
-				grad[t->factor[pa->factor].power] += x[pa->coef] * gp;
+				if (fa->power == PM_NONE || fa->kind == PM_FACTOR_INDICATOR)
+					continue;
+				/* a level's multiplier exp(θ_v) is its own derivative */
+				if (fa->kind == PM_FACTOR_LEVEL)
+					for (size_t d = 1; d < nd->nd; d++)
+						grad[fa->power + d - 1] += x[pa->coef] * gb[d] * ft[d];
+				else
+					grad[fa->power] += fa->negate ? -(x[pa->coef] * gp)
+								      : x[pa->coef] * gp;
 			}
 		}
 	}

@@ -1,6 +1,7 @@
-/* The fit's cost (DESIGN.md §3, eqs. 4.9, 4.11, 4.12): the mean absolute
- * error of the model over the problem's rows, plus the penalty, in the
- * scaled space; and a smoothed version with its gradient for the polish.
+/* The fit's cost (DESIGN.md §3, eqs. 4.9, 4.11, 4.12): the mean loss of the
+ * model over the problem's rows (absolute error by default; pm_loss), plus
+ * the penalty, in the scaled space; and a smoothed version with its gradient
+ * for the polish.
  * The context is read-only once made, so any number of threads may evaluate
  * at once, each with its own scratch.
  *
@@ -68,7 +69,11 @@ typedef struct pm_cost_group {
 typedef struct pm_cost {
 	const pm_problem *p;
 	const pm_model *m;	/* terms and parameter kinds */
-	size_t *factor_at;	/* factor f's x^p table starts at scratch[factor_at[f]] */
+	size_t *factor_at;	/* factor f's table starts at scratch[factor_at[f]] */
+	/* per factor, at the same offsets as its table: its base per distinct
+	 * value (pm__factor_base), and d log(value) / d exponent for the
+	 * gradient (the base where finite, else 0) */
+	double *base, *dlog;
 	pm_cost_part *part;
 	pm_cost_node *node;
 	size_t nnodes;
@@ -84,15 +89,18 @@ typedef struct pm_cost {
 	size_t scratch_bytes;	/* what one evaluation needs */
 	double lambda_coef, lambda_power;
 	pm_reg reg;
+	pm_loss loss;
 } pm_cost;
 
-/* Compile m's terms for p's rows. PM_ENOMEM (everything freed) or
- * PM_EINVAL for a problem without rows. */
+/* Compile m's terms for p's rows. PM_ENOMEM (everything freed),
+ * PM_EINVAL for a problem without rows, PM_EDOMAIN for a value below 1
+ * under log2(). */
 pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 			const pm_fit_options *o, pm_error *err);
 void pm__cost_free(pm_cost *c);	/* copes with a zeroed or half-built c */
 
-/* The cost of x: (1/N) Σ_k |t_k − t̂_k| + penalty. t̂_k is formed in the
+/* The cost of x: (1/N) Σ_k loss(t_k, t̂_k) + penalty (loss: |t − t̂|,
+ * (t − t̂)², |t − t̂|/t or |log(t̂/t)|). t̂_k is formed in the
  * plan's fixed order and the rows are summed serially in one fixed order
  * (four running sums over rows k mod 4, then combined), so the value is a
  * function of x alone, whichever thread computes it; it agrees with
@@ -100,9 +108,11 @@ void pm__cost_free(pm_cost *c);	/* copes with a zeroed or half-built c */
  * (de.h) with ctx = the pm_cost. */
 double pm__cost_value(const double *x, void *ctx, void *scratch);
 
-/* The same with |r| replaced by sqrt(r² + eps²) − eps (and |x| in an L1
- * penalty likewise), and its gradient into grad[nparams]; the predictions
- * are bit for bit pm__cost_value's. A pm_smooth_fn (smooth.h). */
+/* The same with each |e| (e: the residual, relative residual or log ratio)
+ * replaced by sqrt(e² + eps²) − eps (and |x| in an L1 penalty likewise),
+ * and its gradient into grad[nparams]; the predictions are bit for bit
+ * pm__cost_value's, and so is the MSE cost, which needs no smoothing. A
+ * pm_smooth_fn (smooth.h). */
 double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, void *scratch);
 
 #endif

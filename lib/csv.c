@@ -14,6 +14,12 @@
 #define PM_CSV_ROW_MAX UINT32_MAX
 #endif
 
+/* Measurements never need fields or headers this big; a file that has them
+ * is a binary, a log pasted into a cell or a transposed table, and saying so
+ * beats building tables of millions of columns. */
+#define PM_CSV_FIELD_MAX ((size_t)1 << 20)
+#define PM_CSV_COLS_MAX 10000
+
 /* Bytes that end a run of plain text; one table lookup per byte keeps the
  * scan fast. NUL is in both because buf[end] is set to NUL as a sentinel, so
  * the loops need no bounds check of their own. */
@@ -245,6 +251,14 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 			}
 			if (start - rec_start > PM_CSV_ROW_MAX) {
 				rc = fail_here(&k, rec_start, rec_start, "row longer than 4 GiB");
+				goto fail;
+			}
+			if (pos - start > PM_CSV_FIELD_MAX) {
+				rc = fail_here(&k, rec_start, start, "field longer than 1 MiB");
+				goto fail;
+			}
+			if (k.nrow == 1 && nfields == PM_CSV_COLS_MAX) {
+				rc = fail_here(&k, rec_start, start, "more than 10000 columns");
 				goto fail;
 			}
 			if (k.ncell == k.capcell && reserve(&k, k.nrow, k.ncell + 1, k.nextra))

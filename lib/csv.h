@@ -57,7 +57,9 @@ static inline size_t pm__csv_offset(const pm_csv *t, size_t rec, size_t col)
  * row's first line, column 1), "unterminated quoted field" (the opening
  * quote), "unexpected 'c' after closing quote" or "unexpected byte 0xNN
  * after closing quote" (that byte), "nul byte in text" (that byte: cells are
- * C strings), "row longer than 4 GiB" (the row's start). PM_ENOMEM.
+ * C strings), "row longer than 4 GiB" (the row's start), "field longer than
+ * 1 MiB" (its start, counting quotes), "more than 10000 columns" (the
+ * header's 10001st field). PM_ENOMEM.
  */
 pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 			   pm_error *err);

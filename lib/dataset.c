@@ -341,6 +341,64 @@ unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col)
 enum num { NUM_OK, NUM_EMPTY, NUM_TEXT, NUM_INFINITE };
 
 /*
+ * The common cell, a plain decimal such as "0.004301776", "-12" or "1e-05",
+ * without strtod: Clinger's fast path. When the digits make an integer w <
+ * 2^53 and the decimal exponent e has |e| <= 22, w and 10^|e| are exact
+ * doubles, so w * 10^e (or w / 10^-e) is one correctly rounded operation:
+ * the value strtod gives. Anything else (more digits, a larger exponent,
+ * other syntax) returns 0 and is left to strtod. *end: after the number.
+ */
+static int fast_decimal(const char *s, double *value, const char **end)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	uint64_t w = 0;
+	int neg = 0, e = 0, ndig = 0, any = 0;
+	double v;
+
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	for (; *s >= '0' && *s <= '9'; s++, any = 1) {
+		if (w == 0 && *s == '0')
+			continue;	/* leading zeros are not significant */
+		if (++ndig > 19)
+			return 0;
+		w = w * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, any = 1) {
+			e--;
+			if (w == 0 && *s == '0')
+				continue;
+			if (++ndig > 19)
+				return 0;
+			w = w * 10 + (uint64_t)(*s - '0');
+		}
+	}
+	if (!any)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		int eneg = 0, x = 0, edig = 0;
+
+		s++;
+		if (*s == '-' || *s == '+')
+			eneg = *s++ == '-';
+		for (; *s >= '0' && *s <= '9'; s++, edig++)
+			if (x < 1000)
+				x = x * 10 + (*s - '0');
+		if (!edig)
+			return 0;
+		e += eneg ? -x : x;
+	}
+	if (w > (UINT64_C(1) << 53) || e < -22 || e > 22)
+		return 0;
+	v = e < 0 ? (double)w / pow10[-e] : (double)w * pow10[e];
+	*value = neg ? -v : v;
+	*end = s;
+	return 1;
+}
+
+/*
  * strtod, but the whole cell must be the number. Spaces and tabs around it
  * are allowed, since hand-made CSV often reads "1, 2"; a cell of blanks only
  * counts as empty. Hexadecimal (which strtod takes) is refused: the API
@@ -360,13 +418,15 @@ static enum num parse_number(const char *s, double *value)
 	/* strtod would skip other white space, e.g. a line end in a quoted cell */
 	if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
 		return NUM_TEXT;
-	v = strtod(s, &e);
-	if (e == s)
-		return NUM_TEXT;
-	for (const char *p = s; p < e; p++)
-		if (*p == 'x' || *p == 'X')
+	if (!fast_decimal(s, &v, &end)) {
+		v = strtod(s, &e);
+		if (e == s)
 			return NUM_TEXT;
-	end = e;
+		for (const char *p = s; p < e; p++)
+			if (*p == 'x' || *p == 'X')
+				return NUM_TEXT;
+		end = e;
+	}
 	while (*end == ' ' || *end == '\t')
 		end++;
 	if (*end)

@@ -57,11 +57,14 @@ struct de {
 	size_t best;
 };
 
-/* One pm__pool_for job: cost every row of src into dst. */
+/* One pm__pool_for job: cost every row of src into dst; with propose, first
+ * build trial i (src is then de->trial) with mutation factor F. */
 struct eval_job {
 	struct de *de;
 	const double *src;
 	double *dst;
+	int propose;
+	double F, cr;
 };
 
 static void to_real(const struct de *de, const double *u, double *x)
@@ -74,6 +77,44 @@ static void to_real(const struct de *de, const double *u, double *x)
 	}
 }
 
+/* best1bin trial for member i, drawing only from member i's stream. */
+static void propose(struct de *de, size_t i, double F, double cr)
+{
+	size_t dim = de->dim, np = de->np;
+	pm_pcg32 *r = &de->rng[i];
+	const double *xb = de->pop + de->best * dim;
+	const double *xi = de->pop + i * dim;
+	const double *x1, *x2;
+	double *t = de->trial + i * dim;
+	size_t fill, r1, r2, a, b;
+
+	fill = pm__pcg32_below(r, (uint32_t)dim);
+	/* two distinct members other than i, uniformly: draw among the
+	 * remaining ones and step over those already taken */
+	r1 = pm__pcg32_below(r, (uint32_t)(np - 1));
+	if (r1 >= i)
+		r1++;
+	a = i < r1 ? i : r1;
+	b = i < r1 ? r1 : i;
+	r2 = pm__pcg32_below(r, (uint32_t)(np - 2));
+	if (r2 >= a)
+		r2++;
+	if (r2 >= b)
+		r2++;
+	x1 = de->pop + r1 * dim;
+	x2 = de->pop + r2 * dim;
+	/* every dimension draws its crossover number, taken or not, so that a
+	 * member's stream advances the same way whatever CR decides */
+	for (size_t k = 0; k < dim; k++) {
+		int take = pm__pcg32_uniform(r) < cr || k == fill;
+
+		t[k] = take ? xb[k] + F * (x1[k] - x2[k]) : xi[k];
+	}
+	for (size_t k = 0; k < dim; k++)
+		if (t[k] < 0.0 || t[k] > 1.0)
+			t[k] = pm__pcg32_uniform(r);
+}
+
 static void eval_one(void *ctx, size_t i, unsigned worker)
 {
 	struct eval_job *job = ctx;
@@ -83,20 +124,22 @@ static void eval_one(void *ctx, size_t i, unsigned worker)
 	void *scratch = de->scratch_bytes ? block + de->scratch_at : NULL;
 	double c;
 
+	/* proposing here, not in a serial loop before the job, is safe: member
+	 * i reads only the frozen population and its own stream */
+	if (job->propose)
+		propose(de, i, job->F, job->cr);
 	to_real(de, job->src + i * de->dim, x);
 	c = de->f(x, de->ctx, scratch);
 	job->dst[i] = isnan(c) ? HUGE_VAL : c;
 }
 
-static void eval_all(struct de *de, pm_pool *pool, const double *src, double *dst)
+static void eval_all(pm_pool *pool, struct eval_job *job)
 {
-	struct eval_job job = { de, src, dst };
-
 	if (pool)
-		pm__pool_for(pool, de->np, eval_one, &job);
+		pm__pool_for(pool, job->de->np, eval_one, job);
 	else
-		for (size_t i = 0; i < de->np; i++)
-			eval_one(&job, i, 0);
+		for (size_t i = 0; i < job->de->np; i++)
+			eval_one(job, i, 0);
 }
 
 static size_t argmin(const double *c, size_t n)
@@ -158,44 +201,6 @@ static void init_lhs(struct de *de)
 		for (size_t i = 0; i < np; i++)
 			de->pop[i * dim + j] = samples[(size_t)de->perm[i] * dim + j];
 	}
-}
-
-/* best1bin trial for member i, drawing only from member i's stream. */
-static void propose(struct de *de, size_t i, double F, double cr)
-{
-	size_t dim = de->dim, np = de->np;
-	pm_pcg32 *r = &de->rng[i];
-	const double *xb = de->pop + de->best * dim;
-	const double *xi = de->pop + i * dim;
-	const double *x1, *x2;
-	double *t = de->trial + i * dim;
-	size_t fill, r1, r2, a, b;
-
-	fill = pm__pcg32_below(r, (uint32_t)dim);
-	/* two distinct members other than i, uniformly: draw among the
-	 * remaining ones and step over those already taken */
-	r1 = pm__pcg32_below(r, (uint32_t)(np - 1));
-	if (r1 >= i)
-		r1++;
-	a = i < r1 ? i : r1;
-	b = i < r1 ? r1 : i;
-	r2 = pm__pcg32_below(r, (uint32_t)(np - 2));
-	if (r2 >= a)
-		r2++;
-	if (r2 >= b)
-		r2++;
-	x1 = de->pop + r1 * dim;
-	x2 = de->pop + r2 * dim;
-	/* every dimension draws its crossover number, taken or not, so that a
-	 * member's stream advances the same way whatever CR decides */
-	for (size_t k = 0; k < dim; k++) {
-		int take = pm__pcg32_uniform(r) < cr || k == fill;
-
-		t[k] = take ? xb[k] + F * (x1[k] - x2[k]) : xi[k];
-	}
-	for (size_t k = 0; k < dim; k++)
-		if (t[k] < 0.0 || t[k] > 1.0)
-			t[k] = pm__pcg32_uniform(r);
 }
 
 static pm_status check_args(size_t dim, const double *lo, const double *hi, pm_cost_fn f,
@@ -325,7 +330,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 		pm__pcg32_seed(&de.rng[i], s->seed, i);
 
 	init_lhs(&de);
-	eval_all(&de, pool, de.pop, de.cost);
+	eval_all(pool, &(struct eval_job){ .de = &de, .src = de.pop, .dst = de.cost });
 	evals = de.np;
 	de.best = argmin(de.cost, de.np);
 	if (!isfinite(de.cost[de.best])) {
@@ -335,14 +340,13 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	}
 
 	done = converged(de.cost, de.np, s->tol, s->atol);
-	while (!done && gen < s->maxiter) {
+	while (!done && gen < s->maxiter && !(s->stop && *s->stop)) {
 		/* numpy's uniform(low, high): low + (high - low) * U[0, 1) */
 		double F = s->mutation_lo +
 			   (s->mutation_hi - s->mutation_lo) * pm__pcg32_uniform(&de.rng[de.np]);
 
-		for (size_t i = 0; i < de.np; i++)
-			propose(&de, i, F, s->recombination);
-		eval_all(&de, pool, de.trial, de.tcost);
+		eval_all(pool, &(struct eval_job){ .de = &de, .src = de.trial, .dst = de.tcost,
+						   .propose = 1, .F = F, .cr = s->recombination });
 		evals += de.np;
 		for (size_t i = 0; i < de.np; i++)
 			/* ties keep the parent: see the top of the file */
@@ -359,7 +363,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	to_real(&de, de.pop + de.best * dim, x);
 	res->cost = de.cost[de.best];
 	res->generations = gen;
-	res->stop = done ? "converged" : "maxiter";
+	res->stop = done ? "converged" : gen < s->maxiter ? "interrupted" : "maxiter";
 	res->evaluations = evals;
 	st = PM_OK;
 out:

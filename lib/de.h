@@ -10,6 +10,7 @@
 #ifndef PM_DE_H
 #define PM_DE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "perfmodel/predict.h"
@@ -27,13 +28,17 @@ typedef struct pm_de_settings {
 	double tol, atol;
 	double mutation_lo, mutation_hi;	/* F ~ U[lo, hi) per generation */
 	double recombination;
+	/* Polled between generations: nonzero stops DE there with the best
+	 * member so far (stop "interrupted"). NULL: never. A signal handler
+	 * may set it; DE never writes it. */
+	volatile sig_atomic_t *stop;
 } pm_de_settings;
 
 typedef struct pm_de_result {
 	double cost;		/* cost of x */
 	unsigned generations;
 	uint64_t evaluations;	/* cost calls */
-	const char *stop;	/* static: "converged" or "maxiter" */
+	const char *stop;	/* static: "converged", "maxiter" or "interrupted" */
 } pm_de_result;
 
 /* Minimise f over the box [lo, hi] (dim >= 1, lo[k] <= hi[k], both finite;

@@ -5,9 +5,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "blocks.h"
 #include "cost.h"
 #include "de.h"
 #include "error.h"
+#include "holdout.h"
 #include "model_impl.h"
 #include "polish.h"
 #include "pool.h"
@@ -29,9 +31,11 @@ pm_fit_options pm_fit_options_default(void)
 		.recombination = 0.7,
 		.polish = 1,
 		.scale = PM_SCALE_AUTO,
+		.loss = PM_LOSS_MAE,
 		.reg = PM_REG_NONE,
 		.lambda_coef = 0.0,
 		.lambda_power = 0.0,
+		.split_seed = 1,
 	};
 }
 
@@ -52,6 +56,10 @@ static pm_status check_options(const pm_fit_options *o, pm_error *err)
 		return pm__fail(err, PM_EINVAL, "lambda must be finite and >= 0");
 	if (o->reg != PM_REG_NONE && o->reg != PM_REG_L1 && o->reg != PM_REG_L2)
 		return pm__fail(err, PM_EINVAL, "unknown regularisation");
+	if (!(o->test_fraction >= 0 && o->test_fraction < 1))
+		return pm__fail(err, PM_EINVAL, "the test fraction must be in [0, 1)");
+	if (!pm_loss_name(o->loss))
+		return pm__fail(err, PM_EINVAL, "unknown loss");
 	if (o->scale != PM_SCALE_AUTO && o->scale != PM_SCALE_NONE)
 		return pm__fail(err, PM_EINVAL, "unknown scaling");
 	return PM_OK;
@@ -76,7 +84,7 @@ static pm_status new_model(const pm_problem *p, const pm_spec *s, pm_scale scale
 		nlevels[j] = p->col[j].ndistinct;
 		levels[j] = (const char *const *)p->col[j].levels;
 	}
-	st = pm__model_new_additive(p->target, p->ncols, names, role, nlevels, levels, out, err);
+	st = pm__model_new(p->target, p->ncols, names, role, nlevels, levels, s->form, out, err);
 	if (st)
 		goto out;
 	(*out)->scale = scale;
@@ -100,6 +108,8 @@ static pm_status new_model(const pm_problem *p, const pm_spec *s, pm_scale scale
 		case PM_PARAM_CONST:
 			pa->lo = s->bounds.const_lo;
 			pa->hi = s->bounds.const_hi;
+			break;
+		case PM_PARAM_LOGMULT:	/* keeps the model's: no spec bound */
 			break;
 		}
 	}
@@ -128,25 +138,53 @@ static double seconds_since(const struct timespec *t0)
  * descent on a smoothed cost (fast downhill), Nelder–Mead on the true cost
  * (its wide first simplices escape shallow basins), gradient descent again
  * (to finish what Nelder–Mead found). Each stage keeps only a strictly
- * better point. Serial: deterministic. */
-static pm_status polish(const pm_cost *c, const double *lo, const double *hi, double *x,
-			double *cost, uint64_t *evals, pm_error *err)
+ * better point. The stages are serial, so with enough rows each evaluation
+ * is split over the pool's threads in fixed blocks of rows (blocks.h):
+ * deterministic, and x and *cost change only if the blocked cost of the
+ * result is below that of DE's point. A stop request is honoured between
+ * stages, each of which leaves x at its best point. */
+static pm_status polish(const pm_cost *c, const pm_fit_options *o, pm_pool *pool,
+			const double *lo, const double *hi, double *x, double *cost,
+			uint64_t *evals, volatile sig_atomic_t *stop, pm_error *err)
 {
 	size_t n = c->m->nparams, budget = POLISH_FEV_PER_PARAM * n;
-	double *scratch = malloc(c->scratch_bytes + sizeof(double));
-	pm_status st;
+	double *scratch = malloc(c->scratch_bytes + n * sizeof(double));
+	double *xp = scratch ? (double *)(void *)((char *)scratch + c->scratch_bytes) : NULL;
+	pm_blocks b = { 0 };
+	pm_cost_fn f = pm__cost_value;
+	pm_smooth_fn fg = pm__cost_smooth;
+	void *ctx = (void *)c;
+	double fp = *cost;
+	pm_status st = PM_OK;
 
 	if (!scratch)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (pm__blocks_count(c->p->nrows) > 1) {
+		if ((st = pm__blocks_init(&b, c->p, c->m, o, pool, err)))
+			goto out;
+		f = pm__blocks_value;
+		fg = pm__blocks_smooth;
+		ctx = &b;
+		/* the blocked cost differs from DE's by rounding: compare like
+		 * with like */
+		fp = f(x, ctx, NULL);
+		++*evals;
+	}
+	memcpy(xp, x, n * sizeof(*xp));
 	/* smoothing widths start at a tenth of the cost: in the cost's units */
-	st = pm__polish_smooth(n, lo, hi, pm__cost_smooth, pm__cost_value, (void *)c, scratch,
-			       0.1 * *cost, budget, x, cost, evals, err);
-	if (!st)
-		st = pm__polish(n, lo, hi, pm__cost_value, (void *)c, scratch, budget, x, cost,
-				evals, err);
-	if (!st)
-		st = pm__polish_smooth(n, lo, hi, pm__cost_smooth, pm__cost_value, (void *)c,
-				       scratch, 0.1 * *cost, budget, x, cost, evals, err);
+	st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp, evals,
+			       err);
+	if (!st && !(stop && *stop))
+		st = pm__polish(n, lo, hi, f, ctx, scratch, budget, xp, &fp, evals, err);
+	if (!st && !(stop && *stop))
+		st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp,
+				       evals, err);
+	if (!st && memcmp(xp, x, n * sizeof(*xp)) != 0) {
+		memcpy(x, xp, n * sizeof(*x));
+		*cost = fp;
+	}
+out:
+	pm__blocks_free(&b);
 	free(scratch);
 	return st;
 }
@@ -158,7 +196,8 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 	pm_cost c = { 0 };
 	pm_de_settings ds = { .seed = o->seed, .maxiter = o->maxiter, .popsize = o->popsize,
 			      .tol = o->tol, .atol = o->atol, .mutation_lo = o->mutation_lo,
-			      .mutation_hi = o->mutation_hi, .recombination = o->recombination };
+			      .mutation_hi = o->mutation_hi, .recombination = o->recombination,
+			      .stop = o->stop };
 	double *lo = malloc(m->nparams * sizeof(*lo));
 	double *hi = malloc(m->nparams * sizeof(*hi));
 	pm_pool *pool = NULL;
@@ -178,28 +217,49 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 		goto out;
 	st = pm__de_minimize(m->nparams, lo, hi, pm__cost_value, &c, c.scratch_bytes, &ds, pool,
 			     m->value, &res, err);
-	if (st)
-		goto out;
-	if (!isfinite(res.cost)) {
+	/* DE's own PM_EFIT speaks of its population; say it in the user's terms */
+	if (st == PM_EFIT || (!st && !isfinite(res.cost))) {
 		st = pm__fail(err, PM_EFIT, "the fit found no finite cost: the model overflows "
 				  "everywhere in the bounds (try --scale auto or narrower bounds)");
 		goto out;
 	}
+	if (st)
+		goto out;
 	m->info.cost = res.cost;
 	m->info.evaluations = res.evaluations;
-	if (o->polish &&
-	    (st = polish(&c, lo, hi, m->value, &m->info.cost, &m->info.evaluations, err)))
+	if (o->polish && !(o->stop && *o->stop) &&
+	    (st = polish(&c, o, pool, lo, hi, m->value, &m->info.cost, &m->info.evaluations,
+			 o->stop, err)))
 		goto out;
 	m->info.polished = m->info.cost < res.cost;
 	m->info.threads_used = pm__pool_threads(pool);
 	m->info.generations = res.generations;
-	snprintf(m->info.stop, sizeof(m->info.stop), "%s", res.stop);
+	/* a stop request seen anywhere in DE or the polish: what we have is
+	 * the best point so far, not the end of the search */
+	m->info.interrupted = o->stop && *o->stop;
+	snprintf(m->info.stop, sizeof(m->info.stop), "%s",
+		 m->info.interrupted ? "interrupted" : res.stop);
 out:
 	pm__pool_free(pool);
 	pm__cost_free(&c);
 	free(lo);
 	free(hi);
 	return st;
+}
+
+/* Each level is an unknown that needs rows of its own; a categorical with
+ * more levels than half the rows is far more likely a numeric column with a
+ * typo, or an identifier, than a real category. */
+static pm_status check_levels(const pm_problem *p, const char *file, pm_error *err)
+{
+	for (size_t j = 0; j < p->ncols; j++)
+		if (p->col[j].role == PM_ROLE_CATEGORICAL && p->col[j].ndistinct > p->nrows / 2)
+			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+					   "categorical column '%s' has %zu levels in %zu rows "
+					   "(more than half): a numeric column with a typo, or an "
+					   "identifier?", p->col[j].name, p->col[j].ndistinct,
+					   p->nrows);
+	return PM_OK;
 }
 
 pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
@@ -213,9 +273,11 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	pm_status st;
 
 	*out = NULL;
+	if (o->test_fraction > 0 || o->test)
+		return pm__fit_holdout(d, s, o, out, err);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
-	    (st = pm_spec_resolve(rs, d, err)) ||
+	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
 	    (st = new_model(&p, rs, o->scale, &m, err)))
 		goto out;
@@ -225,11 +287,14 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			      p.nrows, m->nparams);
 		goto out;
 	}
+	if ((st = check_levels(&p, pm_dataset_name(d), err)))
+		goto out;
 	if ((st = optimise(&p, m, o, err)))
 		goto out;
 	pm__model_raw(m);
 	m->has_fit_info = 1;
 	m->info.options = *o;
+	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
 	snprintf(m->info.data_name, sizeof(m->info.data_name), "%s", pm_dataset_name(d));
 	pm_dataset_fingerprint(d, m->info.fingerprint);
 	pred = malloc(p.nrows * sizeof(*pred));

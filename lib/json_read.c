@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "json_valid.h"
 
 
 /* 1-based line and column (in bytes) of text[pos]. */
@@ -93,8 +94,10 @@ pm_status pm__json_parse(const char *text, size_t len, const char *name, cJSON *
 		pos = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
 		if (bad <= pos)
 			return parse_error(text, bad, name, err, why);
-		/* cJSON also returns NULL when malloc fails; that is rare
-		 * enough to be reported as bad text. */
+		/* cJSON also returns NULL when malloc fails: text that a
+		 * strict recognizer accepts can only have failed that way */
+		if (bad == SIZE_MAX && pm__json_valid(text, len, PM_JSON_MAX_DEPTH))
+			return pm__fail_at(err, PM_ENOMEM, name, 0, 0, "out of memory");
 		return parse_error(text, pos, name, err, "invalid JSON");
 	}
 	if (bad != SIZE_MAX) {

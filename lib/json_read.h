@@ -26,7 +26,8 @@
 /* Parse len bytes of JSON (text[len] need not be NUL). On success *out owns
  * the tree (cJSON_Delete). PM_EPARSE "invalid JSON" with err->file = name and
  * the 1-based line and column of the error, also for a NUL byte, text after
- * the document, or nesting deeper than PM_JSON_MAX_DEPTH. PM_ENOMEM. cJSON
+ * the document, or nesting deeper than PM_JSON_MAX_DEPTH. PM_ENOMEM (also
+ * when cJSON fails on text that is valid: see json_valid.h). cJSON
  * records the position of a failure in a global of its own; we do not read
  * it (its return_parse_end gives the same, per call). */
 pm_status pm__json_parse(const char *text, size_t len, const char *name, cJSON **out,

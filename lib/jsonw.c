@@ -306,6 +306,14 @@ void pm__jw_null(pm_jw *w)
 	scalar(w, "null", 1);
 }
 
+void pm__jw_doubles(pm_jw *w, const char *const *keys, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		pm__jw_key(w, keys[i]);
+		pm__jw_double(w, v[i]);
+	}
+}
+
 pm_status pm__jw_finish(pm_jw *w, char **out, pm_error *err)
 {
 	int failed = w->failed;

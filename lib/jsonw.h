@@ -30,6 +30,8 @@ void pm__jw_int(pm_jw *w, int64_t v);
 void pm__jw_uint(pm_jw *w, uint64_t v);
 void pm__jw_bool(pm_jw *w, int v);
 void pm__jw_null(pm_jw *w);
+/* n members keys[i]: v[i] of the open object, for rows of numbers. */
+void pm__jw_doubles(pm_jw *w, const char *const *keys, const double *v, size_t n);
 /* On success *out owns the NUL-terminated text (pretty-printed, 2-space
  * indent, trailing newline); on failure (PM_ENOMEM) everything is freed. */
 pm_status pm__jw_finish(pm_jw *w, char **out, pm_error *err);

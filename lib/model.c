@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "error.h"
+#include "formula.h"
 
 const char *pm_version(void)
 {
 	return PM_VERSION;
 }
 
-static char *dupstr(const char *s)
+char *pm__dupstr(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *c = malloc(n);
@@ -27,6 +28,7 @@ void pm_model_free(pm_model *m)
 	if (!m)
 		return;
 	free(m->target);
+	free(m->formula);
 	for (size_t i = 0; m->inputs && i < m->ninputs; i++) {
 		free(m->inputs[i].name);
 		for (size_t v = 0; m->inputs[i].levels && v < m->inputs[i].nlevels; v++)
@@ -40,6 +42,9 @@ void pm_model_free(pm_model *m)
 	free(m->value);
 	free(m->raw);
 	pm__terms_free(&m->terms);
+	free(m->seed);
+	free(m->seed_cost);
+	free(m->seed_value);
 	free(m);
 }
 
@@ -53,7 +58,7 @@ static char *param_name(const pm_param_desc *d, const pm_input *in)
 	char *s;
 
 	if (d->kind == PM_PARAM_CONST)
-		return dupstr("C");
+		return pm__dupstr("C");
 	s = malloc(n);
 	if (!s)
 		return NULL;
@@ -64,9 +69,19 @@ static char *param_name(const pm_param_desc *d, const pm_input *in)
 	return s;
 }
 
+/* A level's multiplier is fitted as its logarithm: effects ×2 and ×½ are
+ * equally far from "no effect" (0), and DE, which samples uniformly inside
+ * the bounds, explores ×0.01..×1 as much as ×1..×100; positive by
+ * construction. */
+#define LOGMULT_BOUND 4.605170185988091	/* log(100) */
+
 static void default_bounds(pm_param *p, const pm_bounds *b)
 {
 	switch (p->desc.kind) {
+	case PM_PARAM_LOGMULT:
+		p->lo = -LOGMULT_BOUND;
+		p->hi = LOGMULT_BOUND;
+		break;
 	case PM_PARAM_COEF:
 	case PM_PARAM_LEVEL:
 		p->lo = b->coef_lo;
@@ -89,13 +104,44 @@ pm_bounds pm_bounds_default(void)
 	return (pm_bounds){ 0, 1000, -5, 5, 0, 1000 };
 }
 
-pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
-				 const pm_role *role, const size_t *nlevels,
-				 const char *const *const *levels, pm_model **out,
-				 pm_error *err)
+/* The terms and named parameters of the form (pm__model_new); *pname
+ * stays NULL for the additive form, whose names param_name() makes. */
+static pm_status make_terms(pm_model *m, const char **names, const pm_role *role,
+			    const size_t *nlevels, const char *form, pm_param_desc **desc,
+			    char ***pname, pm_error *err)
+{
+	pm_formula *f = NULL;
+	pm_status st;
+
+	*pname = NULL;
+	if (!form || strcmp(form, "additive") == 0)
+		return pm__terms_additive(m->ninputs, role, nlevels, &m->terms, desc,
+					  &m->nparams, err);
+	if (strcmp(form, "multiplicative") == 0) {
+		m->form = PM_FORM_MULTIPLICATIVE;
+		if ((st = pm__formula_multiplicative(m->ninputs, names, role, &m->formula, err)))
+			return st;
+	} else {
+		m->form = PM_FORM_FORMULA;
+		if (!(m->formula = pm__dupstr(form)))
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	if ((st = pm__formula_parse(m->formula, &f, err)))
+		return st;
+	st = pm__formula_compile(f, m->ninputs, m->inputs, &m->terms, desc, pname, &m->nparams,
+				 err);
+	pm__formula_free(f);
+	return st;
+}
+
+pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
+			const pm_role *role, const size_t *nlevels,
+			const char *const *const *levels, const char *form, pm_model **out,
+			pm_error *err)
 {
 	pm_model *m;
 	pm_param_desc *desc = NULL;
+	char **pname = NULL;
 	pm_bounds b = pm_bounds_default();
 	pm_status st;
 
@@ -104,7 +150,7 @@ pm_status pm__model_new_additive(const char *target, size_t ninputs, const char 
 	if (!m)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	m->target_scale = 1.0;
-	m->target = dupstr(target);
+	m->target = pm__dupstr(target);
 	m->inputs = calloc(ninputs ? ninputs : 1, sizeof(*m->inputs));
 	if (!m->target || !m->inputs)
 		goto oom;
@@ -113,7 +159,7 @@ pm_status pm__model_new_additive(const char *target, size_t ninputs, const char 
 		pm_input *in = &m->inputs[i];
 
 		in->role = role[i];
-		in->name = dupstr(names[i]);
+		in->name = pm__dupstr(names[i]);
 		if (!in->name)
 			goto oom;
 		if (role[i] != PM_ROLE_CATEGORICAL)
@@ -123,66 +169,73 @@ pm_status pm__model_new_additive(const char *target, size_t ninputs, const char 
 			goto oom;
 		in->nlevels = nlevels[i];
 		for (size_t v = 0; v < nlevels[i]; v++)
-			if (!(in->levels[v] = dupstr(levels[i][v])))
+			if (!(in->levels[v] = pm__dupstr(levels[i][v])))
 				goto oom;
 	}
-	st = pm__terms_additive(ninputs, role, nlevels, &m->terms, &desc, &m->nparams, err);
-	if (st) {
+	if ((st = make_terms(m, names, role, nlevels, form, &desc, &pname, err))) {
 		pm_model_free(m);
 		return st;
 	}
-	m->params = calloc(m->nparams, sizeof(*m->params));
-	m->value = calloc(m->nparams, sizeof(*m->value));
-	m->raw = calloc(m->nparams, sizeof(*m->raw));
+	m->params = calloc(m->nparams + 1, sizeof(*m->params));
+	m->value = calloc(m->nparams + 1, sizeof(*m->value));
+	m->raw = calloc(m->nparams + 1, sizeof(*m->raw));
 	if (!m->params || !m->value || !m->raw)
 		goto oom;
 	for (size_t k = 0; k < m->nparams; k++) {
 		m->params[k].desc = desc[k];
 		m->params[k].std = NAN;
 		default_bounds(&m->params[k], &b);
-		if (!(m->params[k].name = param_name(&desc[k], m->inputs)))
+		/* the formula's names move into the model */
+		m->params[k].name = pname ? pname[k] : param_name(&desc[k], m->inputs);
+		if (pname)
+			pname[k] = NULL;
+		if (!m->params[k].name)
 			goto oom;
 	}
 	free(desc);
+	free(pname);
 	*out = m;
 	return PM_OK;
 oom:
+	for (size_t k = 0; pname && k < m->nparams; k++)
+		free(pname[k]);
+	free(pname);
 	free(desc);
 	pm_model_free(m);
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
+pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
+				 const pm_role *role, const size_t *nlevels,
+				 const char *const *const *levels, pm_model **out,
+				 pm_error *err)
+{
+	return pm__model_new(target, ninputs, names, role, nlevels, levels, NULL, out, err);
+}
+
 /* Undo the scaling (DESIGN.md §3): with x = s*u and t = T*t', a term
- * a' u^p E'^q becomes a' T s^-p (prod s_j^-q_j) x^p E^q, so
- *   a = a' T s_i^-p_i prod_j s_j^-q_j,  b = b' T prod_j s_j^-q_j,  C = C' T;
- * powers are unchanged. */
+ * c' Π u_f^e_f (times factors of no scaled input: log2, levels,
+ * indicators) becomes c' T Π s_f^-e_f Π x_f^e_f, so
+ *   c = c' T exp(-Σ_f e_f log s_f)
+ * over the term's power factors (eq. 4.4: a = a' T s_i^-p_i Π_j s_j^-q_j,
+ * b = b' T Π_j s_j^-q_j, C = C' T); powers and multipliers are unchanged. */
 void pm__model_raw(pm_model *m)
 {
-	double ext = 0.0;	/* log prod_j s_j^-q_j */
+	const pm_terms *t = &m->terms;
 
-	for (size_t k = 0; k < m->nparams; k++)
-		if (m->params[k].desc.kind == PM_PARAM_SCALING)
-			ext -= m->value[k] * m->inputs[m->params[k].desc.input].log_scale;
-	for (size_t k = 0; k < m->nparams; k++) {
-		const pm_param_desc *d = &m->params[k].desc;
-		double v = m->value[k];
+	memcpy(m->raw, m->value, m->nparams * sizeof(*m->raw));
+	for (size_t k = 0; k < t->nterms; k++) {
+		const pm_term *tm = &t->term[k];
+		double e = 0.0;
 
-		switch (d->kind) {
-		case PM_PARAM_COEF:
-			v *= m->target_scale *
-			     exp(ext - m->value[k + 1] * m->inputs[d->input].log_scale);
-			break;
-		case PM_PARAM_LEVEL:
-			v *= m->target_scale * exp(ext);
-			break;
-		case PM_PARAM_CONST:
-			v *= m->target_scale;
-			break;
-		case PM_PARAM_POWER:
-		case PM_PARAM_SCALING:
-			break;
+		for (uint32_t j = 0; j < tm->nfactors; j++) {
+			const pm_factor *f = &t->factor[t->ref[tm->first + j]];
+
+			if (f->kind == PM_FACTOR_POWER)
+				e -= pm__factor_exponent(f, m->value) *
+				     m->inputs[f->input].log_scale;
 		}
-		m->raw[k] = v;
+		m->raw[tm->coef] = m->value[tm->coef] * m->target_scale * exp(e);
 	}
 }
 
@@ -204,6 +257,34 @@ size_t pm_model_param_input(const pm_model *m, size_t k)
 	uint32_t i = m->params[k].desc.input;
 
 	return i == PM_NONE ? (size_t)-1 : i;
+}
+
+const char *pm_model_form(const pm_model *m)
+{
+	static const char *const name[] = { "additive", "multiplicative", "formula" };
+
+	return name[m->form];
+}
+
+const char *pm_model_formula(const pm_model *m)
+{
+	return m->formula;
+}
+
+double pm__model_param_exponent(const pm_model *m, size_t k)
+{
+	for (size_t f = 0; f < m->terms.nfactors; f++) {
+		const pm_factor *fa = &m->terms.factor[f];
+
+		if (fa->kind == PM_FACTOR_POWER && fa->power == k)
+			return pm__factor_exponent(fa, m->value);
+	}
+	return NAN;
+}
+
+double pm_model_param_doubling(const pm_model *m, size_t k)
+{
+	return exp2(pm__model_param_exponent(m, k));
 }
 
 const char *pm_model_scale_name(const pm_model *m)

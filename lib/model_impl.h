@@ -27,8 +27,14 @@ typedef struct pm_param {
 	double std;		/* over seeds; NaN when not repeated */
 } pm_param;
 
+/* How the terms were made: eq. 4.4 from the inputs' roles, the
+ * multiplicative preset (a formula made from the roles), or a formula. */
+typedef enum pm_form { PM_FORM_ADDITIVE = 0, PM_FORM_MULTIPLICATIVE, PM_FORM_FORMULA } pm_form;
+
 struct pm_model {
 	char *target;
+	pm_form form;
+	char *formula;		/* the formula text; NULL for the additive form */
 	pm_scale scale;
 	double target_scale;	/* median of the training target (1: none) */
 	size_t ninputs;
@@ -36,18 +42,36 @@ struct pm_model {
 	size_t nparams;
 	pm_param *params;
 	double *value;		/* nparams fitted values, scaled space */
-	double *raw;		/* nparams raw eq. 4.4 values (pm__model_raw) */
+	double *raw;		/* nparams raw values (pm__model_raw) */
 	pm_terms terms;
 	int has_fit_info;
 	pm_fit_info info;
+	/* After pm_fit_seeds: every seed's fit (0 seeds: not repeated). */
+	size_t nseeds;
+	uint64_t *seed;		/* nseeds seed numbers */
+	double *seed_cost;	/* nseeds final costs */
+	double *seed_value;	/* nseeds * nparams raw values, seed-major */
 };
 
 /* Allocate a model for the given inputs (names and levels copied) with the
- * eq. 4.4 terms and parameters named; values zero, std NaN. */
+ * terms of `form` and its parameters named; values zero, std NaN, default
+ * bounds. form: NULL or "additive" (eq. 4.4), "multiplicative" (a formula
+ * made from the roles, pm__formula_multiplicative) or a formula text,
+ * whose errors are placed in it (formula.h). */
+pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
+			const pm_role *role, const size_t *nlevels,
+			const char *const *const *levels, const char *form, pm_model **out,
+			pm_error *err);
+/* pm__model_new with the additive form. */
 pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
 				 const pm_role *role, const size_t *nlevels,
 				 const char *const *const *levels, pm_model **out,
 				 pm_error *err);
+/* A malloc'd copy of s, or NULL. */
+char *pm__dupstr(const char *s);
+/* The exponent power parameter k gives its input in the terms (−q after a
+ * '/' in a formula); NaN if it is no power factor's. */
+double pm__model_param_exponent(const pm_model *m, size_t k);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 

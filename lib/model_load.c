@@ -1,7 +1,8 @@
 /* Reading model.json, version 1 (written by model_save.c; DESIGN.md §5):
  *
  *   { "format": "perfmodel-model", "version": 1, "library_version": "0.1.0",
- *     "form": "additive", "target": NAME, "scale": "auto" | "none",
+ *     "form": "additive" | "multiplicative" | "formula",
+ *     "formula": TEXT (not for "additive"), "target": NAME, "scale": "auto" | "none",
  *     "target_scale": T,
  *     "inputs": [ {"name", "role": "intrinsic" | "extrinsic", "log_scale"}
  *               | {"name", "role": "categorical", "levels": [...]} ],
@@ -9,8 +10,13 @@
  *                      "std", "bounds": [lo, hi]} ],
  *     "fit": {...}, "run": {...} }          (both only after a fit)
  *
- * The model is rebuilt from the inputs, so "parameters" must list exactly
- * the parameters the inputs imply, in that order; only their "scaled",
+ * "fit" holds "test" (metrics as "training") and "test_data" ({"file",
+ * "fraction", "split_seed"}) only when the fit held rows out.
+ * "seeds" (after "parameters", model_seeds.c) only after repeated fits.
+ *
+ * The model is rebuilt from the inputs (and the formula, parsed again, so
+ * that the file cannot hold terms that disagree with its formula), so
+ * "parameters" must list exactly the parameters they imply, in that order; only their "scaled",
  * "std" and "bounds" are read. "value" (the raw parameter), "kind", "input",
  * "level" and "library_version" are for people: raw values are recomputed,
  * so a hand-edited "value" cannot disagree with the predictions.
@@ -30,7 +36,9 @@
 
 #include "error.h"
 #include "json_read.h"
+#include "loss.h"
 #include "model_impl.h"
+#include "model_seeds.h"
 
 static const char *const role_names[] = { "intrinsic", "categorical", "extrinsic", NULL };
 static const char *const scale_names[] = { "auto", "none", NULL };	/* pm_scale order */
@@ -93,12 +101,25 @@ static pm_status oom(pm_error *err)
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
+/* "form", and "formula" for a form other than additive: *form is NULL for
+ * additive, else the formula text (pm__model_new). */
+static pm_status read_form(const pm_jctx *c, const cJSON *root, const char **form)
+{
+	static const char *const form_names[] = { "additive", "multiplicative", "formula", NULL };
+	int f;
+	pm_status st = pm__json_enum(c, root, "form", form_names, &f);
+
+	*form = NULL;
+	if (st || f == PM_FORM_ADDITIVE)
+		return st;
+	return pm__json_string(c, root, "formula", form);
+}
+
 static pm_status read_header(const pm_jctx *c, const cJSON *root, const char **target,
-			     pm_scale *scale, double *target_scale)
+			     const char **form, pm_scale *scale, double *target_scale)
 {
 	const cJSON *v;
 	uint64_t version;
-	const char *form;
 	int s;
 	pm_status st;
 
@@ -120,12 +141,8 @@ static pm_status read_header(const pm_jctx *c, const cJSON *root, const char **t
 	if (version < 1)
 		return pm__json_fail(c, PM_ESCHEMA, "model format version %llu does not exist",
 				     (unsigned long long)version);
-	if ((st = pm__json_string(c, root, "form", &form)))
+	if ((st = read_form(c, root, form)))
 		return st;
-	if (strcmp(form, "additive") != 0)
-		return pm__json_fail(c, PM_ESCHEMA,
-				     "model form '%s' is not known to this perfmodel (reads 'additive')",
-				     form);
 	if ((st = pm__json_string(c, root, "target", target)))
 		return st;
 	if (!**target)
@@ -323,16 +340,30 @@ static pm_status read_fixed(const pm_jctx *c, const cJSON *obj, const char *key,
 	return PM_OK;
 }
 
-static pm_status read_training(const pm_jctx *top, const cJSON *fit, pm_metrics *t)
+/* Written only by a fit that was stopped early: absent means false. */
+static pm_status read_interrupted(const pm_jctx *c, const cJSON *fit, int *out)
+{
+	const cJSON *item;
+	pm_status st = pm__json_item(c, fit, "interrupted", 0, &item);
+
+	*out = 0;
+	if (st || !item)
+		return st;
+	return pm__json_bool(c, fit, "interrupted", out);
+}
+
+/* fit.training (required) or fit.test (optional: absent leaves t->n 0). */
+static pm_status read_metrics(const pm_jctx *top, const cJSON *fit, const char *key,
+			      int required, pm_metrics *t)
 {
 	const cJSON *o;
 	pm_jctx c = *top;
 	uint64_t rows;
 	pm_status st;
 
-	if ((st = pm__json_object(top, fit, "training", 1, &o)))
+	if ((st = pm__json_object(top, fit, key, required, &o)) || !o)
 		return st;
-	c.where = "fit.training";
+	c.where = strcmp(key, "test") ? "fit.training" : "fit.test";
 	if ((st = pm__json_uint(&c, o, "rows", SIZE_MAX, &rows)))
 		return st;
 	t->n = (size_t)rows;
@@ -347,9 +378,28 @@ static pm_status read_training(const pm_jctx *top, const cJSON *fit, pm_metrics 
 	return PM_OK;
 }
 
+/* Where the held-out rows came from; written with fit.test only. */
+static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_info *f)
+{
+	const cJSON *o;
+	pm_jctx c = *top;
+	pm_status st;
+
+	if ((st = pm__json_object(top, fit, "test_data", 0, &o)) || !o)
+		return st;
+	c.where = "fit.test_data";
+	if ((st = read_fixed(&c, o, "file", f->test_name, sizeof(f->test_name))) ||
+	    (st = pm__json_number(&c, o, "fraction", &f->options.test_fraction)) ||
+	    (st = pm__json_uint(&c, o, "split_seed", UINT64_MAX, &f->options.split_seed)))
+		return st;
+	if (!(f->options.test_fraction >= 0 && f->options.test_fraction < 1))
+		return pm__json_fail(&c, PM_ESCHEMA, "'fraction' must be in [0, 1)");
+	return PM_OK;
+}
+
 static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 {
-	const cJSON *fit, *run, *mut, *data;
+	const cJSON *fit, *run, *mut, *data, *item;
 	pm_fit_info f;
 	pm_fit_options *o = &f.options;
 	pm_jctx c = *top;
@@ -379,6 +429,12 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	if ((st = pm__json_enum(&c, fit, "scale", scale_names, &e)))
 		return st;
 	o->scale = (pm_scale)e;
+	/* absent in models saved before there was a choice: the thesis's MAE */
+	if ((st = pm__json_item(&c, fit, "loss", 0, &item)))
+		return st;
+	if (item && (st = pm__json_enum(&c, fit, "loss", pm__loss_names, &e)))
+		return st;
+	o->loss = item ? (pm_loss)e : PM_LOSS_MAE;
 	if ((st = pm__json_enum(&c, fit, "reg", reg_names, &e)))
 		return st;
 	o->reg = (pm_reg)e;
@@ -388,8 +444,11 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = pm__json_uint(&c, fit, "evaluations", UINT64_MAX, &f.evaluations)) ||
 	    (st = read_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
 	    (st = pm__json_bool(&c, fit, "polished", &f.polished)) ||
+	    (st = read_interrupted(&c, fit, &f.interrupted)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
-	    (st = read_training(&c, fit, &f.training)) ||
+	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
+	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||
+	    (st = read_test_data(&c, fit, &f)) ||
 	    (st = pm__json_object(&c, fit, "data", 1, &data)))
 		return st;
 	c.where = "fit.data";
@@ -416,24 +475,30 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 {
 	pm_jctx c = { name, NULL, err };
 	struct inputs in = { 0 };
-	const char *target = NULL;
+	const char *target = NULL, *form = NULL;
 	pm_scale scale = PM_SCALE_AUTO;
 	double target_scale = 1.0;
 	pm_model *m = NULL;
 	pm_status st;
 
-	if ((st = read_header(&c, root, &target, &scale, &target_scale)) ||
+	if ((st = read_header(&c, root, &target, &form, &scale, &target_scale)) ||
 	    (st = read_inputs(&c, root, &in)))
 		goto out;
-	st = pm__model_new_additive(target, in.n, in.name, in.role, in.nlevels, in.levels, &m,
-				    err);
+	st = pm__model_new(target, in.n, in.name, in.role, in.nlevels, in.levels, form, &m, err);
+	if (st == PM_EPARSE && err) {
+		/* placed in the formula: say which file's */
+		size_t len = strlen(err->msg);
+
+		snprintf(err->msg + len, sizeof(err->msg) - len, " (the 'formula' of %s)", name);
+	}
 	if (st)
 		goto out;
 	m->scale = scale;
 	m->target_scale = target_scale;
 	for (size_t i = 0; i < in.n; i++)
 		m->inputs[i].log_scale = in.role[i] == PM_ROLE_CATEGORICAL ? 0.0 : in.log_scale[i];
-	if ((st = read_params(&c, root, m)) || (st = read_fit(&c, root, m)))
+	if ((st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
+	    (st = read_fit(&c, root, m)))
 		goto out;
 	pm__model_raw(m);
 	*out = m;

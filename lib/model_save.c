@@ -8,10 +8,11 @@
 #include "error.h"
 #include "jsonw.h"
 #include "model_impl.h"
+#include "model_save.h"
 
 static const char *const role_name[] = { "intrinsic", "categorical", "extrinsic" };
 static const char *const kind_name[] = { "coefficient", "power", "level", "scaling",
-					 "constant" };
+					 "constant", "log_multiplier" };
 
 /* JSON numbers are read back as doubles, exact only up to 2^53; a larger
  * seed is written as a string of digits, which the loader also accepts. */
@@ -62,7 +63,7 @@ static pm_status check_savable(const pm_model *m, pm_error *err)
 	for (size_t k = 0; k < m->nparams; k++) {
 		const pm_param *p = &m->params[k];
 
-		if ((unsigned)p->desc.kind > PM_PARAM_CONST)
+		if ((unsigned)p->desc.kind > PM_PARAM_LOGMULT)
 			return pm__fail(err, PM_EINVAL,
 					"cannot save the model: parameter '%s' has no kind", p->name);
 		if (!isfinite(m->value[k]))
@@ -121,7 +122,8 @@ static void write_params(pm_jw *w, const pm_model *m)
 
 			pm__jw_key(w, "input");
 			pm__jw_string(w, in->name);
-			if (p->desc.kind == PM_PARAM_LEVEL && p->desc.level < in->nlevels) {
+			if ((p->desc.kind == PM_PARAM_LEVEL || p->desc.kind == PM_PARAM_LOGMULT) &&
+			    p->desc.level < in->nlevels) {
 				pm__jw_key(w, "level");
 				pm__jw_string(w, in->levels[p->desc.level]);
 			}
@@ -142,11 +144,54 @@ static void write_params(pm_jw *w, const pm_model *m)
 	pm__jw_array_end(w);
 }
 
+/* Every seed's fit of pm_fit_seeds: raw values, in parameter order. */
+static void write_seeds(pm_jw *w, const pm_model *m)
+{
+	pm__jw_key(w, "seeds");
+	pm__jw_array_begin(w);
+	for (size_t i = 0; i < m->nseeds; i++) {
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "seed");
+		exact_uint(w, m->seed[i]);
+		pm__jw_key(w, "cost");
+		pm__jw_double(w, m->seed_cost[i]);
+		pm__jw_key(w, "values");
+		pm__jw_array_begin(w);
+		for (size_t k = 0; k < m->nparams; k++)
+			pm__jw_double(w, m->seed_value[i * m->nparams + k]);
+		pm__jw_array_end(w);
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+}
+
+static void write_metrics(pm_jw *w, const char *key, const pm_metrics *t)
+{
+	pm__jw_key(w, key);
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "rows");
+	exact_uint(w, t->n);
+	pm__jw_key(w, "mae");
+	pm__jw_double(w, t->mae);
+	pm__jw_key(w, "mape");
+	pm__jw_double(w, t->mape);
+	pm__jw_key(w, "mse");
+	pm__jw_double(w, t->mse);
+	pm__jw_key(w, "rmse");
+	pm__jw_double(w, t->rmse);
+	pm__jw_key(w, "r2");
+	pm__jw_double(w, t->r2);
+	pm__jw_key(w, "smape");
+	pm__jw_double(w, t->smape);
+	pm__jw_key(w, "adj_r2");
+	pm__jw_double(w, t->adj_r2);
+	pm__jw_object_end(w);
+}
+
 static void write_fit(pm_jw *w, const pm_fit_info *f)
 {
 	static const char *const reg_name[] = { "none", "l1", "l2" };
 	const pm_fit_options *o = &f->options;
-	const pm_metrics *t = &f->training;
 
 	pm__jw_key(w, "fit");
 	pm__jw_object_begin(w);
@@ -171,6 +216,8 @@ static void write_fit(pm_jw *w, const pm_fit_info *f)
 	pm__jw_bool(w, o->polish);
 	pm__jw_key(w, "scale");
 	pm__jw_string(w, o->scale == PM_SCALE_NONE ? "none" : "auto");
+	pm__jw_key(w, "loss");
+	pm__jw_string(w, pm_loss_name(o->loss) ? pm_loss_name(o->loss) : "mae");
 	pm__jw_key(w, "reg");
 	pm__jw_string(w, (unsigned)o->reg <= PM_REG_L2 ? reg_name[o->reg] : "none");
 	pm__jw_key(w, "lambda");
@@ -185,28 +232,28 @@ static void write_fit(pm_jw *w, const pm_fit_info *f)
 	fixed_string(w, f->stop, sizeof(f->stop));
 	pm__jw_key(w, "polished");
 	pm__jw_bool(w, f->polished);
+	/* only when true: a finished fit's file stays as it always was */
+	if (f->interrupted) {
+		pm__jw_key(w, "interrupted");
+		pm__jw_bool(w, 1);
+	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);
 
-	pm__jw_key(w, "training");
-	pm__jw_object_begin(w);
-	pm__jw_key(w, "rows");
-	exact_uint(w, t->n);
-	pm__jw_key(w, "mae");
-	pm__jw_double(w, t->mae);
-	pm__jw_key(w, "mape");
-	pm__jw_double(w, t->mape);
-	pm__jw_key(w, "mse");
-	pm__jw_double(w, t->mse);
-	pm__jw_key(w, "rmse");
-	pm__jw_double(w, t->rmse);
-	pm__jw_key(w, "r2");
-	pm__jw_double(w, t->r2);
-	pm__jw_key(w, "smape");
-	pm__jw_double(w, t->smape);
-	pm__jw_key(w, "adj_r2");
-	pm__jw_double(w, t->adj_r2);
-	pm__jw_object_end(w);
+	write_metrics(w, "training", &f->training);
+	/* only with held-out rows: a plain fit's file stays as it always was */
+	if (f->test.n) {
+		write_metrics(w, "test", &f->test);
+		pm__jw_key(w, "test_data");
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "file");
+		fixed_string(w, f->test_name, sizeof(f->test_name));
+		pm__jw_key(w, "fraction");
+		pm__jw_double(w, o->test_fraction);
+		pm__jw_key(w, "split_seed");
+		exact_uint(w, o->split_seed);
+		pm__jw_object_end(w);
+	}
 
 	pm__jw_key(w, "data");
 	pm__jw_object_begin(w);
@@ -239,30 +286,47 @@ pm_status pm_model_to_json(const pm_model *m, char **out, pm_error *err)
 	*out = NULL;
 	if (!m)
 		return pm__fail(err, PM_EINVAL, "pm_model_to_json: no model");
-	if ((st = check_savable(m, err)))
-		return st;
 	pm__jw_init(&w);
 	pm__jw_object_begin(&w);
-	pm__jw_key(&w, "format");
-	pm__jw_string(&w, PM_MODEL_FORMAT);
-	pm__jw_key(&w, "version");
-	pm__jw_int(&w, PM_MODEL_VERSION);
-	pm__jw_key(&w, "library_version");
-	pm__jw_string(&w, pm_version());
-	pm__jw_key(&w, "form");
-	pm__jw_string(&w, "additive");
-	pm__jw_key(&w, "target");
-	pm__jw_string(&w, m->target);
-	pm__jw_key(&w, "scale");
-	pm__jw_string(&w, m->scale == PM_SCALE_NONE ? "none" : "auto");
-	pm__jw_key(&w, "target_scale");
-	pm__jw_double(&w, m->target_scale);
-	write_inputs(&w, m);
-	write_params(&w, m);
-	if (m->has_fit_info)
-		write_fit(&w, &m->info);
+	if ((st = pm__model_write_members(&w, m, err))) {
+		free(w.buf);
+		return st;
+	}
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
+}
+
+pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
+{
+	pm_status st;
+
+	if ((st = check_savable(m, err)))
+		return st;
+	pm__jw_key(w, "format");
+	pm__jw_string(w, PM_MODEL_FORMAT);
+	pm__jw_key(w, "version");
+	pm__jw_int(w, PM_MODEL_VERSION);
+	pm__jw_key(w, "library_version");
+	pm__jw_string(w, pm_version());
+	pm__jw_key(w, "form");
+	pm__jw_string(w, pm_model_form(m));
+	if (m->formula) {
+		pm__jw_key(w, "formula");
+		pm__jw_string(w, m->formula);
+	}
+	pm__jw_key(w, "target");
+	pm__jw_string(w, m->target);
+	pm__jw_key(w, "scale");
+	pm__jw_string(w, m->scale == PM_SCALE_NONE ? "none" : "auto");
+	pm__jw_key(w, "target_scale");
+	pm__jw_double(w, m->target_scale);
+	write_inputs(w, m);
+	write_params(w, m);
+	if (m->nseeds)
+		write_seeds(w, m);
+	if (m->has_fit_info)
+		write_fit(w, &m->info);
+	return PM_OK;
 }
 
 pm_status pm_model_save_file(const pm_model *m, const char *path, pm_error *err)

@@ -12,6 +12,7 @@ void pm__problem_free(pm_problem *p)
 		return;
 	for (size_t j = 0; p->col && j < p->ncols; j++) {
 		free(p->col[j].u);
+		free(p->col[j].x);
 		for (size_t v = 0; p->col[j].levels && v < p->col[j].ndistinct; v++)
 			free(p->col[j].levels[v]);
 		free(p->col[j].levels);
@@ -74,6 +75,10 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 		const double *hit = bsearch(&x[r], col->u, nd, sizeof(*col->u), cmp_double);
 		col->code[r] = (uint32_t)(hit - col->u);
 	}
+	col->x = malloc(nd * sizeof(*col->x));
+	if (!col->x)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	memcpy(col->x, col->u, nd * sizeof(*col->x));
 	/* Last, so that the codes were found on the raw values. */
 	for (size_t k = 0; k < nd; k++)
 		col->u[k] = log(col->u[k]) - col->log_scale;

@@ -16,6 +16,7 @@ typedef struct pm_column {
 	pm_role role;
 	size_t ndistinct;	/* distinct values, or levels */
 	double *u;		/* numeric: log(x_d) - log_scale per distinct value */
+	double *x;		/* numeric: the distinct values x_d, ascending */
 	char **levels;		/* categorical: sorted level names (owned) */
 	double log_scale;	/* numeric: mean of log(x) over rows, or 0 */
 	uint32_t *code;		/* per row: distinct-value or level index */

@@ -13,6 +13,9 @@ static pm_status io_fail(pm_error *err, const char *path, const char *what, int 
 {
 	char msg[128];
 
+	/* fopen and stdio allocate: their failing for want of memory is ours */
+	if (e == ENOMEM)
+		return pm__fail_at(err, PM_ENOMEM, path, 0, 0, "out of memory");
 	/* strerror_r, not strerror: the library may run on many threads */
 	if (strerror_r(e, msg, sizeof(msg)) != 0)
 		snprintf(msg, sizeof(msg), "error %d", e);

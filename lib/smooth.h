@@ -1,6 +1,7 @@
 /* The gradient half of the polish: projected gradient descent on a smoothed
- * cost. The fit's cost, a mean absolute error, has a kink at every row's
- * zero residual; replacing |r| by sqrt(r² + eps²) − eps makes it smooth, and
+ * cost. The fit's cost, a mean absolute error (or relative or log error),
+ * has a kink at every row's zero residual; replacing |r| by
+ * sqrt(r² + eps²) − eps makes it smooth (cost.h; MSE needs nothing), and
  * the spectral projected gradient method (Birgin, Martínez & Raydan 2000)
  * then descends fast inside the bounds. eps shrinks level by level so the
  * smoothed optimum approaches the true one; a point is kept only if its

@@ -4,12 +4,14 @@
 #include "perfmodel/perfmodel.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "error.h"
+#include "formula.h"
 #include "json_read.h"
 #include "spec_impl.h"
 
@@ -23,7 +25,7 @@ static const char *const role_label[NROLES] = { "intrinsic", "categorical", "ext
 						"a worker column" };
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
-					 "workers", "bounds" };
+					 "workers", "bounds", "form", "formula" };
 static const char *const bound_keys[] = { "coefficient", "power", "constant" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -227,6 +229,7 @@ void pm_spec_free(pm_spec *s)
 	if (!s)
 		return;
 	free(s->target);
+	free(s->form);
 	for (int r = 0; r < NROLES; r++)
 		names_truncate(role_names(s, r), 0);
 	free(s);
@@ -248,6 +251,8 @@ pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err)
 	c->bounds = s->bounds;
 	c->infer_roles = s->infer_roles;
 	if (s->target && !(c->target = dupstr(s->target, strlen(s->target))))
+		goto oom;
+	if (s->form && !(c->form = dupstr(s->form, strlen(s->form))))
 		goto oom;
 	for (int r = 0; r < NROLES; r++) {
 		const pm_names *from = role_names_c(s, r);
@@ -281,6 +286,83 @@ pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err)
 	free(s->target);
 	s->target = copy;
 	return PM_OK;
+}
+
+static int is_named_form(const char *form)
+{
+	return strcmp(form, "additive") == 0 || strcmp(form, "multiplicative") == 0;
+}
+
+pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err)
+{
+	pm_formula *f = NULL;
+	char *copy;
+	pm_status st;
+
+	if (!s || !form)
+		return pm__fail(err, PM_EINVAL, "pm_spec_set_form: NULL argument");
+	if (!is_named_form(form) && (st = pm__formula_parse(form, &f, err)))
+		return st;
+	/* a model of no column is a typo, likely of a form's name */
+	if (f && pm__formula_ncolumns(f) == 0) {
+		pm__formula_free(f);
+		return pm__fail(err, PM_EINVAL, "unknown form '%s': expected additive, "
+				"multiplicative or a formula of columns, such as 'a * x^p + C'",
+				form);
+	}
+	pm__formula_free(f);
+	copy = dupstr(form, strlen(form));
+	if (!copy)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	free(s->form);
+	s->form = copy;
+	return PM_OK;
+}
+
+pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
+{
+	pm_names role[3] = { { 0 } };	/* intrinsic, categorical, extrinsic */
+	pm_formula *f = NULL;
+	pm_status st;
+
+	if (!s->form || is_named_form(s->form))
+		return PM_OK;
+	if ((st = pm__formula_parse(s->form, &f, err)))
+		return st;
+	for (size_t i = 0; i < pm__formula_ncolumns(f); i++) {
+		int level;
+		unsigned pos;
+		const char *col = pm__formula_column(f, i, &level, &pos);
+		int r = level ? 1 : names_find(&s->extrinsic, SIZE_MAX, col) ? 2 : 0;
+		size_t c;
+
+		if (pm_dataset_col_index(d, col, &c, NULL) != PM_OK) {
+			const char *hint = closest_column(col, d);
+
+			st = pm__fail_at(err, PM_ESCHEMA, "formula", 1, pos,
+					 "unknown column '%s' in %s%s%s%s", col, pm_dataset_name(d),
+					 hint ? "; did you mean '" : "", hint ? hint : "",
+					 hint ? "'?" : "");
+			break;
+		}
+		if (names_push(&role[r], col, strlen(col)) != 0) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	pm__formula_free(f);
+	for (int r = 0; r < 3; r++) {
+		pm_names *to = role_names(s, r);
+
+		if (!st) {
+			names_truncate(to, 0);
+			*to = role[r];
+		} else {
+			names_truncate(&role[r], 0);
+		}
+	}
+	s->infer_roles = 0;
+	return st;
 }
 
 static int is_space(char c)
@@ -435,6 +517,32 @@ static pm_status parse_bounds(const cJSON *v, pm_bounds *bd, const char *file, p
 	return PM_OK;
 }
 
+/* "form": "additive" | "multiplicative", or "formula": TEXT (not both). A
+ * formula's mistakes keep their place in the formula and name the file. */
+static pm_status parse_form(const cJSON *item, pm_spec *s, const char *file, pm_error *err)
+{
+	int is_form = strcmp(item->string, "form") == 0;
+	pm_status st;
+
+	if (s->form)
+		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+				   "give either \"form\" or \"formula\", not both");
+	if (!cJSON_IsString(item) || !item->valuestring)
+		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0, "'%s' must be a string",
+				   item->string);
+	if (is_form && !is_named_form(item->valuestring))
+		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+				   "'form' must be \"additive\" or \"multiplicative\" (a formula "
+				   "goes in \"formula\")");
+	st = pm_spec_set_form(s, item->valuestring, err);
+	if (st == PM_EPARSE && err) {
+		size_t len = strlen(err->msg);
+
+		snprintf(err->msg + len, sizeof(err->msg) - len, " (in %s)", file);
+	}
+	return st;
+}
+
 /* Fill s from the tree; s is freed by the caller on failure. */
 static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				pm_error *err)
@@ -468,8 +576,10 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 			/* naming either list, even as [], means "these and no others" */
 			if (k == 1 || k == 2)
 				s->infer_roles = 0;
-		} else {
+		} else if (k == NROLES + 1) {
 			st = parse_bounds(item, &s->bounds, file, err);
+		} else {
+			st = parse_form(item, s, file, err);
 		}
 		if (st)
 			return st;

@@ -63,7 +63,7 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 				d[p++] = (pm_param_desc){ PM_PARAM_LEVEL, (uint32_t)i, (uint32_t)v };
 		} else {
 			ext_factor[f] = (uint32_t)f;
-			t->factor[f++] = (pm_factor){ (uint32_t)i, (uint32_t)p };
+			t->factor[f++] = (pm_factor){ .input = (uint32_t)i, .power = (uint32_t)p };
 			d[p++] = (pm_param_desc){ PM_PARAM_SCALING, (uint32_t)i, 0 };
 		}
 	}
@@ -72,7 +72,7 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 	p = 0;
 	for (size_t i = 0; i < ninputs; i++) {
 		if (role[i] == PM_ROLE_INTRINSIC) {
-			t->factor[f] = (pm_factor){ (uint32_t)i, (uint32_t)(p + 1) };
+			t->factor[f] = (pm_factor){ .input = (uint32_t)i, .power = (uint32_t)(p + 1) };
 			t->term[k] = (pm_term){ (uint32_t)p, PM_NONE, 0, (uint32_t)r,
 						(uint32_t)(1 + next) };
 			t->ref[r++] = (uint32_t)f++;

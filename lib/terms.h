@@ -1,10 +1,13 @@
 /* The model as a list of terms (DESIGN.md §2): each term is a coefficient
- * times a product of factors input^power, optionally times a level indicator
- * [categorical input == level]. Power parameters may be shared between terms
- * (eq. 4.4 shares every q_j). Prediction evaluates the list directly with
- * pm__terms_combine(); the fit compiles it into a faster plan (cost.h) that
- * gives the same numbers up to rounding. Both compute x^p with
- * pm__factor_value(). */
+ * times a product of factors, optionally times a level indicator
+ * [categorical input == level]. A factor is one of (pm_factor_kind)
+ * x^e, log2(x)^e, a per-level multiplier or an indicator [x op v]; a power
+ * e is a parameter (or its negative: "/ x^q" is x^-q) or a fixed number, and
+ * parameters may be shared between terms (eq. 4.4 shares every q_j).
+ * Prediction evaluates the list directly with pm__terms_combine(); the fit
+ * compiles it into a faster plan (cost.h) that gives the same numbers up to
+ * rounding. Both compute a factor as pm__factor_eval() of
+ * pm__factor_base(). */
 #ifndef PM_TERMS_H
 #define PM_TERMS_H
 
@@ -15,9 +18,24 @@
 
 #define PM_NONE UINT32_MAX
 
+typedef enum pm_factor_kind {
+	PM_FACTOR_POWER = 0,	/* x^e, e = ±param[power] or fixed */
+	PM_FACTOR_LOG2,		/* log2(x)^e, likewise; 0 where x = 1 */
+	PM_FACTOR_LEVEL,	/* exp(param[power + v - 1]) at level v > 0, 1 at level 0 */
+	PM_FACTOR_INDICATOR	/* 1 where x op threshold holds, else 0 */
+} pm_factor_kind;
+
+typedef enum pm_cmp { PM_CMP_GT = 0, PM_CMP_GE, PM_CMP_LT, PM_CMP_LE, PM_CMP_EQ, PM_CMP_NE } pm_cmp;
+
 typedef struct pm_factor {
-	uint32_t input;	/* a numeric input */
-	uint32_t power;	/* parameter index of its power */
+	uint32_t input;		/* the input it is a function of */
+	uint32_t power;		/* parameter index of its power (of the first level's
+				 * log multiplier), or PM_NONE: fixed */
+	pm_factor_kind kind;
+	int negate;		/* power: e = -param[power] ("/ x^q") */
+	double fixed;		/* power: e when power is PM_NONE */
+	pm_cmp op;		/* indicator: [x op threshold] */
+	double threshold;
 } pm_factor;
 
 typedef struct pm_term {
@@ -83,6 +101,53 @@ static inline double pm__terms_combine(const pm_terms *t, const double *param,
 static inline double pm__factor_value(double power, double u)
 {
 	return exp(power * u);
+}
+
+/* What a factor's value is computed from, per value x of its input (the
+ * level index for a level factor): tabulated once per distinct value by
+ * the fit, computed per point by prediction. Power: u = log(x) -
+ * log_scale; log2: log(log2(x)), -inf at x = 1 (x < 1 is refused before);
+ * indicator: 1 or 0. */
+static inline double pm__factor_base(const pm_factor *f, double x, double log_scale)
+{
+	switch (f->kind) {
+	case PM_FACTOR_POWER: return log(x) - log_scale;
+	case PM_FACTOR_LOG2: return log(log2(x));
+	case PM_FACTOR_LEVEL: return x;
+	default: break;
+	}
+	switch (f->op) {
+	case PM_CMP_GT: return x > f->threshold;
+	case PM_CMP_GE: return x >= f->threshold;
+	case PM_CMP_LT: return x < f->threshold;
+	case PM_CMP_LE: return x <= f->threshold;
+	case PM_CMP_EQ: return x == f->threshold;
+	default: return x != f->threshold;
+	}
+}
+
+/* The exponent of a power or log2 factor. */
+static inline double pm__factor_exponent(const pm_factor *f, const double *param)
+{
+	if (f->power == PM_NONE)
+		return f->fixed;
+	return f->negate ? -param[f->power] : param[f->power];
+}
+
+/* A factor's value from its base. log2(1)^e is taken as 0 for every e: a
+ * log2 term is absent where its input is 1 (one worker: nothing to reduce). */
+static inline double pm__factor_eval(const pm_factor *f, const double *param, double base)
+{
+	switch (f->kind) {
+	case PM_FACTOR_POWER: return pm__factor_value(pm__factor_exponent(f, param), base);
+	case PM_FACTOR_LOG2:
+		return base == -INFINITY ? 0.0
+					 : pm__factor_value(pm__factor_exponent(f, param), base);
+	case PM_FACTOR_LEVEL:
+		return base > 0 && f->power != PM_NONE ? exp(param[f->power + (size_t)base - 1])
+						       : 1.0;
+	default: return base;
+	}
 }
 
 #endif

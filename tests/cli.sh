@@ -54,13 +54,32 @@ else
 fi
 check "model.json has the format" grep -q '"format": "perfmodel-model"' gemm.json
 
-"$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 40 --threads 1 -o t1.json -q
-"$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 40 --threads 2 -o t2.json -q
-if [ -s t1.json ] && diff <(sed '/"run"/,$d' t1.json) <(sed '/"run"/,$d' t2.json) >/dev/null; then
-	ok "--threads 1 and 2 give the same model.json"
-else
-	bad "--threads 1 and 2 give the same model.json" "$(diff t1.json t2.json | head)"
-fi
+# Reproducibility: the same command twice, and with 1, 2 or 8 threads, gives
+# byte-identical model.json apart from "run" (threads asked and used, wall
+# time), which the writer keeps last for this comparison.
+same_model() {	# same_model NAME A.json B.json
+	if [ -s "$2" ] && [ -s "$3" ] && cmp -s <(sed '/"run"/,$d' "$2") <(sed '/"run"/,$d' "$3"); then
+		ok "$1"
+	else
+		bad "$1" "$(diff "$2" "$3" | head)"
+	fi
+}
+for t in 1 2 8; do
+	"$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 40 --threads $t -o t$t.json -q
+done
+"$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 40 --threads 2 -o again.json -q
+same_model "--threads 1 and 2 give the same model.json" t1.json t2.json
+same_model "--threads 1 and 8 give the same model.json" t1.json t8.json
+same_model "the same fit twice gives the same model.json" t2.json again.json
+for t in 1 2 8; do
+	"$pm" fit "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --maxiter 15 --seeds 3 --threads $t -o s$t.json -q
+	"$pm" sweep "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --lambda 1e-3:1:3 --cv 2 --maxiter 10 \
+		--json --threads $t | grep -v '"wall_time_s"' >sweep$t.json
+done
+same_model "--seeds 3: --threads 1 and 2 give the same model.json" s1.json s2.json
+same_model "--seeds 3: --threads 1 and 8 give the same model.json" s1.json s8.json
+same_model "sweep: --threads 1 and 2 give the same table" sweep1.json sweep2.json
+same_model "sweep: --threads 1 and 8 give the same table" sweep1.json sweep8.json
 
 "$pm" fit "$data/gemm_cpu.csv" --target time_s --extrinsic threads -q -o roles.json
 if grep -q '"name": "n", "role": "intrinsic"' roles.json 2>/dev/null ||
@@ -144,6 +163,218 @@ echo keep >out.json
 "$pm" fit "$fix/empty.csv" --spec "$spec" -o out.json -q 2>/dev/null
 if [ "$(cat out.json)" = keep ]; then ok "a failed fit leaves an old model untouched"; else bad "a failed fit leaves an old model untouched"; fi
 rm -f out.json
+
+# ---- limits: clear errors instead of crashes or swapping
+{ printf 'n,threads,time_s\n1,'; head -c 1048577 /dev/zero | tr '\0' x; printf ',1\n'; } >big.csv
+expect_fail "a field longer than 1 MiB" 1 "big.csv:2:3: field longer than 1 MiB" -- fitcmd big.csv
+{ printf 'threads,host,time_s\n'; for i in $(seq 20); do printf '%d,node%d,%d\n' $((i % 2 + 1)) $((i % 11)) "$i"; done; } >hosts.csv
+expect_fail "a categorical with more levels than rows/2" 1 "hosts.csv: categorical column 'host' has 11 levels in 20 rows" \
+	-- "$pm" fit hosts.csv --target time_s --extrinsic threads --categorical host -o out.json -q
+
+# ---- interruption: SIGINT or SIGTERM saves the best model so far, exit 130
+long_fit() {	# long_fit OUT [OPTIONS]: a fit that runs until it is stopped
+	local out=$1
+	shift
+	"$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --tol 0 \
+		--maxiter 100000000 --threads 2 -o "$out" -q "$@" 2>"$out.err" &
+	pid=$!
+	sleep 1
+}
+for case in INT TERM "INT --seeds 3"; do
+	sig=${case%% *}
+	rm -f int.json*
+	# shellcheck disable=SC2086 # the options after the signal name
+	long_fit int.json ${case#"$sig"}
+	kill -"$sig" $pid
+	sig=$case
+	wait $pid
+	rc=$?
+	if [ $rc -ne 130 ]; then
+		bad "SIG$sig: exit 130" "exit $rc" "$(cat int.json.err)"
+	elif ! grep -q '"interrupted": true' int.json || ! grep -q '"stop": "interrupted"' int.json; then
+		bad "SIG$sig: the model is marked interrupted" "$(head -c 300 int.json)"
+	elif ! grep -q "interrupted: saved the best model so far" int.json.err; then
+		bad "SIG$sig: says so on stderr" "$(cat int.json.err)"
+	elif ls int.json.?????? >/dev/null 2>&1; then
+		bad "SIG$sig: no temporary file left"
+	elif ! "$pm" eval -m int.json "$data/lenet5_cpu.csv" >/dev/null 2>int.eval; then
+		bad "SIG$sig: the interrupted model loads" "$(cat int.eval)"
+	else
+		ok "SIG$sig: exit 130, the best model so far saved, marked, loadable"
+	fi
+done
+# sweep prints its table: a stopped one says so, in the JSON too
+"$pm" sweep "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --json >sweep_int.json 2>sweep_int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && grep -q '"interrupted": true' sweep_int.json && grep -q "interrupted" sweep_int.err; then
+	ok "SIGINT during sweep: exit 130, the table marked interrupted"
+else
+	bad "SIGINT during sweep: exit 130, the table marked interrupted" "exit $rc" "$(cat sweep_int.err)"
+fi
+# A second signal exits at once: the old file stays, or the new one is whole.
+echo keep >int.json
+long_fit int.json
+kill -INT $pid
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -ne 130 ]; then
+	bad "a second signal: exit 130" "exit $rc"
+elif ls int.json.?????? >/dev/null 2>&1; then
+	bad "a second signal: no temporary file left"
+elif [ "$(cat int.json)" != keep ] && ! "$pm" eval -m int.json "$data/lenet5_cpu.csv" >/dev/null; then
+	bad "a second signal: the output is the old file or a whole model"
+else
+	ok "a second signal exits 130 at once, the output old or whole"
+fi
+
+# ---- model formulas (issue 10)
+ddp_formula='a * hidden^p1 * layers^p2 * batch_size^q1 / world_size^q2 * level(activation) + b * [world_size > 1] * hidden^r1 + C'
+if "$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --extrinsic world_size,batch_size \
+	--formula "$ddp_formula" --maxiter 60 -o formula.json >formula.txt 2>formula.err &&
+	grep -q '"form": "formula"' formula.json && grep -qF "\"formula\": \"$ddp_formula\"" formula.json &&
+	grep -q 'doubling hidden multiplies its term by' formula.txt &&
+	grep -q 'level(activation) = ' formula.txt; then
+	ok "fit --formula: saved with its text, powers in words"
+else
+	bad "fit --formula: saved with its text, powers in words" "$(cat formula.err formula.txt)"
+fi
+"$pm" predict -m formula.json "$data/ddp_mlp.csv" >formula_pred.csv 2>formula_pred.err
+if [ "$(wc -l <formula_pred.csv)" -eq "$(wc -l <"$data/ddp_mlp.csv")" ] &&
+	"$pm" eval -m formula.json "$data/ddp_mlp.csv" | grep -q MAPE; then
+	ok "a formula model predicts and evaluates"
+else
+	bad "a formula model predicts and evaluates" "$(cat formula_pred.err)"
+fi
+printf '{"target": "time_per_iter_s", "extrinsic": ["world_size", "batch_size"],\n "formula": "%s"}\n' \
+	"$ddp_formula" >formula_spec.json
+"$pm" fit "$data/ddp_mlp.csv" --spec formula_spec.json --maxiter 60 -o formula2.json -q
+same_model "a spec's \"formula\" fits as --formula does" formula.json formula2.json
+if "$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --form multiplicative \
+	--maxiter 40 -o mult.json -q && grep -q '"form": "multiplicative"' mult.json &&
+	grep -q '"formula": "a \* kernel_size^p_kernel_size' mult.json; then
+	ok "fit --form multiplicative"
+else
+	bad "fit --form multiplicative"
+fi
+expect_fail "a formula's mistake is placed in it" 1 "^perfmodel: formula:1:20: unknown column 'hiden' in .*ddp_mlp.csv; did you mean 'hidden'" -- \
+	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --formula 'a * hidden^p + b * hiden^q' -o out.json
+expect_fail "a formula's syntax error is placed in it" 1 "^perfmodel: formula:1:12: expected a number" -- \
+	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --formula 'a * hidden^' -o out.json
+expect_fail "--form takes a form's name" 2 "--form 'cubic': expected additive, multiplicative or auto" -- \
+	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --form cubic -o out.json
+expect_fail "--form and --formula exclude each other" 2 "one of --form and --formula" -- \
+	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --form additive --formula 'a * hidden^p' -o out.json
+
+# ---- losses and model selection (issue 10)
+if "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --loss log -o loss.json >loss.txt 2>&1 &&
+	grep -q '"loss": "log"' loss.json && grep -q 'cost (log)' loss.txt; then
+	ok "fit --loss log: saved in model.json, named in the summary"
+else
+	bad "fit --loss log: saved in model.json, named in the summary" "$(cat loss.txt)"
+fi
+expect_fail "fit --loss bogus is a usage error" 2 "--loss 'l1': expected mae, mse, mape or log" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --loss l1 -o out.json
+expect_fail "fit takes one loss" 2 "--loss 'mae,log'" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --loss mae,log -o out.json
+expect_fail "fit --cv needs select" 2 "use 'perfmodel select' or --form auto" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --cv 3 -o out.json
+selcmd() { "$pm" select "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --cv 3 "$@"; }
+if selcmd --loss mae,mape --threads 1 -o sel1.json >sel.txt 2>sel.err &&
+	[ "$(grep -c '^  additive  *ma' sel.txt)" -eq 2 ] &&
+	[ "$(grep -c '^  multiplicative  *ma' sel.txt)" -eq 2 ] && grep -q '<- best' sel.txt &&
+	grep -q '3-fold cross-validation' sel.txt && grep -q 'saved to sel1.json' sel.txt; then
+	ok "select: a row per form and loss, the best marked, the best saved"
+else
+	bad "select: a row per form and loss, the best marked, the best saved" "$(cat sel.err sel.txt)"
+fi
+best=$(sed -n 's/^  [a-z]* *\([a-z]*\) .*<- best$/\1/p' sel.txt)
+check "select saves the best candidate's loss ($best)" grep -q "\"loss\": \"$best\"" sel1.json
+selcmd --loss mae,mape --threads 2 -o sel2.json -q
+same_model "select: the same choice and model for any thread count" sel1.json sel2.json
+if selcmd --loss mape --json -o sel3.json >sel3.out 2>sel3.err && grep -q '<- best' sel3.err &&
+	grep -q '"loss": "mape"' sel3.out; then
+	ok "select --json: the table on stderr, the model on stdout"
+else
+	bad "select --json: the table on stderr, the model on stdout" "$(cat sel3.err)"
+fi
+"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --form auto --cv 3 --loss mae,mape \
+	--threads 2 -o auto.json -q
+same_model "fit --form auto is select" sel2.json auto.json
+expect_fail "select --cv 1 is a usage error" 2 "--cv '1'" -- selcmd --cv 1 -o out.json
+expect_fail "select: more folds than rows" 1 "" -- selcmd --cv 101 -o out.json
+expect_fail "select: a bad formula fails before fitting" 1 "formula:1:5: .*form 'a\*n\^'" -- \
+	selcmd --forms additive,'a*n^' -o out.json
+expect_fail "select: a missing column names the form and fold" 1 \
+	"no column 'nope'.*fold 1 of 3.*form 'additive'" -- \
+	"$pm" select "$data/gemm_cpu.csv" --target time_s --intrinsic n,nope --cv 3 -o out.json
+check "help select" "$pm" help select
+rm -f sint.json
+"$pm" select "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --tol 0 --maxiter 100000000 \
+	-o sint.json -q 2>sint.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && [ ! -e sint.json ] && grep -q "interrupted: no form chosen" sint.err; then
+	ok "select interrupted: exit 130, nothing saved"
+else
+	bad "select interrupted: exit 130, nothing saved" "exit $rc" "$(cat sint.err)"
+fi
+
+# ---- issue 3: held-out rows, repeated seeds, scaling report, sweep
+lenet() { "$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 20 "$@"; }
+if lenet --seeds 3 --test-fraction 0.333 --reg l2 --lambda 0.001 -o s3.json >s3.txt 2>s3.err &&
+	grep -q 'parameters over 3 seeds (1..3)' s3.txt && grep -q '^  threads  *-*[0-9.e-]* ± ' s3.txt &&
+	grep -Eq '^  rows +400 +200$' s3.txt && grep -q 'held out: 200 rows' s3.txt &&
+	grep -q 'doubling threads multiplies time by 2^q' s3.txt && grep -q '"seeds": \[' s3.json &&
+	grep -q '"test_data"' s3.json; then
+	ok "fit --seeds --test-fraction: thesis table, train/test side by side, scaling, saved"
+else
+	bad "fit --seeds --test-fraction: thesis table, train/test side by side, scaling, saved" \
+		"$(cat s3.err s3.txt)"
+fi
+lenet --seeds 3 --test-fraction 0.333 --reg l2 --lambda 0.001 --threads 1 -o s3t1.json -q
+same_model "fit --seeds: the same model.json for any thread count" s3.json s3t1.json
+check "fit --test FILE" lenet --test "$data/lenet5_cpu.csv" -o t.json
+check "fit --test FILE saves the held-out metrics" grep -q '"fraction": 0,' t.json
+if lenet --json -o j.json >j.out && python3 -c 'import json,sys; d=json.load(open("j.out")); sys.exit(not (d["scaling"][0]["input"] == "threads" and "training" in d["fit"]))'; then
+	ok "fit --json: one document with the model and the scaling report"
+else
+	bad "fit --json: one document with the model and the scaling report" "$(head -c 300 j.out)"
+fi
+expect_fail "fit --test with --test-fraction is a usage error" 2 "exclude each other" -- \
+	lenet --test x.csv --test-fraction 0.3 -o out.json
+expect_fail "fit --split-seed needs --test-fraction" 2 "needs --test-fraction" -- \
+	lenet --split-seed 3 -o out.json
+expect_fail "fit --test-fraction 1 is a usage error" 2 "test-fraction '1'" -- \
+	lenet --test-fraction 1 -o out.json
+expect_fail "fit --seeds 0 is a usage error" 2 "seeds '0'" -- lenet --seeds 0 -o out.json
+expect_fail "fit --test: a level the fit never saw names the cell" 1 "bad_level.csv:2:[0-9]+: .*tanh2" -- \
+	lenet --test "$fix/bad_level.csv" -o out.json
+sweep() { "$pm" sweep "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 20 --lambda 1e-3:1e-1:3 "$@"; }
+if sweep --cv 3 --threads 1 --csv >sw1.csv 2>sw.err && sweep --cv 3 --threads 2 --csv >sw2.csv &&
+	[ "$(wc -l <sw1.csv)" -eq 4 ] && head -1 sw1.csv | grep -q '^lambda,mape,mape_std,r2,mae,rmse,cost,a_n,' &&
+	cmp -s sw1.csv sw2.csv; then
+	ok "sweep --csv: a row per lambda, the same for any thread count"
+else
+	bad "sweep --csv: a row per lambda, the same for any thread count" "$(cat sw.err sw1.csv)"
+fi
+if sweep --cv 3 >sw.txt && grep -q '<- best' sw.txt && grep -q '^best lambda' sw.txt &&
+	sweep --test-fraction 0.3 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(not (d["folds"] == 0 and len(d["points"]) == 3))'; then
+	ok "sweep: the best lambda named; --json with one split"
+else
+	bad "sweep: the best lambda named; --json with one split" "$(cat sw.txt)"
+fi
+expect_fail "sweep --lambda needs LO:HI:N" 2 "--lambda '1e-3'" -- sweep --lambda 1e-3
+expect_fail "sweep --cv with --test-fraction is a usage error" 2 "exclude each other" -- \
+	sweep --cv 3 --test-fraction 0.3
+check "help sweep" "$pm" help sweep
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,70 +9,8 @@
 
 PM_LEAK_CHECKED_SUITE(cost);
 
-/* Allocation failure injection, as in test_dataset.c: the test binary
- * replaces malloc, calloc, realloc and free so that the k-th allocation can
- * fail and blocks left behind be counted. Not under sanitizers, which bring
- * their own allocator. */
-#if defined(PM_TEST_ASAN) || !defined(__GLIBC__)
-#define NO_ALLOC_HOOK
-#endif
-
-#ifndef NO_ALLOC_HOOK
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
-extern void __libc_free(void *p);
-
-static int armed;
-static long fail_in;	/* allocations to allow before one fails; < 0: none */
-static long live;	/* blocks allocated minus blocks freed while armed */
-static long calls;	/* allocations asked for while armed */
-
-static int should_fail(void)
-{
-	if (armed)
-		calls++;
-	if (armed && fail_in-- == 0) {
-		errno = ENOMEM;
-		return 1;
-	}
-	return 0;
-}
-
-void *malloc(size_t n)
-{
-	void *p = should_fail() ? NULL : __libc_malloc(n);
-
-	if (armed && p)
-		live++;
-	return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-	void *p = should_fail() ? NULL : __libc_calloc(n, size);
-
-	if (armed && p)
-		live++;
-	return p;
-}
-
-void *realloc(void *old, size_t n)
-{
-	void *p = should_fail() ? NULL : __libc_realloc(old, n);
-
-	if (armed && p && !old)
-		live++;
-	return p;
-}
-
-void free(void *p)
-{
-	if (armed && p)
-		live--;
-	__libc_free(p);
-}
-#endif
+/* Allocation failure injection: alloc_fail.h. */
+#include "alloc_fail.h"
 
 struct fixture {
 	pm_dataset *d;
@@ -227,6 +165,148 @@ Test(cost, gradient_with_l2_and_l1_penalties)
 	check_gradient(o);
 }
 
+/* Each loss's smoothed gradient, with and without a penalty; log and MAPE
+ * at a point where every prediction is > 0 (some_point's). */
+Test(cost, gradient_for_every_loss)
+{
+	pm_fit_options o = pm_fit_options_default();
+
+	for (int k = PM_LOSS_MSE; k <= PM_LOSS_LOG; k++) {
+		o.loss = (pm_loss)k;
+		o.reg = PM_REG_NONE;
+		check_gradient(o);
+		o.reg = PM_REG_L2;
+		o.lambda_coef = o.lambda_power = 0.01;
+		check_gradient(o);
+	}
+}
+
+/* t = a·x^p · e^q + C on four rows in raw units; e = 1, so q does nothing,
+ * and with a = 1, p = 1, C = 0 the prediction is x: residuals t − x = 2,
+ * −1, 1, 0 on t = 3, 1, 5, 8. csv: the time column in other units. */
+static double tiny_cost(pm_loss loss, pm_reg reg, double lambda, const double *x,
+			const char *time)
+{
+	pm_fit_options o = pm_fit_options_default();
+	struct fixture f;
+	char csv[128];
+	double v;
+	double t[4];
+
+	cr_assert_eq(sscanf(time, "%lf,%lf,%lf,%lf", &t[0], &t[1], &t[2], &t[3]), 4);
+	snprintf(csv, sizeof(csv), "x,e,time\n1,1,%.17g\n2,1,%.17g\n4,1,%.17g\n8,1,%.17g\n",
+		 t[0], t[1], t[2], t[3]);
+	o.scale = PM_SCALE_NONE;
+	o.loss = loss;
+	o.reg = reg;
+	o.lambda_coef = o.lambda_power = lambda;
+	setup_csv(&f, o, strdup(csv), "x", "", "e");
+	cr_assert_eq(f.m->nparams, 4);	/* a_x, p_x, q_e, C */
+	v = pm__cost_value(x, &f.c, f.scratch);
+	teardown(&f);
+	return v;
+}
+
+Test(cost, every_loss_on_hand_computed_residuals)
+{
+	const double x[] = { 1.0, 1.0, 0.7, 0.0 };
+	const double want[] = {
+		[PM_LOSS_MAE] = (2.0 + 1.0 + 1.0 + 0.0) / 4,
+		[PM_LOSS_MSE] = (4.0 + 1.0 + 1.0 + 0.0) / 4,
+		[PM_LOSS_MAPE] = (2.0 / 3 + 1.0 / 1 + 1.0 / 5 + 0.0 / 8) / 4,
+		[PM_LOSS_LOG] = (log(3.0) + log(2.0) + log(5.0 / 4) + 0.0) / 4,
+	};
+
+	for (int k = PM_LOSS_MAE; k <= PM_LOSS_LOG; k++) {
+		double got = tiny_cost((pm_loss)k, PM_REG_NONE, 0, x, "3,1,5,8");
+
+		cr_expect(fabs(got - want[k]) <= 1e-14 * want[k], "%s: %.17g, want %.17g",
+			  pm_loss_name((pm_loss)k), got, want[k]);
+	}
+}
+
+/* The constant reaches every row: t̂ = x + 0.5. */
+Test(cost, every_loss_sees_the_constant)
+{
+	const double x[] = { 1.0, 1.0, -2.0, 0.5 };
+	double log_want = (fabs(log(1.5 / 3)) + fabs(log(2.5 / 1)) + fabs(log(4.5 / 5)) +
+			   fabs(log(8.5 / 8))) / 4;
+	double mape_want = (1.5 / 3 + 1.5 / 1 + 0.5 / 5 + 0.5 / 8) / 4;
+
+	cr_expect_float_eq(tiny_cost(PM_LOSS_LOG, PM_REG_NONE, 0, x, "3,1,5,8"), log_want, 1e-14);
+	cr_expect_float_eq(tiny_cost(PM_LOSS_MAPE, PM_REG_NONE, 0, x, "3,1,5,8"), mape_want,
+			   1e-14);
+}
+
+Test(cost, penalty_adds_to_every_loss)
+{
+	const double x[] = { 1.0, 1.0, 0.7, 0.25 };
+	const double lambda = 0.01;
+	/* a, p, q penalised, C never */
+	const double l2 = lambda * (1.0 + 1.0 + 0.49), l1 = lambda * (1.0 + 1.0 + 0.7);
+
+	for (int k = PM_LOSS_MAE; k <= PM_LOSS_LOG; k++) {
+		double plain = tiny_cost((pm_loss)k, PM_REG_NONE, 0, x, "3,1,5,8");
+
+		cr_expect_float_eq(tiny_cost((pm_loss)k, PM_REG_L2, lambda, x, "3,1,5,8") - plain,
+				   l2, 1e-14, "%s", pm_loss_name((pm_loss)k));
+		cr_expect_float_eq(tiny_cost((pm_loss)k, PM_REG_L1, lambda, x, "3,1,5,8") - plain,
+				   l1, 1e-14, "%s", pm_loss_name((pm_loss)k));
+	}
+}
+
+/* docs/maths.md: the same data in milliseconds-to-seconds units (t and a
+ * times 1e-3) gives the same MAPE and log cost; MAE scales by 1e-3, MSE by
+ * 1e-6. */
+Test(cost, mape_and_log_are_scale_invariant)
+{
+	const double x[] = { 1.0, 1.0, 0.7, 0.0 }, k = 1e-3, xs[] = { 1e-3, 1.0, 0.7, 0.0 };
+	const double factor[] = { [PM_LOSS_MAE] = k, [PM_LOSS_MSE] = k * k, [PM_LOSS_MAPE] = 1,
+				  [PM_LOSS_LOG] = 1 };
+
+	for (int l = PM_LOSS_MAE; l <= PM_LOSS_LOG; l++) {
+		double raw = tiny_cost((pm_loss)l, PM_REG_NONE, 0, x, "3,1,5,8");
+		double small = tiny_cost((pm_loss)l, PM_REG_NONE, 0, xs, "0.003,0.001,0.005,0.008");
+
+		cr_expect_float_eq(small, raw * factor[l], 1e-13 * raw * factor[l], "%s",
+				   pm_loss_name((pm_loss)l));
+	}
+}
+
+/* A prediction of 0 has no logarithm: the trial is infeasible, +inf, never
+ * NaN (DE's selection needs an ordered cost); MAPE only divides by t. */
+Test(cost, log_of_a_zero_prediction_is_infinite)
+{
+	const double x[] = { 0.0, 1.0, 0.0, 0.0 };
+
+	cr_expect(isinf(tiny_cost(PM_LOSS_LOG, PM_REG_NONE, 0, x, "3,1,5,8")));
+	cr_expect(isfinite(tiny_cost(PM_LOSS_MAPE, PM_REG_NONE, 0, x, "3,1,5,8")));
+}
+
+/* MSE needs no smoothing: its smoothed cost is the true one, bit for bit;
+ * the others approach theirs as eps shrinks. */
+Test(cost, smoothing_approaches_every_loss)
+{
+	pm_fit_options o = pm_fit_options_default();
+
+	for (int k = PM_LOSS_MSE; k <= PM_LOSS_LOG; k++) {
+		struct fixture f;
+		double x[32], g[32], exact, smooth;
+
+		o.loss = (pm_loss)k;
+		setup(&f, o);
+		some_point(f.m, x);
+		exact = pm__cost_value(x, &f.c, f.scratch);
+		smooth = pm__cost_smooth(x, 1e-12, g, &f.c, f.scratch);
+		if (o.loss == PM_LOSS_MSE)
+			cr_expect_eq(memcmp(&smooth, &exact, sizeof(exact)), 0, "%.17g %.17g",
+				     smooth, exact);
+		else
+			cr_expect_float_eq(smooth, exact, 1e-9 * exact, "%s", pm_loss_name(o.loss));
+		teardown(&f);
+	}
+}
+
 Test(cost, smoothing_approaches_the_true_cost)
 {
 	struct fixture f;
@@ -276,8 +356,9 @@ Test(cost, l2_penalty_spares_the_constant)
 static void install_general_terms(pm_model *m)
 {
 	static const pm_factor factor[] = {
-		{ 5, 11 }, { 6, 12 }, { 0, 1 }, { 1, 3 }, { 2, 5 }, { 2, 1 }, { 0, 3 }, { 6, 5 },
-		{ 1, 12 },
+		{ .input = 5, .power = 11 }, { .input = 6, .power = 12 }, { .input = 0, .power = 1 },
+		{ .input = 1, .power = 3 }, { .input = 2, .power = 5 }, { .input = 2, .power = 1 },
+		{ .input = 0, .power = 3 }, { .input = 6, .power = 5 }, { .input = 1, .power = 12 },
 	};
 	static const uint32_t ref[] = {
 		2, 0, 1,	/* a_k k^p_k threads^q batch^q */
@@ -324,9 +405,12 @@ struct row_view {
 static double view_factor(const void *ctx, uint32_t f)
 {
 	const struct row_view *v = ctx;
-	const pm_column *col = &v->p->col[v->t->factor[f].input];
+	const pm_factor *fa = &v->t->factor[f];
+	const pm_column *col = &v->p->col[fa->input];
+	uint32_t d = col->code[v->r];
 
-	return pm__factor_value(v->x[v->t->factor[f].power], col->u[col->code[v->r]]);
+	return pm__factor_eval(fa, v->x, col->x ? pm__factor_base(fa, col->x[d], col->log_scale)
+						: (double)d);
 }
 
 static uint32_t view_level(const void *ctx, uint32_t i)

@@ -465,6 +465,59 @@ Test(csv, places_after_many_embedded_line_ends)
 	FAIL("a,\"b\nc\"\n\"x\ny\nz\",\"1\"?\n", 5, 7, "unexpected '?' after closing quote");
 }
 
+/* A 1 MiB field is fine, one byte more is refused where the field starts
+ * (its quotes count: they are in the file). */
+Test(csv, error_field_too_long)
+{
+	const size_t mib = (size_t)1 << 20;
+	char *text = xmalloc(mib + 64);
+	pm_csv t;
+	pm_error err;
+	size_t n;
+
+	n = (size_t)sprintf(text, "a,b\n1,");
+	memset(text + n, 'x', mib);
+	n += mib;
+	cr_assert_eq(tok_n(text, n, &t, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(strlen(t.buf + pm__csv_offset(&t, 1, 1)), mib);
+	pm__csv_free(&t);
+	text[n++] = 'x';
+	expect_fail(text, n, 2, 3, "field longer than 1 MiB");
+	n = (size_t)sprintf(text, "a,b\n1,\"");
+	memset(text + n, 'x', mib - 1);
+	n += mib - 1;
+	text[n++] = '"';
+	expect_fail(text, n, 2, 3, "field longer than 1 MiB");
+	free(text);
+}
+
+/* 10 000 columns are fine; the 10 001st header field is refused. */
+Test(csv, error_too_many_columns)
+{
+	char *text = xmalloc(16 * 10002 + 16);
+	pm_csv t;
+	pm_error err;
+	size_t n = 0, col11 = 0;
+
+	for (int c = 0; c < 10000; c++)
+		n += (size_t)sprintf(text + n, "%sc%d", c ? "," : "", c);
+	n += (size_t)sprintf(text + n, "\n");
+	for (int c = 0; c < 10000; c++)
+		n += (size_t)sprintf(text + n, "%s1", c ? "," : "");
+	cr_assert_eq(tok_n(text, n, &t, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(t.ncols, 10000);
+	pm__csv_free(&t);
+	n = 0;
+	for (int c = 0; c <= 10000; c++) {
+		if (c == 10000)
+			col11 = n + 2;	/* after the comma, 1-based */
+		n += (size_t)sprintf(text + n, "%sc%d", c ? "," : "", c);
+	}
+	n += (size_t)sprintf(text + n, "\n1\n");
+	expect_fail(text, n, 1, (unsigned)col11, "more than 10000 columns");
+	free(text);
+}
+
 /* The row length limit, on a copy of the tokenizer built with a limit of 8
  * bytes instead of 4 GiB. */
 #define PM_CSV_ROW_MAX 8

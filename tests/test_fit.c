@@ -4,35 +4,9 @@
 
 #include "leak_check.h"
 #include "model_impl.h"
-#include "synth.h"
+#include "synth_fit.h"
 
 PM_LEAK_CHECKED_SUITE(fit);
-
-static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
-{
-	char *csv = syn_csv(n, noise, seed);
-	pm_dataset *d = NULL;
-	pm_error err = { 0 };
-
-	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "syn.csv", &d, &err), PM_OK, "%s",
-		     err.msg);
-	free(csv);
-	return d;
-}
-
-static pm_spec *syn_spec(void)
-{
-	pm_spec *s = NULL;
-	pm_error err = { 0 };
-
-	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
-	cr_assert_eq(pm_spec_set_target(s, "time", &err), PM_OK);
-	cr_assert_eq(pm_names_add_list(&s->intrinsic, "k,f,h", &err), PM_OK);
-	cr_assert_eq(pm_names_add_list(&s->categorical, "act,opt", &err), PM_OK);
-	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads,batch", &err), PM_OK);
-	s->infer_roles = 0;
-	return s;
-}
 
 static double param(const pm_model *m, const char *name)
 {
@@ -205,6 +179,146 @@ Test(fit, errors)
 	o.lambda_coef = -1;
 	cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EINVAL);
 	cr_expect_null(m);
+	pm_dataset_free(d);
+	pm_spec_free(s);
+}
+
+/* n rows of k (a number) and act (a label), time = 1 + k / 100. */
+static pm_dataset *labelled(size_t n, size_t nlevels, const char *k_fmt, double k_step)
+{
+	char *csv = malloc(64 * n + 64), row[64];
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_not_null(csv);
+	strcpy(csv, "k,act,time\n");
+	for (size_t r = 0; r < n; r++) {
+		double k = pow(k_step, (double)r - (double)n / 2);
+
+		snprintf(row, sizeof(row), k_fmt, k);
+		strcat(csv, row);
+		snprintf(row, sizeof(row), ",l%zu,%.17g\n", r % nlevels, 1 + 0.01 * k);
+		strcat(csv, row);
+	}
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "l.csv", &d, &err), PM_OK, "%s",
+		     err.msg);
+	free(csv);
+	return d;
+}
+
+/* Fit time ~ a*k^p + b_act (+ C) to labelled(40, nlevels, k_fmt, k_step)
+ * with o and the bounds b (NULL: the defaults); *m and err as pm_fit's. */
+static pm_status fit_labelled(size_t nlevels, const char *k_fmt, double k_step,
+			      const pm_fit_options *o, const pm_bounds *b, pm_model **m,
+			      pm_error *err)
+{
+	pm_dataset *d = labelled(40, nlevels, k_fmt, k_step);
+	pm_spec *s = NULL;
+	pm_status st;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "k", NULL), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->categorical, "act", NULL), PM_OK);
+	s->infer_roles = 0;
+	if (b)
+		s->bounds = *b;
+	st = pm_fit(d, s, o, m, err);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	return st;
+}
+
+/* Half the rows as levels is allowed; one more is refused by name. */
+Test(fit, categorical_with_too_many_levels)
+{
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.maxiter = 3;
+	o.polish = 0;
+	cr_expect_eq(fit_labelled(20, "%.17g", 1.1, &o, NULL, &m, &err), PM_OK, "%s", err.msg);
+	pm_model_free(m);
+	cr_expect_eq(fit_labelled(21, "%.17g", 1.1, &o, NULL, &m, &err), PM_ESCHEMA);
+	cr_expect_null(m);
+	cr_expect_str_eq(err.file, "l.csv");
+	cr_expect(strstr(err.msg, "categorical column 'act' has 21 levels in 40 rows") != NULL,
+		  "%s", err.msg);
+}
+
+/* Overflow in x^p (raw units, so no scaling tames it). With k from 1e-100
+ * to 1e100, k^p overflows or underflows for most powers in [-5, 5]: those
+ * trials cost +inf and lose every selection, and the fit still ends with a
+ * finite cost and finite parameters. With k = 1e200, p >= 2 and a >= 1 every
+ * point of the box overflows: PM_EFIT with a message a user can act on,
+ * never a model of NaNs. */
+Test(fit, overflow_in_x_to_the_p)
+{
+	pm_fit_options o = pm_fit_options_default();
+	pm_bounds b = pm_bounds_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.scale = PM_SCALE_NONE;
+	o.maxiter = 50;
+	cr_assert_eq(fit_labelled(2, "%.17g", 1e5, &o, NULL, &m, &err), PM_OK, "%s", err.msg);
+	cr_expect(isfinite(pm_model_fit_info(m)->cost), "cost %g", pm_model_fit_info(m)->cost);
+	for (size_t k = 0; k < pm_model_nparams(m); k++)
+		cr_expect(isfinite(pm_model_param_value(m, k)), "%s = %g",
+			  pm_model_param_name(m, k), pm_model_param_value(m, k));
+	pm_model_free(m);
+
+	b.coef_lo = 1;
+	b.power_lo = 2;
+	cr_expect_eq(fit_labelled(2, "1e200", 1.0, &o, &b, &m, &err), PM_EFIT);
+	cr_expect_null(m);
+	cr_expect_eq(err.code, PM_EFIT);
+	cr_expect(strstr(err.msg, "no finite cost") != NULL, "%s", err.msg);
+}
+
+/* A stop request (what the CLI's SIGINT handler sets) ends the fit at the
+ * next generation boundary with the best model so far, marked interrupted
+ * in the model and in model.json, and the loader takes the mark back. */
+Test(fit, stop_request_gives_the_best_model_so_far)
+{
+	pm_dataset *d = syn_dataset(200, 0.0, 3);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	volatile sig_atomic_t stop = 1;
+	pm_model *m, *back = NULL;
+	const pm_fit_info *fi;
+	pm_error err = { 0 };
+	char *json = NULL;
+
+	o.threads = 2;
+	o.stop = &stop;
+	m = fit(d, s, o);
+	fi = pm_model_fit_info(m);
+	cr_expect_eq(fi->interrupted, 1);
+	cr_expect_str_eq(fi->stop, "interrupted");
+	cr_expect_eq(fi->generations, 0);
+	cr_expect_eq(fi->polished, 0);
+	cr_expect_null(fi->options.stop);
+	cr_expect(isfinite(fi->cost));
+	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
+	cr_expect(strstr(json, "\"interrupted\": true") != NULL);
+	cr_assert_eq(pm_model_load_string(json, "i.json", &back, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(pm_model_fit_info(back)->interrupted, 1);
+	free(json);
+	pm_model_free(back);
+	pm_model_free(m);
+
+	/* never set: a whole fit, and no mark in the file */
+	stop = 0;
+	o.maxiter = 5;
+	m = fit(d, s, o);
+	cr_expect_eq(pm_model_fit_info(m)->interrupted, 0);
+	cr_expect_eq(pm_model_fit_info(m)->generations, 5);
+	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
+	cr_expect(strstr(json, "interrupted") == NULL);
+	free(json);
+	pm_model_free(m);
 	pm_dataset_free(d);
 	pm_spec_free(s);
 }

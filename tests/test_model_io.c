@@ -323,7 +323,7 @@ Test(model_io, format_layout)
 					   "target", "scale", "target_scale", "inputs",
 					   "parameters", "fit", "run", NULL };
 	static const char *const fit[] = { "seed", "maxiter", "popsize", "tol", "atol",
-					   "mutation", "recombination", "polish", "scale", "reg",
+					   "mutation", "recombination", "polish", "scale", "loss", "reg",
 					   "lambda", "lambda_power", "generations", "evaluations",
 					   "stop", "polished", "cost", "training", "data", NULL };
 	static const char *const training[] = { "rows", "mae", "mape", "mse", "rmse", "r2",
@@ -783,7 +783,8 @@ Test(model_io, schema_header)
 	edit_fails("version", "-1", "'version' must be a whole number");
 	edit_fails("version", "\"one\"", "'version' must be a whole number");
 	edit_fails("version", NULL, "missing 'version'");
-	edit_fails("form", "\"multiplicative\"", "model form 'multiplicative' is not known");
+	edit_fails("form", "\"cubic\"", "'form' must be one of 'additive', 'multiplicative'");
+	edit_fails("form", "\"multiplicative\"", "missing 'formula'");
 	edit_fails("form", NULL, "missing 'form'");
 	edit_fails("target", "\"\"", "'target' must not be empty");
 	edit_fails("target", "3", "'target' must be a string");

@@ -1,6 +1,7 @@
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "leak_check.h"
 #include "pool.h"
@@ -86,6 +87,28 @@ Test(pool, many_jobs_in_a_row)
 		pm__pool_for(p, (size_t)(job % 64) + 1, slow, out);
 		for (size_t i = 0; i <= (size_t)(job % 64); i++)
 			cr_assert_gt(out[i], 0.0);
+	}
+	pm__pool_free(p);
+}
+
+/* Jobs far apart: the workers stop spinning and sleep between them, and
+ * must be woken again (and the caller too, when a job outlasts its spin). */
+Test(pool, jobs_after_idle)
+{
+	pm_pool *p = NULL;
+	double out[64];
+	struct timespec idle = { 0, 20 * 1000 * 1000 };
+
+	cr_assert_eq(pm__pool_new(3, &p, NULL), PM_OK);
+	for (int job = 0; job < 6; job++) {
+		size_t n = job % 2 ? 64 : 5;
+
+		for (size_t i = 0; i < n; i++)
+			out[i] = -1.0;
+		nanosleep(&idle, NULL);
+		pm__pool_for(p, n, slow, out);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_gt(out[i], 0.0, "job %d, index %zu", job, i);
 	}
 	pm__pool_free(p);
 }

@@ -8,6 +8,7 @@
 #ifndef PERFMODEL_PERFMODEL_H
 #define PERFMODEL_PERFMODEL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "perfmodel/predict.h"
@@ -26,7 +27,8 @@ typedef struct pm_dataset pm_dataset;
 /* Read an RFC 4180 CSV file: header row, quoted fields ("" escapes a quote),
  * LF or CRLF line ends, a UTF-8 BOM tolerated. Errors (PM_EPARSE with the
  * place): empty file, no data rows, a row with a different number of fields,
- * an unterminated quote, an empty or duplicate column name. */
+ * an unterminated quote, an empty or duplicate column name, a field longer
+ * than 1 MiB, more than 10 000 columns. */
 PM_API pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err);
 /* The same from memory; `name` labels errors (may be NULL: "<input>"). */
 PM_API pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
@@ -55,6 +57,31 @@ PM_API pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col,
  * digits + NUL, to record which data a model was fitted to. */
 PM_API void pm_dataset_fingerprint(const pm_dataset *d, char out[17]);
 
+/* ---- splitting rows: held-out sets and cross-validation folds --------------
+ * Seeded and repeatable: the same (nrows, seed, ...) gives the same rows on
+ * every machine and for any thread count. */
+
+/* A new dataset holding rows[0..n) of d in that order (repeats allowed);
+ * cells keep their file positions so errors still name FILE:LINE:COL, and
+ * pm_dataset_name() is d's. On success *out owns it (pm_dataset_free());
+ * on failure *out is NULL. Errors: PM_EINVAL (no d, a row out of range,
+ * rows NULL with n > 0), PM_ENOMEM. */
+PM_API pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
+				   pm_dataset **out, pm_error *err);
+/* Seeded split of rows 0..nrows-1: round(test_fraction * nrows) rows,
+ * chosen uniformly at random, go to *test, the rest to *train; each list
+ * ascending, malloc'd, caller frees both. PM_EINVAL unless 0 < F < 1 and
+ * both sides are non-empty (and nrows <= 2^32); on failure both lists are
+ * NULL and both counts 0. */
+PM_API pm_status pm_split_rows(size_t nrows, double test_fraction, uint64_t seed,
+			       size_t **train, size_t *ntrain, size_t **test, size_t *ntest,
+			       pm_error *err);
+/* Seeded K-fold assignment into fold[nrows] (caller's array): fold[r] in
+ * 0..k-1 for each row, rows shuffled uniformly, fold sizes differ by at
+ * most 1. PM_EINVAL unless 2 <= k <= nrows (and nrows <= 2^32). */
+PM_API pm_status pm_kfold_assign(size_t nrows, unsigned k, uint64_t seed, unsigned *fold,
+				 pm_error *err);
+
 /* ---- model spec: which column plays which role ---------------------------- */
 typedef struct pm_names {
 	size_t n;
@@ -75,6 +102,11 @@ typedef struct pm_spec {
 	 * otherwise used becomes numeric intrinsic, or categorical if it holds
 	 * text (pm_spec_resolve decides). */
 	int infer_roles;
+	/* The model form (owned): NULL or "additive" (eq. 4.4),
+	 * "multiplicative", or a formula text (docs/maths.md), whose columns
+	 * then are the model's inputs: pm_fit gives level() columns the
+	 * categorical role, the others extrinsic if so named, else intrinsic. */
+	char *form;
 } pm_spec;
 
 /* The thesis's bounds: a, b, C in [0, 1000]; p, q in [-5, 5]. */
@@ -91,6 +123,9 @@ PM_API pm_status pm_spec_parse(const char *json, const char *name, pm_spec **out
 /* Append a comma-separated list of names ("a,b") to a role. */
 PM_API pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err);
 PM_API pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err);
+/* Set the form: "additive", "multiplicative" or a formula, checked here:
+ * PM_EPARSE placed at "formula", line 1, the column of the mistake. */
+PM_API pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err);
 /* Check the spec against a dataset, and when infer_roles is set, give every
  * unused column a role. Errors: PM_ESCHEMA for a named column the data lacks,
  * a column in two roles, no target; afterwards infer_roles is 0. */
@@ -104,6 +139,23 @@ typedef enum pm_scale {
 
 typedef enum pm_reg { PM_REG_NONE = 0, PM_REG_L1, PM_REG_L2 } pm_reg;
 
+/* What the fit minimises: the mean over the rows of a loss of the measured t
+ * and the predicted t̂, in the scaled space (docs/maths.md says when to
+ * prefer which; MAPE and log are scale-invariant, so their cost is the same
+ * in raw units). The penalty (reg) adds to any of them. */
+typedef enum pm_loss {
+	PM_LOSS_MAE = 0,	/* |t − t̂|: the thesis (eq. 4.9) */
+	PM_LOSS_MSE,		/* (t − t̂)² */
+	PM_LOSS_MAPE,		/* |t − t̂| / t */
+	PM_LOSS_LOG		/* |log t̂ − log t|; a point with t̂ <= 0 costs +inf */
+} pm_loss;
+
+/* "mae", "mse", "mape", "log"; NULL for a value that is not a pm_loss. */
+PM_API const char *pm_loss_name(pm_loss loss);
+/* The loss called `name` (as pm_loss_name() spells it). PM_EINVAL "unknown
+ * loss 'x': expected mae, mse, mape or log". */
+PM_API pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err);
+
 typedef struct pm_fit_options {
 	uint64_t seed;		/* default 1 */
 	unsigned threads;	/* 0: the number of online CPUs */
@@ -114,9 +166,24 @@ typedef struct pm_fit_options {
 	double recombination;	/* 0.7 */
 	int polish;		/* 1: finish with a bounded local search */
 	pm_scale scale;		/* PM_SCALE_AUTO */
+	pm_loss loss;		/* PM_LOSS_MAE */
 	pm_reg reg;		/* PM_REG_NONE */
 	double lambda_coef;	/* penalty weight on a and b */
 	double lambda_power;	/* penalty weight on p and q */
+	/* NULL, or polled at each generation boundary and between polish
+	 * stages: once nonzero (e.g. set by a SIGINT handler) the fit stops
+	 * there and returns the best model so far with info.interrupted = 1.
+	 * The library only reads it. Not kept in the model. */
+	volatile sig_atomic_t *stop;
+	/* Held-out accuracy (thesis §4.2): with test_fraction F in (0, 1) the
+	 * fit holds out round(F * rows) rows chosen by split_seed
+	 * (pm_split_rows) and fits the rest; with `test` (rows of another
+	 * file, same columns) it fits every row of the data. Either way the
+	 * model's info.test holds the accuracy on the held-out rows. Not both.
+	 * `test` is only read, and not kept in the model. */
+	double test_fraction;	/* 0: none */
+	uint64_t split_seed;	/* 1; the CLI makes it the fit's seed */
+	const pm_dataset *test;	/* NULL: none */
 } pm_fit_options;
 
 /* scipy.optimize.differential_evolution's defaults, seed 1, all CPUs. */
@@ -133,26 +200,127 @@ typedef struct pm_fit_info {
 	unsigned threads_used;
 	unsigned generations;
 	uint64_t evaluations;
-	char stop[64];		/* "converged", "maxiter" */
+	char stop[64];		/* "converged", "maxiter", "interrupted" */
 	int polished;		/* 1 if the local search improved the DE best */
 	double cost;		/* final cost (scaled space, penalty included) */
 	double wall_time_s;
 	pm_metrics training;	/* accuracy on the training rows, raw units */
 	char data_name[256];	/* the file fitted to */
-	char fingerprint[17];
+	char fingerprint[17];	/* of data_name's rows, all of them even when some were held out */
+	int interrupted;	/* 1: options.stop ended the fit early (stop "interrupted") */
+	pm_metrics test;	/* accuracy on held-out rows, raw units; test.n == 0: none */
+	char test_name[256];	/* the file the held-out rows came from */
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
  * needed, on a private copy). On success *out owns a new model carrying its
  * pm_fit_info. Errors: PM_ESCHEMA (roles), PM_EDOMAIN (a value <= 0 under a
  * power, naming file, line, column and column name; a target <= 0), PM_EINVAL
- * (bad option, fewer rows than unknowns), PM_EFIT (no finite cost),
+ * (bad option, fewer rows than unknowns), PM_ESCHEMA (a categorical with
+ * more levels than half the rows), PM_EFIT (no finite cost anywhere in the
+ * bounds),
  * PM_ENOMEM. Deterministic: the same data, spec and options give
  * bit-identical results for any thread count. */
 PM_API pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			pm_model **out, pm_error *err);
 
+/* The thesis's repeated fits (Tables 4.2/4.3): nseeds fits of pm_fit with
+ * seeds o->seed, o->seed + 1, ..., each on the same rows (the held-out split,
+ * if any, is o->split_seed's for all). Up to o->threads threads (0: all
+ * CPUs) are shared out between fits running at once and each fit's own
+ * population, so the result does not depend on the thread count. On success
+ * *out owns the fit with the lowest cost (ties: the lower seed), carrying
+ * every seed's raw values and cost (pm_model_nseeds...) and, as each
+ * parameter's std, the standard deviation over the seeds; its info has that
+ * fit's seed and the whole run's wall time, and info.interrupted set when
+ * o->stop cut any seed's fit short. nseeds == 1 is pm_fit. Errors:
+ * PM_EINVAL (nseeds 0, or seeds past UINT64_MAX), else the first failing
+ * seed's error, in seed order, as pm_fit gives it. */
+PM_API pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			      unsigned nseeds, pm_model **out, pm_error *err);
+
 PM_API const pm_fit_info *pm_model_fit_info(const pm_model *m);
+
+/* ---- λ sweep (thesis §4.3.3, Figures 4.15-4.17) ----------------------------
+ * The regularised fit at each λ of a log grid, measured on held-out rows: by
+ * K-fold cross-validation (folds > 0: fit on K-1 folds, measure on the
+ * last, for each fold) or by o's held-out rows (o->test_fraction or
+ * o->test). λ sets both penalty weights; o->reg must be l1 or l2. */
+typedef struct pm_sweep_options {
+	double lambda_lo, lambda_hi;	/* 0 < lo <= hi */
+	unsigned npoints;		/* >= 1; lo alone when 1 */
+	unsigned folds;			/* 0: o's held-out rows; else 2..rows */
+	uint64_t fold_seed;		/* pm_kfold_assign's seed */
+} pm_sweep_options;
+
+typedef struct pm_sweep_point {
+	double lambda;
+	/* held-out accuracy: with folds, each metric's mean over the folds
+	 * (n: all rows); else o's held-out rows */
+	pm_metrics test;
+	double mape_std;	/* std of MAPE over the folds (0 without folds) */
+	double cost;		/* training cost, mean over the folds */
+} pm_sweep_point;
+
+typedef struct pm_sweep {
+	size_t npoints, nparams;
+	pm_sweep_point *point;
+	double *param;		/* npoints * nparams raw values (mean over the folds) */
+	char **param_name;	/* nparams, as pm_model_param_name */
+	size_t best;		/* the point with the lowest held-out MAPE (ties: smaller λ) */
+	unsigned folds;
+	double wall_time_s;
+	int interrupted;	/* 1: o->stop cut fits short; every point is provisional */
+} pm_sweep;
+
+/* Run the sweep; fits run side by side on o->threads threads (0: all CPUs),
+ * results independent of the thread count. On success *out owns the sweep
+ * (pm_sweep_free). Errors: PM_EINVAL (bad grid, reg none, neither folds nor
+ * held-out rows, bad folds), else a fit's, the first in (λ, fold) order. */
+PM_API pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			      const pm_sweep_options *so, pm_sweep **out, pm_error *err);
+PM_API void pm_sweep_free(pm_sweep *sw);	/* NULL: no-op */
+/* perfmodel sweep --json's document (docs/formats.md), malloc'd. */
+PM_API pm_status pm_sweep_to_json(const pm_sweep *sw, const pm_fit_options *o, char **out,
+				  pm_error *err);
+
+/* ---- scaling report (thesis §4.3, Table 4.5) -------------------------------
+ * What each extrinsic parameter's q_j means for run time. With eq. 4.4,
+ * t = I * E^q + C: doubling E multiplies the first part by 2^q, while C stays,
+ * which is why measured speedup falls short of E^q. */
+typedef struct pm_scaling {
+	size_t input;		/* the extrinsic input */
+	size_t param;		/* its q_j among the model's parameters; nparams (and q,
+				 * doubling NaN) when a formula gives it no power of its own */
+	double q, q_std;	/* q_j and its std over seeds (NaN: one fit) */
+	double doubling;	/* 2^q: what doubling the input multiplies time by, C aside */
+	size_t npoints;		/* the input's distinct values in the data */
+	double *value;		/* npoints values, ascending */
+	double *time;		/* predicted time at value[i], other inputs at the baseline */
+	double *speedup;	/* time[0] / time[i] */
+	double *efficiency;	/* speedup[i] / (value[i] / value[0]) */
+} pm_scaling;
+
+typedef struct pm_scaling_report {
+	size_t n;		/* one per extrinsic input, in input order */
+	pm_scaling *scaling;
+	/* pm_model_ninputs(m) values: the median of each numeric input over
+	 * the data's rows, the most frequent level (index; ties: the first)
+	 * of each categorical one */
+	double *baseline;
+} pm_scaling_report;
+
+/* The scaling report of m at the values in d (the rows the model was
+ * fitted to, usually). On success *out owns it (pm_scaling_report_free).
+ * Errors name FILE:LINE:COL as pm_model_predict_dataset's; PM_EINVAL for a
+ * dataset with no rows; PM_ENOMEM. */
+PM_API pm_status pm_scaling_report_new(const pm_model *m, const pm_dataset *d,
+				       pm_scaling_report **out, pm_error *err);
+PM_API void pm_scaling_report_free(pm_scaling_report *r);	/* NULL: no-op */
+/* The document of perfmodel fit --json (docs/formats.md): m's model.json
+ * members and "scaling", r as a list (malloc'd, caller frees). */
+PM_API pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r,
+				       char **out, pm_error *err);
 
 /* Predict every row of d (columns matched by name, levels by text) into
  * out[nrows]. Errors name FILE:LINE:COL: a missing column, an unknown level,
@@ -175,6 +343,41 @@ PM_API pm_status pm_model_evaluate(const pm_model *m, const pm_dataset *d, pm_me
  * model does not have, an unknown level, a number <= 0, wrong JSON types. */
 PM_API pm_status pm_predict_config_read(const char *path, pm_model **model,
 					pm_dataset **points, pm_error *err);
+
+/* ---- choosing the model form by cross-validation --------------------------- */
+typedef struct pm_cv_result {
+	unsigned folds;
+	size_t nparams;		/* unknowns of the form fitted */
+	double mape, mape_std;	/* held-out MAPE (%): mean and sample std over the folds */
+	double r2;		/* held-out R²: mean over the folds */
+	double fit_time_s;	/* wall time of one fold's fit: mean over the folds */
+} pm_cv_result;
+
+/* K-fold cross-validation of pm_fit(d, s, o): rows are dealt into `folds`
+ * folds by pm_kfold_assign(nrows, folds, seed); each fold in turn is held
+ * out, the model fitted to the other rows and its accuracy measured on the
+ * held-out ones. Deterministic like pm_fit (any thread count). Errors: those
+ * of pm_kfold_assign and pm_fit, and of predicting a held-out row (a level
+ * no training row has), with the fold named in the message. */
+PM_API pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s,
+				   const pm_fit_options *o, unsigned folds, uint64_t seed,
+				   pm_cv_result *out, pm_error *err);
+
+/* One candidate of pm_select(): a form and the loss to fit it with. */
+typedef struct pm_candidate {
+	const char *form;	/* "additive", "multiplicative" or a formula (pm_spec's) */
+	pm_loss loss;
+} pm_candidate;
+
+/* Choose a model for the rows of d: cross-validate each of cand[0..n) on
+ * the same folds (o with the candidate's form and loss), into cv[n]; *best
+ * is the index of the lowest mean held-out MAPE (the first on ties), and
+ * *out that candidate fitted to every row (caller frees). Errors as
+ * pm_cross_validate, naming the form; a form that does not parse fails
+ * before any fitting. */
+PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			   const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
+			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);
 
 /* Accuracy of pred against measured t (n rows; nparams for adjusted R²).
  * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */

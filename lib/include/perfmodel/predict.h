@@ -18,6 +18,7 @@
 #define PERFMODEL_PREDICT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,13 +91,18 @@ PM_API const char *pm_model_target(const pm_model *m);
 
 /* The parameter kinds of eq. 4.4, in the order a model lists them: for each
  * input in order, intrinsic: a_i then p_i; categorical: b for each level;
- * extrinsic: q_j; last C. */
+ * extrinsic: q_j; last C. A formula model (docs/maths.md) lists its
+ * parameters in order of first use in the formula: coefficients (COEF; the
+ * coefficient of a term with no factor is CONST), fitted powers (POWER, or
+ * SCALING on an extrinsic input) and, for each level(c) but the first
+ * level, LOGMULT. */
 typedef enum pm_param_kind {
 	PM_PARAM_COEF = 0,	/* a_i */
 	PM_PARAM_POWER,		/* p_i */
 	PM_PARAM_LEVEL,		/* b_{c,v} */
 	PM_PARAM_SCALING,	/* q_j */
-	PM_PARAM_CONST		/* C */
+	PM_PARAM_CONST,		/* C */
+	PM_PARAM_LOGMULT	/* formula models: log of a level's multiplier (level(c)) */
 } pm_param_kind;
 
 /* The fitted parameters, k in [0, pm_model_nparams). Names are
@@ -104,7 +110,8 @@ typedef enum pm_param_kind {
  * value: the raw eq. 4.4 parameter, in the data's units (the one to read);
  * scaled: the same in the scaled space the fit worked in (docs/maths.md);
  * std: its standard deviation over repeated fits, NaN if not repeated;
- * input: the input it belongs to, or (size_t)-1 for C; level: for a level. */
+ * input: the input it belongs to, or (size_t)-1 for C and a formula's
+ * coefficients; level: for a level (b or log multiplier). */
 PM_API size_t pm_model_nparams(const pm_model *m);
 PM_API const char *pm_model_param_name(const pm_model *m, size_t k);
 PM_API pm_param_kind pm_model_param_kind(const pm_model *m, size_t k);
@@ -113,6 +120,25 @@ PM_API size_t pm_model_param_level(const pm_model *m, size_t k);
 PM_API double pm_model_param_value(const pm_model *m, size_t k);
 PM_API double pm_model_param_scaled(const pm_model *m, size_t k);
 PM_API double pm_model_param_std(const pm_model *m, size_t k);
+/* Repeated fits (perfmodel fit --seeds K): the model is the fit with the
+ * lowest cost, and these give every seed's fit, i in [0, pm_model_nseeds)
+ * in seed order (0: not repeated). seed_value is the raw parameter k of
+ * seed i's fit. param_mean: parameter k's mean over the seeds (its value
+ * when not repeated); pm_model_param_std is the matching standard deviation
+ * (population, divisor K). */
+PM_API size_t pm_model_nseeds(const pm_model *m);
+PM_API uint64_t pm_model_seed(const pm_model *m, size_t i);
+PM_API double pm_model_seed_cost(const pm_model *m, size_t i);
+PM_API double pm_model_seed_value(const pm_model *m, size_t i, size_t k);
+PM_API double pm_model_param_mean(const pm_model *m, size_t k);
+/* How the model's terms were made: "additive" (eq. 4.4), "multiplicative"
+ * or "formula" (docs/maths.md); the formula's text, NULL for additive. */
+PM_API const char *pm_model_form(const pm_model *m);
+PM_API const char *pm_model_formula(const pm_model *m);
+/* What doubling the input of power parameter k (POWER or SCALING) does to
+ * the term it is in: the factor 2^e, e its exponent (−q after a '/');
+ * NaN for another parameter or one used only in log2(). */
+PM_API double pm_model_param_doubling(const pm_model *m, size_t k);
 /* "auto" or "none": how the model was scaled for fitting. */
 PM_API const char *pm_model_scale_name(const pm_model *m);
 

@@ -1,0 +1,62 @@
+/* CSV ingest throughput of libperfmodel.
+ *
+ * usage: ingest_bench FILE.csv
+ * prints one JSON line: the file's size, the time of pm_dataset_read_csv()
+ * (read + tokenize + index) and of then parsing every cell as a number
+ * (pm_dataset_number(), what a fit does to its numeric columns), each as
+ * seconds and MB/s of the file (1 MB = 10^6 bytes). */
+#include <stdio.h>
+#include <time.h>
+
+#include "perfmodel/perfmodel.h"
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	double t0, t1, t2, sum = 0.0, v, mb;
+	size_t nrows, ncols;
+	FILE *f;
+	long size;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: ingest_bench FILE.csv\n");
+		return 2;
+	}
+	f = fopen(argv[1], "rb");
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+		fprintf(stderr, "ingest_bench: cannot read %s\n", argv[1]);
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	mb = (double)size / 1e6;
+	t0 = now();
+	if (pm_dataset_read_csv(argv[1], &d, &err) != PM_OK) {
+		fprintf(stderr, "ingest_bench: %s\n", err.msg);
+		return 1;
+	}
+	t1 = now();
+	nrows = pm_dataset_nrows(d);
+	ncols = pm_dataset_ncols(d);
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t r = 0; r < nrows; r++)
+			if (pm_dataset_number(d, r, c, &v, NULL) == PM_OK)
+				sum += v;
+	t2 = now();
+	printf("{\"bytes\": %ld, \"rows\": %zu, \"cols\": %zu, \"read_s\": %.6f, "
+	       "\"read_mb_per_s\": %.1f, \"numbers_s\": %.6f, \"read_and_numbers_mb_per_s\": %.1f, "
+	       "\"checksum\": %.17g}\n",
+	       size, nrows, ncols, t1 - t0, mb / (t1 - t0), t2 - t1, mb / (t2 - t0), sum);
+	pm_dataset_free(d);
+	return 0;
+}

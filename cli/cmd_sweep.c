@@ -1,0 +1,297 @@
+/* perfmodel sweep: the regularised fit over a log grid of λ, each measured on
+ * rows it never saw (thesis §4.3.3, Figures 4.15-4.17). Parse, call, print. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char sweep_usage[] =
+	"usage: perfmodel sweep DATA.csv [--spec SPEC.json | ROLES] [options]\n"
+	"\n"
+	"Fit eq. 4.4 with each lambda of a log grid and measure each fit on rows it never\n"
+	"saw: for each lambda the held-out MAPE and R^2 and every fitted parameter (the\n"
+	"data of thesis Figures 4.15-4.17), and the best lambda by held-out MAPE.\n"
+	"\n"
+	"  --spec FILE            the roles, as for fit; and/or the role flags:\n"
+	"  --target COL, --extrinsic A,B, --intrinsic A,B, --categorical A,B\n"
+	"                         as for fit (without --intrinsic/--categorical the other\n"
+	"                         columns are used)\n"
+	"  --form F, --formula T  the model form, as for fit (default additive: eq. 4.4)\n"
+	"  --loss L               mae (default), mse, mape or log, as for fit\n"
+	"  --lambda LO:HI:N       N lambdas from LO to HI, evenly spaced in log (1e-6:1:13)\n"
+	"  --reg l1|l2            the penalty (l2)\n"
+	"  --cv K                 K-fold cross-validation (default 5): each lambda fitted K\n"
+	"                         times, each fold held out once; metrics are fold means\n"
+	"  --cv-seed N            seed of the folds (default: --seed)\n"
+	"  --test-fraction F      instead of --cv: one seeded split, F held out\n"
+	"  --seed N               seed of every fit (1)\n"
+	"  --threads N            threads (default: all CPUs; results do not depend on it)\n"
+	"  --maxiter N, --popsize N, --scale auto|none   as for fit\n"
+	"  --csv                  the table as CSV on stdout\n"
+	"  --json                 one JSON document on stdout (docs/formats.md)\n"
+	"  -h, --help             this text\n";
+
+enum {
+	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
+	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
+	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
+};
+
+/* in the order of the enum: parse_one names an option by c - OPT_SPEC */
+static const struct option sweep_options[] = {
+	{ "spec", required_argument, NULL, OPT_SPEC },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "lambda", required_argument, NULL, OPT_LAMBDA },
+	{ "reg", required_argument, NULL, OPT_REG },
+	{ "cv", required_argument, NULL, OPT_CV },
+	{ "cv-seed", required_argument, NULL, OPT_CV_SEED },
+	{ "test-fraction", required_argument, NULL, OPT_TEST_FRACTION },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "maxiter", required_argument, NULL, OPT_MAXITER },
+	{ "popsize", required_argument, NULL, OPT_POPSIZE },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "extrinsic", required_argument, NULL, OPT_EXTRINSIC },
+	{ "intrinsic", required_argument, NULL, OPT_INTRINSIC },
+	{ "categorical", required_argument, NULL, OPT_CATEGORICAL },
+	{ "form", required_argument, NULL, OPT_FORM },
+	{ "formula", required_argument, NULL, OPT_FORMULA },
+	{ "loss", required_argument, NULL, OPT_LOSS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct sweep_args {
+	const char *data;
+	struct role_flags roles;
+	int csv, json, cv_given, cv_seed_given;
+	pm_fit_options opt;
+	pm_sweep_options so;
+};
+
+static int bad(const char *opt, const char *value, const char *want)
+{
+	return usage_error("sweep", "--%s '%s': expected %s", opt, value, want);
+}
+
+/* "LO:HI:N" */
+static int parse_grid(const char *v, pm_sweep_options *so)
+{
+	char buf[128], *c1, *c2;
+	unsigned long long n;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	c1 = strchr(buf, ':');
+	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (!c2)
+		return -1;
+	*c1 = *c2 = '\0';
+	if (parse_double(buf, &so->lambda_lo) || parse_double(c1 + 1, &so->lambda_hi) ||
+	    parse_uint(c2 + 1, 10000, &n) || n == 0 || !(so->lambda_lo > 0) ||
+	    so->lambda_hi < so->lambda_lo)
+		return -1;
+	so->npoints = (unsigned)n;
+	return 0;
+}
+
+static int parse_one(int c, const char *v, struct sweep_args *a)
+{
+	unsigned long long u;
+
+	switch (c) {
+	case OPT_SPEC: a->roles.spec_path = v; return 0;
+	case OPT_TARGET: a->roles.target = v; return 0;
+	case OPT_EXTRINSIC: a->roles.extrinsic = v; return 0;
+	case OPT_INTRINSIC: a->roles.intrinsic = v; return 0;
+	case OPT_CATEGORICAL: a->roles.categorical = v; return 0;
+	case OPT_FORM:
+	case OPT_FORMULA:
+		if (a->roles.form)
+			return usage_error("sweep", "give one of --form and --formula, once");
+		a->roles.form = v;
+		return 0;
+	case OPT_LOSS:
+		if (pm_loss_from_name(v, &a->opt.loss, NULL))
+			return bad("loss", v, "mae, mse, mape or log");
+		return 0;
+	case OPT_CSV: a->csv = 1; return 0;
+	case OPT_JSON: a->json = 1; return 0;
+	case OPT_LAMBDA:
+		return parse_grid(v, &a->so) ? bad("lambda", v, "LO:HI:N with 0 < LO <= HI") : 0;
+	case OPT_REG:
+		if (strcmp(v, "l1") && strcmp(v, "l2"))
+			return bad("reg", v, "l1 or l2");
+		a->opt.reg = strcmp(v, "l1") ? PM_REG_L2 : PM_REG_L1;
+		return 0;
+	case OPT_SCALE:
+		if (strcmp(v, "auto") && strcmp(v, "none"))
+			return bad("scale", v, "auto or none");
+		a->opt.scale = strcmp(v, "auto") ? PM_SCALE_NONE : PM_SCALE_AUTO;
+		return 0;
+	case OPT_TEST_FRACTION:
+		if (parse_double(v, &a->opt.test_fraction) || !(a->opt.test_fraction > 0) ||
+		    a->opt.test_fraction >= 1)
+			return bad("test-fraction", v, "a number between 0 and 1");
+		return 0;
+	}
+	if (parse_uint(v, UINT64_MAX, &u))
+		return bad(sweep_options[c - OPT_SPEC].name, v, "a whole number");
+	switch (c) {
+	case OPT_CV:
+		if (u < 2 || u > 1000)
+			return bad("cv", v, "a whole number from 2 to 1000");
+		a->so.folds = (unsigned)u;
+		a->cv_given = 1;
+		return 0;
+	case OPT_CV_SEED: a->so.fold_seed = u; a->cv_seed_given = 1; return 0;
+	case OPT_SEED: a->opt.seed = u; return 0;
+	case OPT_THREADS:
+		if (u < 1 || u > 1024)
+			return bad("threads", v, "a whole number from 1 to 1024");
+		a->opt.threads = (unsigned)u;
+		return 0;
+	case OPT_MAXITER:
+		if (u < 1 || u > 100000000)
+			return bad("maxiter", v, "a whole number >= 1");
+		a->opt.maxiter = (unsigned)u;
+		return 0;
+	case OPT_POPSIZE:
+		if (u < 1 || u > 100000)
+			return bad("popsize", v, "a whole number >= 1");
+		a->opt.popsize = (unsigned)u;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct sweep_args *a)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", sweep_options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(sweep_usage, stdout);
+			exit(EXIT_OK);
+		}
+		if (c == '?')
+			return usage_error("sweep", "unknown option '%s'", argv[optind - 1]);
+		if (c == ':')
+			return usage_error("sweep", "option '%s' needs a value", argv[optind - 1]);
+		if (parse_one(c, optarg, a))
+			return EXIT_USAGE;
+	}
+	if (a->cv_given && a->opt.test_fraction > 0)
+		return usage_error("sweep", "--cv and --test-fraction exclude each other");
+	if (a->opt.test_fraction > 0)
+		a->so.folds = 0;
+	if (!a->cv_seed_given)
+		a->so.fold_seed = a->opt.seed;
+	a->opt.split_seed = a->opt.seed;
+	if (optind != argc - 1)
+		return usage_error("sweep", optind == argc ? "no data file given"
+							   : "one data file at a time");
+	a->data = argv[optind];
+	return 0;
+}
+
+/* a parameter's column: its whole name, 12 at least */
+static int width(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 12 ? (int)n : 12;
+}
+
+static void print_table(const pm_sweep *sw)
+{
+	printf("%-10s %9s %9s %9s", "lambda", "MAPE %", "± std", "R^2");
+	for (size_t k = 0; k < sw->nparams; k++)
+		printf(" %12s", sw->param_name[k]);
+	printf("\n");
+	for (size_t p = 0; p < sw->npoints; p++) {
+		const pm_sweep_point *pt = &sw->point[p];
+
+		printf("%-10.3g %9.4g %9.2g %9.4f", pt->lambda, pt->test.mape, pt->mape_std,
+		       pt->test.r2);
+		for (size_t k = 0; k < sw->nparams; k++)
+			printf(" %*.5g", width(sw->param_name[k]), sw->param[p * sw->nparams + k]);
+		printf("%s\n", p == sw->best ? "  <- best" : "");
+	}
+	printf("\nbest lambda %.6g: held-out MAPE %.4g %% (%s), %.2f s\n",
+	       sw->point[sw->best].lambda, sw->point[sw->best].test.mape,
+	       sw->folds ? "mean over the folds" : "one split", sw->wall_time_s);
+}
+
+static void print_csv(const pm_sweep *sw)
+{
+	fputs("lambda,mape,mape_std,r2,mae,rmse,cost", stdout);
+	for (size_t k = 0; k < sw->nparams; k++) {
+		fputc(',', stdout);
+		csv_field(stdout, sw->param_name[k]);
+	}
+	fputc('\n', stdout);
+	for (size_t p = 0; p < sw->npoints; p++) {
+		const pm_sweep_point *pt = &sw->point[p];
+		const double v[] = { pt->lambda, pt->test.mape, pt->mape_std, pt->test.r2,
+				     pt->test.mae, pt->test.rmse, pt->cost };
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			if (i)
+				fputc(',', stdout);
+			print_exact(stdout, v[i]);
+		}
+		for (size_t k = 0; k < sw->nparams; k++) {
+			fputc(',', stdout);
+			print_exact(stdout, sw->param[p * sw->nparams + k]);
+		}
+		fputc('\n', stdout);
+	}
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_args a = {
+		.opt = pm_fit_options_default(),
+		.so = { .lambda_lo = 1e-6, .lambda_hi = 1, .npoints = 13, .folds = 5 },
+	};
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+	char *json = NULL;
+	int rc;
+
+	a.opt.reg = PM_REG_L2;
+	if ((rc = parse_args(argc, argv, &a)))
+		return rc;
+	rc = EXIT_FAIL;
+	a.opt.stop = interrupt_install();
+	if (spec_from_flags(&a.roles, &s, &err) || pm_dataset_read_csv(a.data, &d, &err) || pm_sweep_run(d, s, &a.opt, &a.so, &sw, &err) ||
+	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {
+		report_error(&err);
+		goto out;
+	}
+	if (a.json)
+		fputs(json, stdout);
+	else if (a.csv)
+		print_csv(sw);
+	else
+		print_table(sw);
+	rc = EXIT_OK;
+	if (sw->interrupted) {
+		fprintf(stderr, "perfmodel: interrupted: the fits were stopped early; the table "
+			"is provisional\n");
+		rc = EXIT_INTERRUPTED;
+	}
+out:
+	free(json);
+	pm_sweep_free(sw);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	return rc;
+}

@@ -1,0 +1,15 @@
+/* Many independent fits at once. Private to the library. */
+#ifndef PM_SEEDS_H
+#define PM_SEEDS_H
+
+#include "perfmodel/perfmodel.h"
+
+/* model[i] = pm_fit(d[i], s, &o[i]) for i < n, whole fits running side by
+ * side on up to `threads` threads (0: all CPUs), each fit given an equal
+ * share (o[i].threads is overwritten). Every fit is deterministic, so the
+ * results do not depend on `threads`. On failure every model[i] is NULL and
+ * err is the first failing fit's, in index order. */
+pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
+			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err);
+
+#endif

@@ -1,0 +1,38 @@
+/* The synthetic data of synth.h as a dataset and a spec, for fit tests. */
+#ifndef PM_TEST_SYNTH_FIT_H
+#define PM_TEST_SYNTH_FIT_H
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "perfmodel/perfmodel.h"
+#include "synth.h"
+
+static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
+{
+	char *csv = syn_csv(n, noise, seed);
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "syn.csv", &d, &err), PM_OK, "%s",
+		     err.msg);
+	free(csv);
+	return d;
+}
+
+/* k, f, h numeric intrinsic; act, opt categorical; threads, batch extrinsic. */
+static pm_spec *syn_spec(void)
+{
+	pm_spec *s = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "k,f,h", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->categorical, "act,opt", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads,batch", &err), PM_OK);
+	s->infer_roles = 0;
+	return s;
+}
+
+#endif

@@ -1,0 +1,197 @@
+/* Allocation failure along whole operations (issue 7): a fit from CSV and
+ * spec text to model.json, with one thread and with a pool, and a model
+ * load, a predict config and a prediction. For every k, the k-th allocation
+ * fails: the operation must return PM_ENOMEM (or succeed, where a failure
+ * is survivable, like qsort's buffer), leave nothing allocated and never
+ * crash. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc_fail.h"
+#include "leak_check.h"
+#include "synth.h"
+#include "perfmodel/perfmodel.h"
+
+PM_LEAK_CHECKED_SUITE(alloc);
+
+#ifndef NO_ALLOC_HOOK
+static const char spec_json[] =
+	"{\"target\": \"time\", \"intrinsic\": [\"k\", \"f\"], \"categorical\": [\"act\"],\n"
+	" \"extrinsic\": [\"threads\"], \"bounds\": {\"power\": [-3, 3]}}\n";
+
+struct job {
+	const char *csv;
+	unsigned threads;
+	const char *model_json, *config_path;
+};
+
+/* CSV text and spec text to model.json text, all freed. */
+static pm_status op_fit(const struct job *j, pm_error *err)
+{
+	pm_fit_options o = pm_fit_options_default();
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_model *m = NULL;
+	char *json = NULL;
+	pm_status st;
+
+	o.threads = j->threads;
+	o.maxiter = 3;
+	o.popsize = 2;
+	st = pm_dataset_parse_csv(j->csv, strlen(j->csv), "a.csv", &d, err);
+	if (!st)
+		st = pm_spec_parse(spec_json, "a.json", &s, err);
+	if (!st)
+		st = pm_fit(d, s, &o, &m, err);
+	if (!st)
+		st = pm_model_to_json(m, &json, err);
+	free(json);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	return st;
+}
+
+/* model.json text to a model, one prediction, a predict config file. */
+static pm_status op_load(const struct job *j, pm_error *err)
+{
+	pm_model *m = NULL, *cm = NULL;
+	pm_dataset *points = NULL;
+	double x[4] = { 2, 8, 0, 4 }, y;
+	pm_status st;
+
+	st = pm_model_load_string(j->model_json, "m.json", &m, err);
+	if (!st)
+		st = pm_model_predict(m, x, &y, err);
+	if (!st)
+		st = pm_predict_config_read(j->config_path, &cm, &points, err);
+	pm_dataset_free(points);
+	pm_model_free(cm);
+	pm_model_free(m);
+	return st;
+}
+
+/* Fail allocation 0, 1, 2, ... of op until a run needs no more; returns
+ * how many a whole run makes. */
+static long exhaust(pm_status (*op)(const struct job *, pm_error *), const struct job *j)
+{
+	long k;
+
+	/* glibc keeps a joined thread's stack and TLS block for the next
+	 * thread: a first run, unarmed, fills that cache, so that the armed
+	 * runs count the library's blocks alone */
+	cr_assert_eq(op(j, NULL), PM_OK);
+	for (k = 0; k < 100000; k++) {
+		pm_error err = { 0 };
+		pm_status st;
+		int failed;
+
+		live = 0;
+		fail_in = k;
+		armed = 1;
+		st = op(j, &err);
+		armed = 0;
+		failed = fail_in < 0;
+		cr_expect_eq(live, 0, "allocation %ld failed: %ld blocks left", k, (long)live);
+		if (!failed) {
+			cr_assert_eq(st, PM_OK, "no failure, yet: %s", err.msg);
+			break;
+		}
+		if (st != PM_OK) {
+			cr_expect_eq(st, PM_ENOMEM, "allocation %ld failed: status %d, %s", k, st,
+				     err.msg);
+			cr_expect_eq(err.code, PM_ENOMEM, "allocation %ld", k);
+		}
+	}
+	return k;
+}
+
+static char *fitted_model(const char *csv)
+{
+	pm_fit_options o = pm_fit_options_default();
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_model *m = NULL;
+	char *json = NULL;
+
+	o.maxiter = 3;
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "a.csv", &d, NULL), PM_OK);
+	cr_assert_eq(pm_spec_parse(spec_json, "a.json", &s, NULL), PM_OK);
+	cr_assert_eq(pm_fit(d, s, &o, &m, NULL), PM_OK);
+	cr_assert_eq(pm_model_to_json(m, &json, NULL), PM_OK);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	return json;
+}
+
+Test(alloc, every_failure_in_a_fit_is_enomem_and_leaks_nothing)
+{
+	char *csv = syn_csv(60, 0.0, 5);
+	struct job j = { .csv = csv, .threads = 1 };
+	long n;
+
+	n = exhaust(op_fit, &j);
+	cr_expect_gt(n, 20, "only %ld allocations in a fit", n);
+	j.threads = 2;
+	n = exhaust(op_fit, &j);
+	cr_expect_gt(n, 20, "only %ld allocations in a fit on two threads", n);
+	free(csv);
+}
+
+Test(alloc, every_failure_in_a_model_load_is_enomem_and_leaks_nothing)
+{
+	char *csv = syn_csv(60, 0.0, 5);
+	char *json = fitted_model(csv);
+	char dir[] = "/tmp/pm_alloc_XXXXXX", model[64], config[64];
+	struct job j = { .model_json = json, .config_path = config };
+	FILE *f;
+	long n;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(model, sizeof(model), "%s/m.json", dir);
+	snprintf(config, sizeof(config), "%s/c.json", dir);
+	f = fopen(model, "w");
+	cr_assert_not_null(f);
+	fputs(json, f);
+	fclose(f);
+	f = fopen(config, "w");
+	cr_assert_not_null(f);
+	fputs("{\"model\": \"m.json\", \"points\": [{\"k\": 2, \"f\": 8, \"act\": \"relu\", "
+	      "\"threads\": 4}, {\"k\": 3, \"f\": 4, \"act\": \"tanh\", \"threads\": 1}]}", f);
+	fclose(f);
+	n = exhaust(op_load, &j);
+	cr_expect_gt(n, 20, "only %ld allocations in a load", n);
+	unlink(model);
+	unlink(config);
+	rmdir(dir);
+	free(json);
+	free(csv);
+}
+#endif
+
+/* Where cJSON is stricter than JSON, its failure must stay a parse error,
+ * never be taken for an allocation failure (json_valid.h). */
+Test(alloc, text_cjson_refuses_is_a_parse_error)
+{
+	static const char *const bad[] = {
+		"{\"format\": 1234567890123456789012345678901234567890123456789012345678901234}",
+		"{\"format\": \"\\udc00\"}",
+		"{\"format\": \"\\ud800x\"}",
+		"{\"format\": 1,}",
+		"[1] [2]",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pm_model *m = NULL;
+		pm_error err = { 0 };
+		pm_status st = pm_model_load_string(bad[i], "b.json", &m, &err);
+
+		cr_expect(st == PM_EPARSE || st == PM_ESCHEMA, "case %zu: status %d, %s", i, st,
+			  err.msg);
+		cr_expect_null(m);
+	}
+}

@@ -1,0 +1,232 @@
+/* Cross-validation and choosing the model form (lib/select.c). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "synth_fit.h"
+
+PM_LEAK_CHECKED_SUITE(select);
+
+static pm_fit_options quick(void)
+{
+	pm_fit_options o = pm_fit_options_default();
+
+	o.maxiter = 40;
+	return o;
+}
+
+static int same_cv(const pm_cv_result *a, const pm_cv_result *b)
+{
+	return a->folds == b->folds && a->nparams == b->nparams &&
+	       memcmp(&a->mape, &b->mape, sizeof(double)) == 0 &&
+	       memcmp(&a->mape_std, &b->mape_std, sizeof(double)) == 0 &&
+	       memcmp(&a->r2, &b->r2, sizeof(double)) == 0;
+}
+
+/* The same seed deals the same folds, whatever the thread count; another
+ * seed deals others. */
+Test(select, folds_repeat)
+{
+	pm_dataset *d = syn_dataset(90, 0.1, 41);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = quick();
+	pm_cv_result a, b, c;
+	pm_error err = { 0 };
+
+	o.threads = 1;
+	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 7, &a, &err), PM_OK, "%s", err.msg);
+	o.threads = 2;
+	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 7, &b, &err), PM_OK, "%s", err.msg);
+	cr_expect(same_cv(&a, &b), "%.17g %.17g", a.mape, b.mape);
+	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 8, &c, &err), PM_OK, "%s", err.msg);
+	cr_expect(!same_cv(&a, &c), "another fold seed gave the same result");
+	cr_expect_eq(a.folds, 3);
+	cr_expect_eq(a.nparams, 3 * 2 + 3 + 2 + 2 + 1);
+	cr_expect_gt(a.mape_std, 0);
+	cr_expect_gt(a.fit_time_s, 0);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* Noiseless data from the model itself: every held-out row is predicted
+ * (almost) exactly. */
+Test(select, cv_of_the_true_form_is_near_zero)
+{
+	pm_dataset *d = syn_dataset(200, 0, 42);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_cv_result cv;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_cross_validate(d, s, &o, 4, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_expect_lt(cv.mape, 1.0, "held-out MAPE %g %%", cv.mape);
+	cr_expect_gt(cv.r2, 0.99, "held-out R^2 %g", cv.r2);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* The held-out rows are the fold's: MAPE per fold from hand-made folds
+ * agrees with a fit on the other rows, measured by pm_model_evaluate. */
+Test(select, cross_validation_matches_fits_by_hand)
+{
+	pm_dataset *d = syn_dataset(60, 0.1, 43);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = quick();
+	unsigned fold[60];
+	size_t train[60], test[60];
+	double sum = 0.0;
+	pm_cv_result cv;
+
+	cr_assert_eq(pm_kfold_assign(60, 3, 5, fold, NULL), PM_OK);
+	for (unsigned f = 0; f < 3; f++) {
+		size_t ntrain = 0, ntest = 0;
+		pm_dataset *tr = NULL, *te = NULL;
+		pm_model *m = NULL;
+		pm_metrics held;
+
+		for (size_t r = 0; r < 60; r++) {
+			if (fold[r] == f)
+				test[ntest++] = r;
+			else
+				train[ntrain++] = r;
+		}
+		cr_assert_eq(pm_dataset_subset(d, train, ntrain, &tr, NULL), PM_OK);
+		cr_assert_eq(pm_dataset_subset(d, test, ntest, &te, NULL), PM_OK);
+		cr_assert_eq(pm_fit(tr, s, &o, &m, NULL), PM_OK);
+		cr_assert_eq(pm_model_evaluate(m, te, &held, NULL), PM_OK);
+		sum += held.mape;
+		pm_model_free(m);
+		pm_dataset_free(tr);
+		pm_dataset_free(te);
+	}
+	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 5, &cv, NULL), PM_OK);
+	cr_expect_eq(memcmp(&(double){ sum / 3 }, &cv.mape, sizeof(double)), 0, "%.17g %.17g",
+		     sum / 3, cv.mape);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(select, errors)
+{
+	pm_dataset *d = syn_dataset(30, 0.1, 44);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = quick();
+	const pm_candidate bad[] = { { "additive", PM_LOSS_MAE }, { "nonsense", PM_LOSS_MAE } };
+	pm_cv_result cv[2];
+	pm_model *m = (pm_model *)&cv;	/* must come back NULL */
+	size_t best = 9;
+	pm_error err = { 0 };
+
+	cr_expect_eq(pm_cross_validate(d, s, &o, 1, 1, cv, &err), PM_EINVAL);
+	cr_expect_eq(pm_cross_validate(d, s, &o, 31, 1, cv, &err), PM_EINVAL);
+	/* a bad candidate fails at once, before the first (long) fit */
+	cr_expect_neq(pm_select(d, s, &o, bad, 2, 3, 1, cv, &best, &m, &err), PM_OK);
+	cr_expect(strstr(err.msg, "nonsense"), "%s", err.msg);
+	cr_expect_null(m);
+	cr_expect_eq(pm_select(d, s, &o, bad, 0, 3, 1, cv, &best, &m, &err), PM_EINVAL);
+	/* 30 rows, 3 folds: 20 training rows for 14 unknowns; 2 folds: 15 */
+	o.maxiter = 2;
+	cr_expect_eq(pm_select(d, s, &o, bad, 1, 2, 1, cv, &best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	pm_model_free(m);
+	/* no such column: named, with the form and the fold */
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "nope", NULL), PM_OK);
+	cr_expect_eq(pm_select(d, s, &o, bad, 1, 2, 1, cv, &best, &m, &err), PM_ESCHEMA);
+	cr_expect(strstr(err.msg, "nope") && strstr(err.msg, "fold 1 of 2") &&
+		  strstr(err.msg, "form 'additive'"), "%s", err.msg);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* Rows held out of the final fit (test_fraction) are held out of the
+ * choice too: the folds split the training rows alone, and the model
+ * reports its accuracy on the held-out ones. */
+Test(select, held_out_rows_stay_out_of_the_choice)
+{
+	pm_dataset *d = syn_dataset(90, 0.1, 45), *train = NULL;
+	pm_spec *s = syn_spec();
+	pm_fit_options o = quick();
+	pm_candidate c = { "additive", PM_LOSS_LOG };
+	size_t *tr = NULL, *te = NULL, ntr, nte, best;
+	pm_cv_result by_select, by_hand;
+	pm_model *m = NULL;
+
+	o.test_fraction = 1.0 / 3;
+	o.split_seed = 4;
+	cr_assert_eq(pm_select(d, s, &o, &c, 1, 3, 2, &by_select, &best, &m, NULL), PM_OK);
+	cr_expect_eq(pm_model_fit_info(m)->test.n, 30);
+	cr_assert_eq(pm_split_rows(90, o.test_fraction, 4, &tr, &ntr, &te, &nte, NULL), PM_OK);
+	cr_assert_eq(pm_dataset_subset(d, tr, ntr, &train, NULL), PM_OK);
+	o.test_fraction = 0;
+	o.loss = PM_LOSS_LOG;
+	cr_assert_eq(pm_cross_validate(train, s, &o, 3, 2, &by_hand, NULL), PM_OK);
+	cr_expect(same_cv(&by_select, &by_hand), "%.17g %.17g", by_select.mape, by_hand.mape);
+	free(tr);
+	free(te);
+	pm_model_free(m);
+	pm_dataset_free(train);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* syn_csv's columns with a time from a power law: the multiplicative form
+ * (docs/maths.md), 2 % multiplicative noise. */
+static pm_dataset *power_law_dataset(size_t n, uint64_t seed)
+{
+	static const double act_mult[] = { 1.0, 1.7, 1.3 }, opt_mult[] = { 1.0, 0.6 };
+	size_t cap = 128 + n * 128, len = 0;
+	char *csv = malloc(cap);
+	pm_pcg32 r;
+
+	pm__pcg32_seed(&r, seed, 3);
+	len += (size_t)snprintf(csv, cap, "k,f,h,act,opt,threads,batch,time\n");
+	for (size_t i = 0; i < n; i++) {
+		double k = 1 + pm__pcg32_below(&r, 5), f = 4 << pm__pcg32_below(&r, 5);
+		double h = 64 << pm__pcg32_below(&r, 5), th = 1 << pm__pcg32_below(&r, 4);
+		double b = 8 << pm__pcg32_below(&r, 5);
+		unsigned act = pm__pcg32_below(&r, 3), opt = pm__pcg32_below(&r, 2);
+		double t = 0.002 * pow(k, 1.2) * pow(f, 0.6) * pow(h, 0.3) * act_mult[act] *
+			   opt_mult[opt] * pow(th, -0.8) * pow(b, 0.9);
+
+		t *= 1.0 + 0.02 * (2.0 * pm__pcg32_uniform(&r) - 1.0);
+		len += (size_t)snprintf(csv + len, cap - len, "%g,%g,%g,%s,%s,%g,%g,%.17g\n", k, f,
+					h, syn_act[act], syn_opt[opt], th, b, t);
+	}
+	{
+		pm_dataset *d = NULL;
+
+		cr_assert_eq(pm_dataset_parse_csv(csv, len, "power.csv", &d, NULL), PM_OK);
+		free(csv);
+		return d;
+	}
+}
+
+/* Each kind of data is best predicted by the form it came from. */
+Test(select, picks_the_true_form, .timeout = 120)
+{
+	pm_dataset *sum = syn_dataset(150, 0.02, 46), *product = power_law_dataset(150, 47);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_candidate c[] = { { "additive", PM_LOSS_LOG }, { "multiplicative", PM_LOSS_LOG } };
+	pm_cv_result cv[2];
+	pm_model *m = NULL;
+	size_t best = 9;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_select(sum, s, &o, c, 2, 3, 1, cv, &best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect_eq(best, 0, "additive data: MAPE additive %g %%, multiplicative %g %%",
+		     cv[0].mape, cv[1].mape);
+	pm_model_free(m);
+	cr_assert_eq(pm_select(product, s, &o, c, 2, 3, 1, cv, &best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect_eq(best, 1, "power-law data: MAPE additive %g %%, multiplicative %g %%",
+		     cv[0].mape, cv[1].mape);
+	cr_expect_lt(cv[1].mape, 2.0, "multiplicative on its own data: %g %%", cv[1].mape);
+	cr_expect_eq(cv[1].nparams, 1 + 3 + 2 + 1 + 2 + 1, "%zu", cv[1].nparams);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(sum);
+	pm_dataset_free(product);
+}

@@ -1,0 +1,96 @@
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "synth_fit.h"
+
+PM_LEAK_CHECKED_SUITE(sweep);
+
+static pm_sweep *run(const pm_dataset *d, unsigned threads, unsigned folds)
+{
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_sweep_options so = { 1e-4, 1e-2, 3, folds, 7 };
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+
+	o.maxiter = 20;
+	o.threads = threads;
+	o.reg = PM_REG_L2;
+	if (!folds)
+		o.test_fraction = 0.25;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
+	pm_spec_free(s);
+	return sw;
+}
+
+Test(sweep, grid_folds_best_and_thread_independence)
+{
+	pm_dataset *d = syn_dataset(90, 0.05, 51);
+	pm_sweep *a = run(d, 1, 3), *b = run(d, 4, 3);
+
+	cr_assert_eq(a->npoints, 3);
+	cr_assert_eq(a->point[0].lambda, 1e-4);
+	cr_assert_eq(a->point[1].lambda, 1e-3);
+	cr_assert_eq(a->point[2].lambda, 1e-2);
+	for (size_t p = 0; p < 3; p++) {
+		cr_assert_eq(a->point[p].test.n, 90, "every row held out once");
+		cr_assert(a->point[a->best].test.mape <= a->point[p].test.mape);
+		cr_assert(a->point[p].mape_std > 0);
+		/* timing aside, the same numbers for 1 and 4 threads */
+		cr_assert_eq(memcmp(&a->point[p].test, &b->point[p].test, sizeof(pm_metrics)), 0);
+		cr_assert_eq(a->point[p].cost, b->point[p].cost);
+	}
+	cr_assert_eq(memcmp(a->param, b->param, 3 * a->nparams * sizeof(double)), 0);
+	cr_assert_str_eq(a->param_name[a->nparams - 1], "C");
+	pm_sweep_free(a);
+	pm_sweep_free(b);
+	pm_dataset_free(d);
+}
+
+Test(sweep, one_split_and_json)
+{
+	pm_dataset *d = syn_dataset(80, 0.05, 52);
+	pm_sweep *sw = run(d, 2, 0);
+	pm_fit_options o = pm_fit_options_default();
+	pm_error err = { 0 };
+	char *json = NULL;
+
+	cr_assert_eq(sw->point[0].test.n, 20);
+	cr_assert_eq(sw->point[0].mape_std, 0);
+	o.reg = PM_REG_L2;
+	cr_assert_eq(pm_sweep_to_json(sw, &o, &json, &err), PM_OK, "%s", err.msg);
+	cr_assert_not_null(strstr(json, "\"best_lambda\""));
+	cr_assert_not_null(strstr(json, "\"q_threads\""));
+	free(json);
+	pm_sweep_free(sw);
+	pm_dataset_free(d);
+}
+
+Test(sweep, errors)
+{
+	pm_dataset *d = syn_dataset(40, 0, 53);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_sweep_options so = { 1e-4, 1e-2, 3, 3, 7 };
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "reg none");
+	o.reg = PM_REG_L1;
+	so.lambda_lo = 0;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "lambda 0 on a log grid");
+	so.lambda_lo = 1e-4;
+	so.npoints = 0;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL);
+	so.npoints = 3;
+	so.folds = 0;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "no held-out rows");
+	so.folds = 41;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "more folds than rows");
+	cr_assert_null(sw);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
