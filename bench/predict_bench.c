@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_points.h"
 #include "perfmodel/predict.h"
 
 struct worker {
@@ -43,23 +44,6 @@ static void *predict_all(void *arg)
 	return NULL;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* xorshift64*: the bench's inputs need no better */
-static double uniform(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return (double)((*s * UINT64_C(2685821657736338717)) >> 11) * 0x1p-53;
-}
-
 int main(int argc, char **argv)
 {
 	pm_model *m = NULL;
@@ -70,7 +54,6 @@ int main(int argc, char **argv)
 	double *x, t0, t1, sum = 0.0;
 	struct worker *w;
 	pthread_t *th;
-	uint64_t seed = UINT64_C(0x9e3779b97f4a7c15);
 	int rc = 1;
 
 	if (argc < 2 || npoints == 0 || nthreads == 0) {
@@ -89,16 +72,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "predict_bench: out of memory\n");
 		goto out;
 	}
-	for (size_t i = 0; i < npoints; i++)
-		for (size_t j = 0; j < ninputs; j++) {
-			size_t nl = pm_model_nlevels(m, j);
-
-			x[i * ninputs + j] = nl ? floor(uniform(&seed) * (double)nl)
-						: exp2(12.0 * uniform(&seed));
-		}
+	bench_points(m, x, npoints);
 	for (unsigned k = 0; k < nthreads; k++)
 		w[k] = (struct worker){ m, x, npoints, ninputs, 0.0, 0 };
-	t0 = now();
+	t0 = bench_now();
 	for (unsigned k = 1; k < nthreads; k++)
 		if (pthread_create(&th[k], NULL, predict_all, &w[k]) != 0) {
 			fprintf(stderr, "predict_bench: cannot start a thread\n");
@@ -107,7 +84,7 @@ int main(int argc, char **argv)
 	predict_all(&w[0]);
 	for (unsigned k = 1; k < nthreads; k++)
 		pthread_join(th[k], NULL);
-	t1 = now();
+	t1 = bench_now();
 	for (unsigned k = 0; k < nthreads; k++) {
 		if (w[k].failed) {
 			fprintf(stderr, "predict_bench: a prediction failed\n");

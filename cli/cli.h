@@ -27,10 +27,17 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* The options of the commands that read a model: -m/--model FILE, --json,
- * -h. Returns -1 to go on (optind at the first operand), else the exit
- * status to return. */
+ * -h, and when ro is not NULL the read options. Returns -1 to go on (optind
+ * at the first operand), else the exit status to return. */
+/* The getopt cases every subcommand shares: 'h' prints usage and gives
+ * EXIT_OK; ':' (no value) and '?' (unknown option) are usage errors. */
+int common_option(int c, char **argv, const char *cmd, const char *usage);
+/* The one file operand after the options into *path; else a usage error
+ * ("no WHAT given", or "one WHAT at a time") and EXIT_USAGE. 0 on success. */
+int one_operand(int argc, char **argv, const char *cmd, const char *what, const char **path);
+
 int parse_model_options(int argc, char **argv, const char *cmd, const char *usage,
-			const char **model, int *json);
+			const char **model, int *json, pm_read_options *ro);
 
 /* SIGINT and SIGTERM (cli/interrupt.c). interrupt_install() sets the
  * handler and returns the flag for pm_fit_options.stop: the first signal
@@ -40,6 +47,12 @@ int parse_model_options(int argc, char **argv, const char *cmd, const char *usag
  * interrupt_hold(0) lets them in. */
 volatile sig_atomic_t *interrupt_install(void);
 void interrupt_hold(int hold);
+
+/* Progress of a fit on stderr (cli/progress.c): progress_install sets o's
+ * progress callback unless quiet or stderr is not a terminal; the line it
+ * redraws is cleared by progress_end, before anything else is printed. */
+void progress_install(pm_fit_options *o, int quiet);
+void progress_end(void);
 
 /* Strict numeric option values: the whole text must be a number in range. */
 int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
@@ -53,6 +66,41 @@ struct role_flags {
 	const char *spec_path, *target, *extrinsic, *intrinsic, *categorical, *form;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
+
+/* The options of every command that reads measurements (fit, select,
+ * sweep, eval, lif): the file's format and how runs become rows
+ * (docs/formats.md). Their codes are far above the commands' own. */
+enum {
+	OPT_READ_FORMAT = 1000, OPT_READ_AGGREGATE, OPT_READ_DROP_FIRST, OPT_READ_THROUGHPUT,
+	OPT_READ_PER, OPT_READ_NAME_PATTERN, OPT_READ_REGION, OPT_READ_METRIC,
+};
+#define READ_LONG_OPTIONS \
+	{ "format", required_argument, NULL, OPT_READ_FORMAT }, \
+	{ "aggregate", required_argument, NULL, OPT_READ_AGGREGATE }, \
+	{ "drop-first", required_argument, NULL, OPT_READ_DROP_FIRST }, \
+	{ "throughput", required_argument, NULL, OPT_READ_THROUGHPUT }, \
+	{ "per", required_argument, NULL, OPT_READ_PER }, \
+	{ "name-pattern", required_argument, NULL, OPT_READ_NAME_PATTERN }, \
+	{ "region", required_argument, NULL, OPT_READ_REGION }, \
+	{ "metric", required_argument, NULL, OPT_READ_METRIC }
+#define READ_USAGE \
+	"Measurements (docs/formats.md): --format auto|csv|hyperfine|gbench|extrap,\n" \
+	"  --aggregate median|mean|min|none, --drop-first N (warm-up runs), --throughput\n" \
+	"  COL --per COL (time = per/throughput), --name-pattern P, --region R, --metric M\n"
+/* Set o from read option c with value v: 0; -1 if c is not one; else
+ * EXIT_USAGE after saying what is wrong. */
+int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o);
+/* Read measurements as ro says, with the spec's target as the time and its
+ * inputs as the configuration; when the spec has no target and the format
+ * (or --throughput) makes the time column, that becomes its target. */
+pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
+			pm_dataset **d, pm_read_info *info, pm_error *err);
+/* The same with a model's target and inputs. */
+pm_status read_for_model(const char *path, const pm_read_options *ro, const pm_model *m,
+			 pm_dataset **d, pm_read_info *info, pm_error *err);
+/* One or two lines on runs, repetitions and their variation; nothing when
+ * the rows were not aggregated. */
+void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d);
 
 /* Write one CSV field, quoted when it needs to be (RFC 4180). */
 void csv_field(FILE *f, const char *text);
@@ -92,10 +140,21 @@ int cmd_fit(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_select(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_lif(int argc, char **argv);
+int cmd_ssgd(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+/* The plots of pm_report_plots as DIR/NAME.svg files, each written
+ * atomically; DIR is made if missing (cmd_report.c). */
+pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
+		      pm_error *err);
 
 extern const char select_usage[];
+extern const char advise_usage[];
+extern const char lif_usage[], ssgd_usage[];
+extern const char report_usage[];
 extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[], sweep_usage[];
 
 #endif

@@ -12,6 +12,7 @@ const char eval_usage[] =
 	"\n"
 	"  -m, --model FILE  the fitted model\n"
 	"      --json        one JSON object on stdout\n"
+	READ_USAGE
 	"  -h, --help        this text\n";
 
 static void print_json(const pm_metrics *x)
@@ -37,21 +38,24 @@ int cmd_eval(int argc, char **argv)
 	pm_dataset *d = NULL;
 	pm_metrics x;
 	pm_error err = { 0 };
+	pm_read_options ro = pm_read_options_default();
+	pm_read_info info = { 0 };
 
-	if ((c = parse_model_options(argc, argv, "eval", eval_usage, &model_path, &json)) >= 0)
+	if ((c = parse_model_options(argc, argv, "eval", eval_usage, &model_path, &json, &ro)) >= 0)
 		return c;
 	if (!model_path)
 		return usage_error("eval", "give the model with -m MODEL.json");
 	if (optind != argc - 1)
 		return usage_error("eval", "give one data file");
 	if (pm_model_load_file(model_path, &m, &err) ||
-	    pm_dataset_read_csv(argv[optind], &d, &err) || pm_model_evaluate(m, d, &x, &err)) {
+	    read_for_model(argv[optind], &ro, m, &d, &info, &err) || pm_model_evaluate(m, d, &x, &err)) {
 		report_error(&err);
 		goto out;
 	}
 	if (json) {
 		print_json(&x);
 	} else {
+		print_read_info(stdout, &info, d);
 		printf("%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
 		       pm_model_target(m));
 		printf("  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
@@ -60,6 +64,7 @@ int cmd_eval(int argc, char **argv)
 	}
 	rc = EXIT_OK;
 out:
+	pm_read_info_clear(&info);
 	pm_dataset_free(d);
 	pm_model_free(m);
 	return rc;

@@ -17,7 +17,9 @@ const char fit_usage[] =
 	"\n"
 	"Roles (instead of, or on top of, --spec):\n"
 	"  --spec FILE            a spec: {\"target\", \"intrinsic\", \"categorical\", \"extrinsic\", \"bounds\"}\n"
-	"  --target COL           the measured time (must be > 0)\n"
+	"  --target COL           the measured time (must be > 0); 'lif' with --workers: the\n"
+	"                         load-imbalance factor of the worker times (thesis eq. 3.8)\n"
+	"  --workers COLS         per-worker time columns or globs ('t_worker_*'), for --target lif\n"
 	"  --extrinsic A,B        scaling parameters E_j (threads, GPUs, batch size)\n"
 	"  --intrinsic A,B        numeric intrinsic parameters I_i\n"
 	"  --categorical A,B      text parameters, one coefficient per level\n"
@@ -38,6 +40,7 @@ const char fit_usage[] =
 	"      --json             print one JSON document on stdout instead: the model, the\n"
 	"                         held-out metrics, every seed and the scaling report\n"
 	"  -q, --quiet            print nothing but errors\n"
+	"      --plot-dir DIR     also write the plots of 'perfmodel report' there as SVG\n"
 	"\n"
 	"Fit (defaults are scipy.optimize.differential_evolution's):\n"
 	"      --scale auto|none  auto (default): fit on columns / geometric mean and time /\n"
@@ -59,6 +62,8 @@ const char fit_usage[] =
 	"      --lambda X         penalty weight for both groups (0)\n"
 	"      --lambda-power X   penalty weight for the powers alone\n"
 	"\n"
+	READ_USAGE
+	"\n"
 	"Held-out accuracy (default: none; every row is fitted):\n"
 	"      --test-fraction F  hold out round(F*rows) rows chosen at random, fit the rest,\n"
 	"                         report accuracy on both (the thesis: 1000 fit / 500 held out)\n"
@@ -71,7 +76,7 @@ enum {
 	OPT_SCALE, OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_TOL, OPT_ATOL,
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
-	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS,
+	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
 };
 
 static const struct option long_options[] = {
@@ -106,6 +111,9 @@ static const struct option long_options[] = {
 	{ "split-seed", required_argument, NULL, OPT_SPLIT_SEED },
 	{ "test", required_argument, NULL, OPT_TEST },
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
+	{ "workers", required_argument, NULL, OPT_WORKERS },
+	{ "plot-dir", required_argument, NULL, OPT_PLOT_DIR },
+	READ_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -119,8 +127,11 @@ struct fit_args {
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
 	struct select_args sel;
 	const char *test_path;	/* --test FILE */
+	pm_read_options ro;	/* how DATA and --test FILE are read */
 	int split_seed_given;
 	unsigned nseeds;
+	const char *workers;	/* --workers: for --target lif */
+	const char *plot_dir;	/* --plot-dir: the report's SVGs go there */
 };
 
 static int bad_value(const char *opt, const char *value, const char *want)
@@ -265,6 +276,8 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		a->split_seed_given = 1;
 		return 0;
 	case OPT_TEST: a->test_path = v; return 0;
+	case OPT_PLOT_DIR: a->plot_dir = v; return 0;
+	case OPT_WORKERS: a->workers = v; return 0;
 	case OPT_SEEDS:
 		if (parse_uint(v, 10000, &u) || u == 0)
 			return bad_value("seeds", v, "a whole number from 1 to 10000");
@@ -276,7 +289,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 
 static int parse_args(int argc, char **argv, struct fit_args *a)
 {
-	int c, power_given = 0;
+	int c, rc, power_given = 0;
 	double lambda_power = 0;
 
 	opterr = 0;
@@ -292,7 +305,9 @@ static int parse_args(int argc, char **argv, struct fit_args *a)
 			return usage_error("fit", "option '%s' needs a value", argv[optind - 1]);
 		if (c == OPT_LAMBDA_POWER)
 			power_given = 1;
-		if (parse_option(c, optarg, a))
+		if ((rc = parse_read_option("fit", c, optarg, &a->ro)) > 0)
+			return rc;
+		if (rc < 0 && parse_option(c, optarg, a))
 			return EXIT_USAGE;
 		if (c == OPT_LAMBDA_POWER)
 			lambda_power = a->opt.lambda_power;
@@ -335,6 +350,37 @@ static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *e
 	return spec_from_flags(&r, out, err);
 }
 
+/* --target lif: the column derived from the worker times (thesis eq. 3.8),
+ * in the training and the test data alike. */
+static pm_status derive_lif(pm_spec *s, pm_dataset **d, pm_dataset **test, pm_fit_options *o,
+			    pm_error *err)
+{
+	pm_dataset **v[2] = { d, test };
+
+	for (int i = 0; i < 2 && *v[i]; i++) {
+		pm_dataset *x;
+		pm_status st = pm_spec_derive_lif(s, *v[i], &x, err);
+
+		if (st || !x)
+			return st;
+		pm_dataset_free(*v[i]);
+		*v[i] = x;
+	}
+	o->test = *test;
+	return PM_OK;
+}
+
+/* --test FILE, read as DATA was: the held-out rows are configurations too */
+static pm_status read_test(struct fit_args *a, pm_spec *s, pm_dataset **test, pm_error *err)
+{
+	pm_read_info info;
+	pm_status st = read_for_spec(a->test_path, &a->ro, s, test, &info, err);
+
+	pm_read_info_clear(&info);
+	a->opt.test = *test;
+	return st;
+}
+
 int cmd_fit(int argc, char **argv)
 {
 	return fit_command(argc, argv, 0);
@@ -348,6 +394,7 @@ int fit_command(int argc, char **argv, int select)
 	pm_spec *s = NULL;
 	pm_model *m = NULL;
 	pm_error err = { 0 };
+	pm_read_info info = { 0 };
 	char *json = NULL;
 	int rc;
 
@@ -355,30 +402,34 @@ int fit_command(int argc, char **argv, int select)
 		return rc;
 	rc = EXIT_FAIL;
 	a.opt.stop = interrupt_install();
-	if (a.test_path) {
-		if (pm_dataset_read_csv(a.test_path, &test, &err)) {
-			report_error(&err);
-			goto out;
-		}
-		a.opt.test = test;
-	}
-	if (build_spec(&a, &s, &err) || pm_dataset_read_csv(a.data, &d, &err) ||
+	/* select prints its table as it goes: a progress line would cut into it */
+	progress_install(&a.opt, a.quiet || a.select);
+	if (build_spec(&a, &s, &err) ||
+	    (a.workers && pm_names_add_list(&s->workers, a.workers, &err)) ||
+	    read_for_spec(a.data, &a.ro, s, &d, &info, &err) ||
+	    (a.test_path && read_test(&a, s, &test, &err)) || derive_lif(s, &d, &test, &a.opt, &err) ||
 	    (a.select ? select_fit(&a.sel, d, s, &a.opt,
 				   a.quiet ? NULL : a.json ? stderr : stdout, &m, &err)
 		      : pm_fit_seeds(d, s, &a.opt, a.nseeds, &m, &err))) {
+		progress_end();
 		report_error(&err);
 		/* a selection cut short chooses nothing and saves nothing */
 		if (a.select && *a.opt.stop)
 			rc = EXIT_INTERRUPTED;
 		goto out;
 	}
+	progress_end();
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
 	if (pm_model_to_json(m, &json, &err) ||
-	    pm_write_file_atomic(a.out, json, strlen(json), &err)) {
+	    pm_write_file_atomic(a.out, json, strlen(json), &err) ||
+	    (a.plot_dir && write_plots(a.plot_dir, m, &(pm_report_data){ .data = d, .test = test },
+				       &err))) {
 		report_error(&err);
 		goto out;
 	}
+	if (!a.quiet)
+		print_read_info(a.json ? stderr : stdout, &info, d);
 	if ((a.json || !a.quiet) && print_fit_report(m, d, a.out, a.json))
 		goto out;
 	rc = EXIT_OK;
@@ -395,5 +446,6 @@ out:
 	pm_spec_free(s);
 	pm_dataset_free(d);
 	pm_dataset_free(test);
+	pm_read_info_clear(&info);
 	return rc;
 }

@@ -78,7 +78,8 @@ int cmd_predict(int argc, char **argv)
 	pm_error err = { 0 };
 	pm_status st;
 
-	if ((c = parse_model_options(argc, argv, "predict", predict_usage, &model_path, &json)) >= 0)
+	if ((c = parse_model_options(argc, argv, "predict", predict_usage, &model_path, &json,
+				     NULL)) >= 0)
 		return c;
 	if (optind != argc - 1)
 		return usage_error("predict", model_path ? "give one points file"

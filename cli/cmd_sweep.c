@@ -30,6 +30,7 @@ const char sweep_usage[] =
 	"  --maxiter N, --popsize N, --scale auto|none   as for fit\n"
 	"  --csv                  the table as CSV on stdout\n"
 	"  --json                 one JSON document on stdout (docs/formats.md)\n"
+	READ_USAGE
 	"  -h, --help             this text\n";
 
 enum {
@@ -60,6 +61,7 @@ static const struct option sweep_options[] = {
 	{ "form", required_argument, NULL, OPT_FORM },
 	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "loss", required_argument, NULL, OPT_LOSS },
+	READ_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +72,7 @@ struct sweep_args {
 	int csv, json, cv_given, cv_seed_given;
 	pm_fit_options opt;
 	pm_sweep_options so;
+	pm_read_options ro;
 };
 
 static int bad(const char *opt, const char *value, const char *want)
@@ -169,7 +172,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 
 static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
-	int c;
+	int c, rc;
 
 	opterr = 0;
 	optind = 1;
@@ -182,7 +185,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 			return usage_error("sweep", "unknown option '%s'", argv[optind - 1]);
 		if (c == ':')
 			return usage_error("sweep", "option '%s' needs a value", argv[optind - 1]);
-		if (parse_one(c, optarg, a))
+		if ((rc = parse_read_option("sweep", c, optarg, &a->ro)) > 0)
+			return rc;
+		if (rc < 0 && parse_one(c, optarg, a))
 			return EXIT_USAGE;
 	}
 	if (a->cv_given && a->opt.test_fraction > 0)
@@ -264,6 +269,7 @@ int cmd_sweep(int argc, char **argv)
 	pm_sweep *sw = NULL;
 	pm_error err = { 0 };
 	char *json = NULL;
+	pm_read_info info = { 0 };
 	int rc;
 
 	a.opt.reg = PM_REG_L2;
@@ -271,7 +277,8 @@ int cmd_sweep(int argc, char **argv)
 		return rc;
 	rc = EXIT_FAIL;
 	a.opt.stop = interrupt_install();
-	if (spec_from_flags(&a.roles, &s, &err) || pm_dataset_read_csv(a.data, &d, &err) || pm_sweep_run(d, s, &a.opt, &a.so, &sw, &err) ||
+	if (spec_from_flags(&a.roles, &s, &err) || read_for_spec(a.data, &a.ro, s, &d, &info, &err) ||
+	    pm_sweep_run(d, s, &a.opt, &a.so, &sw, &err) ||
 	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {
 		report_error(&err);
 		goto out;
@@ -289,6 +296,7 @@ int cmd_sweep(int argc, char **argv)
 		rc = EXIT_INTERRUPTED;
 	}
 out:
+	pm_read_info_clear(&info);
 	free(json);
 	pm_sweep_free(sw);
 	pm_spec_free(s);

@@ -1,5 +1,4 @@
 #include "dataset_impl.h"
-#include "read_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -154,6 +153,13 @@ fail:
 	return rc;
 }
 
+pm_status pm__dataset_from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
+				  pm_error *err)
+{
+	*out = NULL;
+	return from_buffer(buf, len, name, out, err);
+}
+
 pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
 			       pm_dataset **out, pm_error *err)
 {
@@ -175,19 +181,11 @@ pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
 
 pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)
 {
-	char *buf;
-	size_t len = 0;
-	pm_status rc;
+	/* CSV as it is: no aggregation without a target, no conversion */
+	pm_read_options o = pm_read_options_default();
 
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the dataset");
-	*out = NULL;
-	if (!path)
-		return pm__fail(err, PM_EINVAL, "no file name");
-	rc = pm__read_file(path, &buf, &len, err);
-	if (rc)
-		return rc;
-	return from_buffer(buf, len, path, out, err);
+	o.format = PM_FORMAT_CSV;
+	return pm_dataset_read(path, &o, out, NULL, err);
 }
 
 pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *names,

@@ -24,4 +24,11 @@ pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *n
 			    size_t nrows, const char *const *cells, const unsigned *line,
 			    const unsigned *column, pm_dataset **out, pm_error *err);
 
+/* A CSV dataset from buf[0, len), which must have one more byte after it:
+ * what pm_dataset_read_csv does after reading the file, for readers that
+ * read it themselves. Ownership of buf passes to the call whatever it
+ * returns. Errors as pm_dataset_read_csv's. */
+pm_status pm__dataset_from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
+				  pm_error *err);
+
 #endif

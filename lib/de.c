@@ -154,25 +154,44 @@ static size_t argmin(const double *c, size_t n)
 
 /* numpy's np.std (ddof 0) <= atol + tol * |np.mean|, false while any cost
  * is infinite (scipy) or the statistics overflow. */
-static int converged(const double *c, size_t n, double tol, double atol)
+/* Mean and population std of the costs; 0 when one is not finite. */
+static int spread(const double *c, size_t n, double *mean, double *sd)
 {
-	double sum = 0.0, mean, ss = 0.0, sd;
+	double sum = 0.0, ss = 0.0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(c[i]))
 			return 0;
 		sum += c[i];
 	}
-	mean = sum / (double)n;
+	*mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++) {
-		double d = c[i] - mean;
+		double d = c[i] - *mean;
 
 		ss += d * d;
 	}
-	sd = sqrt(ss / (double)n);
-	if (!isfinite(mean) || !isfinite(sd))
-		return 0;
-	return sd <= atol + tol * fabs(mean);
+	*sd = sqrt(ss / (double)n);
+	return isfinite(*mean) && isfinite(*sd);
+}
+
+static int converged(const double *c, size_t n, double tol, double atol)
+{
+	double mean, sd;
+
+	return spread(c, n, &mean, &sd) && sd <= atol + tol * fabs(mean);
+}
+
+static void report_progress(const struct de *de, const pm_de_settings *s, unsigned gen,
+			    uint64_t evals)
+{
+	pm_progress p = { .seed = s->seed, .generation = gen, .maxiter = s->maxiter,
+			  .evaluations = evals, .best_cost = de->cost[de->best],
+			  .convergence = INFINITY };
+	double mean, sd, limit;
+
+	if (spread(de->cost, de->np, &mean, &sd) && (limit = s->atol + s->tol * fabs(mean)) > 0)
+		p.convergence = sd / limit;
+	s->progress(&p, s->progress_arg);
 }
 
 /* Latin hypercube as scipy's init_population_lhs: sample row k lies in
@@ -340,6 +359,8 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	}
 
 	done = converged(de.cost, de.np, s->tol, s->atol);
+	if (s->progress)
+		report_progress(&de, s, gen, evals);
 	while (!done && gen < s->maxiter && !(s->stop && *s->stop)) {
 		/* numpy's uniform(low, high): low + (high - low) * U[0, 1) */
 		double F = s->mutation_lo +
@@ -357,6 +378,8 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 		de.best = argmin(de.cost, de.np);
 		gen++;
 		done = converged(de.cost, de.np, s->tol, s->atol);
+		if (s->progress)
+			report_progress(&de, s, gen, evals);
 	}
 
 	/* nothing fails past this point: x is written only on success */

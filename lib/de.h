@@ -13,7 +13,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "perfmodel/predict.h"
+#include "perfmodel/perfmodel.h"
 #include "pool.h"
 
 /* The cost of x (real units, inside the bounds). scratch is the calling
@@ -32,6 +32,10 @@ typedef struct pm_de_settings {
 	 * member so far (stop "interrupted"). NULL: never. A signal handler
 	 * may set it; DE never writes it. */
 	volatile sig_atomic_t *stop;
+	/* NULL, or told after the initial population and each generation, on
+	 * the thread that called pm__de_minimize (pm_fit_options.progress). */
+	void (*progress)(const pm_progress *p, void *arg);
+	void *progress_arg;
 } pm_de_settings;
 
 typedef struct pm_de_result {

@@ -197,7 +197,8 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 	pm_de_settings ds = { .seed = o->seed, .maxiter = o->maxiter, .popsize = o->popsize,
 			      .tol = o->tol, .atol = o->atol, .mutation_lo = o->mutation_lo,
 			      .mutation_hi = o->mutation_hi, .recombination = o->recombination,
-			      .stop = o->stop };
+			      .stop = o->stop, .progress = o->progress,
+			      .progress_arg = o->progress_arg };
 	double *lo = malloc(m->nparams * sizeof(*lo));
 	double *hi = malloc(m->nparams * sizeof(*hi));
 	pm_pool *pool = NULL;
@@ -295,6 +296,8 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	m->has_fit_info = 1;
 	m->info.options = *o;
 	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
+	m->info.options.progress = NULL;
+	m->info.options.progress_arg = NULL;
 	snprintf(m->info.data_name, sizeof(m->info.data_name), "%s", pm_dataset_name(d));
 	pm_dataset_fingerprint(d, m->info.fingerprint);
 	pred = malloc(p.nrows * sizeof(*pred));

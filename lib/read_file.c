@@ -58,6 +58,11 @@ pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *er
 		want = cap - n - 1;	/* keep a byte for the NUL */
 		got = fread(buf + n, 1, want, f);
 		n += got;
+		/* Every format we read is text that refuses a NUL byte, and its
+		 * parser says where the first one is: reading on would only let
+		 * /dev/zero or /dev/urandom fill the memory. */
+		if (memchr(buf + n - got, '\0', got))
+			break;
 		if (got < want) {
 			if (ferror(f)) {
 				int e = errno;

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "model_impl.h"
 #include "model_save.h"
+#include "predict_impl.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -97,12 +98,10 @@ static pm_status scale_input(const pm_model *m, size_t i, const double *x, size_
 	for (size_t r = 0; r < n; r++) {
 		if (k && x[r] == s->value[k - 1])
 			continue;
-		pt[i] = x[r];
-		if ((st = pm_model_predict(m, pt, &s->time[k], err)))
-			goto out;
 		s->value[k] = x[r];
-		s->speedup[k] = s->time[0] / s->time[k];
-		s->efficiency[k] = s->speedup[k] / (x[r] / s->value[0]);
+		if ((st = pm__scaling_at(m, pt, i, s->value[0], x[r], &s->time[k], &s->speedup[k],
+					 &s->efficiency[k], err)))
+			goto out;
 		k++;
 	}
 	s->npoints = k;

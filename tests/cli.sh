@@ -171,6 +171,10 @@ expect_fail "a field longer than 1 MiB" 1 "big.csv:2:3: field longer than 1 MiB"
 expect_fail "a categorical with more levels than rows/2" 1 "hosts.csv: categorical column 'host' has 11 levels in 20 rows" \
 	-- "$pm" fit hosts.csv --target time_s --extrinsic threads --categorical host -o out.json -q
 
+# an endless device is binary: refused at its first NUL, never read to the end
+expect_fail "data from /dev/zero" 1 "/dev/zero:1:1: nul byte in text" -- timeout 20 "$pm" fit /dev/zero --spec "$spec" -o out.json -q
+expect_fail "a model from /dev/urandom" 1 "/dev/urandom:[0-9]+:[0-9]+: invalid JSON" -- timeout 20 "$pm" predict -m /dev/urandom points.csv
+
 # ---- interruption: SIGINT or SIGTERM saves the best model so far, exit 130
 long_fit() {	# long_fit OUT [OPTIONS]: a fit that runs until it is stopped
 	local out=$1
@@ -375,6 +379,273 @@ expect_fail "sweep --lambda needs LO:HI:N" 2 "--lambda '1e-3'" -- sweep --lambda
 expect_fail "sweep --cv with --test-fraction is a usage error" 2 "exclude each other" -- \
 	sweep --cv 3 --test-fraction 0.3
 check "help sweep" "$pm" help sweep
+
+# ---- issue 4: load imbalance (eqs. 3.8, 3.9) and the S-SGD phase model
+# Eq. 3.9 on data/ddp_mlp.csv against the normal equations solved in exact
+# rational arithmetic (Python fractions), and every row's LIF against eq. 3.8
+# recomputed from the worker times.
+if "$pm" lif "$data/ddp_mlp.csv" --workers 't_worker_*' --json >lif.json 2>lif.err &&
+	python3 - "$data/ddp_mlp.csv" lif.json <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+assert d["workers"] == ["t_worker_1", "t_worker_2"] and len(d["rows"]) == len(rows) == 200
+for r, j in zip(rows, d["rows"]):
+    t = [float(r[k]) for k in ("t_worker_1", "t_worker_2") if r[k]]
+    assert j["n"] == len(t) and abs(j["lif"] - len(t) * max(t) / sum(t)) <= 1e-12 * j["lif"]
+want = {"beta": [0.03996287200450226, 0.00863274729415295, -0.04585235915442444],
+        "se": [0.009422345053863551, 0.0012233674920089396, 0.009976530690951555]}
+g = d["regression"]
+for k, v in want.items():
+    assert all(abs(a - b) <= 1e-9 * abs(b) for a, b in zip(g[k], v)), (k, g[k])
+assert abs(g["r2"] - 0.20363475664523936) <= 1e-9 * 0.2036
+assert [x["count"] for x in d["groups"]] == [104, 96]
+PY
+then
+	ok "lif --json on ddp_mlp.csv: eq. 3.8 per row and eq. 3.9 to 1e-9"
+else
+	bad "lif --json on ddp_mlp.csv: eq. 3.8 per row and eq. 3.9 to 1e-9" "$(cat lif.err)"
+fi
+if "$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" >lif.txt 2>lif.err &&
+	grep -Eq '^  2 +16 +1\.07924[0-9] +0\.0633[0-9]+ +25$' lif.txt &&
+	grep -q 'time_per_iter_s = b0 + b1\*N + b2\*LIF, 200 rows' lif.txt && grep -q '^  R^2 0\.2036' lif.txt; then
+	ok "lif --spec: per (world_size, batch_size) and the spec's target"
+else
+	bad "lif --spec: per (world_size, batch_size) and the spec's target" "$(cat lif.err lif.txt | tail)"
+fi
+expect_fail "lif: every row one worker, b1 not identifiable" 1 "b1 \(N_g\) is not identifiable" -- \
+	"$pm" lif "$data/ddp_mlp.csv" --workers t_worker_1
+if ! "$pm" lif "$data/ddp_mlp.csv" --workers t_worker_1 --json >lif1.json 2>/dev/null &&
+	python3 -c 'import json,sys; d=json.load(open("lif1.json")); sys.exit(not (d["regression"] is None and "b1 (N_g)" in d["regression_error"] and len(d["rows"]) == 200))'; then
+	ok "lif --json: an unidentifiable eq. 3.9 is null with the reason, exit 1"
+else
+	bad "lif --json: an unidentifiable eq. 3.9 is null with the reason, exit 1" "$(tail -c 300 lif1.json)"
+fi
+expect_fail "lif: a negative worker time names the cell" 1 "lif_negative.csv:3:7: column 't_worker_2': time -0.6 is negative" -- \
+	"$pm" lif "$fix/lif_negative.csv" --workers 't_worker_*'
+expect_fail "lif: text in a worker column names the cell" 1 "lif_text.csv:3:7: column 't_worker_2': 'fast' is not a number" -- \
+	"$pm" lif "$fix/lif_text.csv" --workers t_worker_1,t_worker_2
+expect_fail "lif: a glob that matches nothing" 1 "'gpu_\*' matches no column" -- \
+	"$pm" lif "$data/ddp_mlp.csv" --workers 'gpu_*'
+expect_fail "lif without workers is an error" 1 "give --workers" -- "$pm" lif "$data/ddp_mlp.csv"
+expect_fail "lif without a file is a usage error" 2 "no data file" -- "$pm" lif --workers a
+check "lif -h" "$pm" lif -h
+if "$pm" fit "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --target lif --workers 't_worker_*' \
+	-o lifm.json -q && grep -q '"target": "lif"' lifm.json &&
+	printf 'hidden,layers,input_dim,activation,world_size,batch_size\n256,2,784,relu,2,64\n' >lifp.csv &&
+	"$pm" predict -m lifm.json lifp.csv | tail -1 | grep -Eq ',1\.[0-9]+$'; then
+	ok "fit --target lif, then predict the imbalance of a configuration"
+else
+	bad "fit --target lif, then predict the imbalance of a configuration"
+fi
+expect_fail "fit --target lif needs worker columns" 1 "target 'lif' is derived from the worker times" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --target lif -o out.json
+if "$pm" ssgd "$data/ssgd_phases.csv" --json >ssgd.json 2>ssgd.err &&
+	python3 - ssgd.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rows"]
+assert d["by"] == ["network", "framework"] and len(r) == 27 and d["max_workers"] == 3
+# CNN on Chainer, thesis Table 3.2: eq. 3.3 sums its phases
+assert abs(r[0]["t_iter"] - (0.0004 + 0.0383 + 0.0006 + 0.0663 + 0.0594 + 0.2365)) < 1e-15
+assert r[0]["speedup"] == 1 and r[1]["base_line"] == 2 and r[1]["workers"] == 2
+# two GPUs add the Table 3.3 aggregation time 0.3106 s: S = 2 t1 / t2
+assert abs(r[1]["speedup"] - 2 * r[0]["t_iter"] / (r[0]["t_iter"] + 0.3106)) < 1e-12
+assert all(x["lif"] == 1 for x in r)
+PY
+then
+	ok "ssgd --json on the thesis phase example"
+else
+	bad "ssgd --json on the thesis phase example" "$(cat ssgd.err)"
+fi
+check "ssgd prints a table" "$pm" ssgd "$data/ssgd_phases.csv"
+expect_fail "ssgd: a negative phase time names the cell" 1 "ssgd_negative.csv:3:5: column 't_io': time -0.1 is negative" -- \
+	"$pm" ssgd "$fix/ssgd_negative.csv"
+expect_fail "ssgd: no phase columns" 1 "no per-worker phase column" -- "$pm" ssgd "$data/gemm_cpu.csv"
+check "help ssgd" "$pm" help ssgd
+
+# ---- advise (issue 5): the picks against perfmodel predict, and every bad input
+ddp=$root/docs/examples/ddp_mlp_model.json
+echo '{"hidden": 256, "layers": 3, "input_dim": 784, "activation": "relu"}' >job.json
+advise() { "$pm" advise -m "$ddp" job.json "$@"; }
+python3 - >grid.json <<'PY'
+import itertools, json
+pts = [dict(hidden=256, layers=3, input_dim=784, activation="relu", world_size=w, batch_size=b)
+       for w, b in itertools.product([1, 2, 4, 8], [16, 64])]
+print(json.dumps({"model": "ddp.json", "points": pts}))
+PY
+cp "$ddp" ddp.json
+if advise --vary world_size=1..8:x2 --vary batch_size=16,64 --min-efficiency 0.3 --json >advise.json 2>advise.err &&
+	"$pm" predict grid.json --json >grid_pred.json 2>>advise.err &&
+	python3 - <<'PY' 2>>advise.err
+import json
+a = json.load(open("advise.json")); p = json.load(open("grid_pred.json"))
+t = {(r["world_size"], r["batch_size"]): r["predicted"] for r in p}
+assert a["combinations"] == 8 and a["resource"] == "world_size", a
+key = lambda pick: (pick["values"]["world_size"], pick["values"]["batch_size"])
+fast = min(t, key=lambda k: (t[k], k[0] * t[k]))
+cheap = min(t, key=lambda k: (k[0] * t[k], t[k]))
+eff = {k: t[(1, k[1])] / t[k] / k[0] for k in t}
+ok = [k for k in t if eff[k] >= 0.3]
+large = max(ok, key=lambda k: (k[0], -t[k]))
+assert key(a["fastest"]) == fast and a["fastest"]["time"] == t[fast], (a["fastest"], fast)
+assert key(a["cheapest"]) == cheap and a["cheapest"]["cost"] == cheap[0] * t[cheap], a["cheapest"]
+assert key(a["largest"]) == large and a["largest"]["efficiency"] == eff[large], (a["largest"], large)
+PY
+then
+	ok "advise picks what perfmodel predict's numbers give"
+else
+	bad "advise picks what perfmodel predict's numbers give" "$(cat advise.err)"
+fi
+check "advise prints a table" advise --vary world_size=1..16 --vary batch_size=32 --cost world_size-seconds
+check "help advise" "$pm" help advise
+echo '{"hidden": 256, "layers": 3, "input_dim": 784, "activation": "gelu"}' >job_level.json
+echo '{"hidden": 256, "layers": 3, "input_dim": 784, "activation": "relu", "gpus": 2}' >job_name.json
+echo '{"hidden": 256, "layers": 3, "activation": "relu"}' >job_missing.json
+echo '{"hidden": 0, "layers": 3, "input_dim": 784, "activation": "relu"}' >job_zero.json
+printf '{"hidden": 256,\n "layers": }\n' >job_syntax.json
+vw=--vary=world_size=1..8
+expect_fail "advise: no model" 2 "give the model with -m" -- "$pm" advise job.json $vw
+expect_fail "advise: no --vary" 2 "at least one --vary" -- advise
+expect_fail "advise: a range backwards" 2 "world_size=8..1': the range starts above its end" -- advise --vary world_size=8..1
+expect_fail "advise: a bad step" 2 "a step is ':xFACTOR' or ':\+STEP'" -- advise --vary world_size=1..8:y2
+expect_fail "advise: a factor of 1" 2 "':x' needs a factor > 1" -- advise --vary world_size=1..8:x1
+expect_fail "advise: a fractional range without a step" 2 "whole numbers" -- advise --vary world_size=1.5..4
+expect_fail "advise: zero in a list" 2 "'0' is not a number > 0" -- advise --vary world_size=0,2
+expect_fail "advise: an empty list item" 2 "an empty value in the list" -- advise --vary world_size=1,,2
+expect_fail "advise: not NAME=VALUES" 2 "'world_size' is not NAME=VALUES" -- advise --vary world_size
+expect_fail "advise: efficiency above 1" 2 "min-efficiency must be a number in \(0, 1\]" -- advise $vw --min-efficiency 1.5
+expect_fail "advise: cost of an input not varied" 2 "--cost 'hidden'.*one of the --vary" -- advise $vw --cost hidden
+expect_fail "advise: unknown input" 1 "the model has no input 'gpus'" -- advise --vary gpus=1..8
+expect_fail "advise: a categorical input" 1 "'activation' is categorical" -- advise --vary activation=1,2
+expect_fail "advise: an input varied twice" 1 "'world_size' is varied twice" -- advise $vw --vary world_size=2
+expect_fail "advise: too many combinations" 1 "more than 10000000 combinations" -- \
+	advise --vary world_size=1..100000 --vary batch_size=1..1000
+expect_fail "advise: unknown level in the config" 1 "job_level.json: .*unknown level 'gelu'" -- \
+	"$pm" advise -m "$ddp" job_level.json $vw
+expect_fail "advise: unknown input in the config" 1 "job_name.json: the model has no input 'gpus'" -- \
+	"$pm" advise -m "$ddp" job_name.json $vw
+expect_fail "advise: an input missing from the config" 1 "missing value for input 'input_dim'" -- \
+	"$pm" advise -m "$ddp" job_missing.json $vw
+expect_fail "advise: zero in the config" 1 "job_zero.json: input 'hidden': 0 is not a finite number > 0" -- \
+	"$pm" advise -m "$ddp" job_zero.json $vw
+expect_fail "advise: bad JSON in the config" 1 "job_syntax.json:2:[0-9]+: " -- \
+	"$pm" advise -m "$ddp" job_syntax.json $vw
+
+# ---- report: the HTML page and the SVG plots (docs/report.md)
+xhtml() {	# xhtml FILE XPATH: evaluate over the XHTML page, namespaces aside
+	xmllint --xpath "$2" "$1" 2>/dev/null
+}
+if ! command -v xmllint >/dev/null; then
+	bad "xmllint is installed (scripts/setup: libxml2-utils)"
+else
+	"$pm" sweep "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --lambda 1e-3:1:3 --cv 2 \
+		--maxiter 10 --json >report_sweep.json 2>/dev/null
+	check "report with --test and --sweep" "$pm" report -m gemm.json "$data/gemm_cpu.csv" \
+		--test "$data/gemm_cpu.csv" --sweep report_sweep.json -o report.html
+	check "report: the page is well-formed XHTML" xmllint --noout report.html
+	check "report: no script" bash -c '! grep -qi "<script" report.html'
+	check "report: 8 plots inline (accuracy, residuals, speedup, efficiency, 4 of the sweep)" \
+		test "$(grep -c '^<svg ' report.html)" -eq 8
+	# every parameter's value and std on the page are the model file's, exactly
+	mismatch=""
+	while read -r name value; do
+		got=$(xhtml report.html "string(//*[local-name()='tr'][*[local-name()='th']='$name']/*[local-name()='td'][2]/@title)")
+		awk -v a="$got" -v b="$value" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
+			mismatch="$mismatch $name: page '$got', model '$value';"
+	done < <(jq -r '.parameters[] | "\(.name) \(.value)"' gemm.json)
+	if [ -z "$mismatch" ] && [ "$(jq '.parameters | length' gemm.json)" -gt 0 ]; then
+		ok "report: the parameter table is the model file's"
+	else
+		bad "report: the parameter table is the model file's" "$mismatch"
+	fi
+	rm -rf plots
+	check "fit --plot-dir writes the plots" "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" \
+		-o plotted.json --quiet --maxiter 20 --plot-dir plots
+	check "fit --plot-dir: 4 SVG files" test "$(ls plots/*.svg | wc -l)" -eq 4
+	check "fit --plot-dir: every SVG is well-formed" xmllint --noout plots/predicted_vs_measured.svg \
+		plots/residuals_threads.svg plots/speedup_threads.svg plots/efficiency_threads.svg
+	check "report --plot-dir: the same files" "$pm" report -m plotted.json "$data/gemm_cpu.csv" --plot-dir plots2
+	check "report --plot-dir: byte-identical to fit's" diff -r plots plots2
+fi
+expect_fail "report: no output" 2 "give the page to write with -o" -- "$pm" report -m gemm.json "$data/gemm_cpu.csv"
+expect_fail "report: no model" 2 "give the model with -m" -- "$pm" report "$data/gemm_cpu.csv" -o out.json
+expect_fail "report: missing sweep file" 1 "nothere.json: cannot open" -- \
+	"$pm" report -m gemm.json "$data/gemm_cpu.csv" --sweep nothere.json -o out.json
+expect_fail "report: held-out rows without the model's columns" 1 "no column 'threads'" -- \
+	"$pm" report -m gemm.json "$data/gemm_cpu.csv" --test "$fix/no_threads.csv" -o out.json
+
+# ---- other formats and repetitions (issue 9): the same numbers in hyperfine
+# JSON and in tidy CSV (one row per run, --aggregate median) fit the same model
+ing=$root/tests/data/ingest
+params() { sed -n '/"parameters"/,/"fit"/p' "$1"; }
+"$pm" fit "$ing/hyperfine.json" --intrinsic n --extrinsic threads --maxiter 30 -o hf.json >hf.txt 2>&1
+"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --intrinsic n --extrinsic threads \
+	--aggregate median --maxiter 30 -o hfcsv.json -q
+if [ -s hf.json ] && [ -s hfcsv.json ] && cmp -s <(params hf.json) <(params hfcsv.json) &&
+	grep -q "12 runs in 4 configurations, 3 per configuration" hf.txt &&
+	grep -q "coefficient of variation: median 2.01 %, max 5.76 % (n=512, threads=2)" hf.txt; then
+	ok "hyperfine JSON fits as its runs in tidy CSV"
+else
+	bad "hyperfine JSON fits as its runs in tidy CSV" "$(cat hf.txt)" "$(diff <(params hf.json) <(params hfcsv.json) | head)"
+fi
+check "gbench JSON with --name-pattern" "$pm" fit "$ing/gbench.json" --maxiter 20 -q -o gb.json \
+	--name-pattern 'BM_gemm/{n}/real_time/threads:{threads}' --intrinsic n --extrinsic threads
+check "eval reads hyperfine JSON" "$pm" eval -m hf.json "$ing/hyperfine.json"
+check "lif accepts the read options" "$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --format csv
+expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench or extrap" -- \
+	"$pm" fit "$ing/hyperfine.json" --format xml
+expect_fail "bad --aggregate" 2 "--aggregate 'max'" -- "$pm" fit "$ing/hyperfine.json" --aggregate max
+expect_fail "bad --drop-first" 2 "--drop-first '-1'" -- "$pm" eval -m hf.json "$ing/hyperfine.json" --drop-first -1
+expect_fail "--drop-first leaves no run" 1 "hyperfine_runs.csv:2: the configuration of this row has 3 runs: --drop-first 3 leaves none" -- \
+	"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --drop-first 3 -o out.json
+expect_fail "aggregating CSV needs the target" 1 "needs the time column" -- \
+	"$pm" fit "$ing/hyperfine_runs.csv" --aggregate mean -o out.json
+expect_fail "--throughput without --per" 1 "--throughput and --per go together" -- \
+	"$pm" fit "$data/lenet5_cpu.csv" --throughput time_per_iter_s -o out.json
+expect_fail "hyperfine: a bad time" 1 "bad_times.json: results\[1\]: times\[2\] must be a number > 0" -- \
+	"$pm" fit "$ing/bad_times.json" -o out.json
+expect_fail "gbench: pattern matches nothing" 1 "no benchmark name matches --name-pattern 'BM_fft/\{n\}'" -- \
+	"$pm" fit "$ing/gbench.json" --name-pattern 'BM_fft/{n}' -o out.json
+expect_fail "JSON of another kind" 1 "neither 'benchmarks'" -- "$pm" fit "$fix/bounds.json" -o out.json
+check "Extra-P text with --region and --metric" "$pm" fit "$ing/extrap.txt" --maxiter 20 -q -o ep.json \
+	--region stencil --metric time --intrinsic n --extrinsic p
+expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
+	"$pm" fit "$ing/extrap.txt" --region stencil -o out.json
+if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size --extrinsic threads,batch_size \
+	--maxiter 20 -o tp.json >tp.txt 2>&1 && grep -q '"target": "time_s"' tp.json; then
+	ok "--throughput makes the time column"
+else
+	bad "--throughput makes the time column" "$(cat tp.txt)"
+fi
+
+# ---- progress: one redrawn line on stderr when it is a terminal, else nothing
+gemmfit=("$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" -o progress.json --maxiter 5)
+"${gemmfit[@]}" >/dev/null 2>progress.err
+check "progress: nothing on stderr when it is not a terminal" test ! -s progress.err
+if command -v script >/dev/null; then
+	# script(1) gives the command a pseudo-terminal
+	script -qec "$(printf '%q ' "${gemmfit[@]}")" /dev/null >progress.tty 2>&1
+	check "progress: a terminal sees generations" grep -q "gen 0/5  evals" progress.tty
+	check "progress: the line is cleared before the results" grep -q $'\r\033\[K' progress.tty
+	script -qec "$(printf '%q ' "${gemmfit[@]}" --quiet)" /dev/null >progress.tty 2>&1
+	check "progress: --quiet silences it" bash -c '! grep -q "gen " progress.tty'
+fi
+
+# ---- the manual page: it renders without warnings and lists every command
+if command -v groff >/dev/null; then
+	check "man page renders without warnings" bash -c \
+		'[ -z "$(groff -man -ww -z "$1" 2>&1)" ]' _ "$root/docs/perfmodel.1"
+fi
+missing=""
+for c in $("$pm" help | awk '/^commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }'); do
+	grep -qx "\.B $c" "$root/docs/perfmodel.1" || missing="$missing $c"
+done
+if [ -z "$missing" ] && "$pm" help | grep -q '^  report'; then
+	ok "man page has every command of 'perfmodel help'"
+else
+	bad "man page has every command of 'perfmodel help'" "missing:$missing"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

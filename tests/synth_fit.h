@@ -35,4 +35,20 @@ static pm_spec *syn_spec(void)
 	return s;
 }
 
+/* pm_fit_seeds of syn_spec() on d (nseeds 1: pm_fit), short: maxiter
+ * generations on one thread. inline: not every test that includes this uses it. */
+static inline pm_model *syn_fit(const pm_dataset *d, unsigned nseeds, unsigned maxiter)
+{
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.maxiter = maxiter;
+	o.threads = 1;
+	cr_assert_eq(pm_fit_seeds(d, s, &o, nseeds, &m, &err), PM_OK, "%s", err.msg);
+	pm_spec_free(s);
+	return m;
+}
+
 #endif

@@ -11,16 +11,7 @@ PM_LEAK_CHECKED_SUITE(scaling);
 
 static pm_model *quick_fit(const pm_dataset *d)
 {
-	pm_spec *s = syn_spec();
-	pm_fit_options o = pm_fit_options_default();
-	pm_model *m = NULL;
-	pm_error err = { 0 };
-
-	o.maxiter = 30;
-	o.threads = 1;
-	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
-	pm_spec_free(s);
-	return m;
+	return syn_fit(d, 1, 30);
 }
 
 /* The report of m with C and q_threads set (scaled values; a power is not

@@ -156,6 +156,19 @@ PM_API const char *pm_loss_name(pm_loss loss);
  * loss 'x': expected mae, mse, mape or log". */
 PM_API pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err);
 
+/* Where a fit is, at a generation boundary of differential evolution: for
+ * pm_fit_options.progress, to show progress while a long fit runs. */
+typedef struct pm_progress {
+	uint64_t seed;		/* the fit's seed: fits of several seeds may run at once */
+	unsigned generation;	/* 0: the initial population */
+	unsigned maxiter;	/* the most generations there will be */
+	uint64_t evaluations;	/* cost evaluations so far */
+	double best_cost;	/* the population's lowest cost (scaled space, penalty included) */
+	/* std(costs) / (atol + tol * |mean(costs)|): DE stops when it is <= 1;
+	 * +inf while a cost is not finite or when atol and tol are both 0 */
+	double convergence;
+} pm_progress;
+
 typedef struct pm_fit_options {
 	uint64_t seed;		/* default 1 */
 	unsigned threads;	/* 0: the number of online CPUs */
@@ -175,6 +188,13 @@ typedef struct pm_fit_options {
 	 * there and returns the best model so far with info.interrupted = 1.
 	 * The library only reads it. Not kept in the model. */
 	volatile sig_atomic_t *stop;
+	/* NULL, or called with progress_arg after the initial population and
+	 * after every generation, on a thread of the fit's: fits that run side
+	 * by side (pm_fit_seeds, pm_sweep_run, pm_select) call it from several
+	 * threads at once, so it must be thread-safe, and quick (the fit waits).
+	 * It cannot change the result. Not kept in the model. */
+	void (*progress)(const pm_progress *p, void *arg);
+	void *progress_arg;
 	/* Held-out accuracy (thesis §4.2): with test_fraction F in (0, 1) the
 	 * fit holds out round(F * rows) rows chosen by split_seed
 	 * (pm_split_rows) and fits the rest; with `test` (rows of another
@@ -322,6 +342,42 @@ PM_API void pm_scaling_report_free(pm_scaling_report *r);	/* NULL: no-op */
 PM_API pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r,
 				       char **out, pm_error *err);
 
+/* ---- report: the plots and page people look at (perfmodel report) ---------
+ * The thesis's pictures as SVG: predicted against measured (y = x line,
+ * training and held-out rows in different marks), residuals against each
+ * extrinsic input, predicted speedup and efficiency against the ideal, and
+ * with a λ sweep its held-out MAPE, R² and parameter paths; and one
+ * self-contained HTML page (inline SVG, no script) with them and the
+ * accuracy and parameter (± std) tables. docs/report.md shows one. */
+typedef struct pm_report_data {
+	const pm_dataset *data;	/* required: rows plotted as training */
+	const pm_dataset *test;	/* NULL, or held-out rows (other marks) */
+	const char *sweep;	/* NULL, or a file written by perfmodel sweep --json */
+	const char *model_name;	/* shown on the page (may be NULL) */
+} pm_report_data;
+
+typedef struct pm_plot {
+	char *name;	/* a file name: "predicted_vs_measured.svg", "speedup_threads.svg" */
+	char *title;
+	char *svg;	/* a standalone SVG document */
+} pm_plot;
+
+typedef struct pm_plots {
+	size_t n;
+	pm_plot *plot;
+} pm_plots;
+
+/* The plots, in page order. On success *out owns them (pm_plots_free).
+ * Errors: those of pm_model_predict_dataset and pm_dataset_number on the
+ * rows (FILE:LINE:COL), PM_EIO/PM_EPARSE/PM_ESCHEMA for the sweep file,
+ * PM_ENOMEM. */
+PM_API pm_status pm_report_plots(const pm_model *m, const pm_report_data *r, pm_plots **out,
+				 pm_error *err);
+PM_API void pm_plots_free(pm_plots *p);	/* NULL: no-op */
+/* The HTML page (malloc'd, caller frees); errors as pm_report_plots. */
+PM_API pm_status pm_report_html(const pm_model *m, const pm_report_data *r, char **out,
+				pm_error *err);
+
 /* Predict every row of d (columns matched by name, levels by text) into
  * out[nrows]. Errors name FILE:LINE:COL: a missing column, an unknown level,
  * a value <= 0 under a power, text where a number is needed. */
@@ -398,4 +454,9 @@ PM_API pm_status pm_write_file_atomic(const char *path, const char *data, size_t
 #ifdef __cplusplus
 }
 #endif
+
+/* Load imbalance and the S-SGD phase model (thesis chapter 3). */
+#include "perfmodel/lif.h"
+/* Other formats (hyperfine, Google Benchmark), repetitions, throughput. */
+#include "perfmodel/ingest.h"
 #endif

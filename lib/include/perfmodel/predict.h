@@ -144,10 +144,130 @@ PM_API const char *pm_model_scale_name(const pm_model *m);
 
 /* Predict one point. x[i] is the value of input i: a number for a numeric
  * input, the level index (0, 1, ...) for a categorical one. PM_EDOMAIN when a
- * numeric value is not finite and > 0 or a level is out of range. Reentrant,
- * allocation-free. */
+ * numeric value is not finite and > 0 (NaN: "has no value"), a level is out
+ * of range, or a log2() input is below 1; PM_EINVAL for a NULL argument (x
+ * may be NULL for a model of no inputs). On error *out is not written.
+ * Reentrant, allocation-free. */
 PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *out,
 				  pm_error *err);
+
+/* Predict n points at once into the caller's out[0..n): point k's inputs
+ * are x[k * ninputs .. (k + 1) * ninputs), as for pm_model_predict. Stops
+ * at the first point the model cannot take (out[k..n) then unset) with its
+ * error prefixed "point K: " (1-based). Reentrant, allocation-free; the
+ * same numbers, bit for bit, as pm_model_predict point by point. */
+PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
+					double *out, pm_error *err);
+
+/* ---- by name ---------------------------------------------------------------
+ * A pm_point holds one value per input of the model it was made for, set by
+ * name. It belongs to one thread at a time (it is written to); the model it
+ * refers to must outlive it. pm_point_new allocates; setting values and
+ * predicting do not. */
+typedef struct pm_point pm_point;
+
+/* A point for m with every input unset. *out owns it (pm_point_free). */
+PM_API pm_status pm_point_new(const pm_model *m, pm_point **out, pm_error *err);
+PM_API void pm_point_free(pm_point *p);	/* NULL: no-op */
+/* Unset every input, to reuse the point for another job. */
+PM_API void pm_point_clear(pm_point *p);
+/* Set numeric input `name` to v. PM_EINVAL: no such input, or it is
+ * categorical; PM_EDOMAIN: v is not a finite number > 0 (a power needs it).
+ * On error the point is unchanged. */
+PM_API pm_status pm_point_set_num(pm_point *p, const char *name, double v, pm_error *err);
+/* Set categorical input `name` to its level `level`. PM_EINVAL: no such
+ * input, or it is numeric; PM_EDOMAIN: the model has no such level (the
+ * message lists the known ones). */
+PM_API pm_status pm_point_set_cat(pm_point *p, const char *name, const char *level,
+				  pm_error *err);
+/* Set the inputs named in a JSON object of input values, {"hidden": 512,
+ * "activation": "relu"}: a number for a numeric input, a level name for a
+ * categorical one. Inputs not named keep their values. `name` labels errors
+ * (may be NULL). PM_EPARSE (line/column) for bad JSON, PM_ESCHEMA for
+ * another shape, else the errors of the setters, naming the member. On error
+ * the point may be partly set. */
+PM_API pm_status pm_point_set_json(pm_point *p, const char *json, const char *name,
+				   pm_error *err);
+/* The same from a file; PM_EIO when it cannot be read. */
+PM_API pm_status pm_point_set_json_file(pm_point *p, const char *path, pm_error *err);
+/* The point's values by position, as pm_model_predict takes them (a level
+ * index for a categorical input; NaN where unset). Owned by the point. */
+PM_API const double *pm_point_values(const pm_point *p);
+/* Predict at p, which must have been made for m and have every input set:
+ * PM_EINVAL "missing value for input 'x'" names the first unset one.
+ * Reentrant on m, allocation-free. */
+PM_API pm_status pm_model_predict_point(const pm_model *m, const pm_point *p, double *out,
+					pm_error *err);
+
+/* ---- scaling ---------------------------------------------------------------
+ * The scaling exponent q of extrinsic input i (eq. 4.4: time grows as E^q in
+ * every term; −1 is ideal strong scaling); for a formula model, the exponent
+ * of the fitted power named for that input (−q after a '/'). PM_EINVAL: i is
+ * out of range or not extrinsic; PM_EDOMAIN: the model has no fitted power
+ * for the input (a formula that uses it only in indicators or log2()). */
+PM_API pm_status pm_model_scaling_exponent(const pm_model *m, size_t i, double *q,
+					   pm_error *err);
+/* Speedup of extrinsic (or any numeric) input i going from value `from` to
+ * value `to`, every other input held at x (x[i] is ignored):
+ *     speedup = t(x_i = from) / t(x_i = to),
+ * and parallel efficiency = speedup / (to / from) (1: ideal; from 1 to 8
+ * GPUs at efficiency 0.75 runs 6x faster). PM_EINVAL: i out of range or
+ * categorical; else the errors of pm_model_predict. Reentrant,
+ * allocation-free. */
+PM_API pm_status pm_model_speedup(const pm_model *m, const double *x, size_t i, double from,
+				  double to, double *speedup, pm_error *err);
+PM_API pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t i,
+				     double from, double to, double *efficiency, pm_error *err);
+
+/* ---- advice: which configuration to run ------------------------------------
+ * pm_model_advise predicts every combination of values of up to
+ * PM_ADVISE_MAX_VARY varied inputs, the others held at a point, and picks
+ * three: the fastest, the cheapest (resource × time, the resource being one
+ * of the varied inputs: GPUs, threads, processes) and the largest resource
+ * count whose parallel efficiency is at least a threshold. Speedup and
+ * efficiency of a combination are against the smallest resource value with
+ * the same values of the other varied inputs (pm_model_speedup). */
+#define PM_ADVISE_MAX_VARY 8
+
+typedef struct pm_vary {
+	size_t input;		/* a numeric input of the model, by position */
+	size_t n;		/* 1 or more values */
+	const double *values;	/* n finite values > 0, any order */
+} pm_vary;
+
+typedef struct pm_advise_options {
+	size_t resource;	/* index into the vary list: the input counted in the
+				 * cost and the speedup (0: the first varied input) */
+	double min_efficiency;	/* the threshold of "largest", in (0, 1]; 0.7 */
+	size_t max_combinations;	/* refuse larger searches (PM_EINVAL); 10^7 */
+} pm_advise_options;
+
+PM_API pm_advise_options pm_advise_options_default(void);
+
+typedef struct pm_advice_pick {
+	int found;		/* 0: no combination qualifies (only "largest") */
+	double value[PM_ADVISE_MAX_VARY];	/* the varied inputs' values, vary order */
+	double time;		/* predicted target */
+	double cost;		/* resource value × time */
+	double speedup, efficiency;
+} pm_advice_pick;
+
+typedef struct pm_advice {
+	size_t combinations;	/* how many were predicted */
+	/* ties: fastest prefers the cheaper, cheapest the faster, largest the
+	 * faster; then the earlier combination in vary order */
+	pm_advice_pick fastest, cheapest, largest;
+} pm_advice;
+
+/* Search the combinations of vary[0..nvary) with the other inputs at x (as
+ * for pm_model_predict; varied positions are ignored). On success fills
+ * *out. Errors: PM_EINVAL for a bad vary list or options (an input twice,
+ * a categorical input, no values, a value not finite and > 0, too many
+ * combinations), else the first prediction error, naming the combination.
+ * Reentrant on m; allocates one copy of x per call. */
+PM_API pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *vary,
+				 size_t nvary, const pm_advise_options *opt, pm_advice *out,
+				 pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,111 @@
+/*
+ * perfmodel/ingest.h — measurements in the formats users already have:
+ * tidy CSV with repetitions, hyperfine --export-json, Google Benchmark
+ * JSON and Extra-P text, with throughput turned into time and repetitions aggregated. Every
+ * reader makes an ordinary pm_dataset whose cells keep their place in the
+ * file, so later errors still name FILE:LINE:COL. Included by perfmodel.h;
+ * the conventions there hold (nothing prints, exits or aborts).
+ */
+#ifndef PERFMODEL_INGEST_H
+#define PERFMODEL_INGEST_H
+
+#include <stddef.h>
+#include "perfmodel/predict.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pm_dataset pm_dataset;
+
+typedef enum pm_format {
+	PM_FORMAT_AUTO = 0,	/* by content: JSON by its keys, Extra-P by PARAMETER, else CSV */
+	PM_FORMAT_CSV,
+	PM_FORMAT_HYPERFINE,	/* hyperfine --export-json */
+	PM_FORMAT_GBENCH,	/* Google Benchmark --benchmark_format=json */
+	PM_FORMAT_EXTRAP,	/* Extra-P text input (PARAMETER/POINTS/DATA lines) */
+} pm_format;
+
+/* "auto", "csv", "hyperfine", "gbench", "extrap"; PM_EINVAL for another. */
+PM_API pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err);
+PM_API const char *pm_format_name(pm_format f);
+
+typedef enum pm_aggregate {
+	PM_AGG_DEFAULT = 0,	/* median for formats that hold repetitions, none for CSV */
+	PM_AGG_NONE,		/* every run is a row */
+	PM_AGG_MEDIAN,		/* thesis §4.2.4: the median of the runs */
+	PM_AGG_MEAN,
+	PM_AGG_MIN,
+} pm_aggregate;
+
+/* "none", "median", "mean", "min"; PM_EINVAL for another name. */
+PM_API pm_status pm_aggregate_from_name(const char *name, pm_aggregate *out, pm_error *err);
+
+/* The time column of the JSON formats, in seconds. */
+#define PM_INGEST_TIME_COLUMN "time_s"
+
+typedef struct pm_read_options {
+	pm_format format;
+	/* The measured time: what repetitions are aggregated over, and the name
+	 * of the column that --throughput makes. NULL: PM_INGEST_TIME_COLUMN
+	 * for the JSON formats and throughput; CSV without it is not aggregated. */
+	const char *target;
+	/* A configuration is the values of these columns (NULL-terminated);
+	 * NULL: every column but the target. Columns outside it are dropped
+	 * when rows are aggregated, as they may differ between runs. */
+	const char *const *key;
+	pm_aggregate aggregate;
+	unsigned drop_first;	/* runs dropped at the start of each configuration */
+	/* Both or neither: target = per / throughput, replacing the throughput
+	 * column (e.g. samples/s and the batch size give seconds per batch). */
+	const char *throughput, *per;
+	/* Google Benchmark: how to read parameters from a benchmark name, e.g.
+	 * "BM_gemm/{n}/threads:{threads}"; benchmarks that do not match are
+	 * skipped. NULL: the name's '/'-parts, "key:value" as column key, the
+	 * others as arg1, arg2, ..., the first as column "benchmark". */
+	const char *name_pattern;
+	/* Extra-P: which REGION and METRIC (NULL: the file must have one). */
+	const char *region, *metric;
+} pm_read_options;
+
+/* Zeroes: detect the format, no target, default aggregation. */
+PM_API pm_read_options pm_read_options_default(void);
+
+/* What reading found. reps[r] and cv[r] are row r's number of runs and
+ * coefficient of variation (sample std / mean; NaN for one run). */
+typedef struct pm_read_info {
+	pm_format format;	/* the one read */
+	int aggregated;		/* 1 if rows are configurations */
+	size_t runs;		/* rows before aggregation, after --drop-first */
+	size_t dropped;		/* runs dropped by drop_first */
+	size_t nrows;
+	unsigned *reps;		/* owned: nrows entries, or NULL when not aggregated */
+	double *cv;		/* owned: nrows entries, or NULL when not aggregated */
+	double cv_median, cv_max;	/* over rows with >= 2 runs; NaN if none */
+	size_t cv_max_row;
+} pm_read_info;
+
+/* Free reps and cv and zero *info. NULL is fine. */
+PM_API void pm_read_info_clear(pm_read_info *info);
+
+/*
+ * Read measurements in any supported format (o NULL: the defaults), turn
+ * throughput into time and aggregate repetitions. On success *out owns the
+ * dataset and, when info is not NULL, *info owns its arrays
+ * (pm_read_info_clear). Errors: those of pm_dataset_read_csv; PM_EPARSE for
+ * bad JSON with its place; PM_ESCHEMA for a file of the wrong shape or a bad
+ * value (FILE:LINE:COL where the file gives one, the JSON member's path
+ * otherwise), a missing or non-positive throughput/per cell, a configuration
+ * left with no runs by drop_first; PM_EINVAL for bad options; PM_ENOMEM.
+ */
+PM_API pm_status pm_dataset_read(const char *path, const pm_read_options *o,
+				 pm_dataset **out, pm_read_info *info, pm_error *err);
+/* The same from memory; `name` labels errors (NULL: "<input>"). */
+PM_API pm_status pm_dataset_parse(const char *text, size_t len, const char *name,
+				  const pm_read_options *o, pm_dataset **out,
+				  pm_read_info *info, pm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,82 @@
+#!/bin/bash
+# libperfmodel-predict as a scheduler uses it (issue 5): install the build
+# into a scratch folder, compile programs outside the project against it
+# with pkg-config alone, and check that
+#  - its link line and its shared library bring no GSL (nor threads),
+#  - the shared library exports only pm_ symbols,
+#  - predictions by name and in batches equal `perfmodel predict` bit for bit
+#    (on every bundled data set, with an additive and a power-law model),
+#  - the static library links the same program and gives the same bits,
+#  - docs/examples/scheduler.c builds and runs from the installed files.
+# usage: embed.sh BUILD_DIR SOURCE_DIR; EMBED_CC (cc) and EMBED_CFLAGS (none)
+# give the compiler and the instrumentation of the build (meson sets them).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+compile() { ${EMBED_CC:-cc} -std=c11 -Wall -Werror ${EMBED_CFLAGS:-} "$@"; }
+
+DESTDIR="$tmp/root" meson install -C "$build" --no-rebuild --quiet >/dev/null
+pc=$(dirname "$(find "$tmp/root" -name perfmodel-predict.pc | head -1)")
+[ -n "$pc" ] || fail "no perfmodel-predict.pc installed"
+export PKG_CONFIG_PATH="$pc"
+# the .pc file names the real prefix; point it into the scratch folder
+prefix="$tmp/root$(pkg-config --variable=prefix perfmodel-predict)"
+flags=$(pkg-config --define-variable=prefix="$prefix" --cflags --libs perfmodel-predict)
+libdir=$(pkg-config --define-variable=prefix="$prefix" --variable=libdir perfmodel-predict)
+echo "pkg-config: $flags"
+case "$flags" in *gsl*|*pthread*) fail "the link line brings GSL or threads: $flags" ;; esac
+so="$libdir/libperfmodel-predict.so"
+[ -e "$so" ] || fail "no $so"
+if ldd "$so" | grep -Ei 'gsl|blas'; then fail "$so links GSL"; fi
+if nm -D "$so" | grep -i gsl; then fail "$so refers to GSL symbols"; fi
+exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRV]$/ { print $3 }')
+[ -n "$exported" ] || fail "nothing exported"
+bad=$(echo "$exported" | grep -vE '^pm_[a-z0-9]' || true)
+[ -z "$bad" ] || fail "exported besides public pm_ (pm__ is private): $bad"
+missing=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' |
+	grep '^pm_' | while read -r f; do echo "$exported" | grep -qx "$f" || echo "$f"; done)
+[ -z "$missing" ] || fail "declared in predict.h but not exported: $missing"
+echo "exports $(echo "$exported" | wc -l) symbols, all pm_, every one predict.h declares"
+
+compile -o "$tmp/predict_csv" "$src/tests/embed/predict_csv.c" $flags
+compile -o "$tmp/scheduler" "$src/docs/examples/scheduler.c" $flags
+if ldd "$tmp/predict_csv" | grep -i gsl; then fail "the program links GSL"; fi
+# the static library, by path, with what pkg-config --static adds
+cflags=$(pkg-config --define-variable=prefix="$prefix" --cflags perfmodel-predict)
+static_libs=$(pkg-config --define-variable=prefix="$prefix" --static --libs perfmodel-predict |
+	sed 's/-lperfmodel-predict//')
+[ -e "$libdir/libperfmodel-predict.a" ] || fail "no static library installed"
+if nm "$libdir/libperfmodel-predict.a" 2>/dev/null | grep -i ' U .*gsl'; then fail "the static library needs GSL"; fi
+compile -o "$tmp/predict_csv_static" "$src/tests/embed/predict_csv.c" $cflags \
+	"$libdir/libperfmodel-predict.a" $static_libs
+if ldd "$tmp/predict_csv_static" | grep -Ei 'perfmodel|gsl'; then fail "the static program links a shared perfmodel or GSL"; fi
+export LD_LIBRARY_PATH="$libdir"
+
+perfmodel="$build/cli/perfmodel"
+check() {	# model points.csv
+	"$tmp/predict_csv_static" "$1" "$2" > "$tmp/static.txt"
+	"$tmp/predict_csv" "$1" "$2" > "$tmp/lib.txt"
+	cmp -s "$tmp/lib.txt" "$tmp/static.txt" || fail "the static and shared libraries differ on $2"
+	"$perfmodel" predict -m "$1" "$2" | awk -F, 'NR > 1 { print $NF }' > "$tmp/cli.txt"
+	[ -s "$tmp/lib.txt" ] || fail "no predictions for $2"
+	cmp -s "$tmp/lib.txt" "$tmp/cli.txt" || {
+		diff "$tmp/lib.txt" "$tmp/cli.txt" | head -5
+		fail "library and perfmodel predict differ on $2 with $1"
+	}
+	echo "$(wc -l < "$tmp/lib.txt") predictions equal bit for bit: $(basename "$1") on $(basename "$2")"
+}
+# fits here and now (seconds), so that every model kind the fitter writes is covered
+"$perfmodel" fit "$src/data/gemm_cpu.csv" --spec "$src/models/gemm.json" -o "$tmp/gemm.json" --quiet >/dev/null
+"$perfmodel" fit "$src/data/lenet5_cpu.csv" --spec "$src/models/lenet5.json" --form multiplicative \
+	--maxiter 50 -o "$tmp/lenet5.json" --quiet >/dev/null
+check "$tmp/gemm.json" "$src/data/gemm_cpu.csv"
+check "$tmp/lenet5.json" "$src/data/lenet5_cpu.csv"
+check "$src/docs/examples/ddp_mlp_model.json" "$src/data/ddp_mlp.csv"
+check "$src/tests/data/ddp_mlp_multiplicative.json" "$src/data/ddp_mlp.csv"
+
+"$tmp/scheduler" "$src/docs/examples/ddp_mlp_model.json" > "$tmp/sched.txt"
+grep -q '^job 3: ' "$tmp/sched.txt" || fail "the example scheduler did not place job 3"
+echo "ok"

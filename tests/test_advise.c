@@ -1,0 +1,241 @@
+/* pm_model_advise against a search written out here from predictions,
+ * its tie rules, and its errors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leak_check.h"
+#include "model_fixture.h"
+#include "model_impl.h"
+
+PM_LEAK_CHECKED_SUITE(advise);
+
+/* A hand-made eq. 4.4 model: t = (a * n^1) * g^q + C, one intrinsic n and one
+ * extrinsic g (and b, a second extrinsic with q_b), so that the answers are
+ * known in closed form. */
+static pm_model *toy(double q, double qb, double c)
+{
+	static const char *const names[] = { "n", "g", "b" };
+	static const pm_role role[] = { PM_ROLE_INTRINSIC, PM_ROLE_EXTRINSIC, PM_ROLE_EXTRINSIC };
+	const size_t nlevels[3] = { 0 };
+	pm_model *m = NULL;
+
+	cr_assert_eq(pm__model_new_additive("t", 3, (const char **)names, role, nlevels, NULL, &m,
+					    NULL), PM_OK);
+	/* a_n, p_n, q_g, q_b, C */
+	m->value[0] = 1;
+	m->value[1] = 1;
+	m->value[2] = q;
+	m->value[3] = qb;
+	m->value[4] = c;
+	pm__model_raw(m);
+	return m;
+}
+
+static double predict(const pm_model *m, const double *x)
+{
+	double t;
+
+	cr_assert_eq(pm_model_predict(m, x, &t, NULL), PM_OK);
+	return t;
+}
+
+Test(advise, matches_a_search_written_from_predictions)
+{
+	static const double ws[] = { 4, 1, 2, 8, 16, 32 };
+	static const double bs[] = { 16, 64, 32 };
+	const char *const files[] = { "docs/examples/ddp_mlp_model.json",
+				      "tests/data/ddp_mlp_multiplicative.json" };
+
+	for (size_t f = 0; f < 2; f++) {
+		pm_model *m = load_fixture(files[f]);
+		pm_point *p = NULL;
+		pm_vary v[2];
+		pm_advice a;
+		pm_advise_options o = pm_advise_options_default();
+		pm_error e = { 0 };
+		double x[6], best_t = INFINITY, best_c = INFINITY, best_r = 0, best_rt = INFINITY;
+
+		cr_assert_eq(pm_point_new(m, &p, NULL), PM_OK);
+		cr_assert_eq(pm_point_set_json(p, "{\"hidden\": 256, \"layers\": 3, \"input_dim\": 784,"
+						  " \"activation\": \"relu\"}", NULL, &e), PM_OK, "%s",
+			     e.msg);
+		v[0] = (pm_vary){ 0, 6, ws };
+		v[1] = (pm_vary){ 0, 3, bs };
+		cr_assert_eq(pm_model_input_index(m, "world_size", &v[0].input, NULL), PM_OK);
+		cr_assert_eq(pm_model_input_index(m, "batch_size", &v[1].input, NULL), PM_OK);
+		o.min_efficiency = 0.05;
+		cr_assert_eq(pm_model_advise(m, pm_point_values(p), v, 2, &o, &a, &e), PM_OK, "%s",
+			     e.msg);
+		cr_expect_eq(a.combinations, 18);
+		memcpy(x, pm_point_values(p), sizeof(x));
+		for (size_t i = 0; i < 6; i++)
+			for (size_t j = 0; j < 3; j++) {
+				double t, t1, eff;
+
+				x[v[0].input] = ws[i];
+				x[v[1].input] = bs[j];
+				t = predict(m, x);
+				best_t = fmin(best_t, t);
+				best_c = fmin(best_c, ws[i] * t);
+				x[v[0].input] = 1;
+				t1 = predict(m, x);
+				eff = t1 / t / ws[i];
+				if (eff >= o.min_efficiency &&
+				    (ws[i] > best_r || (ws[i] == best_r && t < best_rt))) {
+					best_r = ws[i];
+					best_rt = t;
+				}
+			}
+		cr_expect_eq(a.fastest.time, best_t);
+		cr_expect_eq(a.cheapest.cost, best_c);
+		cr_expect_eq(a.cheapest.cost, a.cheapest.value[0] * a.cheapest.time);
+		cr_expect_eq(a.largest.found, best_r > 0);
+		if (a.largest.found) {
+			cr_expect_eq(a.largest.value[0], best_r);
+			cr_expect_eq(a.largest.time, best_rt);
+			cr_expect_geq(a.largest.efficiency, o.min_efficiency);
+		}
+		/* the picks' own numbers are the library's speedup at their point */
+		x[v[0].input] = a.fastest.value[0];
+		x[v[1].input] = a.fastest.value[1];
+		{
+			double s, eff;
+
+			cr_assert_eq(pm_model_speedup(m, x, v[0].input, 1, a.fastest.value[0], &s, NULL),
+				     PM_OK);
+			cr_assert_eq(pm_model_efficiency(m, x, v[0].input, 1, a.fastest.value[0], &eff,
+							 NULL), PM_OK);
+			cr_expect_eq(a.fastest.speedup, s);
+			cr_expect_eq(a.fastest.efficiency, eff);
+		}
+		pm_point_free(p);
+		pm_model_free(m);
+	}
+}
+
+Test(advise, closed_form_picks_and_ties)
+{
+	/* t = n * g^-0.5 * b^0 + 1 at n = 10: more g is faster but less
+	 * efficient; efficiency(g) = (11 / (10 g^-0.5 + 1)) / g */
+	pm_model *m = toy(-0.5, 0, 1);
+	double x[3] = { 10, NAN, NAN };
+	static const double g[] = { 1, 2, 4, 8, 16 };
+	static const double b[] = { 5, 7 };
+	pm_vary v[2] = { { 1, 5, g }, { 2, 2, b } };
+	pm_advise_options o = pm_advise_options_default();
+	pm_advice a;
+
+	o.min_efficiency = 0.5;
+	cr_assert_eq(pm_model_advise(m, x, v, 2, &o, &a, NULL), PM_OK);
+	cr_expect_eq(a.fastest.value[0], 16);
+	cr_expect(fabs(a.fastest.time - 3.5) < 1e-12, "%.17g", a.fastest.time);
+	/* b has no effect: the tie goes to the first combination */
+	cr_expect_eq(a.fastest.value[1], 5);
+	cr_expect_eq(a.cheapest.value[0], 1);
+	cr_expect(fabs(a.cheapest.cost - 11) < 1e-12, "%.17g", a.cheapest.cost);
+	/* efficiency: g=2: 11/(10/sqrt2+1)/2 = 0.68; g=4: 11/6/4 = 0.458 */
+	cr_expect_eq(a.largest.value[0], 2);
+	cr_expect(fabs(a.largest.efficiency - 11 / (10 / sqrt(2) + 1) / 2) < 1e-12);
+	cr_expect(fabs(a.largest.speedup - 11 / (10 / sqrt(2) + 1)) < 1e-12);
+	/* no combination efficient enough beyond g = 1: g = 1 itself is (1.0) */
+	o.min_efficiency = 1;
+	cr_assert_eq(pm_model_advise(m, x, v, 2, &o, &a, NULL), PM_OK);
+	cr_expect_eq(a.largest.value[0], 1);
+	/* with the resource b, g's values are all "free" */
+	o.resource = 1;
+	o.min_efficiency = 0.9;
+	cr_assert_eq(pm_model_advise(m, x, v, 2, &o, &a, NULL), PM_OK);
+	cr_expect_eq(a.cheapest.value[1], 5);
+	cr_expect_eq(a.cheapest.value[0], 16);
+	/* b from 5 to 7 gives speedup 1, efficiency 5/7 < 0.9: largest is b=5 */
+	cr_expect_eq(a.largest.value[1], 5);
+	cr_expect_eq(a.largest.value[0], 16);
+	pm_model_free(m);
+}
+
+Test(advise, nothing_efficient_enough_is_not_found)
+{
+	/* time grows with g: efficiency below 1/g, nothing above 1 */
+	pm_model *m = toy(1, 0, 0);
+	double x[3] = { 10, NAN, 1 };
+	static const double g[] = { 2, 4 };
+	pm_vary v = { 1, 2, g };
+	pm_advice a;
+
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, NULL, &a, NULL), PM_OK);
+	/* against the smallest value (2) itself: efficiency 1 */
+	cr_expect_eq(a.largest.found, 1);
+	cr_expect_eq(a.largest.value[0], 2);
+	cr_expect_eq(a.fastest.value[0], 2);
+	pm_model_free(m);
+	{
+		pm_model *n = toy(1, 0, 0);
+		pm_advise_options o = pm_advise_options_default();
+		static const double g2[] = { 2, 4 };
+		static const double b2[] = { 1, 3 };
+		pm_vary v2[2] = { { 2, 2, b2 }, { 1, 2, g2 } };
+
+		/* resource g, b varied too: b has no effect here (q_b 0) */
+		o.resource = 1;
+		o.min_efficiency = 1;
+		cr_assert_eq(pm_model_advise(n, x, v2, 2, &o, &a, NULL), PM_OK);
+		cr_expect_eq(a.largest.value[1], 2);
+		pm_model_free(n);
+	}
+}
+
+Test(advise, every_error)
+{
+	pm_model *m = toy(-1, 0, 0);
+	pm_model *c = load_fixture("docs/examples/ddp_mlp_model.json");
+	double x[3] = { 10, 1, 1 }, xc[6] = { 64, 2, 256, 0, 1, 32 };
+	static const double g[] = { 1, 2 };
+	static const double bad[] = { 1, -2 };
+	static const double nan[] = { NAN };
+	pm_vary v[PM_ADVISE_MAX_VARY + 1];
+	pm_advise_options o = pm_advise_options_default();
+	pm_advice a;
+
+	for (size_t j = 0; j <= PM_ADVISE_MAX_VARY; j++)
+		v[j] = (pm_vary){ 1, 2, g };
+	EXPECT_FAIL(pm_model_advise(m, x, v, 0, NULL, &a, E), PM_EINVAL, "vary 1 to 8 inputs");
+	EXPECT_FAIL(pm_model_advise(m, x, v, PM_ADVISE_MAX_VARY + 1, NULL, &a, E), PM_EINVAL,
+		    "vary 1 to 8");
+	EXPECT_FAIL(pm_model_advise(m, x, v, 2, NULL, &a, E), PM_EINVAL, "'g' is varied twice");
+	EXPECT_FAIL(pm_model_advise(NULL, x, v, 1, NULL, &a, E), PM_EINVAL, "NULL");
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, NULL, E), PM_EINVAL, "NULL");
+	v[0].input = 7;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EINVAL, "no input 7");
+	v[0] = (pm_vary){ 1, 0, g };
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EINVAL, "'g': no values");
+	v[0] = (pm_vary){ 1, 2, bad };
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EINVAL, "'g': -2 is not");
+	v[0] = (pm_vary){ 1, 1, nan };
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EINVAL, "'g': nan is not");
+	v[0] = (pm_vary){ 1, 2, g };
+	o.resource = 1;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, &o, &a, E), PM_EINVAL, "the resource is vary[1]");
+	o = pm_advise_options_default();
+	o.min_efficiency = 0;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, &o, &a, E), PM_EINVAL, "not in (0, 1]");
+	o.min_efficiency = 1.5;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, &o, &a, E), PM_EINVAL, "not in (0, 1]");
+	o = pm_advise_options_default();
+	o.max_combinations = 3;
+	v[1] = (pm_vary){ 2, 2, g };
+	EXPECT_FAIL(pm_model_advise(m, x, v, 2, &o, &a, E), PM_EINVAL, "more than 3 combinations");
+	x[0] = NAN;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EINVAL,
+		    "missing value for input 'n' (not varied)");
+	x[0] = -1;
+	EXPECT_FAIL(pm_model_advise(m, x, v, 1, NULL, &a, E), PM_EDOMAIN,
+		    "input 'n': -1 is not a finite number > 0, as a power needs (at g=1)");
+	v[0] = (pm_vary){ 3, 2, g };	/* activation */
+	EXPECT_FAIL(pm_model_advise(c, xc, v, 1, NULL, &a, E), PM_EINVAL,
+		    "'activation' is categorical");
+	pm_model_free(m);
+	pm_model_free(c);
+}

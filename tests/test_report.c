@@ -1,0 +1,202 @@
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "count.h"
+#include "leak_check.h"
+#include "synth_fit.h"
+
+PM_LEAK_CHECKED_SUITE(report);
+
+/* Three seeds, so that every parameter has a std to show. */
+static pm_model *fit3(const pm_dataset *d)
+{
+	return syn_fit(d, 3, 30);
+}
+
+static const pm_plot *find(const pm_plots *ps, const char *name)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->plot[i].name, name))
+			return &ps->plot[i];
+	cr_assert_fail("no plot %s", name);
+	return NULL;
+}
+
+/* The page's numbers are the model's: each parameter's row holds its value
+ * and std, exactly (title) and as shown. */
+Test(report, parameter_table_matches_the_model)
+{
+	pm_dataset *d = syn_dataset(120, 0.05, 5);
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d, .model_name = "m.json" };
+	pm_error err = { 0 };
+	char *html = NULL, cellv[512];
+	pm_metrics x;
+
+	cr_assert_eq(pm_report_html(m, &rd, &html, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_nseeds(m), 3);
+	for (size_t k = 0; k < pm_model_nparams(m); k++) {
+		double v = pm_model_param_value(m, k), sd = pm_model_param_std(m, k);
+		int len;
+
+		cr_assert(isfinite(sd));
+		len = snprintf(cellv, sizeof(cellv), "<tr><th>%s</th>", pm_model_param_name(m, k));
+		const char *row = strstr(html, cellv);
+
+		cr_assert_not_null(row, "no row for %s", cellv);
+		row = strstr(row + len, "</td>") + 5;	/* past the kind */
+		snprintf(cellv, sizeof(cellv), "<td title=\"%.17g\">%.6g</td>", v, v);
+		cr_assert(strncmp(row, cellv, strlen(cellv)) == 0, "%s: want %s, got %.60s",
+			  pm_model_param_name(m, k), cellv, row);
+		row += strlen(cellv);
+		snprintf(cellv, sizeof(cellv), "<td title=\"%.17g\">%.3g</td>", sd, sd);
+		cr_assert(strncmp(row, cellv, strlen(cellv)) == 0, "%s std: want %s, got %.60s",
+			  pm_model_param_name(m, k), cellv, row);
+	}
+	cr_assert_eq(pm_model_evaluate(m, d, &x, &err), PM_OK);
+	snprintf(cellv, sizeof(cellv), "<td title=\"%.17g\">%.2f %%</td>", x.mape, x.mape);
+	cr_assert(strstr(html, cellv), "the training MAPE %s", cellv);
+	/* the model file's own record of the fit, in its own row */
+	const char *fitrow = strstr(html, "<tr><th>fit: training rows</th>");
+
+	cr_assert_not_null(fitrow);
+	x = pm_model_fit_info(m)->training;
+	snprintf(cellv, sizeof(cellv), "<td title=\"%.17g\">%.4f</td>", x.r2, x.r2);
+	cr_assert(strstr(fitrow, cellv) && strstr(fitrow, cellv) < strstr(fitrow, "</tr>"),
+		  "the model's recorded R² %s", cellv);
+	cr_assert(strstr(html, "<code>m.json</code>"));
+	cr_assert(strstr(html, "best of 3 fits"));
+	cr_assert_null(strstr(html, "<script"), "no script");
+	cr_assert_null(strstr(html, "http://www.w3.org/2000/svg\" href"), "no links out");
+	cr_assert_eq(count(html, "<svg "), 7, "accuracy, 2 residuals, 2 x (speedup, efficiency)");
+	cr_assert_eq(count(html, "<svg "), count(html, "</svg>"));
+	free(html);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+Test(report, plots_show_every_row_with_its_mark)
+{
+	pm_dataset *d = syn_dataset(90, 0.05, 7), *test = syn_dataset(30, 0.05, 8);
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d, .test = test };
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(ps->n, 7);
+	const char *svg = find(ps, "predicted_vs_measured.svg")->svg;
+
+	/* 90 training dots, 30 held-out crosses, and one of each in the legend */
+	cr_assert_eq(count(svg, "<circle"), 91);
+	cr_assert_eq(count(svg, "<path d="), 31);
+	cr_assert(strstr(svg, "y = x"));
+	svg = find(ps, "residuals_threads.svg")->svg;
+	cr_assert_eq(count(svg, "<circle"), 91);
+	cr_assert(strstr(svg, "(predicted - measured) / measured (%)"));
+	/* threads 1..8 and batch 8..128: speedup against the ideal (dashed) */
+	svg = find(ps, "speedup_threads.svg")->svg;
+	cr_assert(strstr(svg, "ideal (linear)"));
+	cr_assert_eq(count(svg, "<polyline"), 2);
+	find(ps, "efficiency_batch.svg");
+	cr_assert_str_eq(find(ps, "efficiency_threads.svg")->title,
+			 "Predicted parallel efficiency against threads");
+	pm_plots_free(ps);
+	pm_model_free(m);
+	pm_dataset_free(test);
+	pm_dataset_free(d);
+}
+
+static char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/pm_report_XXXXXX");
+	int fd = mkstemp(path);
+	size_t len = strlen(text);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+Test(report, sweep_plots_from_a_sweep_document)
+{
+	pm_dataset *d = syn_dataset(90, 0.05, 9);
+	pm_model *m = fit3(d);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_sweep_options so = { .lambda_lo = 1e-4, .lambda_hi = 1e-1, .npoints = 3, .folds = 2,
+				.fold_seed = 1 };
+	pm_sweep *sw = NULL;
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+	char *json = NULL, *path;
+	size_t npow = 0;
+
+	o.reg = PM_REG_L2;
+	o.maxiter = 10;
+	o.threads = 1;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_sweep_to_json(sw, &o, &json, &err), PM_OK);
+	path = write_temp(json);
+	pm_report_data rd = { .data = d, .sweep = path };
+
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(ps->n, 7 + 4);
+	cr_assert_eq(count(find(ps, "sweep_mape.svg")->svg, "<polyline"), 1);
+	cr_assert(strstr(find(ps, "sweep_r2.svg")->svg, "best λ = "));
+	for (size_t k = 0; k < pm_model_nparams(m); k++)
+		npow += pm_model_param_kind(m, k) == PM_PARAM_POWER ||
+			pm_model_param_kind(m, k) == PM_PARAM_SCALING;
+	cr_assert_eq(count(find(ps, "sweep_powers.svg")->svg, "<polyline"), npow);
+	cr_assert_eq(count(find(ps, "sweep_coefficients.svg")->svg, "<polyline"),
+		     pm_model_nparams(m) - npow);
+	pm_plots_free(ps);
+	unlink(path);
+	free(path);
+	free(json);
+	pm_sweep_free(sw);
+	pm_spec_free(s);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+Test(report, errors_name_the_file)
+{
+	pm_dataset *d = syn_dataset(60, 0.05, 11), *bad = NULL;
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d, .sweep = "/nonexistent/sweep.json" };
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+	char *path, *html = NULL;
+	const char *nothreads = "k,f,h,act,opt,batch,time\n1,4,64,relu,adam,8,0.1\n";
+
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_EIO);
+	cr_assert_null(ps);
+	path = write_temp("{\"points\": [}");
+	rd.sweep = path;
+	cr_assert_eq(pm_report_html(m, &rd, &html, &err), PM_EPARSE);
+	cr_assert_null(html);
+	unlink(path);
+	free(path);
+	path = write_temp("{\"best_lambda\": 1, \"points\": []}");
+	rd.sweep = path;
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_ESCHEMA);
+	cr_assert(strstr(err.msg, "empty"), "%s", err.msg);
+	unlink(path);
+	free(path);
+	cr_assert_eq(pm_dataset_parse_csv(nothreads, strlen(nothreads), "held.csv", &bad, &err),
+		     PM_OK);
+	rd.sweep = NULL;
+	rd.test = bad;
+	cr_assert_neq(pm_report_plots(m, &rd, &ps, &err), PM_OK);
+	cr_assert(strstr(err.msg, "threads"), "%s", err.msg);
+	cr_assert_eq(pm_report_plots(m, NULL, &ps, &err), PM_EINVAL);
+	pm_dataset_free(bad);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
