@@ -6,59 +6,15 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "cost_fixture.h"
 #include "leak_check.h"
 #include "synth.h"
 
 PM_LEAK_CHECKED_SUITE(blocks);
 
-struct fixture {
-	pm_dataset *d;
-	pm_spec *s;
-	pm_problem p;
-	pm_model *m;
-	pm_cost c;
-	double *scratch;
-};
-
 static void setup(struct fixture *f, const pm_fit_options *o, size_t rows)
 {
-	char *csv = syn_csv(rows, 0.05, 9);
-	const char *names[16];
-	pm_role role[16];
-	size_t nlevels[16];
-	const char *const *levels[16];
-
-	memset(f, 0, sizeof(*f));
-	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "syn.csv", &f->d, NULL), PM_OK);
-	free(csv);
-	cr_assert_eq(pm_spec_new(&f->s, NULL), PM_OK);
-	cr_assert_eq(pm_spec_set_target(f->s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->intrinsic, "k,f,h", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->categorical, "act,opt", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&f->s->extrinsic, "threads,batch", NULL), PM_OK);
-	f->s->infer_roles = 0;
-	cr_assert_eq(pm__problem_build(f->d, f->s, o->scale, &f->p, NULL), PM_OK);
-	for (size_t j = 0; j < f->p.ncols; j++) {
-		names[j] = f->p.col[j].name;
-		role[j] = f->p.col[j].role;
-		nlevels[j] = f->p.col[j].ndistinct;
-		levels[j] = (const char *const *)f->p.col[j].levels;
-	}
-	cr_assert_eq(pm__model_new_additive("time", f->p.ncols, names, role, nlevels, levels,
-					    &f->m, NULL), PM_OK);
-	cr_assert_eq(pm__cost_init(&f->c, &f->p, f->m, o, NULL), PM_OK);
-	f->scratch = malloc(f->c.scratch_bytes);
-	cr_assert(f->scratch);
-}
-
-static void teardown(struct fixture *f)
-{
-	free(f->scratch);
-	pm__cost_free(&f->c);
-	pm_model_free(f->m);
-	pm__problem_free(&f->p);
-	pm_spec_free(f->s);
-	pm_dataset_free(f->d);
+	setup_csv(f, *o, syn_csv(rows, 0.05, 9), "k,f,h", "act,opt", "threads,batch");
 }
 
 static void point(const pm_model *m, int which, double *x)
