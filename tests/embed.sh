@@ -36,8 +36,10 @@ exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRV]$/ { print $3 }')
 [ -n "$exported" ] || fail "nothing exported"
 bad=$(echo "$exported" | grep -vE '^pm_[a-z0-9]' || true)
 [ -z "$bad" ] || fail "exported besides public pm_ (pm__ is private): $bad"
+# a here-string, not `echo | grep -q`: grep -q leaves at the first match, and
+# under pipefail echo's SIGPIPE then reads as "missing" (seen on a loaded machine)
 missing=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' |
-	grep '^pm_' | while read -r f; do echo "$exported" | grep -qx "$f" || echo "$f"; done)
+	grep '^pm_' | while read -r f; do grep -qx "$f" <<<"$exported" || echo "$f"; done)
 [ -z "$missing" ] || fail "declared in predict.h but not exported: $missing"
 echo "exports $(echo "$exported" | wc -l) symbols, all pm_, every one predict.h declares"
 
