@@ -73,6 +73,7 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 enum {
 	OPT_READ_FORMAT = 1000, OPT_READ_AGGREGATE, OPT_READ_DROP_FIRST, OPT_READ_THROUGHPUT,
 	OPT_READ_PER, OPT_READ_NAME_PATTERN, OPT_READ_REGION, OPT_READ_METRIC,
+	OPT_READ_WEIGHTS,
 };
 #define READ_LONG_OPTIONS \
 	{ "format", required_argument, NULL, OPT_READ_FORMAT }, \
@@ -82,11 +83,14 @@ enum {
 	{ "per", required_argument, NULL, OPT_READ_PER }, \
 	{ "name-pattern", required_argument, NULL, OPT_READ_NAME_PATTERN }, \
 	{ "region", required_argument, NULL, OPT_READ_REGION }, \
-	{ "metric", required_argument, NULL, OPT_READ_METRIC }
+	{ "metric", required_argument, NULL, OPT_READ_METRIC }, \
+	{ "weights", required_argument, NULL, OPT_READ_WEIGHTS }
 #define READ_USAGE \
-	"Measurements (docs/formats.md): --format auto|csv|hyperfine|gbench|extrap,\n" \
+	"Measurements (docs/formats.md): --format auto|csv|hyperfine|gbench|extrap|\n" \
+	"  extrap-json|extrap-jsonl,\n" \
 	"  --aggregate median|mean|min|none, --drop-first N (warm-up runs), --throughput\n" \
-	"  COL --per COL (time = per/throughput), --name-pattern P, --region R, --metric M\n"
+	"  COL --per COL (time = per/throughput), --name-pattern P, --region R, --metric M,\n" \
+	"  --weights inverse-variance (each configuration by 1/(s^2/runs))\n"
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o);
@@ -98,6 +102,9 @@ pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 /* The same with a model's target and inputs. */
 pm_status read_for_model(const char *path, const pm_read_options *ro, const pm_model *m,
 			 pm_dataset **d, pm_read_info *info, pm_error *err);
+/* A model fitted to a derived target (fit --target lif): *d gets that
+ * column, derived as the fit did, when it lacks it (pm_model_derive_lif). */
+pm_status derive_model_target(const pm_model *m, pm_dataset **d, pm_error *err);
 /* One or two lines on runs, repetitions and their variation; nothing when
  * the rows were not aggregated. */
 void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d);
@@ -108,6 +115,12 @@ void csv_field(FILE *f, const char *text);
 void print_exact(FILE *f, double v);
 /* Print s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
+/* The same without the quotes, to build one string from pieces. */
+void json_string_body(FILE *f, const char *s);
+/* Accuracy as the members of a JSON object, the keys of model.json's
+ * "training": "rows", "mae", "mape", "mse", "rmse", "r2", "smape", "adj_r2"
+ * (no braces: the caller's object may have more). */
+void json_metric_members(FILE *f, const pm_metrics *x);
 
 /* Model selection (cmd_select.c): the candidates and folds, set by
  * 'perfmodel select' or 'fit --form auto' and their --forms, --loss (a

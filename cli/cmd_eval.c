@@ -8,25 +8,26 @@ const char eval_usage[] =
 	"usage: perfmodel eval -m MODEL.json DATA.csv [--json]\n"
 	"\n"
 	"Predict every row of DATA.csv and compare with its measured target column:\n"
-	"MAE, MAPE, MSE, RMSE, R^2, SMAPE and adjusted R^2.\n"
+	"MAE, MAPE, MSE, RMSE, R^2, SMAPE and adjusted R^2. A model fitted with\n"
+	"--target lif derives the lif column from the worker columns it recorded.\n"
 	"\n"
 	"  -m, --model FILE  the fitted model\n"
-	"      --json        one JSON object on stdout\n"
+	"      --json        one JSON object on stdout (docs/json.md)\n"
 	READ_USAGE
 	"  -h, --help        this text\n";
 
-static void print_json(const pm_metrics *x)
+/* docs/schema/eval.json: where the numbers come from, then the metrics. */
+static void print_json(const char *model, const char *data, const pm_model *m,
+		       const pm_metrics *x)
 {
-	const struct { const char *name; double v; } f[] = {
-		{ "mae", x->mae }, { "mape", x->mape }, { "mse", x->mse }, { "rmse", x->rmse },
-		{ "r2", x->r2 }, { "smape", x->smape }, { "adj_r2", x->adj_r2 },
-	};
-
-	printf("{\"rows\": %zu", x->n);
-	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		printf(", \"%s\": ", f[k].name);
-		print_exact(stdout, f[k].v);
-	}
+	printf("{\"model\": ");
+	json_string(stdout, model);
+	printf(", \"file\": ");
+	json_string(stdout, data);
+	printf(", \"target\": ");
+	json_string(stdout, pm_model_target(m));
+	printf(", ");
+	json_metric_members(stdout, x);
 	printf("}\n");
 }
 
@@ -45,16 +46,20 @@ int cmd_eval(int argc, char **argv)
 		return c;
 	if (!model_path)
 		return usage_error("eval", "give the model with -m MODEL.json");
+	if (ro.weights)
+		return usage_error("eval", "--weights is for fitting: eval measures every row "
+				   "alike");
 	if (optind != argc - 1)
 		return usage_error("eval", "give one data file");
 	if (pm_model_load_file(model_path, &m, &err) ||
 	    read_for_model(argv[optind], &ro, m, &d, &info, &err) ||
+	    derive_model_target(m, &d, &err) ||
 	    pm_model_evaluate(m, d, &x, &err)) {
 		report_error(&err);
 		goto out;
 	}
 	if (json) {
-		print_json(&x);
+		print_json(model_path, argv[optind], m, &x);
 	} else {
 		print_read_info(stdout, &info, d);
 		printf("%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,

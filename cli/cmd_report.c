@@ -9,7 +9,7 @@
 
 const char report_usage[] =
 	"usage: perfmodel report -m MODEL.json DATA.csv [--test FILE] [--sweep SWEEP.json]\n"
-	"                        [-o REPORT.html] [--plot-dir DIR]\n"
+	"                        [-o REPORT.html] [--plot-dir DIR] [--json]\n"
 	"\n"
 	"Write one HTML page (inline SVG, no script, no network) to look at a fit:\n"
 	"predicted against measured with the y = x line, residuals against each\n"
@@ -22,6 +22,8 @@ const char report_usage[] =
 	"      --sweep FILE   a sweep written by 'perfmodel sweep --json'\n"
 	"  -o, --output FILE  the page to write (atomically)\n"
 	"      --plot-dir DIR the same plots as SVG files in DIR (made if missing)\n"
+	"      --json         say what was written, and the page's numbers, as one JSON\n"
+	"                     object on stdout (docs/json.md)\n"
 	"  -h, --help         this text\n";
 
 static const struct option options[] = {
@@ -30,6 +32,7 @@ static const struct option options[] = {
 	{ "sweep", required_argument, NULL, 's' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "plot-dir", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -65,6 +68,97 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 	return st;
 }
 
+static void json_path(const char *key, const char *path)
+{
+	printf(",\n  \"%s\": ", key);
+	if (path)
+		json_string(stdout, path);
+	else
+		fputs("null", stdout);
+}
+
+/* The accuracy table's row for d: {"file", "rows", "mae", ...}, or null. */
+static pm_status json_accuracy(const char *key, const pm_model *m, const pm_dataset *d,
+			       pm_error *err)
+{
+	pm_metrics x;
+	pm_status st;
+
+	printf(",\n  \"%s\": ", key);
+	if (!d) {
+		fputs("null", stdout);
+		return PM_OK;
+	}
+	if ((st = pm_model_evaluate(m, d, &x, err)))
+		return st;
+	printf("{\"file\": ");
+	json_string(stdout, pm_dataset_name(d));
+	printf(", ");
+	json_metric_members(stdout, &x);
+	putchar('}');
+	return PM_OK;
+}
+
+/* docs/schema/report.json: what was written where, and the page's numbers
+ * (accuracy as the page computed it, the parameter table). */
+static pm_status print_json(const char *model_path, const char *out_path, const char *plot_dir,
+			    const pm_model *m, const pm_report_data *rd, pm_error *err)
+{
+	pm_plots *ps = NULL;
+	pm_status st;
+
+	if ((st = pm_report_plots(m, rd, &ps, err)))
+		return st;
+	printf("{\n  \"model\": ");
+	json_string(stdout, model_path);
+	printf(",\n  \"target\": ");
+	json_string(stdout, pm_model_target(m));
+	json_path("output", out_path);
+	json_path("plot_dir", plot_dir);
+	json_path("sweep", rd->sweep);
+	if ((st = json_accuracy("data", m, rd->data, err)) ||
+	    (st = json_accuracy("test", m, rd->test, err))) {
+		pm_plots_free(ps);
+		return st;
+	}
+	printf(",\n  \"parameters\": [");
+	for (size_t k = 0; k < pm_model_nparams(m); k++) {
+		const double v[] = { pm_model_param_value(m, k), pm_model_param_std(m, k),
+				     pm_model_param_scaled(m, k), pm_model_param_doubling(m, k) };
+		static const char *const key[] = { "value", "std", "scaled", "doubling" };
+
+		printf("%s\n    {\"name\": ", k ? "," : "");
+		json_string(stdout, pm_model_param_name(m, k));
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			printf(", \"%s\": ", key[i]);
+			print_exact(stdout, v[i]);
+		}
+		putchar('}');
+	}
+	printf("\n  ],\n  \"plots\": [");
+	for (size_t i = 0; i < ps->n; i++) {
+		printf("%s\n    {\"name\": ", i ? "," : "");
+		json_string(stdout, ps->plot[i].name);
+		printf(", \"title\": ");
+		json_string(stdout, ps->plot[i].title);
+		printf(", \"file\": ");
+		if (plot_dir) {
+			printf("\"");
+			/* the path write_plots wrote: DIR/NAME */
+			json_string_body(stdout, plot_dir);
+			putchar('/');
+			json_string_body(stdout, ps->plot[i].name);
+			printf("\"");
+		} else {
+			fputs("null", stdout);
+		}
+		putchar('}');
+	}
+	printf("\n  ]\n}\n");
+	pm_plots_free(ps);
+	return PM_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *test_path = NULL, *out_path = NULL, *plot_dir = NULL;
@@ -73,7 +167,7 @@ int cmd_report(int argc, char **argv)
 	pm_model *m = NULL;
 	pm_error err = { 0 };
 	char *html = NULL;
-	int c, rc = EXIT_FAIL;
+	int c, json = 0, rc = EXIT_FAIL;
 
 	opterr = 0;
 	optind = 1;
@@ -84,6 +178,7 @@ int cmd_report(int argc, char **argv)
 		case 's': rd.sweep = optarg; break;
 		case 'o': out_path = optarg; break;
 		case 'p': plot_dir = optarg; break;
+		case 'j': json = 1; break;
 		case 'h': fputs(report_usage, stdout); return EXIT_OK;
 		case ':': return usage_error("report", "option '%s' needs a value", argv[optind - 1]);
 		default: return usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -97,15 +192,17 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("report", "give one data file");
 	if (pm_model_load_file(model_path, &m, &err) ||
-	    pm_dataset_read_csv(argv[optind], &d, &err) ||
-	    (test_path && pm_dataset_read_csv(test_path, &test, &err)))
+	    pm_dataset_read_csv(argv[optind], &d, &err) || derive_model_target(m, &d, &err) ||
+	    (test_path && (pm_dataset_read_csv(test_path, &test, &err) ||
+			   derive_model_target(m, &test, &err))))
 		goto fail;
 	rd.data = d;
 	rd.test = test;
 	rd.model_name = model_path;
 	if ((out_path && (pm_report_html(m, &rd, &html, &err) ||
 			  pm_write_file_atomic(out_path, html, strlen(html), &err))) ||
-	    (plot_dir && write_plots(plot_dir, m, &rd, &err)))
+	    (plot_dir && write_plots(plot_dir, m, &rd, &err)) ||
+	    (json && print_json(model_path, out_path, plot_dir, m, &rd, &err)))
 		goto fail;
 	rc = EXIT_OK;
 	goto out;

@@ -30,6 +30,7 @@ const char sweep_usage[] =
 	"  --maxiter N, --popsize N, --scale auto|none   as for fit\n"
 	"  --csv                  the table as CSV on stdout\n"
 	"  --json                 one JSON document on stdout (docs/formats.md)\n"
+	"  -q, --quiet            no progress line on stderr (shown only on a terminal)\n"
 	READ_USAGE
 	"  -h, --help             this text\n";
 
@@ -62,6 +63,7 @@ static const struct option sweep_options[] = {
 	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "loss", required_argument, NULL, OPT_LOSS },
 	READ_LONG_OPTIONS,
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -69,7 +71,7 @@ static const struct option sweep_options[] = {
 struct sweep_args {
 	const char *data;
 	struct role_flags roles;
-	int csv, json, cv_given, cv_seed_given;
+	int csv, json, quiet, cv_given, cv_seed_given;
 	pm_fit_options opt;
 	pm_sweep_options so;
 	pm_read_options ro;
@@ -176,10 +178,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", sweep_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hq", sweep_options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(sweep_usage, stdout);
 			exit(EXIT_OK);
+		}
+		if (c == 'q') {
+			a->quiet = 1;
+			continue;
 		}
 		if (c == '?')
 			return usage_error("sweep", "unknown option '%s'", argv[optind - 1]);
@@ -277,12 +283,15 @@ int cmd_sweep(int argc, char **argv)
 		return rc;
 	rc = EXIT_FAIL;
 	a.opt.stop = interrupt_install();
+	progress_install(&a.opt, a.quiet);
 	if (spec_from_flags(&a.roles, &s, &err) || read_for_spec(a.data, &a.ro, s, &d, &info, &err) ||
 	    pm_sweep_run(d, s, &a.opt, &a.so, &sw, &err) ||
 	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {
+		progress_end();
 		report_error(&err);
 		goto out;
 	}
+	progress_end();
 	if (a.json)
 		fputs(json, stdout);
 	else if (a.csv)

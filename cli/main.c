@@ -42,7 +42,10 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return cmd_help(1, (char *[]){ "help", NULL }), EXIT_USAGE;
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("perfmodel %s\n", pm_version());
+		if (argc > 2 && strcmp(argv[2], "--json") == 0)
+			printf("{\"name\": \"perfmodel\", \"version\": \"%s\"}\n", pm_version());
+		else
+			printf("perfmodel %s\n", pm_version());
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)

@@ -102,6 +102,12 @@ void print_exact(FILE *f, double v)
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
+	json_string_body(f, s);
+	fputc('"', f);
+}
+
+void json_string_body(FILE *f, const char *s)
+{
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
@@ -110,7 +116,20 @@ void json_string(FILE *f, const char *s)
 		else
 			fputc(*p, f);
 	}
-	fputc('"', f);
+}
+
+void json_metric_members(FILE *f, const pm_metrics *x)
+{
+	const struct { const char *name; double v; } m[] = {
+		{ "mae", x->mae }, { "mape", x->mape }, { "mse", x->mse }, { "rmse", x->rmse },
+		{ "r2", x->r2 }, { "smape", x->smape }, { "adj_r2", x->adj_r2 },
+	};
+
+	fprintf(f, "\"rows\": %zu", x->n);
+	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		fprintf(f, ", \"%s\": ", m[k].name);
+		print_exact(f, m[k].v);
+	}
 }
 
 static const struct option model_options[] = {
@@ -197,7 +216,7 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_FORMAT:
 		if (pm_format_from_name(v, &o->format, NULL))
 			return usage_error(cmd, "--format '%s': expected auto, csv, hyperfine, "
-					   "gbench or extrap", v);
+					   "gbench, extrap, extrap-json or extrap-jsonl", v);
 		return 0;
 	case OPT_READ_AGGREGATE:
 		if (pm_aggregate_from_name(v, &o->aggregate, NULL))
@@ -214,6 +233,12 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_NAME_PATTERN: o->name_pattern = v; return 0;
 	case OPT_READ_REGION: o->region = v; return 0;
 	case OPT_READ_METRIC: o->metric = v; return 0;
+	case OPT_READ_WEIGHTS:
+		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))
+			return usage_error(cmd, "--weights '%s': expected none or inverse-variance",
+					   v);
+		o->weights = strcmp(v, "none") ? PM_WEIGHTS_INVERSE_VARIANCE : PM_WEIGHTS_NONE;
+		return 0;
 	}
 	return -1;
 }
@@ -266,6 +291,18 @@ pm_status read_for_model(const char *path, const pm_read_options *ro, const pm_m
 	return rc;
 }
 
+pm_status derive_model_target(const pm_model *m, pm_dataset **d, pm_error *err)
+{
+	pm_dataset *x;
+	pm_status st = pm_model_derive_lif(m, *d, &x, err);
+
+	if (!st && x) {
+		pm_dataset_free(*d);
+		*d = x;
+	}
+	return st;
+}
+
 pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 			pm_dataset **d, pm_read_info *info, pm_error *err)
 {
@@ -286,6 +323,22 @@ pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 	if (!rc && !s->target && (info->format != PM_FORMAT_CSV || ro->throughput))
 		rc = pm_spec_set_target(s, PM_INGEST_TIME_COLUMN, err);
 	return rc;
+}
+
+/* The spread of the weights says how much they matter. */
+static void print_weights(FILE *f, const pm_dataset *d)
+{
+	const double *w = pm_dataset_weights(d, NULL);
+	double lo = INFINITY, hi = 0;
+
+	if (!w)
+		return;
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
+		lo = w[r] < lo ? w[r] : lo;
+		hi = w[r] > hi ? w[r] : hi;
+	}
+	fprintf(f, "  weights: 1/variance of each configuration's time, %.3g to %.3g (mean 1)\n",
+		lo, hi);
 }
 
 void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d)
@@ -315,4 +368,5 @@ void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d)
 		fputc(')', f);
 	}
 	fputc('\n', f);
+	print_weights(f, d);
 }

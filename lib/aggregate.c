@@ -2,12 +2,14 @@
  * warm-up runs dropped, one aggregated time per configuration with its
  * repetition count and coefficient of variation (thesis §4.2.4 fits the
  * median of three runs). */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dataset_impl.h"
 #include "error.h"
 #include "ingest_impl.h"
 #include "table.h"
@@ -204,11 +206,13 @@ static double aggregate(pm_aggregate method, double *v, size_t n)
 	}
 }
 
-/* sample standard deviation / mean; NaN for one run or a zero mean */
-static double coef_var(const double *v, size_t n)
+/* The runs' sample variance s² into *var (NaN for one run); returns the
+ * coefficient of variation s / mean (NaN for one run or a zero mean). */
+static double coef_var(const double *v, size_t n, double *var)
 {
 	double mean = 0, ss = 0;
 
+	*var = NAN;
 	if (n < 2)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
@@ -216,7 +220,51 @@ static double coef_var(const double *v, size_t n)
 	mean /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	return mean != 0 ? sqrt(ss / (double)(n - 1)) / fabs(mean) : NAN;
+	*var = ss / (double)(n - 1);
+	return mean != 0 ? sqrt(*var) / fabs(mean) : NAN;
+}
+
+/* The fraction of the median variance below which a variance counts as
+ * that much: a configuration whose runs agree to the timer's last digit
+ * would otherwise outweigh all the others. */
+#define VAR_FLOOR 0.01
+
+/*
+ * Inverse-variance weights, in place: v[g] holds configuration g's s²/runs
+ * (the variance of its aggregated time; NaN with one run) and becomes
+ * 1/that, scaled to mean 1. A configuration with one run has no variance of
+ * its own and gets the median one (no evidence either way: a typical
+ * weight); a variance below VAR_FLOOR times the median is raised to it.
+ * Computed as median/variance, at most 1/VAR_FLOOR, so that no time scale
+ * overflows; a variance so large (or overflowed) that the ratio is 0 still
+ * gets the smallest weight > 0. With no configuration of two runs that
+ * differ there is nothing to weigh by: PM_ESCHEMA. scratch has n doubles.
+ */
+static pm_status inverse_variance(double *v, size_t n, double *scratch, const char *name,
+				  pm_error *err)
+{
+	size_t k = 0;
+	double med, sum = 0;
+
+	for (size_t g = 0; g < n; g++)
+		if (v[g] > 0 && isfinite(v[g]))
+			scratch[k++] = v[g];
+	if (!k)
+		return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "--weights inverse-variance: no "
+				   "configuration has two runs that differ, so there is no "
+				   "variance to weigh by");
+	med = aggregate(PM_AGG_MEDIAN, scratch, k);
+	for (size_t g = 0; g < n; g++) {
+		double var = isnan(v[g]) ? med : v[g];
+
+		v[g] = var > VAR_FLOOR * med && var > 0 ? med / var : 1.0 / VAR_FLOOR;
+		if (!(v[g] >= DBL_MIN))
+			v[g] = DBL_MIN;
+		sum += v[g];
+	}
+	for (size_t g = 0; g < n; g++)
+		v[g] *= (double)n / sum;
+	return PM_OK;
 }
 
 static void cv_summary(pm_read_info *info)
@@ -247,7 +295,7 @@ static pm_status build_groups(const struct runs *r, const pm_read_options *o,
 			      pm_read_info *info, pm_error *err)
 {
 	size_t nc = r->nkey + 1, skip = o->drop_first, maxn = 0;
-	double *v = NULL;
+	double *v = NULL, *w = NULL;
 	pm_grid g;
 	pm_status rc;
 
@@ -256,10 +304,12 @@ static pm_status build_groups(const struct runs *r, const pm_read_options *o,
 	for (size_t k = 0; k < r->ngroups; k++)
 		if (r->start[k + 1] - r->start[k] > maxn)
 			maxn = r->start[k + 1] - r->start[k];
-	v = malloc(maxn * sizeof(*v) + 1);
+	/* v: one group's runs, then the weights' scratch */
+	v = malloc((maxn > r->ngroups ? maxn : r->ngroups) * sizeof(*v) + 1);
+	w = malloc(r->ngroups * sizeof(*w) + 1);
 	info->reps = malloc(r->ngroups * sizeof(*info->reps) + 1);
 	info->cv = malloc(r->ngroups * sizeof(*info->cv) + 1);
-	if (!v || !info->reps || !info->cv) {
+	if (!v || !w || !info->reps || !info->cv) {
 		rc = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -280,7 +330,8 @@ static pm_status build_groups(const struct runs *r, const pm_read_options *o,
 		for (size_t i = skip; i < n; i++)
 			v[i - skip] = r->t[r->order[r->start[k] + i]];
 		info->reps[k] = (unsigned)(n - skip);
-		info->cv[k] = coef_var(v, n - skip);
+		info->cv[k] = coef_var(v, n - skip, &w[k]);
+		w[k] /= (double)(n - skip);
 		for (size_t c = 0; c < nc; c++)
 			pm__grid_copy(&g, k, c, r->d, kept, c < r->nkey ? r->key[c] : r->tcol);
 		pm__grid_number(&g, k, r->nkey, aggregate(method, v, n - skip));
@@ -290,10 +341,19 @@ static pm_status build_groups(const struct runs *r, const pm_read_options *o,
 	info->runs = r->nrows - info->dropped;
 	info->nrows = r->ngroups;
 	cv_summary(info);
-	rc = pm__grid_build(&g, pm_dataset_name(r->d), out, err);
+	if ((o->weights && (rc = inverse_variance(w, r->ngroups, v, pm_dataset_name(r->d), err))) ||
+	    (rc = pm__grid_build(&g, pm_dataset_name(r->d), out, err)))
+		goto out;
+	/* the runs behind each row go with it, to the fit and its model.json */
+	if ((rc = pm__dataset_set_rows(*out, info->reps, info->cv, o->weights ? w : NULL,
+				       o->weights, NULL, err))) {
+		pm_dataset_free(*out);
+		*out = NULL;
+	}
 out:
 	pm__grid_free(&g);
 	free(v);
+	free(w);
 	return rc;
 }
 

@@ -1,6 +1,8 @@
 /* The fit's cost split over fixed blocks of rows, the blocks evaluated in
  * parallel by the pool: for the polish, whose evaluations come one at a
- * time (DE parallelises over its trials instead).
+ * time (DE parallelises over its trials instead). Values of small blocks,
+ * which cost less than handing them to another core, are evaluated by the
+ * calling thread alone (blocks.c).
  *
  * Determinism: the blocks are a function of the number of rows alone
  * (about BLOCK_ROWS each, at most MAX_BLOCKS), never of the thread count;
@@ -25,13 +27,17 @@ typedef struct pm_blocks {
 	double *weight;		/* per block: n_k / N */
 	unsigned char *scratch;	/* per block, stride bytes each, 64-byte aligned */
 	size_t stride;
-	double *part;		/* per block: its value */
-	double *grad;		/* per block: nparams gradient */
+	/* per block, ostride doubles each, 64-byte aligned: its value, its
+	 * gradient (nparams) and its own copy of x (nparams), each starting a
+	 * cache line: the thread evaluating the block writes only its lines */
+	double *out;
+	size_t ostride, grad_at, x_at;
 	pm_pool *pool;
-	/* the evaluation in progress */
-	const double *x;
-	double eps;
-	int smooth;
+	/* the evaluation in progress, in lines of its own (the caller writes
+	 * them every evaluation, the threads only read them): eps, whether
+	 * to smooth (0 or 1), then from in + in_x, x (nparams) */
+	double *in;
+	size_t in_x;
 } pm_blocks;
 
 /* The number of blocks p's rows make: 1 means "do not split". */

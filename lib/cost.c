@@ -57,62 +57,136 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A row's key codes, for sorting rows into key combinations. */
-struct row_key {
+/* A key combination's codes, for sorting the distinct ones. */
+struct combo_key {
 	const uint32_t *code;
-	size_t n, row;
+	size_t n, id;
 };
 
-static int cmp_row_key(const void *a, const void *b)
+static int cmp_combo_key(const void *a, const void *b)
 {
-	const struct row_key *x = a, *y = b;
+	const struct combo_key *x = a, *y = b;
 
 	for (size_t j = 0; j < x->n; j++)
 		if (x->code[j] != y->code[j])
 			return x->code[j] < y->code[j] ? -1 : 1;
-	return (x->row > y->row) - (x->row < y->row);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Where the codes of row r (or, with col NULL, those at `code`) hash to in
+ * a table of mask + 1 slots. */
+static size_t combo_hash(const uint32_t *const *col, const uint32_t *code, size_t r,
+			 size_t k, size_t mask)
+{
+	uint64_t h = 0;
+
+	for (size_t j = 0; j < k; j++)
+		h = (h ^ (col ? col[j][r] : code[j])) * UINT64_C(0x9e3779b97f4a7c15);
+	return (size_t)((h >> 32) ^ h) & mask;
+}
+
+/* Room for `need` combinations of k codes in *seen and a hash table at most
+ * half full over them, rehashed; -1 when out of memory. */
+static int combo_room(uint32_t **seen, uint32_t **slot, size_t *cap, size_t *mask,
+		      size_t need, size_t nc, size_t k)
+{
+	size_t ncap = *cap ? *cap * 2 : 64, nslot;
+	uint32_t *s, *t;
+
+	if (need <= *cap)
+		return 0;
+	if (ncap > SIZE_MAX / 4 / sizeof(**seen) / k)
+		return -1;
+	nslot = 2 * ncap;
+	s = realloc(*seen, ncap * k * sizeof(**seen));
+	if (!s)
+		return -1;
+	*seen = s;
+	t = calloc(nslot, sizeof(*t));
+	if (!t)
+		return -1;
+	free(*slot);
+	*slot = t;
+	*cap = ncap;
+	*mask = nslot - 1;
+	for (size_t id = 0; id < nc; id++) {
+		size_t h = combo_hash(NULL, s + id * k, 0, k, *mask);
+
+		while (t[h])
+			h = (h + 1) & *mask;
+		t[h] = (uint32_t)(id + 1);
+	}
+	return 0;
 }
 
 /* Number the distinct combinations of the key columns' codes over the rows:
- * g->combo[r] and g->combo_code. Sorting makes the numbering (and so the
- * table order) a function of the data alone. */
+ * g->combo[r] and g->combo_code, in the lexicographic order of the codes, so
+ * that the numbering (and so the table order) is a function of the data
+ * alone. A hash table numbers them in order of appearance, and sorting the
+ * few distinct ones renumbers them: nothing of rows × keys is built, which
+ * on a large data set was the fit's peak of memory. */
 static pm_status build_combos(pm_cost *c, pm_cost_group *g)
 {
 	const pm_problem *p = c->p;
 	const pm_terms *t = &c->m->terms;
-	size_t n = p->nrows, k = g->nkeys, nc = 0;
-	uint32_t *codes = malloc(n * k * sizeof(*codes));
-	struct row_key *rk = malloc(n * sizeof(*rk));
+	size_t n = p->nrows, k = g->nkeys, nc = 0, cap = 0, mask = 0;
+	const uint32_t **col = malloc(k * sizeof(*col));
+	uint32_t *seen = NULL, *slot = NULL, *rank = NULL;
+	struct combo_key *ck = NULL;
 
 	g->combo = malloc(n * sizeof(*g->combo));
-	if (!codes || !rk || !g->combo)
+	if (!col || !g->combo)
 		goto oom;
+	for (size_t j = 0; j < k; j++)
+		col[j] = p->col[t->factor[c->key[g->first_key + j]].input].code;
 	for (size_t r = 0; r < n; r++) {
-		for (size_t j = 0; j < k; j++) {
-			uint32_t f = c->key[g->first_key + j];
+		size_t h;
 
-			codes[r * k + j] = p->col[t->factor[f].input].code[r];
+		if (combo_room(&seen, &slot, &cap, &mask, nc + 1, nc, k))
+			goto oom;
+		for (h = combo_hash(col, NULL, r, k, mask); slot[h]; h = (h + 1) & mask) {
+			const uint32_t *s = seen + (size_t)(slot[h] - 1) * k;
+			size_t j = 0;
+
+			while (j < k && s[j] == col[j][r])
+				j++;
+			if (j == k)
+				break;
 		}
-		rk[r] = (struct row_key){ codes + r * k, k, r };
+		if (!slot[h]) {
+			for (size_t j = 0; j < k; j++)
+				seen[nc * k + j] = col[j][r];
+			slot[h] = (uint32_t)++nc;
+		}
+		g->combo[r] = slot[h] - 1;
 	}
-	qsort(rk, n, sizeof(*rk), cmp_row_key);
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || memcmp(rk[i].code, rk[i - 1].code, k * sizeof(*codes)) != 0)
-			nc++;
-		g->combo[rk[i].row] = (uint32_t)(nc - 1);
-	}
+	ck = malloc(nc * sizeof(*ck));
+	rank = malloc(nc * sizeof(*rank));
 	g->combo_code = malloc(nc * k * sizeof(*g->combo_code));
-	if (!g->combo_code)
+	if (!ck || !rank || !g->combo_code)
 		goto oom;
+	for (size_t i = 0; i < nc; i++)
+		ck[i] = (struct combo_key){ seen + i * k, k, i };
+	qsort(ck, nc, sizeof(*ck), cmp_combo_key);
+	for (size_t i = 0; i < nc; i++) {
+		rank[ck[i].id] = (uint32_t)i;
+		memcpy(g->combo_code + i * k, ck[i].code, k * sizeof(*g->combo_code));
+	}
 	for (size_t r = 0; r < n; r++)
-		memcpy(g->combo_code + (size_t)g->combo[r] * k, codes + r * k, k * sizeof(*codes));
+		g->combo[r] = rank[g->combo[r]];
 	g->ncombos = nc;
-	free(codes);
-	free(rk);
+	free(col);
+	free(seen);
+	free(slot);
+	free(ck);
+	free(rank);
 	return PM_OK;
 oom:
-	free(codes);
-	free(rk);
+	free(col);
+	free(seen);
+	free(slot);
+	free(ck);
+	free(rank);
 	return PM_ENOMEM;
 }
 
@@ -744,37 +818,52 @@ static inline double row_loss(pm_loss loss, double t, double tp)
 	switch (loss) {
 	case PM_LOSS_MSE: return (t - tp) * (t - tp);
 	case PM_LOSS_MAPE: return fabs(t - tp) / t;
-	case PM_LOSS_LOG: return fabs(log(tp / t));
+	case PM_LOSS_LOG: return fabs(pm__log(tp / t));
 	default: return fabs(t - tp);
 	}
 }
 
-/* Σ loss(t[r], pred[r] + b) in sum4()'s order. */
+/* Row r's loss times its weight (w NULL: the loss itself, unrounded). */
+#define ROW_LOSS(loss, w, t, pred, b, r) \
+	((w) ? (w)[r] * row_loss(loss, (t)[r], (pred)[r] + (b)) \
+	     : row_loss(loss, (t)[r], (pred)[r] + (b)))
+
+/* Σ w[r]·loss(t[r], pred[r] + b) in sum4()'s order (w NULL: weights 1). */
 static inline double loss_sum_k(const double *restrict t, const double *restrict pred,
-				double b, size_t n, pm_loss loss)
+				const double *restrict w, double b, size_t n, pm_loss loss)
 {
 	double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0, tail = 0.0;
 	size_t r = 0;
 
 	for (; r + 4 <= n; r += 4) {
-		l0 += row_loss(loss, t[r], pred[r] + b);
-		l1 += row_loss(loss, t[r + 1], pred[r + 1] + b);
-		l2 += row_loss(loss, t[r + 2], pred[r + 2] + b);
-		l3 += row_loss(loss, t[r + 3], pred[r + 3] + b);
+		l0 += ROW_LOSS(loss, w, t, pred, b, r);
+		l1 += ROW_LOSS(loss, w, t, pred, b, r + 1);
+		l2 += ROW_LOSS(loss, w, t, pred, b, r + 2);
+		l3 += ROW_LOSS(loss, w, t, pred, b, r + 3);
 	}
 	for (; r < n; r++)
-		tail += row_loss(loss, t[r], pred[r] + b);
+		tail += ROW_LOSS(loss, w, t, pred, b, r);
 	return tail + ((l0 + l1) + (l2 + l3));
 }
 
-/* constant loss: one branch-free loop per loss */
-static double loss_sum(const double *t, const double *pred, double b, size_t n, pm_loss loss)
+/* constant loss: one branch-free loop per loss, and the weights' test
+ * outside it (a literal NULL lets the unweighted loop stay as it was) */
+static double loss_sum(const double *t, const double *pred, const double *w, double b,
+		       size_t n, pm_loss loss)
 {
+	if (w) {
+		switch (loss) {
+		case PM_LOSS_MSE: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MSE);
+		case PM_LOSS_MAPE: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MAPE);
+		case PM_LOSS_LOG: return loss_sum_k(t, pred, w, b, n, PM_LOSS_LOG);
+		default: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MAE);
+		}
+	}
 	switch (loss) {
-	case PM_LOSS_MSE: return loss_sum_k(t, pred, b, n, PM_LOSS_MSE);
-	case PM_LOSS_MAPE: return loss_sum_k(t, pred, b, n, PM_LOSS_MAPE);
-	case PM_LOSS_LOG: return loss_sum_k(t, pred, b, n, PM_LOSS_LOG);
-	default: return loss_sum_k(t, pred, b, n, PM_LOSS_MAE);
+	case PM_LOSS_MSE: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MSE);
+	case PM_LOSS_MAPE: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MAPE);
+	case PM_LOSS_LOG: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_LOG);
+	default: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MAE);
 	}
 }
 
@@ -786,7 +875,8 @@ double pm__cost_value(const double *x, void *ctx, void *scratch)
 
 	fill_tables(c, x, s);
 	predict_rows(c, x, s, 0);
-	f = loss_sum(p->t, s + c->pred_at, bias(c, x), p->nrows, c->loss) / (double)p->nrows;
+	f = loss_sum(p->t, s + c->pred_at, p->w, bias(c, x), p->nrows, c->loss) /
+	    (double)p->nrows;
 	if (c->reg != PM_REG_NONE)
 		f += penalty(c, x, 0.0, NULL);
 	return isnan(f) ? INFINITY : f;
@@ -817,9 +907,11 @@ static void scatter(const uint32_t *restrict code, const double *restrict v, siz
  * the prediction less b on entry). The absolute value in MAE, MAPE and log,
  * |e|, becomes sqrt(e² + eps²) − eps of the same e (the residual, the
  * relative residual, the log ratio): eps is in the cost's units for each.
- * MSE is smooth already: its w is row_loss()'s, bit for bit. */
-static void smooth_residuals(pm_loss loss, const double *restrict t, double b, double eps,
-			     double inv_n, size_t n, double *restrict dp, double *restrict w)
+ * MSE is smooth already: its w is row_loss()'s, bit for bit. Row weights
+ * (rw, NULL: none) scale both afterwards, as in pm__cost_value. */
+static void smooth_residuals(pm_loss loss, const double *restrict t, const double *restrict rw,
+			     double b, double eps, double inv_n, size_t n, double *restrict dp,
+			     double *restrict w)
 {
 	for (size_t r = 0; r < n; r++) {
 		double tp = dp[r] + b, res = t[r] - tp, e, de, root;
@@ -834,7 +926,7 @@ static void smooth_residuals(pm_loss loss, const double *restrict t, double b, d
 			de = -1.0 / t[r];
 			break;
 		case PM_LOSS_LOG:
-			e = log(tp / t[r]);
+			e = pm__log(tp / t[r]);
 			de = 1.0 / tp;
 			break;
 		default:
@@ -845,6 +937,10 @@ static void smooth_residuals(pm_loss loss, const double *restrict t, double b, d
 		root = sqrt(e * e + eps * eps);
 		w[r] = root - eps;
 		dp[r] = (e / root) * de * inv_n;
+	}
+	for (size_t r = 0; rw && r < n; r++) {
+		w[r] *= rw[r];
+		dp[r] *= rw[r];
 	}
 }
 
@@ -906,7 +1002,7 @@ double pm__cost_smooth(const double *x, double eps, double *grad, void *ctx, voi
 	fill_tables(c, x, s);
 	predict_rows(c, x, s, 1);
 	memset(grad, 0, c->m->nparams * sizeof(*grad));
-	smooth_residuals(c->loss, p->t, bias(c, x), eps, inv_n, n, dp, w);
+	smooth_residuals(c->loss, p->t, p->w, bias(c, x), eps, inv_n, n, dp, w);
 	sum = sum4(w, n);
 	sdp = sum4(dp, n);
 	for (size_t i = 0; i < c->nbias; i++)

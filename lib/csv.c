@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "prefault.h"
 
 /* How long a row may be: cells are 32-bit offsets from their row's start.
  * A macro so that a test can try the limit without a 4 GiB file. */
@@ -165,7 +166,12 @@ static int presize(struct tok *k, const char *buf, size_t pos, size_t end, size_
 		rows++;
 	if (rows > SIZE_MAX / ncols - k->nrow)
 		return 0;	/* absurd: let growth find out */
-	return reserve(k, k->nrow + rows, k->ncell + rows * ncols, k->nextra);
+	if (reserve(k, k->nrow + rows, k->ncell + rows * ncols, k->nextra))
+		return -1;
+	/* the tokenizer fills them, but for what line ends in quotes added */
+	pm__prefault(k->row + k->nrow, (k->caprow - k->nrow) * sizeof(*k->row));
+	pm__prefault(k->cell + k->ncell, (k->capcell - k->ncell) * sizeof(*k->cell));
+	return 0;
 }
 
 pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,

@@ -26,6 +26,12 @@ struct pm_dataset {
 	 * check and lookups stay linear: column + 1, or 0 for a free slot. */
 	size_t *slot;
 	size_t mask;
+	/* Per row, owned, NULL when absent: the fit's weights, and the runs
+	 * behind an aggregated row (pm__dataset_set_rows). */
+	double *weight;
+	pm_weights weighting;
+	unsigned *reps;
+	double *cv;
 };
 
 #define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
@@ -54,6 +60,9 @@ void pm_dataset_free(pm_dataset *d)
 	free(d->line);
 	free(d->column);
 	free(d->slot);
+	free(d->weight);
+	free(d->reps);
+	free(d->cv);
 	free(d);
 }
 
@@ -351,29 +360,39 @@ static int fast_decimal(const char *s, double *value, const char **end)
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	uint64_t w = 0;
-	int neg = 0, e = 0, ndig = 0, any = 0;
+	int neg = 0, e = 0;
+	size_t ndig;
+	const char *start, *digits;
 	double v;
 
 	if (*s == '-' || *s == '+')
 		neg = *s++ == '-';
-	for (; *s >= '0' && *s <= '9'; s++, any = 1) {
-		if (w == 0 && *s == '0')
-			continue;	/* leading zeros are not significant */
-		if (++ndig > 19)
-			return 0;
+	/* Leading zeros are not significant. The digits after them are
+	 * accumulated with no check each: more than 19 (which may wrap w) send
+	 * the cell to strtod anyway. */
+	for (start = digits = s; *digits == '0'; digits++)
+		;
+	for (s = digits; (unsigned)(*s - '0') < 10; s++)
 		w = w * 10 + (uint64_t)(*s - '0');
-	}
+	ndig = (size_t)(s - digits);
 	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++, any = 1) {
-			e--;
-			if (w == 0 && *s == '0')
-				continue;
-			if (++ndig > 19)
-				return 0;
+		const char *frac = ++s;
+
+		if (ndig == 0)	/* 0.00123: nor are the zeros before its first digit */
+			while (*s == '0')
+				s++;
+		for (digits = s; (unsigned)(*s - '0') < 10; s++)
 			w = w * 10 + (uint64_t)(*s - '0');
-		}
+		ndig += (size_t)(s - digits);
+		if (s - frac > 1000)
+			return 0;	/* far from the fast path, and e stays small */
+		e = -(int)(s - frac);
+		if (s == start + 1)
+			return 0;	/* a lone '.' has no digits */
+	} else if (s == start) {
+		return 0;
 	}
-	if (!any)
+	if (ndig > 19)
 		return 0;
 	if (*s == 'e' || *s == 'E') {
 		int eneg = 0, x = 0, edig = 0;
@@ -495,4 +514,89 @@ void pm_dataset_fingerprint(const pm_dataset *d, char out[17])
 		}
 	}
 	snprintf(out, 17, "%016" PRIx64, h);
+}
+
+/* A copy of a[rows[i]] (rows NULL: a[i]) for i < n, or NULL for a NULL a. */
+static void *pick(const void *a, size_t size, const size_t *rows, size_t n, int *oom)
+{
+	unsigned char *out;
+
+	if (!a)
+		return NULL;
+	out = malloc(n * size + 1);
+	if (!out) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		memcpy(out + i * size, (const unsigned char *)a + (rows ? rows[i] : i) * size, size);
+	return out;
+}
+
+pm_status pm__dataset_set_rows(pm_dataset *d, const unsigned *reps, const double *cv,
+			       const double *w, pm_weights kind, const size_t *rows,
+			       pm_error *err)
+{
+	int oom = 0;
+	unsigned *r = pick(reps, sizeof(*reps), rows, d->nrows, &oom);
+	double *c = pick(cv, sizeof(*cv), rows, d->nrows, &oom);
+	double *wt = pick(w, sizeof(*w), rows, d->nrows, &oom);
+
+	if (oom) {
+		free(r);
+		free(c);
+		free(wt);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	free(d->reps);
+	free(d->cv);
+	free(d->weight);
+	d->reps = r;
+	d->cv = c;
+	d->weight = wt;
+	d->weighting = wt ? kind : PM_WEIGHTS_NONE;
+	return PM_OK;
+}
+
+pm_status pm__dataset_copy_rows(pm_dataset *dst, const pm_dataset *src, const size_t *rows,
+				pm_error *err)
+{
+	return pm__dataset_set_rows(dst, src->reps, src->cv, src->weight, src->weighting, rows,
+				    err);
+}
+
+pm_status pm_dataset_set_weights(pm_dataset *d, const double *w, pm_error *err)
+{
+	double *copy;
+
+	if (!d)
+		return pm__fail(err, PM_EINVAL, "no dataset");
+	for (size_t r = 0; w && r < d->nrows; r++)
+		if (!(w[r] > 0) || isinf(w[r]))
+			return pm__fail(err, PM_EINVAL, "weight %zu is %g: weights must be finite "
+					"and > 0", r, w[r]);
+	copy = pick(w, sizeof(*w), NULL, d->nrows, &(int){ 0 });
+	if (w && !copy)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	free(d->weight);
+	d->weight = copy;
+	d->weighting = w ? PM_WEIGHTS_GIVEN : PM_WEIGHTS_NONE;
+	return PM_OK;
+}
+
+const double *pm_dataset_weights(const pm_dataset *d, pm_weights *kind)
+{
+	if (kind)
+		*kind = d ? d->weighting : PM_WEIGHTS_NONE;
+	return d ? d->weight : NULL;
+}
+
+const unsigned *pm_dataset_reps(const pm_dataset *d)
+{
+	return d ? d->reps : NULL;
+}
+
+const double *pm_dataset_cv(const pm_dataset *d)
+{
+	return d ? d->cv : NULL;
 }

@@ -31,4 +31,15 @@ pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *n
 pm_status pm__dataset_from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
 				  pm_error *err);
 
+/* Each row's runs and their coefficient of variation, and the fit's
+ * weights of the given kind, copied from reps[rows[i]], cv[...], w[...] for
+ * row i (rows NULL: row i of the arrays; an array NULL: none). Replaces
+ * what d had. PM_ENOMEM (d unchanged). */
+pm_status pm__dataset_set_rows(pm_dataset *d, const unsigned *reps, const double *cv,
+			       const double *w, pm_weights kind, const size_t *rows,
+			       pm_error *err);
+/* dst's rows are src's rows[0..): give them src's runs and weights. */
+pm_status pm__dataset_copy_rows(pm_dataset *dst, const pm_dataset *src, const size_t *rows,
+				pm_error *err);
+
 #endif

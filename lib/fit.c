@@ -263,6 +263,15 @@ static pm_status check_levels(const pm_problem *p, const char *file, pm_error *e
 	return PM_OK;
 }
 
+/* A target derived from worker times (fit --target lif): the model says
+ * from which columns, so that eval and report can derive it from new data. */
+static pm_status keep_workers(pm_model *m, const pm_spec *s, pm_error *err)
+{
+	if (strcmp(s->target, PM_LIF_COLUMN) || !s->workers.n)
+		return PM_OK;
+	return pm__model_set_workers(m, s->workers.n, (const char *const *)s->workers.name, err);
+}
+
 pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 		 pm_model **out, pm_error *err)
 {
@@ -280,7 +289,7 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
-	    (st = new_model(&p, rs, o->scale, &m, err)))
+	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)))
 		goto out;
 	if (p.nrows < m->nparams) {
 		st = pm__fail(err, PM_EINVAL,
@@ -300,6 +309,10 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	m->info.options.progress_arg = NULL;
 	snprintf(m->info.data_name, sizeof(m->info.data_name), "%s", pm_dataset_name(d));
 	pm_dataset_fingerprint(d, m->info.fingerprint);
+	pm_dataset_weights(d, &m->info.weights);
+	if ((st = pm__model_set_repetitions(m, p.nrows, pm_dataset_reps(d), pm_dataset_cv(d), p.w,
+					    err)))
+		goto out;
 	pred = malloc(p.nrows * sizeof(*pred));
 	if (!pred) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");

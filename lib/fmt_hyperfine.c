@@ -1,8 +1,9 @@
 /* hyperfine --export-json: {"results": [{"command", "times": [s...],
- * "parameters": {"name": "value"}}]} (hyperfine 1.x; the parameters come
- * from --parameter-scan / --parameter-list). One row per time, in seconds:
- * the times are the repetitions. Without parameters the command is the
- * only column besides the time. */
+ * "exit_codes": [0...], "parameters": {"name": "value"}}]} (hyperfine 1.x;
+ * the parameters come from --parameter-scan / --parameter-list, the exit
+ * codes from 1.12 on). One row per successful time, in seconds: the times
+ * are the repetitions. Without parameters the command is the only column
+ * besides the time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +36,40 @@ static pm_status param_names(pm_jctx *c, const cJSON *first, const char **names,
 	return PM_OK;
 }
 
+/* A run counts unless its exit code (hyperfine >= 1.12 writes them, and
+ * keeps failed runs with --ignore-failure) says it failed: a number other
+ * than 0, or null (killed by a signal). */
+static pm_status run_ok(pm_jctx *c, const cJSON *code, size_t k, int *ok)
+{
+	if (!code) {
+		*ok = 1;
+		return PM_OK;
+	}
+	if (!cJSON_IsNull(code) && !cJSON_IsNumber(code))
+		return pm__json_fail(c, PM_ESCHEMA, "exit_codes[%zu] must be a number or null", k);
+	*ok = cJSON_IsNumber(code) && code->valuedouble == 0;
+	return PM_OK;
+}
+
 static pm_status one_result(pm_jctx *c, const cJSON *res, const char *const *names,
 			    size_t n, int by_command, pm_table *t)
 {
-	const cJSON *times, *params = NULL, *v;
+	const cJSON *times, *codes, *code = NULL, *params = NULL, *v;
 	const char *cell[MAX_PARAMS];
-	size_t ntimes, k = 0;
+	size_t ntimes, ncodes, k = 0, kept = 0;
+	int ok = 0;
 	pm_status rc;
 
 	if (!cJSON_IsObject(res))
 		return pm__json_fail(c, PM_ESCHEMA, "must be an object");
-	if ((rc = pm__json_array(c, res, "times", 1, &times, &ntimes)))
+	if ((rc = pm__json_array(c, res, "times", 1, &times, &ntimes)) ||
+	    (rc = pm__json_array(c, res, "exit_codes", 0, &codes, &ncodes)))
 		return rc;
+	if (codes && ncodes != ntimes)
+		return pm__json_fail(c, PM_ESCHEMA, "%zu exit_codes for %zu times", ncodes,
+				     ntimes);
+	if (codes)
+		code = codes->child;
 	if (by_command) {
 		if ((rc = pm__json_string(c, res, "command", &cell[0])))
 			return rc;
@@ -66,16 +89,23 @@ static pm_status one_result(pm_jctx *c, const cJSON *res, const char *const *nam
 			cell[i] = v->valuestring;
 		}
 	}
-	cJSON_ArrayForEach(v, times) {
+	for (v = times->child; v; v = v->next, k++, code = code ? code->next : NULL) {
 		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
 			return pm__json_fail(c, PM_ESCHEMA, "times[%zu] must be a number > 0", k);
+		if ((rc = run_ok(c, code, k, &ok)))
+			return rc;
+		if (!ok)
+			continue;
 		for (size_t i = 0; i < n; i++)
 			if ((rc = pm__table_add(t, cell[i], c->err)))
 				return rc;
 		if ((rc = pm__table_add_number(t, v->valuedouble, c->err)))
 			return rc;
-		k++;
+		kept++;
 	}
+	if (!kept && ntimes)
+		return pm__json_fail(c, PM_ESCHEMA, "every run failed (exit_codes): no time to "
+				     "use");
 	return PM_OK;
 }
 

@@ -14,4 +14,10 @@
 pm_status pm__fit_holdout(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			  pm_model **out, pm_error *err);
 
+/* The rows outside fold f (*train) and inside it (*test), each in file
+ * order; fold[r] is row r's fold (pm_kfold_assign). On failure both are
+ * NULL. Errors: those of pm_dataset_subset, PM_ENOMEM. */
+pm_status pm__fold_subsets(const pm_dataset *d, const unsigned *fold, unsigned f,
+			   pm_dataset **train, pm_dataset **test, pm_error *err);
+
 #endif

@@ -13,7 +13,7 @@
 #include "read_file.h"
 
 static const char *const format_names[] = { "auto", "csv", "hyperfine", "gbench", "extrap",
-					     NULL };
+					     "extrap-json", "extrap-jsonl", NULL };
 static const char *const aggregate_names[] = { "default", "none", "median", "mean", "min",
 					       NULL };
 
@@ -41,7 +41,7 @@ pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err)
 
 const char *pm_format_name(pm_format f)
 {
-	return f <= PM_FORMAT_EXTRAP ? format_names[f] : "?";
+	return f <= PM_FORMAT_EXTRAP_JSONL ? format_names[f] : "?";
 }
 
 pm_status pm_aggregate_from_name(const char *name, pm_aggregate *out, pm_error *err)
@@ -89,8 +89,24 @@ static size_t first_line(const char *text, size_t len)
 	}
 }
 
-/* JSON starts with '{' (after a BOM and blanks): which JSON, its top key.
- * Extra-P text starts with PARAMETER (after comments). */
+/* 1 if the line at text (to a newline or len) is a JSON object with
+ * "params": Extra-P JSON Lines. */
+static int jsonl_line(const char *text, size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+	cJSON *o = NULL;
+	int yes;
+
+	if (pm__json_parse(text, nl ? (size_t)(nl - text) : len, "", &o, NULL))
+		return 0;
+	yes = cJSON_IsObject(o) && cJSON_HasObjectItem(o, "params");
+	cJSON_Delete(o);
+	return yes;
+}
+
+/* JSON starts with '{' (after a BOM and blanks): which JSON, its top key;
+ * JSON Lines, its first line's. Extra-P text starts with PARAMETER (after
+ * comments). */
 static pm_status detect(const char *text, size_t len, const char *name, pm_format *f,
 			pm_error *err)
 {
@@ -107,15 +123,21 @@ static pm_status detect(const char *text, size_t len, const char *name, pm_forma
 		*f = PM_FORMAT_CSV;
 		return PM_OK;
 	}
+	if (jsonl_line(text + i, len - i)) {
+		*f = PM_FORMAT_EXTRAP_JSONL;
+		return PM_OK;
+	}
 	if ((rc = pm__json_parse(text, len, name, &root, err)))
 		return rc;
 	*f = cJSON_HasObjectItem(root, "benchmarks") ? PM_FORMAT_GBENCH :
-	     cJSON_HasObjectItem(root, "results") ? PM_FORMAT_HYPERFINE : PM_FORMAT_AUTO;
+	     cJSON_HasObjectItem(root, "results") ? PM_FORMAT_HYPERFINE :
+	     cJSON_HasObjectItem(root, "measurements") ? PM_FORMAT_EXTRAP_JSON : PM_FORMAT_AUTO;
 	cJSON_Delete(root);
 	if (*f == PM_FORMAT_AUTO)
 		return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "a JSON file with neither "
-				   "'benchmarks' (Google Benchmark) nor 'results' (hyperfine): "
-				   "not a measurements format perfmodel knows");
+				   "'benchmarks' (Google Benchmark), 'results' (hyperfine) nor "
+				   "'measurements' (Extra-P): not a measurements format perfmodel "
+				   "knows");
 	return PM_OK;
 }
 
@@ -124,7 +146,14 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 {
 	*method = o->aggregate;
 	if (*method == PM_AGG_DEFAULT)
-		*method = f != PM_FORMAT_CSV || o->drop_first ? PM_AGG_MEDIAN : PM_AGG_NONE;
+		*method = f != PM_FORMAT_CSV || o->drop_first || o->weights ? PM_AGG_MEDIAN
+									    : PM_AGG_NONE;
+	if (o->weights != PM_WEIGHTS_NONE && o->weights != PM_WEIGHTS_INVERSE_VARIANCE)
+		return pm__fail(err, PM_EINVAL, "weights: only inverse-variance comes from "
+				"reading (pm_dataset_set_weights sets others)");
+	if (o->weights && *method == PM_AGG_NONE)
+		return pm__fail(err, PM_EINVAL, "--weights inverse-variance weighs "
+				"configurations by their runs: not with --aggregate none");
 	if (!o->throughput != !o->per)
 		return pm__fail(err, PM_EINVAL, "--throughput and --per go together");
 	if (o->drop_first && *method == PM_AGG_NONE)
@@ -132,7 +161,8 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 				"not with --aggregate none");
 	if (o->name_pattern && f != PM_FORMAT_GBENCH)
 		return pm__fail(err, PM_EINVAL, "--name-pattern is for Google Benchmark files");
-	if ((o->region || o->metric) && f != PM_FORMAT_EXTRAP)
+	if ((o->region || o->metric) && f != PM_FORMAT_EXTRAP && f != PM_FORMAT_EXTRAP_JSON &&
+	    f != PM_FORMAT_EXTRAP_JSONL)
 		return pm__fail(err, PM_EINVAL, "--region and --metric are for Extra-P files");
 	*target = o->target ? o->target :
 		  f != PM_FORMAT_CSV || o->throughput ? PM_INGEST_TIME_COLUMN : NULL;
@@ -177,6 +207,12 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 		break;
 	case PM_FORMAT_EXTRAP:
 		rc = pm__read_extrap(text, len, name, o->region, o->metric, &raw, err);
+		break;
+	case PM_FORMAT_EXTRAP_JSON:
+		rc = pm__read_extrap_json(text, len, name, o->region, o->metric, &raw, err);
+		break;
+	case PM_FORMAT_EXTRAP_JSONL:
+		rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw, err);
 		break;
 	default:
 		rc = owned ? pm__dataset_from_buffer(text, len, name, &raw, err)

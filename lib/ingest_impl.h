@@ -35,5 +35,13 @@ pm_status pm__read_gbench(const char *text, size_t len, const char *name,
  * one). The cells keep their places in the file. */
 pm_status pm__read_extrap(const char *text, size_t len, const char *name, const char *region,
 			  const char *metric, pm_dataset **out, pm_error *err);
+/* Extra-P JSON and JSON Lines (lib/fmt_extrap_json.c), choosing likewise;
+ * JSON Lines cells have their line. */
+pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
+			       const char *region, const char *metric, pm_dataset **out,
+			       pm_error *err);
+pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
+				const char *region, const char *metric, pm_dataset **out,
+				pm_error *err);
 
 #endif

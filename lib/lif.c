@@ -14,6 +14,7 @@
 #include "dataset_impl.h"
 #include "error.h"
 #include "lif_impl.h"
+#include "model_impl.h"
 
 pm_status pm_lif_of(const double *t, size_t n, double *lif, pm_error *err)
 {
@@ -475,6 +476,16 @@ out:
 	return st;
 }
 
+/* *out: d with the LIF of the columns `workers` names; *r (the caller frees
+ * it, also on failure) says which columns those were. */
+static pm_status derive(const pm_dataset *d, const pm_names *workers, pm_lif_report **r,
+			pm_dataset **out, pm_error *err)
+{
+	pm_status st = pm_lif_report_new(d, workers, NULL, r, err);
+
+	return st ? st : with_lif_column(d, *r, (*r)->worker_col[0], out, err);
+}
+
 pm_status pm_spec_derive_lif(pm_spec *s, const pm_dataset *d, pm_dataset **out,
 			     pm_error *err)
 {
@@ -494,12 +505,32 @@ pm_status pm_spec_derive_lif(pm_spec *s, const pm_dataset *d, pm_dataset **out,
 		return pm__fail(err, PM_ESCHEMA,
 				"target 'lif' is derived from the worker times: give --workers "
 				"COLS or \"workers\" in the spec");
-	if ((st = pm_lif_report_new(d, &s->workers, NULL, &r, err)) ||
-	    (st = with_lif_column(d, r, r->worker_col[0], out, err)) ||
+	if ((st = derive(d, &s->workers, &r, out, err)) ||
 	    (st = set_workers(s, d, r->worker_col, r->nworkers, err))) {
 		pm_dataset_free(*out);
 		*out = NULL;
 	}
+	pm_lif_report_free(r);
+	return st;
+}
+
+pm_status pm_model_derive_lif(const pm_model *m, const pm_dataset *d, pm_dataset **out,
+			      pm_error *err)
+{
+	/* the model's own copy, only read: pm_lif_report_new takes names so */
+	const pm_names workers = { m ? m->nworkers : 0, m ? m->workers : NULL };
+	pm_lif_report *r = NULL;
+	size_t col;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "pm_model_derive_lif: out is NULL");
+	*out = NULL;
+	if (!m || !d)
+		return pm__fail(err, PM_EINVAL, "pm_model_derive_lif: NULL argument");
+	if (!workers.n || pm_dataset_col_index(d, m->target, &col, NULL) == PM_OK)
+		return PM_OK;
+	st = derive(d, &workers, &r, out, err);
 	pm_lif_report_free(r);
 	return st;
 }

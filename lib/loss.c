@@ -5,6 +5,12 @@
 #include "error.h"
 
 const char *const pm__loss_names[] = { "mae", "mse", "mape", "log", NULL };
+const char *const pm__weights_names[] = { "none", "inverse-variance", "given", NULL };
+
+const char *pm_weights_name(pm_weights w)
+{
+	return (unsigned)w <= PM_WEIGHTS_GIVEN ? pm__weights_names[w] : NULL;
+}
 
 const char *pm_loss_name(pm_loss loss)
 {

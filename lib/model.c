@@ -23,11 +23,21 @@ char *pm__dupstr(const char *s)
 	return c;
 }
 
+static void free_workers(pm_model *m)
+{
+	for (size_t i = 0; m->workers && i < m->nworkers; i++)
+		free(m->workers[i]);
+	free(m->workers);
+	m->workers = NULL;
+	m->nworkers = 0;
+}
+
 void pm_model_free(pm_model *m)
 {
 	if (!m)
 		return;
 	free(m->target);
+	free_workers(m);
 	free(m->formula);
 	for (size_t i = 0; m->inputs && i < m->ninputs; i++) {
 		free(m->inputs[i].name);
@@ -45,6 +55,9 @@ void pm_model_free(pm_model *m)
 	free(m->seed);
 	free(m->seed_cost);
 	free(m->seed_value);
+	free(m->rep_runs);
+	free(m->rep_cv);
+	free(m->rep_weight);
 	free(m);
 }
 
@@ -235,7 +248,7 @@ void pm__model_raw(pm_model *m)
 				e -= pm__factor_exponent(f, m->value) *
 				     m->inputs[f->input].log_scale;
 		}
-		m->raw[tm->coef] = m->value[tm->coef] * m->target_scale * exp(e);
+		m->raw[tm->coef] = m->value[tm->coef] * m->target_scale * pm__exp(e);
 	}
 }
 
@@ -333,4 +346,24 @@ pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, si
 const pm_fit_info *pm_model_fit_info(const pm_model *m)
 {
 	return m->has_fit_info ? &m->info : NULL;
+}
+
+pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
+				pm_error *err)
+{
+	char **w = calloc(n + 1, sizeof(*w));
+
+	for (size_t i = 0; w && i < n; i++)
+		if (!(w[i] = pm__dupstr(names[i]))) {
+			while (i--)
+				free(w[i]);
+			free(w);
+			w = NULL;
+		}
+	if (!w)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	free_workers(m);
+	m->workers = w;
+	m->nworkers = n;
+	return PM_OK;
 }

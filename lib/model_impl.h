@@ -33,6 +33,11 @@ typedef enum pm_form { PM_FORM_ADDITIVE = 0, PM_FORM_MULTIPLICATIVE, PM_FORM_FOR
 
 struct pm_model {
 	char *target;
+	/* The worker time columns the target was derived from (target
+	 * PM_LIF_COLUMN, pm_spec_derive_lif), so that the model can derive it
+	 * again from new data (pm_model_derive_lif); 0: a measured target. */
+	size_t nworkers;
+	char **workers;
 	pm_form form;
 	char *formula;		/* the formula text; NULL for the additive form */
 	pm_scale scale;
@@ -51,6 +56,12 @@ struct pm_model {
 	uint64_t *seed;		/* nseeds seed numbers */
 	double *seed_cost;	/* nseeds final costs */
 	double *seed_value;	/* nseeds * nparams raw values, seed-major */
+	/* The fitted rows' runs (pm_model_repetitions): nrep rows, 0: none;
+	 * each array NULL when not known */
+	size_t nrep;
+	unsigned *rep_runs;
+	double *rep_cv;
+	double *rep_weight;	/* the weights fitted with (mean 1) */
 };
 
 /* Allocate a model for the given inputs (names and levels copied) with the
@@ -72,6 +83,13 @@ char *pm__dupstr(const char *s);
 /* The exponent power parameter k gives its input in the terms (−q after a
  * '/' in a formula); NaN if it is no power factor's. */
 double pm__model_param_exponent(const pm_model *m, size_t k);
+/* Keep n rows' runs, cv and weights in m, copied (each may be NULL: none;
+ * all NULL: nrep 0); replaces what m had. PM_ENOMEM. */
+pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,
+				    const double *cv, const double *weight, pm_error *err);
+/* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
+pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
+				pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 

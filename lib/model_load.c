@@ -37,6 +37,7 @@
 #include "error.h"
 #include "json_read.h"
 #include "loss.h"
+#include "model_reps.h"
 #include "model_impl.h"
 #include "model_seeds.h"
 
@@ -449,6 +450,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
 	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||
 	    (st = read_test_data(&c, fit, &f)) ||
+	    (st = pm__model_read_repetitions(&c, fit, m, &f.weights)) ||
 	    (st = pm__json_object(&c, fit, "data", 1, &data)))
 		return st;
 	c.where = "fit.data";
@@ -469,6 +471,31 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	m->info = f;
 	m->has_fit_info = 1;
 	return PM_OK;
+}
+
+/* "workers": the worker columns of a derived target (optional: a measured
+ * target, or a file written before models kept them). */
+static pm_status read_workers(const pm_jctx *c, const cJSON *root, pm_model *m)
+{
+	const cJSON *arr, *v;
+	const char **names;
+	size_t n, i = 0;
+	pm_status st;
+
+	if ((st = pm__json_array(c, root, "workers", 0, &arr, &n)) || !arr)
+		return st;
+	if (!(names = malloc((n + 1) * sizeof(*names))))
+		return oom(c->err);
+	cJSON_ArrayForEach(v, arr) {
+		if (!cJSON_IsString(v) || !v->valuestring || !*v->valuestring) {
+			free(names);
+			return pm__json_fail(c, PM_ESCHEMA, "'workers' must be column names");
+		}
+		names[i++] = v->valuestring;
+	}
+	st = pm__model_set_workers(m, n, names, c->err);
+	free(names);
+	return st;
 }
 
 static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, pm_error *err)
@@ -497,7 +524,8 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 	m->target_scale = target_scale;
 	for (size_t i = 0; i < in.n; i++)
 		m->inputs[i].log_scale = in.role[i] == PM_ROLE_CATEGORICAL ? 0.0 : in.log_scale[i];
-	if ((st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
+	if ((st = read_workers(&c, root, m)) ||
+	    (st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
 	    (st = read_fit(&c, root, m)))
 		goto out;
 	pm__model_raw(m);

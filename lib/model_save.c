@@ -188,8 +188,44 @@ static void write_metrics(pm_jw *w, const char *key, const pm_metrics *t)
 	pm__jw_object_end(w);
 }
 
-static void write_fit(pm_jw *w, const pm_fit_info *f)
+/* "key": [v[0], ..., v[n-1]], or nothing when v is NULL. */
+static void doubles_member(pm_jw *w, const char *key, const double *v, size_t n)
 {
+	if (!v)
+		return;
+	pm__jw_key(w, key);
+	pm__jw_array_begin(w);
+	for (size_t r = 0; r < n; r++)
+		pm__jw_double(w, v[r]);
+	pm__jw_array_end(w);
+}
+
+/* Only for aggregated runs or a weighted fit: other files stay as they were. */
+static void write_repetitions(pm_jw *w, const pm_model *m)
+{
+	if (m->info.weights != PM_WEIGHTS_NONE) {
+		pm__jw_key(w, "weights");
+		pm__jw_string(w, pm_weights_name(m->info.weights));
+	}
+	if (!m->nrep)
+		return;
+	pm__jw_key(w, "repetitions");
+	pm__jw_object_begin(w);
+	if (m->rep_runs) {
+		pm__jw_key(w, "runs");
+		pm__jw_array_begin(w);
+		for (size_t r = 0; r < m->nrep; r++)
+			pm__jw_uint(w, m->rep_runs[r]);
+		pm__jw_array_end(w);
+	}
+	doubles_member(w, "cv", m->rep_cv, m->nrep);	/* NaN (one run): null */
+	doubles_member(w, "weight", m->rep_weight, m->nrep);
+	pm__jw_object_end(w);
+}
+
+static void write_fit(pm_jw *w, const pm_model *m)
+{
+	const pm_fit_info *f = &m->info;
 	static const char *const reg_name[] = { "none", "l1", "l2" };
 	const pm_fit_options *o = &f->options;
 
@@ -239,6 +275,7 @@ static void write_fit(pm_jw *w, const pm_fit_info *f)
 	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);
+	write_repetitions(w, m);
 
 	write_metrics(w, "training", &f->training);
 	/* only with held-out rows: a plain fit's file stays as it always was */
@@ -316,6 +353,13 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	}
 	pm__jw_key(w, "target");
 	pm__jw_string(w, m->target);
+	if (m->nworkers) {
+		pm__jw_key(w, "workers");
+		pm__jw_array_begin(w);
+		for (size_t i = 0; i < m->nworkers; i++)
+			pm__jw_string(w, m->workers[i]);
+		pm__jw_array_end(w);
+	}
 	pm__jw_key(w, "scale");
 	pm__jw_string(w, m->scale == PM_SCALE_NONE ? "none" : "auto");
 	pm__jw_key(w, "target_scale");
@@ -325,7 +369,7 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	if (m->nseeds)
 		write_seeds(w, m);
 	if (m->has_fit_info)
-		write_fit(w, &m->info);
+		write_fit(w, m);
 	return PM_OK;
 }
 

@@ -122,7 +122,8 @@ static void nm_run(struct nm *s, const double *u0, const double *step, double f0
 	}
 	while (!s->exhausted) {
 		const double *vb, *vw;
-		double fb, fs, fw, fr, size = 0.0;
+		double fb, fs, fw, fr, limit;
+		int small = 1;
 
 		order_vertices(ord, fv, n + 1);
 		vb = v + ord[0] * n;
@@ -132,24 +133,30 @@ static void nm_run(struct nm *s, const double *u0, const double *step, double f0
 		fw = fv[ord[n]];
 		if (!isfinite(fb))
 			break;	/* nowhere finite to move towards */
-		for (size_t j = 1; j <= n; j++)
-			for (size_t k = 0; k < n; k++) {
-				double d = fabs(v[ord[j] * n + k] - vb[k]);
-
-				if (d > size)
-					size = d;
-			}
-		if (size <= NM_XTINY ||
-		    (size <= NM_XTOL && fw - fb <= NM_FTOL_ABS + NM_FTOL_REL * fabs(fb)))
+		/* stop when the simplex's size (its largest distance from the
+		 * best vertex in any coordinate) is below NM_XTINY, or below
+		 * NM_XTOL with the costs flat; the scan stops at the first
+		 * distance above the limit, which is the usual case */
+		limit = fw - fb <= NM_FTOL_ABS + NM_FTOL_REL * fabs(fb) ? NM_XTOL : NM_XTINY;
+		for (size_t j = 1; j <= n && small; j++)
+			for (size_t k = 0; k < n && small; k++)
+				small = fabs(v[ord[j] * n + k] - vb[k]) <= limit;
+		if (small)
 			break;
 
-		for (size_t k = 0; k < n; k++) {
-			double sum = 0.0;
+		/* the centroid of all but the worst: vertex by vertex (each
+		 * coordinate still summed in vertex order), so that the inner
+		 * loop runs along a vertex's contiguous coordinates */
+		for (size_t k = 0; k < n; k++)
+			cen[k] = 0.0;
+		for (size_t j = 0; j < n; j++) {
+			const double *vj = v + ord[j] * n;
 
-			for (size_t j = 0; j < n; j++)
-				sum += v[ord[j] * n + k];
-			cen[k] = sum / (double)n;
+			for (size_t k = 0; k < n; k++)
+				cen[k] += vj[k];
 		}
+		for (size_t k = 0; k < n; k++)
+			cen[k] /= (double)n;
 		for (size_t k = 0; k < n; k++)
 			xr[k] = clamp01(cen[k] + (cen[k] - vw[k]));
 		fr = eval(s, xr);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detmath.h"
 #include "error.h"
 
 void pm__problem_free(pm_problem *p)
@@ -21,6 +22,7 @@ void pm__problem_free(pm_problem *p)
 	free(p->col);
 	free(p->t);
 	free(p->t_raw);
+	free(p->w);
 	*p = (pm_problem){ 0 };
 }
 
@@ -52,14 +54,14 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 				pm_column *col, double *x, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), nd = 0;
-	double logsum = 0.0;
+	double logsum = 0.0, *shrunk;
 	pm_status st;
 
 	for (size_t r = 0; r < n; r++) {
 		if ((st = pm_dataset_number(d, r, c, &x[r], err)) ||
 		    (st = positive(d, r, c, x[r], err)))
 			return st;
-		logsum += log(x[r]);
+		logsum += pm__log(x[r]);
 	}
 	col->log_scale = scale == PM_SCALE_AUTO ? logsum / (double)n : 0.0;
 	col->u = malloc(n * sizeof(*col->u));
@@ -71,6 +73,9 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 		if (nd == 0 || col->u[r] != col->u[nd - 1])
 			col->u[nd++] = col->u[r];
 	col->ndistinct = nd;
+	/* n values sorted, nd kept: the rest would stay allocated all the fit */
+	if ((shrunk = realloc(col->u, (nd ? nd : 1) * sizeof(*col->u))))
+		col->u = shrunk;
 	for (size_t r = 0; r < n; r++) {
 		const double *hit = bsearch(&x[r], col->u, nd, sizeof(*col->u), cmp_double);
 		col->code[r] = (uint32_t)(hit - col->u);
@@ -81,7 +86,7 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 	memcpy(col->x, col->u, nd * sizeof(*col->x));
 	/* Last, so that the codes were found on the raw values. */
 	for (size_t k = 0; k < nd; k++)
-		col->u[k] = log(col->u[k]) - col->log_scale;
+		col->u[k] = pm__log(col->u[k]) - col->log_scale;
 	return PM_OK;
 }
 
@@ -158,6 +163,25 @@ static pm_status target_column(const pm_dataset *d, size_t c, pm_scale scale, pm
 	return PM_OK;
 }
 
+/* w_r·n/Σw (equal whole-number weights become exactly 1: such a fit is
+ * the unweighted one bit for bit). */
+static pm_status row_weights(const pm_dataset *d, pm_problem *p, pm_error *err)
+{
+	const double *w = pm_dataset_weights(d, NULL);
+	double sum = 0.0;
+
+	if (!w)
+		return PM_OK;
+	p->w = malloc(p->nrows * sizeof(*p->w) + 1);
+	if (!p->w)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t r = 0; r < p->nrows; r++)
+		sum += w[r];
+	for (size_t r = 0; r < p->nrows; r++)
+		p->w[r] = w[r] * (double)p->nrows / sum;
+	return PM_OK;
+}
+
 pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
 			    pm_problem *p, pm_error *err)
 {
@@ -200,7 +224,8 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 		}
 	}
 	if ((st = pm_dataset_col_index(d, s->target, &c, err)) ||
-	    (st = target_column(d, c, scale, p, scratch, err)))
+	    (st = target_column(d, c, scale, p, scratch, err)) ||
+	    (st = row_weights(d, p, err)))
 		goto fail;
 	free(scratch);
 	return PM_OK;

@@ -29,6 +29,9 @@ typedef struct pm_problem {
 	double target_scale;	/* median of the target, or 1 */
 	double *t;		/* target / target_scale, per row */
 	double *t_raw;		/* the target as measured */
+	/* per row: the dataset's weight scaled to mean 1 over these rows, so
+	 * that Σ w = nrows and the cost stays a mean; NULL: unweighted */
+	double *w;
 } pm_problem;
 
 /* Build from a dataset and a resolved spec. Errors name FILE:LINE:COL:

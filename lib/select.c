@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "holdout.h"
 #include "spec_impl.h"
 
 /* Add where a failure happened to err's message, keeping its place. */
@@ -32,23 +33,14 @@ static pm_status with_context(pm_status st, pm_error *err, const char *fmt, ...)
 
 /* Fit to the rows outside fold f and measure on the rows inside it. */
 static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-			  const unsigned *fold, unsigned f, size_t *rows, pm_metrics *held,
-			  double *fit_time, size_t *nparams, pm_error *err)
+			  const unsigned *fold, unsigned f, pm_metrics *held, double *fit_time,
+			  size_t *nparams, pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d), ntrain = 0, ntest = 0;
 	pm_dataset *train = NULL, *test = NULL;
 	pm_model *m = NULL;
 	pm_status st;
 
-	/* training rows first, held-out rows after them, both in file order */
-	for (size_t r = 0; r < n; r++)
-		if (fold[r] != f)
-			rows[ntrain++] = r;
-	for (size_t r = 0; r < n; r++)
-		if (fold[r] == f)
-			rows[ntrain + ntest++] = r;
-	if (!(st = pm_dataset_subset(d, rows, ntrain, &train, err)) &&
-	    !(st = pm_dataset_subset(d, rows + ntrain, ntest, &test, err)) &&
+	if (!(st = pm__fold_subsets(d, fold, f, &train, &test, err)) &&
 	    !(st = pm_fit(train, s, o, &m, err)) &&
 	    /* a fold cut short would make the comparison meaningless */
 	    !(st = pm_model_fit_info(m)->interrupted
@@ -70,12 +62,11 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	pm_fit_options fo;
 	size_t n = d ? pm_dataset_nrows(d) : 0;
 	unsigned *fold = malloc((n + 1) * sizeof(*fold));
-	size_t *rows = malloc((n + 1) * sizeof(*rows));
 	double sum = 0.0, sumsq = 0.0, r2 = 0.0, time = 0.0;
 	pm_status st;
 
 	*out = (pm_cv_result){ .folds = folds };
-	if (!fold || !rows) {
+	if (!fold) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -93,7 +84,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 		pm_metrics held;
 		double t = 0.0;
 
-		st = one_fold(d, s, &fo, fold, f, rows, &held, &t, &out->nparams, err);
+		st = one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, err);
 		if (st) {
 			with_context(st, err, "cross-validation fold %u of %u", f + 1, folds);
 			goto out;
@@ -110,7 +101,6 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	out->fit_time_s = time / folds;
 out:
 	free(fold);
-	free(rows);
 	return st;
 }
 

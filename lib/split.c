@@ -6,6 +6,7 @@
 
 #include "dataset_impl.h"
 #include "error.h"
+#include "holdout.h"
 #include "pcg32.h"
 
 /* DE seeds member i with stream i (i < 2^32), and the split usually shares
@@ -58,6 +59,10 @@ pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
 	}
 	rc = pm__dataset_build(pm_dataset_name(d), ncols, names, n, cells, line, column, out,
 			       err);
+	if (!rc && (rc = pm__dataset_copy_rows(*out, d, rows, err))) {
+		pm_dataset_free(*out);
+		*out = NULL;
+	}
 out:
 	free(names);
 	free(cells);
@@ -132,6 +137,32 @@ pm_status pm_split_rows(size_t nrows, double test_fraction, uint64_t seed, size_
 	*test = te;
 	*ntest = b;
 	return PM_OK;
+}
+
+pm_status pm__fold_subsets(const pm_dataset *d, const unsigned *fold, unsigned f,
+			   pm_dataset **train, pm_dataset **test, pm_error *err)
+{
+	size_t n = pm_dataset_nrows(d), ntrain = 0, ntest = 0;
+	size_t *rows = malloc(n * sizeof(*rows) + 1);
+	pm_status st;
+
+	*train = *test = NULL;
+	if (!rows)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	/* training rows first, held-out rows after them, both in file order */
+	for (size_t r = 0; r < n; r++)
+		if (fold[r] != f)
+			rows[ntrain++] = r;
+	for (size_t r = 0; r < n; r++)
+		if (fold[r] == f)
+			rows[ntrain + ntest++] = r;
+	if ((st = pm_dataset_subset(d, rows, ntrain, train, err)) ||
+	    (st = pm_dataset_subset(d, rows + ntrain, ntest, test, err))) {
+		pm_dataset_free(*train);
+		*train = NULL;
+	}
+	free(rows);
+	return st;
 }
 
 pm_status pm_kfold_assign(size_t nrows, unsigned k, uint64_t seed, unsigned *fold,

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "holdout.h"
 #include "jsonw.h"
 #include "model_impl.h"
 #include "seeds.h"
@@ -55,32 +56,15 @@ static double grid(const pm_sweep_options *so, size_t i)
 static pm_status make_folds(const pm_dataset *d, const pm_sweep_options *so, pm_dataset **train,
 			    pm_dataset **test, pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d), *tr = malloc(n * sizeof(*tr) + 1),
-	       *te = malloc(n * sizeof(*te) + 1);
+	size_t n = pm_dataset_nrows(d);
 	unsigned *fold = malloc(n * sizeof(*fold) + 1);
 	pm_status st;
 
-	if (!tr || !te || !fold) {
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((st = pm_kfold_assign(n, so->folds, so->fold_seed, fold, err)))
-		goto out;
-	for (unsigned f = 0; f < so->folds && !st; f++) {
-		size_t ntr = 0, nte = 0;
-
-		for (size_t r = 0; r < n; r++) {
-			if (fold[r] == f)
-				te[nte++] = r;
-			else
-				tr[ntr++] = r;
-		}
-		if (!(st = pm_dataset_subset(d, tr, ntr, &train[f], err)))
-			st = pm_dataset_subset(d, te, nte, &test[f], err);
-	}
-out:
-	free(tr);
-	free(te);
+	if (!fold)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	st = pm_kfold_assign(n, so->folds, so->fold_seed, fold, err);
+	for (unsigned f = 0; f < so->folds && !st; f++)
+		st = pm__fold_subsets(d, fold, f, &train[f], &test[f], err);
 	free(fold);
 	return st;
 }

@@ -44,7 +44,7 @@ pm_status pm__table_add_at(pm_table *t, const char *s, unsigned line, unsigned c
 
 pm_status pm__table_add(pm_table *t, const char *s, pm_error *err)
 {
-	return pm__table_add_at(t, s, 0, 0, err);
+	return pm__table_add_at(t, s, t->at_line, 0, err);
 }
 
 pm_status pm__table_add_number(pm_table *t, double v, pm_error *err)

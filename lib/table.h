@@ -16,10 +16,11 @@ typedef struct pm_table {
 	char **cell;			/* owned copies, row-major */
 	unsigned *line, *column;	/* owned: each cell's place, 0 if none */
 	size_t ncells, cap;
+	unsigned at_line;	/* the line of cells added without a place (0: none) */
 } pm_table;
 
-/* Append a copy of s (NULL: empty) as the next cell; rows fill left to
- * right. PM_ENOMEM. */
+/* Append a copy of s (NULL: empty) as the next cell, placed at line
+ * t->at_line; rows fill left to right. PM_ENOMEM. */
 pm_status pm__table_add(pm_table *t, const char *s, pm_error *err);
 /* The same for a cell with a place in the file. */
 pm_status pm__table_add_at(pm_table *t, const char *s, unsigned line, unsigned column,

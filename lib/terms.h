@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "detmath.h"
 #include "perfmodel/predict.h"
 
 #define PM_NONE UINT32_MAX
@@ -97,10 +98,24 @@ static inline double pm__terms_combine(const pm_terms *t, const double *param,
 }
 
 /* A factor's value: x^p computed as exp(p * u) with u = log(x) - log_scale,
- * the same expression in prediction and fitting. */
+ * the same expression in prediction and fitting, with the deterministic
+ * exp and log of detmath.h: the same bits on every machine. */
 static inline double pm__factor_value(double power, double u)
 {
-	return exp(power * u);
+	return pm__exp(power * u);
+}
+
+/* The base of a power factor: u = log(x) - log_scale. Prediction's
+ * vectorised loop, on inputs checked > 0 and finite, calls it with
+ * pm__log_finite, which gives pm__log's bits there. */
+static inline double pm__power_base(double x, double log_scale)
+{
+	return pm__log(x) - log_scale;
+}
+
+static inline double pm__power_base_finite(double x, double log_scale)
+{
+	return pm__log_finite(x) - log_scale;
 }
 
 /* What a factor's value is computed from, per value x of its input (the
@@ -111,8 +126,8 @@ static inline double pm__factor_value(double power, double u)
 static inline double pm__factor_base(const pm_factor *f, double x, double log_scale)
 {
 	switch (f->kind) {
-	case PM_FACTOR_POWER: return log(x) - log_scale;
-	case PM_FACTOR_LOG2: return log(log2(x));
+	case PM_FACTOR_POWER: return pm__power_base(x, log_scale);
+	case PM_FACTOR_LOG2: return pm__log(pm__log(x) * PM__INV_LN2);
 	case PM_FACTOR_LEVEL: return x;
 	default: break;
 	}
@@ -144,7 +159,7 @@ static inline double pm__factor_eval(const pm_factor *f, const double *param, do
 		return base == -INFINITY ? 0.0
 					 : pm__factor_value(pm__factor_exponent(f, param), base);
 	case PM_FACTOR_LEVEL:
-		return base > 0 && f->power != PM_NONE ? exp(param[f->power + (size_t)base - 1])
+		return base > 0 && f->power != PM_NONE ? pm__exp(param[f->power + (size_t)base - 1])
 						       : 1.0;
 	default: return base;
 	}

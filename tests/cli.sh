@@ -128,6 +128,11 @@ expect_fail "spec column missing" 1 "no column 'threads'" -- fitcmd "$fix/no_thr
 expect_fail "text in a numeric column" 1 "text.csv:3:1: column 'n': 'big' is not a number" -- fitcmd "$fix/text.csv"
 expect_fail "NaN" 1 "nan.csv:2:[0-9]+: column 'time_s': .*finite" -- fitcmd "$fix/nan.csv"
 expect_fail "Inf" 1 "inf.csv:2:1: column 'n': .*finite" -- fitcmd "$fix/inf.csv"
+# more than the 1 GiB any input may be: refused from its size, nothing read
+# (a sparse file takes no disk)
+truncate -s 1073741825 huge.csv
+expect_fail "input over 1 GiB" 1 "huge.csv: cannot read: larger than 1 GiB" -- fitcmd huge.csv
+rm -f huge.csv
 expect_fail "zero under a power" 1 "zero.csv:3:[0-9]+: column 'threads': 0 must be > 0.*categorical" -- fitcmd "$fix/zero.csv"
 expect_fail "negative target" 1 "negative_time.csv:2:[0-9]+: target 'time_s'" -- fitcmd "$fix/negative_time.csv"
 expect_fail "fewer rows than unknowns" 1 "2 rows but 4 unknowns" -- fitcmd "$fix/two_rows.csv"
@@ -438,6 +443,15 @@ if "$pm" fit "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --target lif
 else
 	bad "fit --target lif, then predict the imbalance of a configuration"
 fi
+# eval derives the lif column from the worker columns the model recorded
+if "$pm" eval -m lifm.json "$data/ddp_mlp.csv" --json >lifeval.json 2>lifeval.err &&
+	python3 -c 'import json, sys; e, m = (json.load(open(f)) for f in sys.argv[1:])
+assert e["mape"] == m["fit"]["training"]["mape"] and e["rows"] == 200, (e, m["fit"]["training"])' \
+		lifeval.json lifm.json 2>>lifeval.err; then
+	ok "eval of a --target lif model derives lif as the fit did"
+else
+	bad "eval of a --target lif model derives lif as the fit did" "$(cat lifeval.err)"
+fi
 expect_fail "fit --target lif needs worker columns" 1 "target 'lif' is derived from the worker times" -- \
 	"$pm" fit "$data/gemm_cpu.csv" --target lif -o out.json
 if "$pm" ssgd "$data/ssgd_phases.csv" --json >ssgd.json 2>ssgd.err &&
@@ -593,7 +607,7 @@ check "gbench JSON with --name-pattern" "$pm" fit "$ing/gbench.json" --maxiter 2
 	--name-pattern 'BM_gemm/{n}/real_time/threads:{threads}' --intrinsic n --extrinsic threads
 check "eval reads hyperfine JSON" "$pm" eval -m hf.json "$ing/hyperfine.json"
 check "lif accepts the read options" "$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --format csv
-expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench or extrap" -- \
+expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench, extrap, extrap-json or extrap-jsonl" -- \
 	"$pm" fit "$ing/hyperfine.json" --format xml
 expect_fail "bad --aggregate" 2 "--aggregate 'max'" -- "$pm" fit "$ing/hyperfine.json" --aggregate max
 expect_fail "bad --drop-first" 2 "--drop-first '-1'" -- "$pm" eval -m hf.json "$ing/hyperfine.json" --drop-first -1
@@ -610,6 +624,18 @@ expect_fail "gbench: pattern matches nothing" 1 "no benchmark name matches --nam
 expect_fail "JSON of another kind" 1 "neither 'benchmarks'" -- "$pm" fit "$fix/bounds.json" -o out.json
 check "Extra-P text with --region and --metric" "$pm" fit "$ing/extrap.txt" --maxiter 20 -q -o ep.json \
 	--region stencil --metric time --intrinsic n --extrinsic p
+for f in extrap.json extrap.jsonl; do
+	if "$pm" fit "$ing/$f" --maxiter 20 -q -o "$f.model" --region stencil --metric time \
+		--intrinsic n --extrinsic p && cmp -s <(params ep.json) <(params "$f.model"); then
+		ok "Extra-P $f fits as the text format"
+	else
+		bad "Extra-P $f fits as the text format" "$(diff <(params ep.json) <(params "$f.model") | head)"
+	fi
+done
+expect_fail "Extra-P JSON: two regions, none chosen" 1 "extrap.json: measurements: the file has more than one region \('stencil', 'halo_exchange'\): choose one with --region" -- \
+	"$pm" fit "$ing/extrap.json" -o out.json
+expect_fail "Extra-P JSON Lines: the line of the second metric" 1 "extrap.jsonl:19: the file has more than one metric" -- \
+	"$pm" fit "$ing/extrap.jsonl" --region stencil -o out.json
 expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
 	"$pm" fit "$ing/extrap.txt" --region stencil -o out.json
 if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size --extrinsic threads,batch_size \
@@ -618,6 +644,22 @@ if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size -
 else
 	bad "--throughput makes the time column" "$(cat tp.txt)"
 fi
+# --weights inverse-variance: said on stdout, kept in model.json with the runs
+if "$pm" fit "$ing/hyperfine_runs.csv" --target time_s --intrinsic n --extrinsic threads \
+	--weights inverse-variance --maxiter 20 -o w.json >w.txt 2>&1 &&
+	grep -q "weights: 1/variance of each configuration's time" w.txt &&
+	grep -q '"weights": "inverse-variance"' w.json && grep -q '"runs": \[3, 3, 3, 3\]' w.json; then
+	ok "--weights inverse-variance fits and keeps the runs"
+else
+	bad "--weights inverse-variance fits and keeps the runs" "$(cat w.txt)"
+fi
+check "a weighted model predicts" "$pm" eval -m w.json "$ing/hyperfine_runs.csv"
+expect_fail "bad --weights" 2 "--weights 'equal': expected none or inverse-variance" -- \
+	"$pm" fit "$ing/hyperfine.json" --weights equal
+expect_fail "eval takes no --weights" 2 "--weights is for fitting" -- \
+	"$pm" eval -m w.json "$ing/hyperfine_runs.csv" --weights inverse-variance
+expect_fail "--weights with --aggregate none" 1 "not with --aggregate none" -- \
+	"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --weights inverse-variance --aggregate none
 
 # ---- progress: one redrawn line on stderr when it is a terminal, else nothing
 gemmfit=("$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" -o progress.json --maxiter 5)
@@ -630,6 +672,15 @@ if command -v script >/dev/null; then
 	check "progress: the line is cleared before the results" grep -q $'\r\033\[K' progress.tty
 	script -qec "$(printf '%q ' "${gemmfit[@]}" --quiet)" /dev/null >progress.tty 2>&1
 	check "progress: --quiet silences it" bash -c '! grep -q "gen " progress.tty'
+	# sweep: the same line while its fits run; the table follows on a clean line
+	sweepcmd=("$pm" sweep "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --lambda 1e-2:1:2 --cv 2 --maxiter 5)
+	script -qec "$(printf '%q ' "${sweepcmd[@]}")" /dev/null >progress.tty 2>&1
+	check "progress: sweep shows generations on a terminal" grep -q "gen 0/5  evals" progress.tty
+	check "progress: sweep clears the line before its table" grep -q $'\r\033\[Klambda' progress.tty
+	script -qec "$(printf '%q ' "${sweepcmd[@]}" -q)" /dev/null >progress.tty 2>&1
+	check "progress: sweep -q silences it" bash -c '! grep -q "gen " progress.tty && grep -q "best lambda" progress.tty'
+	"${sweepcmd[@]}" >/dev/null 2>progress.err
+	check "progress: sweep prints nothing on stderr when it is not a terminal" test ! -s progress.err
 fi
 
 # ---- the manual page: it renders without warnings and lists every command

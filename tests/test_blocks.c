@@ -72,13 +72,13 @@ Test(blocks, the_penalty_counts_once)
 	check_against_full(&o);
 }
 
-Test(blocks, the_same_bits_on_any_number_of_threads)
+static void check_same_bits(size_t rows)
 {
 	pm_fit_options o = pm_fit_options_default();
 	struct fixture f;
 	double x[32], g[3][32], v[3][2];
 
-	setup(&f, &o, 2000);
+	setup(&f, &o, rows);
 	for (unsigned t = 1; t <= 3; t++) {
 		pm_pool *pool = NULL;
 		pm_blocks b;
@@ -97,6 +97,11 @@ Test(blocks, the_same_bits_on_any_number_of_threads)
 	}
 	teardown(&f);
 }
+
+/* 2000 rows: blocks small enough that the caller evaluates values alone
+ * and only gradients are spread over the threads; 16 000 rows: both are. */
+Test(blocks, the_same_bits_on_any_number_of_threads) { check_same_bits(2000); }
+Test(blocks, the_same_bits_with_large_blocks) { check_same_bits(16000); }
 
 Test(blocks, count_depends_on_rows_only)
 {

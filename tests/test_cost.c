@@ -18,6 +18,15 @@ static void setup(struct fixture *f, pm_fit_options o)
 	setup_csv(f, o, syn_csv(60, 0.05, 21), "k,f,h", "act,opt", "threads,batch");
 }
 
+/* <0, 0, >0 as a's k codes sort before, with or after b's */
+static int memcmp_u32(const uint32_t *a, const uint32_t *b, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
+	return 0;
+}
+
 /* A parameter vector inside the default bounds, varied per parameter. */
 static void some_point(const pm_model *m, double *x)
 {
@@ -389,6 +398,60 @@ static void setup_general(struct fixture *f, pm_fit_options o)
 	cr_assert_eq(pm__cost_init(&f->c, &f->p, f->m, &o, NULL), PM_OK);
 	f->scratch = malloc(f->c.scratch_bytes);
 	cr_assert(f->scratch);
+}
+
+/* Each group numbers the key combinations that occur in the rows in the
+ * lexicographic order of their codes: combo_code holds each one once, in
+ * ascending order, every one is some row's, and a row's number gives back
+ * its codes. That pins the numbering down, and so the tables' order. */
+static void expect_combos_numbered(const pm_cost *c)
+{
+	const pm_terms *t = &c->m->terms;
+	size_t n = c->p->nrows, checked = 0;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const pm_cost_group *gr = &c->group[g];
+		size_t k = gr->nkeys;
+		char *used;
+
+		if (!k)
+			continue;
+		used = calloc(gr->ncombos, 1);
+		cr_assert(used);
+		for (size_t r = 0; r < n; r++) {
+			cr_assert_lt(gr->combo[r], gr->ncombos);
+			used[gr->combo[r]] = 1;
+			for (size_t j = 0; j < k; j++) {
+				const pm_column *col = &c->p->col[t->factor[c->key[gr->first_key + j]].input];
+
+				cr_expect_eq(gr->combo_code[gr->combo[r] * k + j], col->code[r],
+					     "group %zu row %zu key %zu", g, r, j);
+			}
+		}
+		for (size_t i = 0; i < gr->ncombos; i++) {
+			cr_expect(used[i], "group %zu: combination %zu is no row's", g, i);
+			if (i > 0)
+				cr_expect_lt(memcmp_u32(gr->combo_code + (i - 1) * k,
+							gr->combo_code + i * k, k), 0,
+					     "group %zu: combinations %zu and %zu out of order", g,
+					     i - 1, i);
+		}
+		free(used);
+		checked++;
+	}
+	cr_expect_gt(checked, 0, "no group with keys: nothing checked");
+}
+
+Test(cost, key_combinations_are_numbered_in_code_order)
+{
+	struct fixture f;
+
+	setup(&f, pm_fit_options_default());
+	expect_combos_numbered(&f.c);
+	teardown(&f);
+	setup_general(&f, pm_fit_options_default());
+	expect_combos_numbered(&f.c);
+	teardown(&f);
 }
 
 Test(cost, any_term_list_compiles_to_the_same_value)

@@ -214,6 +214,64 @@ Test(dataset, read_pipe)
 	pm_dataset_free(d);
 }
 
+/* The input size limit, on a copy of the reader built with a limit of 100
+ * bytes instead of 1 GiB. */
+#define PM_READ_MAX 100
+#define pm__read_file small_read_file
+#include "../lib/read_file.c"
+#undef pm__read_file
+
+/* small_read_file of `n` bytes of CSV text, from a regular file or a pipe. */
+static pm_status read_small(size_t n, int from_pipe, pm_error *err)
+{
+	char path[64], *text = NULL, *buf = xmalloc(n);
+	size_t len = 0;
+	pm_status st;
+	int fd[2];
+
+	memset(buf, '1', n);
+	memcpy(buf, "a\n", 2);
+	if (from_pipe) {
+		/* it fits the pipe's buffer: no writer process needed */
+		cr_assert_eq(pipe(fd), 0);
+		cr_assert_eq(write(fd[1], buf, n), (ssize_t)n);
+		close(fd[1]);
+		snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	} else {
+		snprintf(path, sizeof(path), "/tmp/pm_read_max_XXXXXX");
+		fd[0] = mkstemp(path);
+		cr_assert_neq(fd[0], -1);
+		cr_assert_eq(write(fd[0], buf, n), (ssize_t)n);
+	}
+	st = small_read_file(path, &text, &len, err);
+	close(fd[0]);
+	if (!from_pipe)
+		unlink(path);
+	if (st == PM_OK) {
+		cr_expect_eq(len, n);
+		cr_expect_eq(memcmp(text, buf, n), 0);
+		cr_expect_eq(text[n], '\0');
+	} else {
+		cr_expect_null(text);
+		cr_expect_eq(len, 0);
+		cr_expect_str_eq(err->file, path);
+	}
+	free(text);
+	free(buf);
+	return st;
+}
+
+Test(dataset, read_limit)
+{
+	pm_error err = { 0 };
+
+	for (int from_pipe = 0; from_pipe < 2; from_pipe++) {
+		cr_expect_eq(read_small(100, from_pipe, &err), PM_OK, "%s", err.msg);
+		cr_expect_eq(read_small(101, from_pipe, &err), PM_EIO, "pipe %d", from_pipe);
+		cr_expect_str_eq(err.msg, "cannot read: larger than 1 GiB");
+	}
+}
+
 Test(dataset, parse_default_name_and_len)
 {
 	pm_dataset *d = NULL;
@@ -381,6 +439,10 @@ Test(dataset, numbers_are_strtods)
 		"1234567890123456789", "12345678901234567890", "0.000000000000000000001",
 		"4.35e-05", "0.004301776", "1e-05", ".5", "5.", "2.2250738585072014e-308",
 		"1.7976931348623157e308", "123456.789e-3", "1E+2", "3.141592653589793238",
+		/* significant digits counted after leading zeros, on both sides */
+		"00000000000000000000001.5", "0.000000000000000000001234567890123456789",
+		"0.0000000000000000000012345678901234567891", "0.1234567890123456789",
+		"1.2345678901234567890", "0.00000000000000000000000000000001e40", "0.0",
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]), len = 2;
 	char *text = xmalloc(n * 64);

@@ -193,6 +193,43 @@ Test(ingest, hyperfine_errors)
 	expect_error("{\"other\": 1}", NULL, PM_ESCHEMA, "neither 'benchmarks'", 0, 0);
 }
 
+/* Every run of text as a row (no aggregation). */
+static pm_dataset *runs_of(const char *text)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_dataset *d;
+	pm_error err;
+
+	o.aggregate = PM_AGG_NONE;
+	cr_assert_eq(parse(text, &o, &d, NULL, &err), PM_OK, "%s", err.msg);
+	return d;
+}
+
+/* hyperfine >= 1.12 keeps failed runs (--ignore-failure) with their exit
+ * codes: a time whose code is not 0 is no measurement. */
+Test(ingest, hyperfine_skips_failed_runs)
+{
+	const char *text = "{\"results\": [{\"command\": \"a\", \"times\": [0.1, 0.2, 0.3],"
+			   " \"exit_codes\": [0, 1, null], \"parameters\": {\"n\": \"1\"}},"
+			   " {\"command\": \"b\", \"times\": [0.4], \"exit_codes\": [0],"
+			   " \"parameters\": {\"n\": \"2\"}}]}";
+	pm_dataset *d = runs_of(text);
+
+	cr_assert_eq(pm_dataset_nrows(d), 2);
+	cr_assert_eq(num(d, 0, "time_s"), 0.1);
+	cr_assert_eq(num(d, 1, "time_s"), 0.4);
+	pm_dataset_free(d);
+	expect_error("{\"results\": [{\"command\": \"x\", \"times\": [0.1, 0.2],"
+		     " \"exit_codes\": [0]}]}", NULL, PM_ESCHEMA,
+		     "results[0]: 1 exit_codes for 2 times", 0, 0);
+	expect_error("{\"results\": [{\"command\": \"x\", \"times\": [0.1],"
+		     " \"exit_codes\": [\"0\"]}]}", NULL, PM_ESCHEMA,
+		     "results[0]: exit_codes[0] must be a number or null", 0, 0);
+	expect_error("{\"results\": [{\"command\": \"x\", \"times\": [0.1],"
+		     " \"exit_codes\": [2]}]}", NULL, PM_ESCHEMA,
+		     "results[0]: every run failed (exit_codes)", 0, 0);
+}
+
 Test(ingest, gbench_runs_skip_aggregates)
 {
 	pm_read_options o = pm_read_options_default();
@@ -504,6 +541,184 @@ Test(ingest, extrap_errors)
 		     "no DATA for region 'nowhere'", 0, 0);
 	o.format = PM_FORMAT_CSV;
 	expect_error("n,t\n1,2\n", &o, PM_EINVAL, "--region and --metric are for Extra-P", 0, 0);
+}
+
+/* Every cell of two datasets: the same names and numbers. */
+static void expect_same_cells(const pm_dataset *a, const pm_dataset *b)
+{
+	cr_assert_eq(pm_dataset_nrows(a), pm_dataset_nrows(b));
+	cr_assert_eq(pm_dataset_ncols(a), pm_dataset_ncols(b));
+	for (size_t c = 0; c < pm_dataset_ncols(a); c++) {
+		cr_assert_str_eq(pm_dataset_col_name(a, c), pm_dataset_col_name(b, c));
+		for (size_t r = 0; r < pm_dataset_nrows(a); r++)
+			cr_assert_eq(num(a, r, pm_dataset_col_name(a, c)),
+				     num(b, r, pm_dataset_col_name(b, c)), "row %zu, column %zu", r,
+				     c);
+	}
+}
+
+/* extrap.json and extrap.jsonl hold extrap.txt's numbers: every run and
+ * every median the same, for each region and metric. */
+Test(ingest, extrap_json_and_jsonl_equal_the_text)
+{
+	static const char *const pick[][2] = { { "stencil", "time" }, { "stencil", "visits" },
+					       { "halo_exchange", NULL } };
+	static const char *const file[] = { "extrap.json", "extrap.jsonl" };
+	static const pm_format fmt[] = { PM_FORMAT_EXTRAP_JSON, PM_FORMAT_EXTRAP_JSONL };
+
+	for (size_t k = 0; k < 3; k++) {
+		for (int agg = PM_AGG_NONE; agg <= PM_AGG_MEDIAN; agg++) {
+			pm_read_options o = pm_read_options_default();
+			pm_read_info info;
+			pm_dataset *text, *d;
+
+			o.region = pick[k][0];
+			o.metric = pick[k][1];
+			o.aggregate = (pm_aggregate)agg;
+			read_ok("extrap.txt", &o, &text, NULL);
+			for (size_t f = 0; f < 2; f++) {
+				read_ok(file[f], &o, &d, &info);
+				cr_assert_eq(info.format, fmt[f]);
+				expect_same_cells(text, d);
+				pm_dataset_free(d);
+				pm_read_info_clear(&info);
+			}
+			pm_dataset_free(text);
+		}
+	}
+}
+
+/* JSON Lines cells are placed on their line; string params are levels;
+ * callpath and metric default to "<root>" and "time". */
+Test(ingest, extrap_jsonl_places_and_defaults)
+{
+	const char *text = "{\"params\": {\"x\": 2, \"mode\": \"a\"}, \"value\": 1.5}\n\n"
+			   "{\"params\": {\"mode\": \"b\", \"x\": 4}, \"value\": 2.5, "
+			   "\"metric\": \"time\", \"callpath\": \"<root>\"}\n";
+	pm_dataset *d = runs_of(text);
+
+	cr_assert_eq(pm_dataset_nrows(d), 2);
+	cr_assert_str_eq(cell(d, 1, "mode"), "b");
+	cr_assert_eq(num(d, 1, "x"), 4);
+	cr_assert_eq(num(d, 1, "time_s"), 2.5);
+	cr_assert_eq(pm_dataset_cell_line(d, 1, 2), 3);
+	cr_assert_eq(pm_dataset_cell_column(d, 1, 2), 0);
+	pm_dataset_free(d);
+}
+
+Test(ingest, extrap_json_errors)
+{
+	pm_read_options o = pm_read_options_default();
+	const char *two = "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
+			  "[{\"point\": 1, \"values\": [1]}]}, \"b\": {}}}";
+
+	expect_error(two, NULL, PM_ESCHEMA, "measurements: the file has more than one region "
+		     "('a', 'b'): choose one with --region", 0, 0);
+	o.region = "c";
+	expect_error(two, &o, PM_ESCHEMA, "measurements: no region 'c'", 0, 0);
+	o.region = "a";
+	o.metric = "visits";
+	expect_error(two, &o, PM_ESCHEMA, "measurements.a: no metric 'visits'", 0, 0);
+	expect_error("{\"parameters\": [], \"measurements\": {}}", NULL, PM_ESCHEMA,
+		     "'parameters' must name 1 to 64 parameters", 0, 0);
+	expect_error("{\"parameters\": [\"p\", 3], \"measurements\": {}}", NULL, PM_ESCHEMA,
+		     "parameters[1] must be a name", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"t\": "
+		     "[{\"point\": [1, 2], \"values\": [1]}]}}}", NULL, PM_ESCHEMA,
+		     "measurements.a.t[0]: 'point' must be an array of 1 values", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"t\": "
+		     "[{\"point\": [1], \"values\": [1]}, {\"point\": [2], \"values\": [1, 0]}]}}}",
+		     NULL, PM_ESCHEMA, "measurements.a.t[1]: values[1] must be a number > 0", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"t\": "
+		     "[{\"point\": [true], \"values\": [1]}]}}}", NULL, PM_ESCHEMA,
+		     "each coordinate of 'point' must be a number or a string", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"t\": "
+		     "[{\"point\": [1], \"values\": []}]}}}", NULL, PM_ESCHEMA,
+		     "measurements.a.t[0]: 'values' is empty", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"t\": {}}}}",
+		     NULL, PM_ESCHEMA, "measurements.a.t: must be an array of points", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {\"a\": []}}", NULL,
+		     PM_ESCHEMA, "measurements.a: must be an object of metrics", 0, 0);
+	expect_error("{\"measurements\": {}}", NULL, PM_ESCHEMA, "missing 'parameters'", 0, 0);
+	expect_error("{\"parameters\": [\"p\"], \"measurements\": {}}", NULL, PM_ESCHEMA,
+		     "measurements: no region", 0, 0);
+}
+
+#define JSONL_FIRST "{\"params\": {\"p\": 1}, \"value\": 1}\n"
+
+/* expect_error on JSONL_FIRST followed by `second`. */
+static void expect_after_first(const char *second, pm_status code, const char *msg,
+			       unsigned line, unsigned column)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s%s", JSONL_FIRST, second);
+	expect_error(text, NULL, code, msg, line, column);
+}
+
+Test(ingest, extrap_jsonl_errors)
+{
+	pm_read_options o = pm_read_options_default();
+
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": 1,}\n", PM_EPARSE,
+			   "invalid JSON", 2, 33);
+	expect_after_first("\n{\"params\": {\"p\": 2}, \"value\": -1}\n", PM_ESCHEMA,
+			   "'value' must be a number > 0", 3, 0);
+	expect_after_first("{\"params\": {\"q\": 2}, \"value\": 1}\n", PM_ESCHEMA,
+			   "no param 'p'", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2, \"q\": 1}, \"value\": 1}\n", PM_ESCHEMA,
+			   "its params differ from the first line's", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2}}\n", PM_ESCHEMA, "missing 'value'", 2, 0);
+	expect_after_first("[1]\n", PM_ESCHEMA, "each line must be an object", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": 1, \"callpath\": \"x\"}\n",
+			   PM_ESCHEMA, "more than one region ('<root>', 'x'): choose one with "
+			   "--region", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": 1, \"metric\": 7}\n",
+			   PM_ESCHEMA, "'metric' must be a string", 2, 0);
+	expect_error("{\"params\": {}, \"value\": 1}\n", NULL, PM_ESCHEMA, "'params' is empty",
+		     1, 0);
+	expect_error("{\"params\": {\"p\": [1]}, \"value\": 1}\n", NULL, PM_ESCHEMA,
+		     "each param must be a number or a string", 1, 0);
+	o.region = "main";
+	expect_error(JSONL_FIRST, &o, PM_ESCHEMA, "no line for region 'main'", 0, 0);
+	o.region = NULL;
+	o.format = PM_FORMAT_EXTRAP_JSONL;
+	expect_error("\n\n", &o, PM_ESCHEMA, "no measurements", 0, 0);
+}
+
+/* A value the fit cannot take is placed on its line. */
+Test(ingest, extrap_jsonl_fit_errors_name_the_line)
+{
+	const char *text = JSONL_FIRST "{\"params\": {\"p\": 2}, \"value\": 1}\n"
+			   "{\"params\": {\"p\": -3}, \"value\": 1}\n";
+	pm_read_options o = pm_read_options_default();
+	pm_fit_options fo = pm_fit_options_default();
+	pm_dataset *d;
+	pm_error err;
+	pm_spec *s = NULL;
+	pm_model *m = NULL;
+
+	o.aggregate = PM_AGG_NONE;
+	cr_assert_eq(parse(text, &o, &d, NULL, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time_s", NULL), PM_OK);
+	cr_assert_eq(pm_fit(d, s, &fo, &m, &err), PM_EDOMAIN);
+	cr_expect_eq(err.line, 3, "%s", err.msg);
+	cr_expect(strstr(err.msg, "column 'p'"), "%s", err.msg);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(ingest, extrap_json_names_and_detection)
+{
+	pm_format f;
+
+	cr_assert_eq(pm_format_from_name("extrap-jsonl", &f, NULL), PM_OK);
+	cr_assert_eq(f, PM_FORMAT_EXTRAP_JSONL);
+	cr_assert_str_eq(pm_format_name(PM_FORMAT_EXTRAP_JSON), "extrap-json");
+	cr_assert_str_eq(pm_format_name((pm_format)99), "?");
+	/* a JSON file of another kind names all three it knows */
+	expect_error("{\"x\": 1}", NULL, PM_ESCHEMA, "nor 'measurements' (Extra-P)", 0, 0);
 }
 
 /* CSV through pm_dataset_read is pm_dataset_read_csv: cells and places. */

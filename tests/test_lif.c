@@ -298,3 +298,73 @@ Test(lif, derived_column_for_fit)
 	pm_spec_free(s);
 	pm_dataset_free(d);
 }
+
+/* fit --target lif, then eval on the raw data: the model recorded its worker
+ * columns, survives a save and load, and derives the same column again. */
+Test(lif, model_derives_its_target_from_new_data)
+{
+	static const char csv[] =
+		"h,n,t1,t2\n"
+		"1,1,1.0,\n" "2,1,2.1,\n" "4,1,3.9,\n" "8,1,8.2,\n"
+		"1,2,0.6,0.5\n" "2,2,1.2,1.0\n" "4,2,2.0,2.6\n" "8,2,4.4,4.0\n";
+	pm_dataset *d = parse(csv), *x = NULL, *y = NULL;
+	pm_spec *s = NULL;
+	pm_model *m = NULL, *back = NULL;
+	pm_fit_options o = pm_fit_options_default();
+	pm_metrics got;
+	pm_error err = { 0 };
+	char *json = NULL;
+
+	o.maxiter = 30;
+	o.threads = 1;
+	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, PM_LIF_COLUMN, &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "h", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->extrinsic, "n", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->workers, "t*", &err), PM_OK);
+	cr_assert_eq(pm_spec_derive_lif(s, d, &x, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_fit(x, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK);
+	cr_assert(strstr(json, "\"workers\": [\n    \"t1\",\n    \"t2\"\n  ]"), "%s", json);
+	cr_assert_eq(pm_model_load_string(json, "m.json", &back, &err), PM_OK, "%s", err.msg);
+
+	cr_assert_eq(pm_model_derive_lif(back, d, &y, &err), PM_OK, "%s", err.msg);
+	cr_assert_not_null(y, "d has no lif column: derived");
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++)
+		cr_assert_str_eq(pm_dataset_cell(y, r, 4), pm_dataset_cell(x, r, 4));
+	cr_assert_eq(pm_model_evaluate(back, y, &got, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(got.mape, pm_model_fit_info(m)->training.mape, "eval = the fit's accuracy");
+	pm_dataset_free(y);
+
+	cr_assert_eq(pm_model_derive_lif(back, x, &y, &err), PM_OK);
+	cr_assert_null(y, "the data has the column: kept as it is");
+	pm_dataset_free(d);
+	d = parse("h,n,t1\n1,1,1.0\n");
+	cr_assert_eq(pm_model_derive_lif(back, d, &y, &err), PM_ESCHEMA);
+	cr_assert(strstr(err.msg, "t2"), "names the missing worker column: %s", err.msg);
+	cr_assert_null(y);
+	free(json);
+	pm_model_free(back);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(x);
+	pm_dataset_free(d);
+}
+
+Test(lif, model_of_a_measured_target_derives_nothing)
+{
+	pm_dataset *d = parse(rows_csv), *y = (pm_dataset *)1;
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+	static const char model[] =
+		"{\"format\": \"perfmodel-model\", \"version\": 1, \"form\": \"additive\","
+		" \"target\": \"n\", \"scale\": \"none\", \"target_scale\": 1,"
+		" \"inputs\": [], \"parameters\": [{\"name\": \"C\", \"kind\": \"constant\","
+		" \"value\": 1, \"scaled\": 1, \"std\": null, \"bounds\": [0, 1000]}]}";
+
+	cr_assert_eq(pm_model_load_string(model, "m.json", &m, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_derive_lif(m, d, &y, &err), PM_OK);
+	cr_assert_null(y);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}

@@ -297,6 +297,36 @@ Test(point, a_batch_error_names_the_point_and_keeps_earlier_results)
 	pm_model_free(m);
 }
 
+/* The batch runs in blocks: a bad point far into it stops it there, the
+ * points before it predicted as one by one, none after it written. */
+Test(point, a_batch_error_in_a_later_block)
+{
+	enum { N = 300, BAD = 249 };
+	pm_model *m = load_fixture(fixtures[0]);
+	size_t ni = pm_model_ninputs(m);
+	double *x = calloc(N * ni, sizeof(*x)), out[N], one;
+	pm_error e = { 0 };
+	pm_pcg32 r;
+
+	cr_assert(x);
+	pm__pcg32_seed(&r, 9, 0);
+	for (int k = 0; k < N; k++) {
+		random_point(m, &r, x + k * ni);
+		out[k] = -1;
+	}
+	x[BAD * ni + 4] = NAN;	/* world_size */
+	cr_assert_eq(pm_model_predict_batch(m, x, N, out, &e), PM_EDOMAIN);
+	cr_expect(strstr(e.msg, "point 250: input 'world_size' has no value"), "%s", e.msg);
+	for (int k = 0; k < BAD; k++) {
+		cr_assert_eq(pm_model_predict(m, x + k * ni, &one, NULL), PM_OK);
+		cr_assert(memcmp(&one, &out[k], sizeof(one)) == 0, "point %d", k + 1);
+	}
+	for (int k = BAD; k < N; k++)
+		cr_assert_eq(out[k], -1, "point %d written", k + 1);
+	free(x);
+	pm_model_free(m);
+}
+
 Test(point, scaling_exponents)
 {
 	pm_model *m = load_fixture(fixtures[0]), *f = formula_model();

@@ -113,6 +113,31 @@ Test(pool, jobs_after_idle)
 	pm__pool_free(p);
 }
 
+/* More threads than the machine has cores (this one has two): workers are
+ * often descheduled in the middle of a job, so the caller takes their home
+ * chunks, and late workers find jobs already finished or the next one
+ * posted. Every index must still run exactly once, in every job. */
+Test(pool, more_threads_than_cores)
+{
+	pm_pool *p = NULL;
+	atomic_int count[40];
+
+	cr_assert_eq(pm__pool_new(8, &p, NULL), PM_OK);
+	for (int job = 0; job < 20000; job++) {
+		size_t n = (size_t)(job % 39) + 2;
+		struct visit v = { count, 8, 0, 0 };
+
+		for (size_t i = 0; i < n; i++)
+			atomic_init(&count[i], 0);
+		pm__pool_for(p, n, visit, &v);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(atomic_load(&count[i]), 1, "job %d, n = %zu: index %zu ran %d times",
+				     job, n, i, atomic_load(&count[i]));
+		cr_assert_eq(atomic_load(&v.bad_worker), 0);
+	}
+	pm__pool_free(p);
+}
+
 Test(pool, zero_threads_is_invalid)
 {
 	pm_pool *p = (pm_pool *)&p;

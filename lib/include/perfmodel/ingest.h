@@ -1,7 +1,7 @@
 /*
  * perfmodel/ingest.h — measurements in the formats users already have:
  * tidy CSV with repetitions, hyperfine --export-json, Google Benchmark
- * JSON and Extra-P text, with throughput turned into time and repetitions aggregated. Every
+ * JSON and Extra-P text, JSON and JSON Lines, with throughput turned into time and repetitions aggregated. Every
  * reader makes an ordinary pm_dataset whose cells keep their place in the
  * file, so later errors still name FILE:LINE:COL. Included by perfmodel.h;
  * the conventions there hold (nothing prints, exits or aborts).
@@ -10,7 +10,7 @@
 #define PERFMODEL_INGEST_H
 
 #include <stddef.h>
-#include "perfmodel/predict.h"
+#include "perfmodel/perfmodel.h"	/* pm_weights; it includes this file at its end */
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,14 +19,19 @@ extern "C" {
 typedef struct pm_dataset pm_dataset;
 
 typedef enum pm_format {
-	PM_FORMAT_AUTO = 0,	/* by content: JSON by its keys, Extra-P by PARAMETER, else CSV */
+	/* by content: JSON by its keys (JSON Lines: a first line with "params"),
+	 * Extra-P text by PARAMETER, else CSV */
+	PM_FORMAT_AUTO = 0,
 	PM_FORMAT_CSV,
 	PM_FORMAT_HYPERFINE,	/* hyperfine --export-json */
 	PM_FORMAT_GBENCH,	/* Google Benchmark --benchmark_format=json */
 	PM_FORMAT_EXTRAP,	/* Extra-P text input (PARAMETER/POINTS/DATA lines) */
+	PM_FORMAT_EXTRAP_JSON,	/* Extra-P JSON: "parameters", "measurements" */
+	PM_FORMAT_EXTRAP_JSONL,	/* Extra-P JSON Lines: one {"params", "value"} per line */
 } pm_format;
 
-/* "auto", "csv", "hyperfine", "gbench", "extrap"; PM_EINVAL for another. */
+/* "auto", "csv", "hyperfine", "gbench", "extrap", "extrap-json",
+ * "extrap-jsonl"; PM_EINVAL for another. */
 PM_API pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err);
 PM_API const char *pm_format_name(pm_format f);
 
@@ -64,8 +69,14 @@ typedef struct pm_read_options {
 	 * skipped. NULL: the name's '/'-parts, "key:value" as column key, the
 	 * others as arg1, arg2, ..., the first as column "benchmark". */
 	const char *name_pattern;
-	/* Extra-P: which REGION and METRIC (NULL: the file must have one). */
+	/* Extra-P: which REGION (callpath) and METRIC (NULL: the file must
+	 * have one). */
 	const char *region, *metric;
+	/* PM_WEIGHTS_INVERSE_VARIANCE: weight each configuration (which implies
+	 * aggregating) by 1 / the variance of its aggregated time, s²/runs
+	 * (docs/formats.md "Weights"); kept in the dataset for the fit
+	 * (pm_dataset_weights). PM_WEIGHTS_GIVEN is not an option here. */
+	pm_weights weights;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */

@@ -101,6 +101,15 @@ PM_API pm_status pm_lif_regress(const double *n, const double *lif, const double
 PM_API pm_status pm_spec_derive_lif(pm_spec *s, const pm_dataset *d, pm_dataset **out,
 				    pm_error *err);
 
+/* For a model fitted with pm_spec_derive_lif's column as its target: when
+ * d lacks that column, *out is d with it derived from the worker columns
+ * the model recorded (model.json "workers"), as the fit derived it, so that
+ * pm_model_evaluate can compare. Otherwise (a measured target, or d has the
+ * column) *out is NULL. Errors: those of pm_lif_report_new (a worker column
+ * d lacks, a bad worker time, at FILE:LINE:COL). */
+PM_API pm_status pm_model_derive_lif(const pm_model *m, const pm_dataset *d, pm_dataset **out,
+				     pm_error *err);
+
 /* ---- the S-SGD phase model (eqs. 3.3, 3.5-3.7) -----------------------------
  * Phase columns: t_io, t_h2d, t_md, t_u, and per worker i = 1, 2, ...
  * t_f_i, t_b_i, t_c_i (forward, backward, gradient aggregation). A missing

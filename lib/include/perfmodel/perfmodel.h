@@ -57,6 +57,30 @@ PM_API pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col,
  * digits + NUL, to record which data a model was fitted to. */
 PM_API void pm_dataset_fingerprint(const pm_dataset *d, char out[17]);
 
+/* How a fit weighs the rows (docs/formats.md "Weights"): equally, by the
+ * inverse variance of each configuration's runs (set when repetitions are
+ * aggregated, pm_read_options.weights), or by the caller's numbers. */
+typedef enum pm_weights {
+	PM_WEIGHTS_NONE = 0,
+	PM_WEIGHTS_INVERSE_VARIANCE,
+	PM_WEIGHTS_GIVEN
+} pm_weights;
+
+/* "none", "inverse-variance", "given"; NULL for a value that is not one. */
+PM_API const char *pm_weights_name(pm_weights w);
+/* Per-row weights of the fit: the loss becomes Σ w_r·loss_r / Σ w_r (the
+ * fit normalises the weights of the rows it fits to mean 1, so λ keeps its
+ * meaning). w: nrows finite numbers > 0, copied; NULL: unweighted again.
+ * pm_dataset_subset keeps each row's weight. PM_EINVAL naming the first bad
+ * weight; PM_ENOMEM. */
+PM_API pm_status pm_dataset_set_weights(pm_dataset *d, const double *w, pm_error *err);
+/* nrows weights, or NULL when unweighted; *kind (may be NULL) says whence. */
+PM_API const double *pm_dataset_weights(const pm_dataset *d, pm_weights *kind);
+/* When the rows are aggregated runs (pm_dataset_read): each row's number of
+ * runs and their coefficient of variation (NaN for one run); else NULL. */
+PM_API const unsigned *pm_dataset_reps(const pm_dataset *d);
+PM_API const double *pm_dataset_cv(const pm_dataset *d);
+
 /* ---- splitting rows: held-out sets and cross-validation folds --------------
  * Seeded and repeatable: the same (nrows, seed, ...) gives the same rows on
  * every machine and for any thread count. */
@@ -230,6 +254,7 @@ typedef struct pm_fit_info {
 	int interrupted;	/* 1: options.stop ended the fit early (stop "interrupted") */
 	pm_metrics test;	/* accuracy on held-out rows, raw units; test.n == 0: none */
 	char test_name[256];	/* the file the held-out rows came from */
+	pm_weights weights;	/* the fitted rows' weights (pm_dataset_set_weights) */
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
@@ -260,6 +285,13 @@ PM_API pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fi
 			      unsigned nseeds, pm_model **out, pm_error *err);
 
 PM_API const pm_fit_info *pm_model_fit_info(const pm_model *m);
+/* The fitted rows' repetitions and weights, kept in model.json when the
+ * data were aggregated runs or weighted: returns the number of rows (0:
+ * none kept) and points *reps, *cv (NaN: one run) and *weight (the weights
+ * fitted with, mean 1) at them, each NULL when not known; any of the
+ * pointers may be NULL. */
+PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const double **cv,
+				   const double **weight);
 
 /* ---- λ sweep (thesis §4.3.3, Figures 4.15-4.17) ----------------------------
  * The regularised fit at each λ of a log grid, measured on held-out rows: by

@@ -154,8 +154,9 @@ PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *ou
 /* Predict n points at once into the caller's out[0..n): point k's inputs
  * are x[k * ninputs .. (k + 1) * ninputs), as for pm_model_predict. Stops
  * at the first point the model cannot take (out[k..n) then unset) with its
- * error prefixed "point K: " (1-based). Reentrant, allocation-free; the
- * same numbers, bit for bit, as pm_model_predict point by point. */
+ * error prefixed "point K: " (1-based). Reentrant, allocation-free (about
+ * 19 KiB of stack); the same numbers, bit for bit, as pm_model_predict
+ * point by point, and several times faster: blocks of points, vectorised. */
 PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
 					double *out, pm_error *err);
 

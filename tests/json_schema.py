@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Every command's --json output on the bundled data validates against its
+schema in docs/schema/ (docs/json.md), and so does every model file written.
+
+usage: json_schema.py PERFMODEL SOURCE_ROOT
+
+Strict: a document must be one JSON value with no NaN or Infinity (Python's
+json module would accept those); every schema must itself be valid draft
+2020-12; every command that 'perfmodel help' lists must have a case here; and
+each schema must reject a document with an unknown or a missing member (so a
+schema that accepts anything fails the test). Needs python3-jsonschema
+(scripts/setup installs it).
+"""
+import copy
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+    from jsonschema import Draft202012Validator
+except ImportError:
+    sys.exit("json_schema.py: python3-jsonschema is missing: run scripts/setup")
+
+pm, root = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+data, models = os.path.join(root, "data"), os.path.join(root, "models")
+failures = []
+
+
+def load_schemas():
+    schemas = {}
+    for path in sorted(glob.glob(os.path.join(root, "docs", "schema", "*.json"))):
+        with open(path) as f:
+            s = json.load(f)
+        Draft202012Validator.check_schema(s)
+        schemas[os.path.basename(path)[:-5]] = s
+    return schemas
+
+
+def validators(schemas):
+    """One validator per schema, resolving refs between the files by $id,
+    with the API of Debian 12's jsonschema (4.10) or a newer one."""
+    try:
+        from referencing import Registry, Resource
+        reg = Registry().with_resources(
+            (s["$id"], Resource.from_contents(s)) for s in schemas.values())
+        return {k: Draft202012Validator(s, registry=reg) for k, s in schemas.items()}
+    except ImportError:
+        store = {s["$id"]: s for s in schemas.values()}
+        return {k: Draft202012Validator(s, resolver=jsonschema.RefResolver.from_schema(s, store=store))
+                for k, s in schemas.items()}
+
+
+def strict_parse(text):
+    def reject(name):
+        raise ValueError("%s is not JSON" % name)
+    return json.loads(text, parse_constant=reject)
+
+
+def broken_copies(doc):
+    """Documents the schema must reject: an unknown member, a missing one."""
+    if isinstance(doc, list):
+        if doc:
+            d = copy.deepcopy(doc)
+            del d[0]["predicted"]
+            yield "without 'predicted' in the first item", d
+        return
+    d = copy.deepcopy(doc)
+    d["zz_not_in_the_schema"] = 1
+    yield "with an unknown member", d
+    d = copy.deepcopy(doc)
+    del d[next(iter(d))]
+    yield "without its first member", d
+
+
+def check(v, schema, what, doc):
+    errors = sorted(v[schema].iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        failures.append("%s: %s.json: at %s: %s" % (what, schema, "/".join(map(str, e.absolute_path)),
+                                                   e.message[:300]))
+        return
+    for how, bad in broken_copies(doc):
+        if v[schema].is_valid(bad):
+            failures.append("%s: %s.json accepts the document %s" % (what, schema, how))
+
+
+def run(v, schema, args, want_exit=0, models_written=()):
+    what = "perfmodel " + " ".join(os.path.relpath(a, root) if a.startswith(root) else a for a in args)
+    p = subprocess.run([pm] + args, capture_output=True, text=True)
+    if p.returncode != want_exit:
+        failures.append("%s: exit %d, wanted %d: %s" % (what, p.returncode, want_exit, p.stderr.strip()))
+        return None
+    try:
+        doc = strict_parse(p.stdout)
+    except ValueError as e:
+        failures.append("%s: stdout is not one JSON document: %s" % (what, e))
+        return None
+    check(v, schema, what, doc)
+    for path in models_written:
+        with open(path) as f:
+            check(v, "model", path, strict_parse(f.read()))
+    print("ok - %s (%s.json)" % (what, schema))
+    return doc
+
+
+def commands():
+    out = subprocess.run([pm, "help"], capture_output=True, text=True, check=True).stdout
+    listed = out.split("commands:\n", 1)[1].split("\n\n", 1)[0]
+    return {line.split()[0] for line in listed.splitlines() if line.strip()}
+
+
+def main():
+    v = validators(load_schemas())
+    w = tempfile.mkdtemp()
+    os.chdir(w)
+    gemm, ddp = os.path.join(data, "gemm_cpu.csv"), os.path.join(data, "ddp_mlp.csv")
+    covered = {"help"}	# prints text for people: no JSON to give
+
+    # fit: plain; --seeds with held-out rows; a formula; a derived target
+    run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "-o", "gemm.json", "--json"],
+        models_written=["gemm.json"])
+    run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--seeds", "2",
+                   "--maxiter", "20", "--test-fraction", "0.3", "-o", "ddp.json", "--json"],
+        models_written=["ddp.json"])
+    run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--form", "multiplicative",
+                   "--maxiter", "20", "-o", "mult.json", "--json"], models_written=["mult.json"])
+    run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--target", "lif",
+                   "--maxiter", "20", "-o", "lif_model.json", "--json"], models_written=["lif_model.json"])
+    run(v, "fit", ["fit", os.path.join(root, "tests", "data", "ingest", "hyperfine.json"), "--extrinsic",
+                   "threads", "--maxiter", "20", "-o", "runs.json", "--json"], models_written=["runs.json"])
+    covered.add("fit")
+    run(v, "fit", ["select", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                   "--cv", "2", "-o", "sel.json", "--json"], models_written=["sel.json"])
+    covered.add("select")
+    run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:3",
+                     "--cv", "2", "--maxiter", "10", "--json"])
+    sweep = run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda",
+                             "1e-2:1:2", "--test-fraction", "0.3", "--maxiter", "10", "--json"])
+    covered.add("sweep")
+    run(v, "eval", ["eval", "-m", "gemm.json", gemm, "--json"])
+    run(v, "eval", ["eval", "-m", "lif_model.json", ddp, "--json"])
+    covered.add("eval")
+    with open("points.csv", "w") as f:
+        f.write("n,threads,host\n512,1,a\n1024,2,b\n")
+    run(v, "predict", ["predict", "-m", "gemm.json", "points.csv", "--json"])
+    with open("config.json", "w") as f:
+        json.dump({"model": "gemm.json", "points": [{"n": 512, "threads": 4}]}, f)
+    run(v, "predict", ["predict", "config.json", "--json"])
+    covered.add("predict")
+    with open("job.json", "w") as f:
+        json.dump({"n": 512}, f)
+    run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2", "--json"])
+    covered.add("advise")
+    run(v, "lif", ["lif", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--json"])
+    run(v, "lif", ["lif", ddp, "--workers", "t_worker_1", "--json"], want_exit=1)
+    covered.add("lif")
+    run(v, "ssgd", ["ssgd", os.path.join(data, "ssgd_phases.csv"), "--json"])
+    covered.add("ssgd")
+    if sweep is not None:
+        with open("sweep.json", "w") as f:
+            json.dump(sweep, f)
+    run(v, "report", ["report", "-m", "gemm.json", gemm, "--test", gemm, "--sweep", "sweep.json",
+                      "-o", "r.html", "--plot-dir", "plots", "--json"])
+    run(v, "report", ["report", "-m", "ddp.json", ddp, "-o", "r.html", "--json"])
+    covered.add("report")
+    run(v, "version", ["--version", "--json"])
+
+    for c in sorted(commands() - covered):
+        failures.append("command '%s' has no --json case in tests/json_schema.py" % c)
+    for f in failures:
+        print("not ok - " + f)
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
