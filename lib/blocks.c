@@ -83,7 +83,7 @@ pm_status pm__blocks_init(pm_blocks *b, const pm_problem *p, const pm_model *m,
 	b->stride = (most + ALIGN - 1) / ALIGN * ALIGN;
 	if (b->stride == 0)
 		b->stride = ALIGN;
-	b->scratch = aligned_alloc(ALIGN, b->stride * nb);
+	b->scratch = aligned_alloc(ALIGN, b->stride * pm__pool_threads(pool));
 	if (!b->scratch) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto fail;
@@ -97,10 +97,9 @@ fail:
 static void eval_block(void *ctx, size_t k, unsigned worker)
 {
 	pm_blocks *b = ctx;
-	void *s = b->scratch + k * b->stride;
+	void *s = b->scratch + worker * b->stride;
 	double *out = b->out + k * b->ostride, *x = out + b->x_at;
 
-	(void)worker;	/* each block has its own scratch */
 	/* x was written by the caller's thread: fetch all its cache lines at
 	 * once here rather than one miss at a time inside the evaluation */
 	memcpy(x, b->in + b->in_x, b->nparams * sizeof(*x));

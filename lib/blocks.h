@@ -25,7 +25,11 @@ typedef struct pm_blocks {
 	pm_column *col;		/* nblocks * ncols column views */
 	pm_cost *cost;		/* per block */
 	double *weight;		/* per block: n_k / N */
-	unsigned char *scratch;	/* per block, stride bytes each, 64-byte aligned */
+	/* per thread of the pool, stride bytes each, 64-byte aligned: an
+	 * evaluation's row arrays live only while its block is evaluated, so
+	 * one set per thread suffices (one per block was most of the polish's
+	 * memory on a large data set) */
+	unsigned char *scratch;
 	size_t stride;
 	/* per block, ostride doubles each, 64-byte aligned: its value, its
 	 * gradient (nparams) and its own copy of x (nparams), each starting a

@@ -296,6 +296,19 @@ static size_t joint_count(const pm_cost *c, const pm_cost_node *a, const pm_cost
 	return nc;
 }
 
+/* Only top nodes are gathered per row (children get their gradient
+ * buckets through child_code): a merged node that becomes a child gives up
+ * its per-row codes, on many rows a good part of the fit's memory. A leaf's
+ * are its column's. */
+static void drop_row_codes(pm_cost_node *nd)
+{
+	if (nd->child[0] == PM_NONE)
+		return;
+	free(nd->own_code);
+	nd->own_code = NULL;
+	nd->code = NULL;
+}
+
 /* Append the node a + b over their occurring combinations, numbered in
  * (code a, code b) order. id[] has ndA·ndB entries. */
 static pm_status merge_nodes(pm_cost *c, uint32_t ia, uint32_t ib, uint32_t *id)
@@ -313,10 +326,20 @@ static pm_status merge_nodes(pm_cost *c, uint32_t ia, uint32_t ib, uint32_t *id)
 	for (size_t k = 0; k < nab; k++)
 		if (id[k])
 			id[k] = (uint32_t)++nc;
-	m->own_code = malloc(n * sizeof(*m->own_code));
 	m->child_code = malloc(2 * nc * sizeof(*m->child_code));
-	if (!m->own_code || !m->child_code)
+	if (!m->child_code)
 		return PM_ENOMEM;
+	/* a merged child's row codes are overwritten in place (row r is read
+	 * before it is written): no second row array, nor a hole it would
+	 * leave in the heap */
+	if (a->own_code || b->own_code) {
+		pm_cost_node *from = a->own_code ? a : b;
+
+		m->own_code = from->own_code;
+		from->own_code = NULL;
+	} else if (!(m->own_code = malloc(n * sizeof(*m->own_code)))) {
+		return PM_ENOMEM;
+	}
 	for (size_t k = 0; k < nab; k++)
 		if (id[k]) {
 			m->child_code[2 * (id[k] - 1)] = (uint32_t)(k / b->nd);
@@ -325,6 +348,8 @@ static pm_status merge_nodes(pm_cost *c, uint32_t ia, uint32_t ib, uint32_t *id)
 	for (size_t r = 0; r < n; r++)
 		m->own_code[r] = id[(size_t)a->code[r] * b->nd + b->code[r]] - 1;
 	m->code = m->own_code;
+	drop_row_codes(a);
+	drop_row_codes(b);
 	m->nd = nc;
 	return PM_OK;
 }

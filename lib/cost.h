@@ -42,8 +42,9 @@ typedef struct pm_cost_part {
  * (few, when the columns have few values): one gather per row instead of
  * two, for a table built once per trial. */
 typedef struct pm_cost_node {
-	const uint32_t *code;	/* per row (a column's, or own_code) */
-	uint32_t *own_code;	/* merged: owned per-row codes */
+	const uint32_t *code;	/* per row (a column's, or own_code); NULL once a
+				 * merged node is another's child */
+	uint32_t *own_code;	/* merged top: owned per-row codes */
 	size_t nd;		/* table length */
 	size_t tab_at, grad_at;	/* its table and gradient bucket, in scratch */
 	size_t first, nparts;	/* leaf: part[first .. first+nparts) */

@@ -142,14 +142,20 @@ static double seconds_since(const struct timespec *t0)
  * is split over the pool's threads in fixed blocks of rows (blocks.h):
  * deterministic, and x and *cost change only if the blocked cost of the
  * result is below that of DE's point. A stop request is honoured between
- * stages, each of which leaves x at its best point. */
-static pm_status polish(const pm_cost *c, const pm_fit_options *o, pm_pool *pool,
+ * stages, each of which leaves x at its best point. The blocks compile
+ * their own costs: DE's c is then freed first (on many rows its per-row
+ * arrays are a good part of the fit's peak memory). */
+static pm_status polish(pm_cost *c, const pm_fit_options *o, pm_pool *pool,
 			const double *lo, const double *hi, double *x, double *cost,
 			uint64_t *evals, volatile sig_atomic_t *stop, pm_error *err)
 {
-	size_t n = c->m->nparams, budget = POLISH_FEV_PER_PARAM * n;
-	double *scratch = malloc(c->scratch_bytes + n * sizeof(double));
-	double *xp = scratch ? (double *)(void *)((char *)scratch + c->scratch_bytes) : NULL;
+	const pm_problem *p = c->p;
+	const pm_model *m = c->m;
+	int blocked = pm__blocks_count(p->nrows) > 1;
+	size_t n = m->nparams, budget = POLISH_FEV_PER_PARAM * n;
+	size_t sb = blocked ? 0 : c->scratch_bytes;	/* the blocks have their own */
+	double *scratch = malloc(sb + n * sizeof(double));
+	double *xp = scratch ? (double *)(void *)((char *)scratch + sb) : NULL;
 	pm_blocks b = { 0 };
 	pm_cost_fn f = pm__cost_value;
 	pm_smooth_fn fg = pm__cost_smooth;
@@ -159,8 +165,9 @@ static pm_status polish(const pm_cost *c, const pm_fit_options *o, pm_pool *pool
 
 	if (!scratch)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if (pm__blocks_count(c->p->nrows) > 1) {
-		if ((st = pm__blocks_init(&b, c->p, c->m, o, pool, err)))
+	if (blocked) {
+		pm__cost_free(c);
+		if ((st = pm__blocks_init(&b, p, m, o, pool, err)))
 			goto out;
 		f = pm__blocks_value;
 		fg = pm__blocks_smooth;

@@ -297,6 +297,15 @@ static pm_status term(struct parser *p)
 	return PM_OK;
 }
 
+int pm__formula_powered(const pm_formula *f, const char *col)
+{
+	for (size_t k = 0; k < f->nitems; k++)
+		if ((f->item[k].kind == PM_FACTOR_POWER || f->item[k].kind == PM_FACTOR_LOG2) &&
+		    strcmp(f->item[k].col, col) == 0)
+			return 1;
+	return 0;
+}
+
 pm_status pm__formula_parse(const char *text, pm_formula **out, pm_error *err)
 {
 	size_t len, n;

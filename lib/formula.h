@@ -40,6 +40,9 @@ const char *pm__formula_text(const pm_formula *f);
  * 1-based column of its first use in the text. */
 size_t pm__formula_ncolumns(const pm_formula *f);
 const char *pm__formula_column(const pm_formula *f, size_t i, int *level, unsigned *pos);
+/* Whether column col is under a power or log2 somewhere in f: its values
+ * must then be > 0; a column only in indicators may take any finite value. */
+int pm__formula_powered(const pm_formula *f, const char *col);
 
 /* The term list of f over inputs in[0..ninputs), and its parameters in
  * order of first use: *desc and *name (malloc'd arrays of nparams; names

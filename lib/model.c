@@ -189,6 +189,10 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 		pm_model_free(m);
 		return st;
 	}
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind == PM_FACTOR_POWER ||
+		    m->terms.factor[f].kind == PM_FACTOR_LOG2)
+			m->inputs[m->terms.factor[f].input].powered = 1;
 	m->params = calloc(m->nparams + 1, sizeof(*m->params));
 	m->value = calloc(m->nparams + 1, sizeof(*m->value));
 	m->raw = calloc(m->nparams + 1, sizeof(*m->raw));
@@ -224,6 +228,18 @@ pm_status pm__model_new_additive(const char *target, size_t ninputs, const char 
 				 pm_error *err)
 {
 	return pm__model_new(target, ninputs, names, role, nlevels, levels, NULL, out, err);
+}
+
+pm_status pm__input_check(const pm_input *in, double v, pm_error *err)
+{
+	if (in->powered && !(v > 0 && isfinite(v)))
+		return pm__fail(err, PM_EDOMAIN,
+				"input '%s': %g is not a finite number > 0, as a power needs",
+				in->name, v);
+	if (!isfinite(v))
+		return pm__fail(err, PM_EDOMAIN, "input '%s': %g is not a finite number",
+				in->name, v);
+	return PM_OK;
 }
 
 /* Undo the scaling (DESIGN.md §3): with x = s*u and t = T*t', a term

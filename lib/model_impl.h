@@ -18,6 +18,9 @@ typedef struct pm_input {
 	size_t nlevels;
 	char **levels;		/* categorical: level names, sorted */
 	double log_scale;	/* numeric: log of the training geometric mean (0: none) */
+	/* numeric: under a power or log2 in the terms, so its values must be
+	 * > 0; an input only in indicators may take any finite value */
+	int powered;
 } pm_input;
 
 typedef struct pm_param {
@@ -90,6 +93,10 @@ pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,
 /* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 				pm_error *err);
+/* Whether v can be numeric input in's value: finite, and > 0 if the input
+ * is powered; else PM_EDOMAIN naming the input. The one check of a value
+ * for prediction (a point, a batch, a file, a config). */
+pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 

@@ -80,10 +80,8 @@ pm_status pm_point_set_num(pm_point *p, const char *name, double v, pm_error *er
 		return pm__fail(err, PM_EINVAL, "pm_point_set_num: the point is NULL");
 	if ((st = find_input(p, name, 0, &i, err)))
 		return st;
-	if (!(v > 0 && isfinite(v)))
-		return pm__fail(err, PM_EDOMAIN,
-				"input '%s': %g is not a finite number > 0 (it is raised to a "
-				"fitted power)", name, v);
+	if ((st = pm__input_check(&p->m->inputs[i], v, err)))
+		return st;
 	p->x[i] = v;
 	return PM_OK;
 }

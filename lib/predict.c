@@ -52,10 +52,8 @@ static pm_status check_point(const struct point *p, pm_error *err)
 				return pm__fail(err, PM_EDOMAIN,
 						"input '%s': level index %g is not one of 0..%zu",
 						in->name, v, in->nlevels - 1);
-		} else if (!(v > 0 && isfinite(v))) {
-			return pm__fail(err, PM_EDOMAIN,
-					"input '%s': %g is not a finite number > 0, as a power needs",
-					in->name, v);
+		} else if (pm__input_check(in, v, err)) {
+			return PM_EDOMAIN;
 		}
 	}
 	for (size_t f = 0; f < m->terms.nfactors; f++) {
@@ -125,9 +123,12 @@ static inline PM_INLINE int block_valid(const struct block *b)
 			for (size_t k = 0; k < n; k++)
 				bad |= (col[k] >= 0) & (col[k] < nl) &
 						(col[k] + 0x1p52 - 0x1p52 == col[k]) ? 0 : 1;
-		} else {
+		} else if (m->inputs[i].powered) {
 			for (size_t k = 0; k < n; k++)
 				bad |= (col[k] > 0) & (col[k] < INFINITY) ? 0 : 1;
+		} else {
+			for (size_t k = 0; k < n; k++)
+				bad |= (col[k] > -INFINITY) & (col[k] < INFINITY) ? 0 : 1;
 		}
 	}
 	for (size_t f = 0; f < m->terms.nfactors; f++) {

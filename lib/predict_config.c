@@ -54,10 +54,8 @@ static pm_status point_cell(const char *path, size_t k, const pm_model *m, size_
 	if (!cJSON_IsNumber(v))
 		return pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "point %zu: '%s' must be a number",
 				   k + 1, in->name);
-	if (!(v->valuedouble > 0) || !isfinite(v->valuedouble))
-		return pm__fail_at(err, PM_EDOMAIN, path, 0, 0,
-				   "point %zu: '%s' is %g, but must be > 0 (it is raised to a "
-				   "fitted power)", k + 1, in->name, v->valuedouble);
+	if (pm__input_check(in, v->valuedouble, &lerr))
+		return pm__fail_at(err, PM_EDOMAIN, path, 0, 0, "point %zu: %s", k + 1, lerr.msg);
 	snprintf(buf, size, "%.17g", v->valuedouble);
 	return PM_OK;
 }

@@ -34,10 +34,8 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 				x[i] = (double)level;
 			} else {
 				st = pm_dataset_number(d, r, col[i], &x[i], err);
-				if (!st && !(x[i] > 0))
-					st = pm__fail(err, PM_EDOMAIN,
-						      "column '%s': %g must be > 0 (it is raised to a "
-						      "fitted power)", m->inputs[i].name, x[i]);
+				if (!st)
+					st = pm__input_check(&m->inputs[i], x[i], err);
 			}
 			if (st) {
 				/* Give the model's message the cell's place. */

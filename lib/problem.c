@@ -6,6 +6,8 @@
 
 #include "detmath.h"
 #include "error.h"
+#include "formula.h"
+#include "spec_impl.h"
 
 void pm__problem_free(pm_problem *p)
 {
@@ -50,7 +52,10 @@ static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, p
 			   pm_dataset_col_name(d, c), v);
 }
 
-static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
+/* powered: the column is under a power or log2, so its values must be > 0
+ * and are scaled; one only in indicators may take any finite value and
+ * has no scale (log_scale 0, u NaN). */
+static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale, int powered,
 				pm_column *col, double *x, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), nd = 0;
@@ -59,11 +64,12 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 
 	for (size_t r = 0; r < n; r++) {
 		if ((st = pm_dataset_number(d, r, c, &x[r], err)) ||
-		    (st = positive(d, r, c, x[r], err)))
+		    (powered && (st = positive(d, r, c, x[r], err))))
 			return st;
-		logsum += pm__log(x[r]);
+		if (powered)
+			logsum += pm__log(x[r]);
 	}
-	col->log_scale = scale == PM_SCALE_AUTO ? logsum / (double)n : 0.0;
+	col->log_scale = powered && scale == PM_SCALE_AUTO ? logsum / (double)n : 0.0;
 	col->u = malloc(n * sizeof(*col->u));
 	if (!col->u)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
@@ -86,7 +92,7 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale,
 	memcpy(col->x, col->u, nd * sizeof(*col->x));
 	/* Last, so that the codes were found on the raw values. */
 	for (size_t k = 0; k < nd; k++)
-		col->u[k] = pm__log(col->u[k]) - col->log_scale;
+		col->u[k] = powered ? pm__log(col->u[k]) - col->log_scale : NAN;
 	return PM_OK;
 }
 
@@ -187,11 +193,15 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 {
 	const pm_names *group[3] = { &s->intrinsic, &s->categorical, &s->extrinsic };
 	const pm_role role[3] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL, PM_ROLE_EXTRINSIC };
+	const char *text = pm__spec_formula_text(s);
+	pm_formula *f = NULL;	/* the formula; none: every numeric column is powered */
 	double *scratch = NULL;
 	size_t c, j = 0;
 	pm_status st;
 
 	*p = (pm_problem){ 0 };
+	if (text && (st = pm__formula_parse(text, &f, err)))
+		return st;
 	p->nrows = pm_dataset_nrows(d);
 	p->ncols = s->intrinsic.n + s->categorical.n + s->extrinsic.n;
 	p->target = s->target;
@@ -218,7 +228,9 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 			}
 			st = role[g] == PM_ROLE_CATEGORICAL
 				     ? categorical_column(d, c, col, err)
-				     : numeric_column(d, c, scale, col, scratch, err);
+				     : numeric_column(d, c, scale,
+						      !f || pm__formula_powered(f, col->name), col,
+						      scratch, err);
 			if (st)
 				goto fail;
 		}
@@ -227,9 +239,11 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 	    (st = target_column(d, c, scale, p, scratch, err)) ||
 	    (st = row_weights(d, p, err)))
 		goto fail;
+	pm__formula_free(f);
 	free(scratch);
 	return PM_OK;
 fail:
+	pm__formula_free(f);
 	free(scratch);
 	pm__problem_free(p);
 	return st;

@@ -15,10 +15,12 @@ typedef struct pm_column {
 	const char *name;	/* the dataset's */
 	pm_role role;
 	size_t ndistinct;	/* distinct values, or levels */
-	double *u;		/* numeric: log(x_d) - log_scale per distinct value */
+	double *u;		/* numeric: log(x_d) - log_scale per distinct value
+				 * (NaN in a column under no power) */
 	double *x;		/* numeric: the distinct values x_d, ascending */
 	char **levels;		/* categorical: sorted level names (owned) */
-	double log_scale;	/* numeric: mean of log(x) over rows, or 0 */
+	double log_scale;	/* numeric: mean of log(x) over rows, or 0 (also
+				 * for a column under no power or log2) */
 	uint32_t *code;		/* per row: distinct-value or level index */
 } pm_column;
 
@@ -36,7 +38,8 @@ typedef struct pm_problem {
 
 /* Build from a dataset and a resolved spec. Errors name FILE:LINE:COL:
  * PM_ESCHEMA for an empty or non-numeric cell, PM_EDOMAIN for a value <= 0
- * under a power or as the target. */
+ * under a power or log2 (every numeric column of the named forms; a
+ * formula's column used only in indicators may be <= 0) or as the target. */
 pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
 			    pm_problem *p, pm_error *err);
 void pm__problem_free(pm_problem *p);	/* frees the arrays, keeps p */

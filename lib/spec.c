@@ -293,6 +293,11 @@ static int is_named_form(const char *form)
 	return strcmp(form, "additive") == 0 || strcmp(form, "multiplicative") == 0;
 }
 
+const char *pm__spec_formula_text(const pm_spec *s)
+{
+	return s->form && !is_named_form(s->form) ? s->form : NULL;
+}
+
 pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err)
 {
 	pm_formula *f = NULL;
@@ -325,7 +330,7 @@ pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 	pm_formula *f = NULL;
 	pm_status st;
 
-	if (!s->form || is_named_form(s->form))
+	if (!pm__spec_formula_text(s))
 		return PM_OK;
 	if ((st = pm__formula_parse(s->form, &f, err)))
 		return st;

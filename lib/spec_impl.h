@@ -14,4 +14,8 @@ pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err);
  * failure. */
 pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err);
 
+/* The spec's formula text; NULL for a named form (additive,
+ * multiplicative), where every numeric column is under a power. */
+const char *pm__spec_formula_text(const pm_spec *s);
+
 #endif

@@ -149,7 +149,7 @@ expect_fail "predict: missing parameter" 1 "missing.json: point 1: missing 'thre
 printf 'hidden,layers,input_dim,activation,world_size,batch_size\n64,1,64,gelu,1,16\n' >gelu.csv
 expect_fail "predict: unknown level" 1 "gelu.csv:2:[0-9]+: column 'activation': unknown level 'gelu' \(known: relu, tanh\)" -- "$pm" predict -m ddp.json gelu.csv
 printf 'n,threads\n512,0\n' >zero_pt.csv
-expect_fail "predict: zero under a power" 1 "zero_pt.csv:2:5: column 'threads'" -- "$pm" predict -m gemm.json zero_pt.csv
+expect_fail "predict: zero under a power" 1 "zero_pt.csv:2:5: input 'threads': 0 is not a finite number > 0" -- "$pm" predict -m gemm.json zero_pt.csv
 sed 's/"perfmodel-model"/"other-model"/' gemm.json >other.json
 expect_fail "model of another format" 1 "other.json: .*not a perfmodel model" -- "$pm" predict -m other.json points.csv
 sed 's/"version": 1,/"version": 2,/' gemm.json >v2.json
@@ -278,6 +278,26 @@ expect_fail "--form takes a form's name" 2 "--form 'cubic': expected additive, m
 	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --form cubic -o out.json
 expect_fail "--form and --formula exclude each other" 2 "one of --form and --formula" -- \
 	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --form additive --formula 'a * hidden^p' -o out.json
+# A column only in an indicator may be 0 or negative; one under a power may not.
+awk 'BEGIN { print "h,x,t"; for (h = 16; h <= 512; h *= 2) for (x = -1; x <= 2; x++)
+	printf "%d,%d,%.17g\n", h, x, 2e-3 * h ^ 0.8 * (x > 0) + 0.05 }' >ind.csv
+printf 'h,x\n100,0\n100,-3\n100,1\n' >ind_points.csv
+printf '{"model": "ind.json", "points": [{"h": 100, "x": 0}]}' >ind_config.json
+if "$pm" fit ind.csv --target t --formula 'a * h^p * [x > 0] + C' -o ind.json -q &&
+	"$pm" predict -m ind.json ind_points.csv >ind_pred.csv 2>ind_pred.err &&
+	awk -F, 'NR == 2 { c = $3 } NR == 3 && $3 != c { exit 1 }
+		NR == 4 && !($3 > c + 0.07 && $3 < c + 0.08) { exit 1 }' ind_pred.csv &&
+	"$pm" predict ind_config.json | grep -q '^100,0,0.0'; then
+	ok "fit and predict with [x > 0] where x has zeros"
+else
+	bad "fit and predict with [x > 0] where x has zeros" "$(cat ind_pred.err ind_pred.csv)"
+fi
+printf 'h,x\n0,1\n' >ind_zero.csv
+expect_fail "predict: 0 under a power still refused" 1 "ind_zero.csv:2:1: input 'h': 0 is not a finite number > 0" -- \
+	"$pm" predict -m ind.json ind_zero.csv
+printf '{"model": "ind.json", "points": [{"h": 0, "x": 1}]}' >ind_config0.json
+expect_fail "predict CONFIG: 0 under a power still refused" 1 "ind_config0.json: point 1: input 'h': 0 is not a finite number > 0" -- \
+	"$pm" predict ind_config0.json
 
 # ---- losses and model selection (issue 10)
 if "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --loss log -o loss.json >loss.txt 2>&1 &&

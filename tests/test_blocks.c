@@ -103,6 +103,41 @@ static void check_same_bits(size_t rows)
 Test(blocks, the_same_bits_on_any_number_of_threads) { check_same_bits(2000); }
 Test(blocks, the_same_bits_with_large_blocks) { check_same_bits(16000); }
 
+/* One thread: every block is evaluated in the same scratch, after the
+ * others and after another point's gradient; the result must be bit for
+ * bit each block's own cost in fresh scratch, weighted in block order. */
+Test(blocks, blocks_sharing_a_scratch_leave_nothing_behind)
+{
+	pm_fit_options o = pm_fit_options_default();
+	struct fixture f;
+	pm_blocks b;
+	double x[32], g[32], gk[32], want = 0.0, wantg[32] = { 0 }, got;
+
+	setup(&f, &o, 2000);
+	cr_assert_eq(pm__blocks_init(&b, &f.p, f.m, &o, NULL, NULL), PM_OK);
+	cr_assert_geq(b.nblocks, 2);
+	point(f.m, 2, x);
+	(void)pm__blocks_smooth(x, 0.05, g, &b, NULL);
+	point(f.m, 1, x);
+	for (size_t k = 0; k < b.nblocks; k++) {
+		void *fresh = calloc(1, b.cost[k].scratch_bytes);
+
+		cr_assert(fresh);
+		memset(fresh, 0xa5, b.cost[k].scratch_bytes);	/* not zeros by luck */
+		want += b.weight[k] * pm__cost_value(x, &b.cost[k], fresh);
+		(void)pm__cost_smooth(x, 0.02, gk, &b.cost[k], fresh);
+		for (size_t i = 0; i < f.m->nparams; i++)
+			wantg[i] += b.weight[k] * gk[i];
+		free(fresh);
+	}
+	got = pm__blocks_value(x, &b, NULL);
+	cr_expect(memcmp(&got, &want, sizeof(got)) == 0, "%.17g vs %.17g", got, want);
+	(void)pm__blocks_smooth(x, 0.02, g, &b, NULL);
+	cr_expect(memcmp(g, wantg, f.m->nparams * sizeof(*g)) == 0, "gradients differ");
+	pm__blocks_free(&b);
+	teardown(&f);
+}
+
 Test(blocks, count_depends_on_rows_only)
 {
 	cr_expect_eq(pm__blocks_count(0), 1);

@@ -228,7 +228,8 @@ static pm_model *fit_formula(const pm_dataset *d, const char *formula, const cha
 	o.threads = 2;
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_names_add_list(&s->extrinsic, extrinsic, NULL), PM_OK);
+	if (extrinsic)	/* NULL: none */
+		cr_assert_eq(pm_names_add_list(&s->extrinsic, extrinsic, NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_form(s, formula, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
 	pm_spec_free(s);
@@ -505,5 +506,168 @@ Test(formula, plan_and_gradient_match_the_terms)
 	pm_model_free(m);
 	pm__problem_free(&p);
 	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* ---- a column only in indicators may be 0 or negative ----------------------- */
+
+#define IND_FORMULA "a * h^p * [d > 0] + C"
+
+/* The truth of IND_FORMULA: a = 2e-3, p = 0.8, C = 0.05. */
+static double ind_truth(double h, double d)
+{
+	return 2e-3 * pow(h, 0.8) * (d > 0) + 0.05;
+}
+
+/* Every h of hs[0..nh) with every d of ds[0..nd), `reps` times: columns h, d,
+ * time. */
+static pm_dataset *ind_data(const double *hs, size_t nh, const double *ds, size_t nd,
+			    size_t reps)
+{
+	size_t cap = 16 + reps * nh * nd * 64, len = 0;
+	char *s = malloc(cap);
+	pm_dataset *d = NULL;
+
+	cr_assert(s);
+	len += (size_t)snprintf(s, cap, "h,d,time\n");
+	for (size_t r = 0; r < reps; r++)
+		for (size_t i = 0; i < nh; i++)
+			for (size_t j = 0; j < nd; j++)
+				len += (size_t)snprintf(s + len, cap - len, "%g,%g,%.17g\n", hs[i],
+							ds[j], ind_truth(hs[i], ds[j]));
+	cr_assert_eq(pm_dataset_parse_csv(s, len, "ind.csv", &d, NULL), PM_OK);
+	free(s);
+	return d;
+}
+
+static const double ind_hs[] = { 16, 32, 64, 128, 256, 512 };
+static const double ind_ds[] = { -1, 0, 0.5, 0, -0.25, 2 };	/* zeros and negatives */
+
+static pm_spec *ind_spec(const char *formula)
+{
+	pm_spec *s = NULL;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, formula, NULL), PM_OK);
+	return s;
+}
+
+/* IND_FORMULA fitted to 72 noiseless rows of ind_truth. */
+static pm_model *ind_fitted(void)
+{
+	pm_dataset *d = ind_data(ind_hs, 6, ind_ds, 6, 2);
+	pm_model *m = fit_formula(d, IND_FORMULA, NULL);
+
+	pm_dataset_free(d);
+	return m;
+}
+
+Test(formula, a_column_only_in_an_indicator_may_be_0_or_negative, .timeout = 120)
+{
+	pm_model *m = ind_fitted();
+	size_t h, d;
+
+	cr_expect(fabs(param(m, "a") / 2e-3 - 1) < 0.01, "a = %g", param(m, "a"));
+	cr_expect(fabs(param(m, "p") - 0.8) < 0.01, "p = %g", param(m, "p"));
+	cr_expect(fabs(param(m, "C") / 0.05 - 1) < 0.01, "C = %g", param(m, "C"));
+	cr_assert_eq(pm_model_input_index(m, "h", &h, NULL), PM_OK);
+	cr_assert_eq(pm_model_input_index(m, "d", &d, NULL), PM_OK);
+	/* only the powered column is scaled */
+	cr_expect(m->inputs[h].powered && m->inputs[h].log_scale != 0);
+	cr_expect(!m->inputs[d].powered && m->inputs[d].log_scale == 0);
+	pm_model_free(m);
+}
+
+Test(formula, the_problem_scales_only_powered_columns)
+{
+	pm_dataset *d = ind_data(ind_hs, 6, ind_ds, 6, 1);
+	pm_spec *s = ind_spec(IND_FORMULA);
+	pm_problem p;
+
+	cr_assert_eq(pm__spec_formula_roles(s, d, NULL), PM_OK);
+	cr_assert_eq(pm_spec_resolve(s, d, NULL), PM_OK);
+	cr_assert_eq(pm__problem_build(d, s, PM_SCALE_AUTO, &p, NULL), PM_OK);
+	cr_assert_eq(p.ncols, 2);
+	cr_expect_str_eq(p.col[0].name, "h");
+	cr_expect_float_eq(p.col[0].log_scale, log(sqrt(16.0 * 512)), 1e-12);
+	cr_expect_str_eq(p.col[1].name, "d");
+	cr_expect_eq(p.col[1].log_scale, 0.0);
+	cr_expect_eq(p.col[1].ndistinct, 5);
+	cr_expect_eq(p.col[1].x[0], -1.0);
+	cr_expect_eq(p.col[1].x[2], 0.0);
+	pm__problem_free(&p);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* Point by point, in a batch (its vectorised block check) and from a file:
+ * 0 and negative values of d; h still > 0, d still finite. */
+Test(formula, prediction_checks_only_powered_inputs_for_0, .timeout = 120)
+{
+	static const double hp[] = { 20, 300 }, dp[] = { -5, 0, 3 }, h0[] = { 0 }, d0[] = { 1 };
+	pm_model *m = ind_fitted();
+	pm_dataset *file = ind_data(hp, 2, dp, 3, 1), *bad = ind_data(h0, 1, d0, 1, 1);
+	pm_point *pt = NULL;
+	pm_error err = { 0 };
+	double off, on, x[8], out[6];
+	size_t h;
+
+	cr_assert_eq(pm_model_input_index(m, "h", &h, NULL), PM_OK);
+	cr_assert_eq(pm_point_new(m, &pt, NULL), PM_OK);
+	cr_assert_eq(pm_point_set_num(pt, "h", 100, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_point_set_num(pt, "d", 0, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_predict_point(m, pt, &off, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(off, param(m, "C"), "[0 > 0] is off: the constant alone");
+	cr_assert_eq(pm_point_set_num(pt, "d", 1, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_predict_point(m, pt, &on, &err), PM_OK, "%s", err.msg);
+	cr_expect(fabs(on / ind_truth(100, 1) - 1) < 0.01, "%g vs %g", on, ind_truth(100, 1));
+	cr_expect_eq(pm_point_set_num(pt, "d", INFINITY, &err), PM_EDOMAIN);
+	cr_expect_str_eq(err.msg, "input 'd': inf is not a finite number");
+	cr_expect_eq(pm_point_set_num(pt, "h", 0, &err), PM_EDOMAIN);
+	cr_expect_str_eq(err.msg, "input 'h': 0 is not a finite number > 0, as a power needs");
+	for (size_t k = 0; k < 4; k++) {
+		x[2 * k + h] = 100;
+		x[2 * k + 1 - h] = (double)k - 2.0;	/* d = -2, -1, 0, 1 */
+	}
+	cr_assert_eq(pm_model_predict_batch(m, x, 4, out, &err), PM_OK, "%s", err.msg);
+	for (size_t k = 0; k < 3; k++)
+		cr_expect_eq(out[k], off, "point %zu", k);
+	cr_expect_eq(out[3], on);
+	x[2 + h] = -2;
+	cr_expect_eq(pm_model_predict_batch(m, x, 4, out, &err), PM_EDOMAIN);
+	cr_expect_str_eq(err.msg, "point 2: input 'h': -2 is not a finite number > 0, "
+			 "as a power needs");
+	cr_assert_eq(pm_model_predict_dataset(m, file, out, &err), PM_OK, "%s", err.msg);
+	for (size_t k = 0; k < 6; k++)
+		cr_expect(fabs(out[k] / ind_truth(hp[k / 3], dp[k % 3]) - 1) < 0.01, "row %zu", k);
+	cr_expect_eq(pm_model_predict_dataset(m, bad, out, &err), PM_EDOMAIN);
+	cr_expect_str_eq(err.msg, "input 'h': 0 is not a finite number > 0, as a power needs");
+	cr_expect_eq(err.line, 2);
+	cr_expect_eq(err.column, 1);
+	pm_point_free(pt);
+	pm_dataset_free(bad);
+	pm_dataset_free(file);
+	pm_model_free(m);
+}
+
+/* A zero under a power in the data, also in a column in an indicator too. */
+Test(formula, a_fit_refuses_0_under_a_power)
+{
+	static const double hz[] = { 0, 16, 32, 64 }, dz[] = { 0, 1 };
+	const char *formula[] = { IND_FORMULA, "a * h^p * [h > 20] + b * [d > 0]" };
+	pm_dataset *d = ind_data(hz, 4, dz, 2, 2);
+	pm_fit_options o = pm_fit_options_default();
+
+	for (size_t k = 0; k < 2; k++) {
+		pm_spec *s = ind_spec(formula[k]);
+		pm_model *m = NULL;
+		pm_error err = { 0 };
+
+		cr_expect_eq(pm_fit(d, s, &o, &m, &err), PM_EDOMAIN, "%s", formula[k]);
+		cr_expect(strstr(err.msg, "column 'h': 0 must be > 0"), "%s", err.msg);
+		cr_expect_null(m);
+		pm_spec_free(s);
+	}
 	pm_dataset_free(d);
 }

@@ -173,7 +173,9 @@ PM_API void pm_point_free(pm_point *p);	/* NULL: no-op */
 /* Unset every input, to reuse the point for another job. */
 PM_API void pm_point_clear(pm_point *p);
 /* Set numeric input `name` to v. PM_EINVAL: no such input, or it is
- * categorical; PM_EDOMAIN: v is not a finite number > 0 (a power needs it).
+ * categorical; PM_EDOMAIN: v is not a finite number, or not > 0 for an input
+ * under a power or log2 (an input a formula uses only in indicators may be
+ * 0 or negative).
  * On error the point is unchanged. */
 PM_API pm_status pm_point_set_num(pm_point *p, const char *name, double v, pm_error *err);
 /* Set categorical input `name` to its level `level`. PM_EINVAL: no such
