@@ -11,6 +11,7 @@
  * job description would. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_points.h"
 #include "perfmodel/predict.h"
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
 	if (!x || !out)
 		return 1;
 	bench_points(m, x, n);
+	memset(out, 0, n * sizeof(*out));	/* first-touch page faults: not prediction's */
 	t0 = bench_now();
 	if (pm_model_predict_batch(m, x, n, out, &err))
 		goto fail;

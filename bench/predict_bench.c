@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench_points.h"
@@ -125,6 +126,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	bench_points(m, x, npoints);
+	/* written once before timing: a scheduler reuses its output array, so
+	 * the kernel's first-touch page faults on it are not prediction's */
+	memset(out, 0, (size_t)nthreads * npoints * sizeof(*out));
 	for (unsigned k = 0; k < nthreads; k++)
 		w[k] = (struct worker){ m, x, npoints, ninputs, out + (size_t)k * npoints, 0, 0.0, 0 };
 	if ((tb = run(w, th, nthreads, &cb)) < 0)

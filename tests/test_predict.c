@@ -3,7 +3,8 @@
  * term uses it), bit for bit: for a narrow model, whose factor values
  * predict computes once per point, and for one with more factors than it
  * keeps at once; the batch runs in blocks (vectorised, and on x86-64 the
- * AVX2 clone where the machine has it), single points in scalar code. */
+ * AVX-512 or AVX2 clone where the machine has it), single points in scalar
+ * code. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
