@@ -75,6 +75,8 @@ Test(fit, same_result_for_any_thread_count)
 	m1 = fit(d, s, o);
 	o.threads = 4;
 	m4 = fit(d, s, o);
+	/* 210 members x 200 rows a generation: enough for 4 threads' shares */
+	cr_expect_eq(m4->info.threads_used, 4);
 	cr_assert_eq(m1->nparams, m4->nparams);
 	cr_expect_eq(memcmp(m1->value, m4->value, m1->nparams * sizeof(double)), 0);
 	cr_expect_eq(m1->info.generations, m4->info.generations);
@@ -92,6 +94,36 @@ Test(fit, same_result_for_any_thread_count)
 	pm_model_free(m4);
 	pm_spec_free(s);
 	pm_dataset_free(d);
+}
+
+/* A generation too small to share (210 members x 30 rows, under two shares
+ * of 8192 rows) runs on the calling thread: a second thread only made such
+ * fits slower. The result is the same either way. */
+Test(fit, small_fit_uses_one_thread)
+{
+	pm_dataset *d = syn_dataset(30, 0.05, 15), *d2 = syn_dataset(80, 0.05, 15);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m1, *m2, *m3;
+
+	o.maxiter = 20;
+	o.threads = 1;
+	m1 = fit(d, s, o);
+	o.threads = 2;
+	m2 = fit(d, s, o);
+	m3 = fit(d2, s, o);
+	cr_expect_eq(m1->info.threads_used, 1);
+	cr_expect_eq(m2->info.threads_used, 1);
+	cr_expect_eq(m2->info.options.threads, 2, "what was asked stays recorded");
+	cr_expect_eq(memcmp(m1->value, m2->value, m1->nparams * sizeof(double)), 0);
+	/* 210 x 80 rows: two shares */
+	cr_expect_eq(m3->info.threads_used, 2);
+	pm_model_free(m1);
+	pm_model_free(m2);
+	pm_model_free(m3);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	pm_dataset_free(d2);
 }
 
 Test(fit, scale_none_and_auto_predict_alike_on_clean_data)
