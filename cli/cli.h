@@ -94,9 +94,14 @@ enum {
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o);
+/* Whether ro merges runs into configurations (--aggregate other than none,
+ * --drop-first, --weights). */
+int merges_runs(const pm_read_options *ro);
 /* Read measurements as ro says, with the spec's target as the time and its
  * inputs as the configuration; when the spec has no target and the format
- * (or --throughput) makes the time column, that becomes its target. */
+ * (or --throughput) makes the time column, that becomes its target. Runs
+ * merged into configurations have no worker times: the spec's workers are
+ * then dropped, or refused with target lif. */
 pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 			pm_dataset **d, pm_read_info *info, pm_error *err);
 /* The same with a model's target and inputs. */

@@ -73,6 +73,10 @@ static int parse_args(int argc, char **argv, struct lif_args *a)
 		default: return common_option(c, argv, "lif", lif_usage);
 		}
 	}
+	/* lif groups runs itself: each configuration's LIFs give its mean and std */
+	if (merges_runs(&a->ro))
+		return usage_error("lif", "--aggregate, --drop-first and --weights merge runs into "
+				   "configurations; lif needs every run's worker times");
 	return one_operand(argc, argv, "lif", "data file", &a->data) ? EXIT_USAGE : -1;
 }
 

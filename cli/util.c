@@ -303,6 +303,31 @@ pm_status derive_model_target(const pm_model *m, pm_dataset **d, pm_error *err)
 	return st;
 }
 
+int merges_runs(const pm_read_options *ro)
+{
+	return (ro->aggregate != PM_AGG_DEFAULT && ro->aggregate != PM_AGG_NONE) ||
+	       ro->drop_first || ro->weights != PM_WEIGHTS_NONE;
+}
+
+/* Worker times are per run: rows merged into configurations have none (the
+ * merge keeps the configuration's columns and the time). A fit of the time
+ * does not use them; a fit of the LIF cannot do without them. */
+static pm_status workers_or_merge(const pm_read_options *ro, pm_spec *s, pm_error *err)
+{
+	if (!merges_runs(ro) || s->workers.n == 0)
+		return PM_OK;
+	if (s->target && strcmp(s->target, PM_LIF_COLUMN) == 0) {
+		*err = (pm_error){ .code = PM_EINVAL };
+		snprintf(err->msg, sizeof(err->msg),
+			 "--target lif is taken per run from the worker times: not with "
+			 "--aggregate, --drop-first or --weights, which merge runs into "
+			 "configurations");
+		return PM_EINVAL;
+	}
+	pm_names_clear(&s->workers);
+	return PM_OK;
+}
+
 pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 			pm_dataset **d, pm_read_info *info, pm_error *err)
 {
@@ -310,6 +335,10 @@ pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
 	const char **key;
 	pm_status rc;
 
+	if (info)
+		*info = (pm_read_info){ 0 };
+	if ((rc = workers_or_merge(ro, s, err)))
+		return rc;
 	if (spec_key(s, &key)) {
 		*err = (pm_error){ .code = PM_ENOMEM };
 		snprintf(err->msg, sizeof(err->msg), "out of memory");

@@ -375,6 +375,12 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+void pm_names_clear(pm_names *names)
+{
+	if (names)
+		names_truncate(names, 0);
+}
+
 pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 {
 	size_t old, i;

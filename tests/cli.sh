@@ -680,6 +680,13 @@ expect_fail "eval takes no --weights" 2 "--weights is for fitting" -- \
 	"$pm" eval -m w.json "$ing/hyperfine_runs.csv" --weights inverse-variance
 expect_fail "--weights with --aggregate none" 1 "not with --aggregate none" -- \
 	"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --weights inverse-variance --aggregate none
+# worker times are per run: merged runs have none
+check "a spec's workers do not stop a fit of merged runs" \
+	"$pm" fit "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --aggregate median --maxiter 5 -q -o agg.json
+expect_fail "--target lif of merged runs" 1 "--target lif is taken per run from the worker times: not with --aggregate" -- \
+	"$pm" fit "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --target lif --weights inverse-variance -o out.json
+expect_fail "lif does not merge runs" 2 "lif needs every run's worker times" -- \
+	"$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --drop-first 1
 
 # ---- progress: one redrawn line on stderr when it is a terminal, else nothing
 gemmfit=("$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" -o progress.json --maxiter 5)

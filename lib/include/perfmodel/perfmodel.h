@@ -146,6 +146,8 @@ PM_API pm_status pm_spec_parse(const char *json, const char *name, pm_spec **out
 			       pm_error *err);
 /* Append a comma-separated list of names ("a,b") to a role. */
 PM_API pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err);
+/* Empty a role (NULL is fine). */
+PM_API void pm_names_clear(pm_names *names);
 PM_API pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err);
 /* Set the form: "additive", "multiplicative" or a formula, checked here:
  * PM_EPARSE placed at "formula", line 1, the column of the mistake. */
