@@ -1,7 +1,7 @@
 /* pm_fit_seeds: the thesis's K fits with consecutive seeds, mean ± std of
  * every parameter (Tables 4.2/4.3), the best fit kept. */
 #include <math.h>
-#include <stdio.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,11 @@ struct batch {
 	pm_model **model;
 	pm_status *st;
 	pm_error *err;
+	size_t n;
+	atomic_uint done;	/* fits finished */
+	/* the caller's progress callback, which the fits report through */
+	void (*progress)(const pm_progress *p, void *arg);
+	void *progress_arg;
 };
 
 /* Each fit writes only its own slots: no order between fits matters. */
@@ -28,12 +33,24 @@ static void fit_one(void *ctx, size_t i, unsigned worker)
 
 	(void)worker;
 	b->st[i] = pm_fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
+	atomic_fetch_add(&b->done, 1);
+}
+
+/* A fit's report, with the batch's count of fits added. */
+static void batch_progress(const pm_progress *p, void *arg)
+{
+	struct batch *b = arg;
+	pm_progress q = *p;
+
+	q.fits = (unsigned)b->n;
+	q.fits_done = atomic_load(&b->done);
+	b->progress(&q, b->progress_arg);
 }
 
 pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
 			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err)
 {
-	struct batch b = { d, s, o, model, NULL, NULL };
+	struct batch b = { d, s, o, model, NULL, NULL, n, 0, NULL, NULL };
 	unsigned workers;
 	pm_pool *pool = NULL;
 	pm_status st;
@@ -42,12 +59,18 @@ pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
 		model[i] = NULL;
 	if (n == 0)
 		return PM_OK;
+	b.progress = o[0].progress;
+	b.progress_arg = o[0].progress_arg;
 	/* Whole fits in parallel first: they share nothing, whereas one fit
 	 * synchronises its threads every generation and polishes serially. */
 	threads = threads ? threads : pm__cpu_count();
 	workers = threads < n ? threads : (unsigned)n;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		o[i].threads = threads / workers;
+		/* the batch's fits share the first one's callback */
+		o[i].progress = b.progress ? batch_progress : NULL;
+		o[i].progress_arg = &b;
+	}
 	b.st = calloc(n, sizeof(*b.st));
 	b.err = calloc(n, sizeof(*b.err));
 	if (!b.st || !b.err) {

@@ -106,11 +106,18 @@ Test(progress, watching_does_not_change_the_fit)
  * from several threads, and must not need a lock of the library's. */
 static atomic_uint seen[4];
 
+static atomic_uint batch_fits, most_done, single_fits;
+
 static void count(const pm_progress *p, void *arg)
 {
+	unsigned done = p->fits_done, m = atomic_load(&most_done);
+
 	(void)arg;
 	if (p->seed >= 1 && p->seed <= 4)
 		atomic_fetch_add(&seen[p->seed - 1], 1);
+	atomic_store(&batch_fits, p->fits);
+	while (done > m && !atomic_compare_exchange_weak(&most_done, &m, done))
+		;
 }
 
 Test(progress, every_seed_reports)
@@ -123,4 +130,25 @@ Test(progress, every_seed_reports)
 	pm_model_free(fit(&o, 4, 23));
 	for (int i = 0; i < 4; i++)
 		cr_assert_gt(atomic_load(&seen[i]), 0, "seed %d", i + 1);
+	/* a batch says how many fits it has and how many are done: with two
+	 * threads two fits run at once, so one reports after another ended */
+	cr_assert_eq(atomic_load(&batch_fits), 4);
+	cr_assert_geq(atomic_load(&most_done), 1);
+	cr_assert_lt(atomic_load(&most_done), 4, "no report after the last fit ended");
+}
+
+static void single(const pm_progress *p, void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&single_fits, p->fits + p->fits_done);
+}
+
+Test(progress, a_fit_on_its_own_is_no_batch)
+{
+	pm_fit_options o = options();
+
+	o.maxiter = 5;
+	o.progress = single;
+	pm_model_free(fit(&o, 1, 24));
+	cr_assert_eq(atomic_load(&single_fits), 0);
 }

@@ -193,6 +193,9 @@ typedef struct pm_progress {
 	/* std(costs) / (atol + tol * |mean(costs)|): DE stops when it is <= 1;
 	 * +inf while a cost is not finite or when atol and tol are both 0 */
 	double convergence;
+	/* Fits run as a batch (pm_fit_seeds, pm_sweep): how many there are and
+	 * how many have finished; 0 and 0 for a fit on its own. */
+	unsigned fits, fits_done;
 } pm_progress;
 
 typedef struct pm_fit_options {
