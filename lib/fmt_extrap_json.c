@@ -1,10 +1,13 @@
-/* Extra-P's JSON inputs (its docs, "file formats"):
+/* Extra-P's JSON inputs, as Extra-P 4's docs/file-formats.md describes them:
  * - JSON: {"parameters": ["p", "n"], "measurements": {CALLPATH: {METRIC:
- *   [{"point": [2, 1000], "values": [0.512, 0.498]}, ...]}}};
+ *   [{"point": [2, 1000], "values": [0.512, 0.498]}, ...]}}}; the older
+ *   id-based JSON, whose "measurements" is an array, is read by
+ *   lib/fmt_extrap_json_ids.c;
  * - JSON Lines: one {"params": {"p": 2, "n": 1000}, "callpath": "stencil",
- *   "metric": "time", "value": 0.512} per line, callpath "<root>" and
- *   metric "time" when absent, as Extra-P reads them; lines with the same
- *   params are repetitions.
+ *   "metric": "time", "value": 0.512} per line, "value" a number or a list
+ *   of them (repetitions), callpath "<root>" and metric "time" when absent,
+ *   as Extra-P reads them; lines with the same params are repetitions, and
+ *   blank lines are skipped.
  * Each parameter becomes a column (numbers written back exactly, strings as
  * they are), each value a run in PM_INGEST_TIME_COLUMN. The callpath is the
  * region: --region and --metric choose, and without them the file must
@@ -13,32 +16,100 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_extrap_json.h"
 #include "ingest_impl.h"
-#include "json_read.h"
-#include "table.h"
 
-#define MAX_PARAMS 64
+#define MAX_PARAMS PM_EXTRAP_MAX_PARAMS
 #define DEFAULT_CALLPATH "<root>"
 #define DEFAULT_METRIC "time"
 
-/* A parameter value: a number, or a string (a categorical level). */
-static pm_status add_param(const pm_jctx *c, pm_table *t, const cJSON *v, const char *what,
-			   pm_error *err)
+/* ---- shared by the layouts ------------------------------------------------ */
+
+void pm__extrap_columns(pm_table *t, const char **names, size_t np)
 {
-	if (cJSON_IsNumber(v))
-		return pm__table_add_number(t, v->valuedouble, err);
-	if (cJSON_IsString(v))
-		return pm__table_add(t, v->valuestring, err);
-	return pm__json_fail(c, PM_ESCHEMA, "%s must be a number or a string", what);
+	names[np] = PM_INGEST_TIME_COLUMN;
+	t->ncols = np + 1;
+	t->names = names;
 }
 
-/* The measured values are times: numbers > 0. */
-static pm_status add_value(const pm_jctx *c, pm_table *t, const cJSON *v, const char *what,
-			   pm_error *err)
+pm_status pm__extrap_runs(const pm_jctx *c, pm_table *t, const cJSON *const *coord, size_t np,
+			  const cJSON *values, const char *coord_what, const char *value_what)
 {
-	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-		return pm__json_fail(c, PM_ESCHEMA, "%s must be a number > 0", what);
-	return pm__table_add_number(t, v->valuedouble, err);
+	int list = cJSON_IsArray(values);
+	const cJSON *v = list ? values->child : values;
+	pm_status rc;
+
+	if (list && !v)
+		return pm__json_fail(c, PM_ESCHEMA, "'%s' is empty", value_what);
+	for (size_t k = 0; v; v = list ? v->next : NULL, k++) {
+		for (size_t i = 0; i < np; i++) {
+			if (cJSON_IsNumber(coord[i]))
+				rc = pm__table_add_number(t, coord[i]->valuedouble, c->err);
+			else if (cJSON_IsString(coord[i]))
+				rc = pm__table_add(t, coord[i]->valuestring, c->err);
+			else
+				rc = pm__json_fail(c, PM_ESCHEMA, "%s must be a number or a string",
+						   coord_what);
+			if (rc)
+				return rc;
+		}
+		/* the measured values are times */
+		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+			return list ? pm__json_fail(c, PM_ESCHEMA, "%s[%zu] must be a number > 0",
+						    value_what, k)
+				    : pm__json_fail(c, PM_ESCHEMA, "'%s' must be a number > 0",
+						    value_what);
+		if ((rc = pm__table_add_number(t, v->valuedouble, c->err)))
+			return rc;
+	}
+	return PM_OK;
+}
+
+static char *copy_text(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	return d ? memcpy(d, s, n) : NULL;
+}
+
+static const char *const choice_what[2] = { "region", "metric" };
+
+pm_status pm__extrap_take(const pm_jctx *c, pm_extrap_choice *ch, const char *const name[2],
+			  int *take)
+{
+	*take = 0;
+	for (int k = 0; k < 2; k++)
+		if (ch->want[k] && strcmp(ch->want[k], name[k]))
+			return PM_OK;
+	for (int k = 0; k < 2; k++) {
+		if (ch->want[k])
+			continue;
+		if (!ch->seen[k] && !(ch->seen[k] = copy_text(name[k])))
+			return pm__fail(c->err, PM_ENOMEM, "out of memory");
+		if (strcmp(ch->seen[k], name[k]))
+			return pm__json_fail(c, PM_ESCHEMA, "the file has more than one %s ('%s', "
+					     "'%s'): choose one with --%s", choice_what[k],
+					     ch->seen[k], name[k], choice_what[k]);
+	}
+	*take = 1;
+	return PM_OK;
+}
+
+pm_status pm__extrap_taken_any(const pm_extrap_choice *ch, const pm_table *t, const char *name,
+			       const char *unit, pm_error *err)
+{
+	if (t->ncells || (!ch->want[0] && !ch->want[1]))
+		return PM_OK;
+	return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no %s for region '%s' and metric '%s'",
+			   unit, ch->want[0] ? ch->want[0] : "(any)",
+			   ch->want[1] ? ch->want[1] : "(any)");
+}
+
+void pm__extrap_choice_free(pm_extrap_choice *ch)
+{
+	free(ch->seen[0]);
+	free(ch->seen[1]);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -71,7 +142,7 @@ static pm_status one_point(const pm_jctx *c, const cJSON *e, size_t np, pm_table
 {
 	const cJSON *point, *values, *v;
 	const cJSON *coord[MAX_PARAMS];
-	size_t n, nv, k = 0;
+	size_t nv, k = 0;
 	pm_status rc;
 
 	if (!cJSON_IsObject(e))
@@ -83,26 +154,13 @@ static pm_status one_point(const pm_jctx *c, const cJSON *e, size_t np, pm_table
 	if (np == 1 && !cJSON_IsArray(point)) {
 		coord[0] = point;
 	} else {
-		if (!cJSON_IsArray(point) || (n = (size_t)cJSON_GetArraySize(point)) != np)
+		if (!cJSON_IsArray(point) || (size_t)cJSON_GetArraySize(point) != np)
 			return pm__json_fail(c, PM_ESCHEMA, "'point' must be an array of %zu values, "
 					     "one per parameter", np);
 		for (v = point->child; v; v = v->next)
 			coord[k++] = v;
 	}
-	if (!nv)
-		return pm__json_fail(c, PM_ESCHEMA, "'values' is empty");
-	k = 0;
-	cJSON_ArrayForEach(v, values) {
-		char what[40];
-
-		for (size_t i = 0; i < np; i++)
-			if ((rc = add_param(c, t, coord[i], "each coordinate of 'point'", c->err)))
-				return rc;
-		snprintf(what, sizeof(what), "values[%zu]", k++);
-		if ((rc = add_value(c, t, v, what, c->err)))
-			return rc;
-	}
-	return PM_OK;
+	return pm__extrap_runs(c, t, coord, np, values, "each coordinate of 'point'", "values");
 }
 
 static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, const char *metric,
@@ -113,9 +171,6 @@ static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, co
 	size_t np, i = 0;
 	pm_status rc;
 
-	if (!cJSON_IsObject(root))
-		return pm__json_fail(c, PM_ESCHEMA, "an Extra-P JSON file is an object with "
-				     "'parameters' and 'measurements'");
 	if ((rc = pm__json_array(c, root, "parameters", 1, &params, &np)) ||
 	    (rc = pm__json_object(c, root, "measurements", 1, &meas)))
 		return rc;
@@ -127,9 +182,7 @@ static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, co
 			return pm__json_fail(c, PM_ESCHEMA, "parameters[%zu] must be a name", i);
 		names[i++] = p->valuestring;
 	}
-	names[np] = PM_INGEST_TIME_COLUMN;
-	t->ncols = np + 1;
-	t->names = names;
+	pm__extrap_columns(t, names, np);
 	c->where = "measurements";
 	if ((rc = choose(c, meas, region, "region", &cp)))
 		return rc;
@@ -150,6 +203,13 @@ static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, co
 	return PM_OK;
 }
 
+/* The older layout lists measurements in an array and has coordinates. */
+static int id_based(const cJSON *root)
+{
+	return cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "measurements")) ||
+	       cJSON_HasObjectItem(root, "coordinates");
+}
+
 pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 			       const char *region, const char *metric, pm_dataset **out,
 			       pm_error *err)
@@ -163,7 +223,13 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 	*out = NULL;
 	if ((rc = pm__json_parse(text, len, name, &root, err)))
 		return rc;
-	rc = read_json(&c, root, region, metric, names, &t);
+	if (!cJSON_IsObject(root))
+		rc = pm__json_fail(&c, PM_ESCHEMA, "an Extra-P JSON file is an object with "
+				   "'parameters' and 'measurements'");
+	else if (id_based(root))
+		rc = pm__read_extrap_json_ids(&c, root, region, metric, names, &t);
+	else
+		rc = read_json(&c, root, region, metric, names, &t);
 	if (!rc)
 		rc = pm__table_build(&t, name, out, err);
 	pm__table_free(&t);
@@ -175,8 +241,7 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 
 struct lines {
 	pm_jctx c;
-	const char *region, *metric;	/* wanted; NULL: the only one */
-	char *seen[2];			/* the first line's callpath and metric */
+	pm_extrap_choice ch;
 	char *names[MAX_PARAMS + 1];	/* the first line's params (owned) */
 	size_t np;
 	pm_table t;
@@ -184,19 +249,10 @@ struct lines {
 
 static void lines_free(struct lines *l)
 {
-	free(l->seen[0]);
-	free(l->seen[1]);
+	pm__extrap_choice_free(&l->ch);
 	for (size_t i = 0; i < l->np; i++)
 		free(l->names[i]);
 	pm__table_free(&l->t);
-}
-
-static char *copy_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	return d ? memcpy(d, s, n) : NULL;
 }
 
 /* A string member, or dflt when absent. */
@@ -217,7 +273,6 @@ static pm_status text_or(const pm_jctx *c, const cJSON *o, const char *key, cons
 /* The first line's params name the columns; every line must have them. */
 static pm_status param_names(struct lines *l, const cJSON *params)
 {
-	l->t.ncols = 0;
 	for (const cJSON *v = params->child; v; v = v->next) {
 		if (l->np == MAX_PARAMS)
 			return pm__json_fail(&l->c, PM_ESCHEMA, "more than %d params", MAX_PARAMS);
@@ -227,28 +282,16 @@ static pm_status param_names(struct lines *l, const cJSON *params)
 	}
 	if (!l->np)
 		return pm__json_fail(&l->c, PM_ESCHEMA, "'params' is empty");
-	l->names[l->np] = (char *)PM_INGEST_TIME_COLUMN;
-	l->t.ncols = l->np + 1;
-	l->t.names = (const char *const *)l->names;
-	return PM_OK;
-}
-
-/* With no --region (--metric), every line must have the first one's. */
-static pm_status same_as_first(struct lines *l, int k, const char *cur, const char *what)
-{
-	if (!l->seen[k])
-		return (l->seen[k] = copy_text(cur)) ? PM_OK :
-						 pm__fail(l->c.err, PM_ENOMEM, "out of memory");
-	if (strcmp(l->seen[k], cur))
-		return pm__json_fail(&l->c, PM_ESCHEMA, "the file has more than one %s ('%s', "
-				     "'%s'): choose one with --%s", what, l->seen[k], cur, what);
+	pm__extrap_columns(&l->t, (const char **)l->names, l->np);
 	return PM_OK;
 }
 
 static pm_status one_line(struct lines *l, const cJSON *o)
 {
-	const cJSON *params, *value, *v;
-	const char *cp = NULL, *metric = NULL;
+	const cJSON *params, *value;
+	const cJSON *coord[MAX_PARAMS];
+	const char *name[2] = { NULL, NULL };
+	int take;
 	pm_status rc;
 
 	if (!cJSON_IsObject(o))
@@ -256,29 +299,23 @@ static pm_status one_line(struct lines *l, const cJSON *o)
 				     "'params' and 'value'");
 	if ((rc = pm__json_object(&l->c, o, "params", 1, &params)) ||
 	    (rc = pm__json_item(&l->c, o, "value", 1, &value)) ||
-	    (rc = text_or(&l->c, o, "callpath", DEFAULT_CALLPATH, &cp)) ||
-	    (rc = text_or(&l->c, o, "metric", DEFAULT_METRIC, &metric)))
+	    (rc = text_or(&l->c, o, "callpath", DEFAULT_CALLPATH, &name[0])) ||
+	    (rc = text_or(&l->c, o, "metric", DEFAULT_METRIC, &name[1])) ||
+	    (rc = pm__extrap_take(&l->c, &l->ch, name, &take)))
 		return rc;
-	if (!cJSON_IsObject(params))
-		return pm__json_fail(&l->c, PM_ESCHEMA, "'params' must be an object");
-	if ((l->region && strcmp(l->region, cp)) || (l->metric && strcmp(l->metric, metric)))
+	if (!take)
 		return PM_OK;
-	if ((!l->region && (rc = same_as_first(l, 0, cp, "region"))) ||
-	    (!l->metric && (rc = same_as_first(l, 1, metric, "metric"))))
-		return rc;
 	if (!l->np && (rc = param_names(l, params)))
 		return rc;
 	if ((size_t)cJSON_GetArraySize(params) != l->np)
 		return pm__json_fail(&l->c, PM_ESCHEMA, "its params differ from the first line's");
 	for (size_t i = 0; i < l->np; i++) {
-		if ((rc = pm__json_item(&l->c, params, l->names[i], 0, &v)))
+		if ((rc = pm__json_item(&l->c, params, l->names[i], 0, &coord[i])))
 			return rc;
-		if (!v)
+		if (!coord[i])
 			return pm__json_fail(&l->c, PM_ESCHEMA, "no param '%s'", l->names[i]);
-		if ((rc = add_param(&l->c, &l->t, v, "each param", l->c.err)))
-			return rc;
 	}
-	return add_value(&l->c, &l->t, value, "'value'", l->c.err);
+	return pm__extrap_runs(&l->c, &l->t, coord, l->np, value, "each param", "value");
 }
 
 /* A schema or parse error of line `line`: placed there (the JSON parser and
@@ -294,8 +331,8 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 				const char *region, const char *metric, pm_dataset **out,
 				pm_error *err)
 {
-	struct lines l = { .c = { .name = name, .err = err }, .region = region,
-			   .metric = metric };
+	struct lines l = { .c = { .name = name, .err = err },
+			   .ch = { .want = { region, metric } } };
 	unsigned line = 0;
 	pm_status rc = PM_OK;
 
@@ -310,7 +347,7 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 		while (b < n && strchr(" \t\r", s[b]))
 			b++;
 		if (b == n)
-			continue;	/* blank lines are allowed, as between documents */
+			continue;	/* blank lines are allowed: Extra-P's examples have them */
 		l.t.at_line = line;	/* the cells' place: line alone, as in the errors */
 		rc = pm__json_parse(s, n, name, &o, err);
 		if (!rc)
@@ -318,9 +355,8 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 		cJSON_Delete(o);
 		rc = at_line(rc, err, line);
 	}
-	if (!rc && !l.t.ncells && (region || metric))
-		rc = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no line for region '%s' and "
-				 "metric '%s'", region ? region : "(any)", metric ? metric : "(any)");
+	if (!rc)
+		rc = pm__extrap_taken_any(&l.ch, &l.t, name, "line", err);
 	if (!rc && !l.np)
 		rc = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no measurements");
 	if (!rc)

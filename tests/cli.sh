@@ -644,7 +644,7 @@ expect_fail "gbench: pattern matches nothing" 1 "no benchmark name matches --nam
 expect_fail "JSON of another kind" 1 "neither 'benchmarks'" -- "$pm" fit "$fix/bounds.json" -o out.json
 check "Extra-P text with --region and --metric" "$pm" fit "$ing/extrap.txt" --maxiter 20 -q -o ep.json \
 	--region stencil --metric time --intrinsic n --extrinsic p
-for f in extrap.json extrap.jsonl; do
+for f in extrap.json extrap.jsonl extrap_ids.json extrap_list.jsonl; do
 	if "$pm" fit "$ing/$f" --maxiter 20 -q -o "$f.model" --region stencil --metric time \
 		--intrinsic n --extrinsic p && cmp -s <(params ep.json) <(params "$f.model"); then
 		ok "Extra-P $f fits as the text format"
@@ -656,6 +656,8 @@ expect_fail "Extra-P JSON: two regions, none chosen" 1 "extrap.json: measurement
 	"$pm" fit "$ing/extrap.json" -o out.json
 expect_fail "Extra-P JSON Lines: the line of the second metric" 1 "extrap.jsonl:19: the file has more than one metric" -- \
 	"$pm" fit "$ing/extrap.jsonl" --region stencil -o out.json
+expect_fail "Extra-P id-based JSON: two metrics, none chosen" 1 "extrap_ids.json: measurements\[18\]: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
+	"$pm" fit "$ing/extrap_ids.json" --region stencil -o out.json
 expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
 	"$pm" fit "$ing/extrap.txt" --region stencil -o out.json
 if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size --extrinsic threads,batch_size \

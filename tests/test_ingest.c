@@ -557,14 +557,18 @@ static void expect_same_cells(const pm_dataset *a, const pm_dataset *b)
 	}
 }
 
-/* extrap.json and extrap.jsonl hold extrap.txt's numbers: every run and
- * every median the same, for each region and metric. */
+/* extrap.json, extrap.jsonl, extrap_ids.json (Extra-P's older, id-based
+ * JSON) and extrap_list.jsonl (a list of values per line, blank lines
+ * between) hold extrap.txt's numbers: every run and every median the same,
+ * for each region and metric. */
 Test(ingest, extrap_json_and_jsonl_equal_the_text)
 {
 	static const char *const pick[][2] = { { "stencil", "time" }, { "stencil", "visits" },
 					       { "halo_exchange", NULL } };
-	static const char *const file[] = { "extrap.json", "extrap.jsonl" };
-	static const pm_format fmt[] = { PM_FORMAT_EXTRAP_JSON, PM_FORMAT_EXTRAP_JSONL };
+	static const char *const file[] = { "extrap.json", "extrap.jsonl", "extrap_ids.json",
+					    "extrap_list.jsonl" };
+	static const pm_format fmt[] = { PM_FORMAT_EXTRAP_JSON, PM_FORMAT_EXTRAP_JSONL,
+					 PM_FORMAT_EXTRAP_JSON, PM_FORMAT_EXTRAP_JSONL };
 
 	for (size_t k = 0; k < 3; k++) {
 		for (int agg = PM_AGG_NONE; agg <= PM_AGG_MEDIAN; agg++) {
@@ -576,7 +580,7 @@ Test(ingest, extrap_json_and_jsonl_equal_the_text)
 			o.metric = pick[k][1];
 			o.aggregate = (pm_aggregate)agg;
 			read_ok("extrap.txt", &o, &text, NULL);
-			for (size_t f = 0; f < 2; f++) {
+			for (size_t f = 0; f < sizeof(file) / sizeof(*file); f++) {
 				read_ok(file[f], &o, &d, &info);
 				cr_assert_eq(info.format, fmt[f]);
 				expect_same_cells(text, d);
@@ -644,6 +648,125 @@ Test(ingest, extrap_json_errors)
 		     "measurements: no region", 0, 0);
 }
 
+/* Extra-P's id-based JSON: each list as given, or a small default (two
+ * parameters, two callpaths, one metric, one coordinate, one measurement). */
+struct ids_doc {
+	const char *params, *callpaths, *metrics, *coords, *meas;
+};
+
+static const char *ids_text(struct ids_doc d)
+{
+	static char text[2048];
+
+	snprintf(text, sizeof(text), "{\"parameters\": %s, \"callpaths\": %s, \"metrics\": %s, "
+		 "\"coordinates\": %s, \"measurements\": %s}",
+		 d.params ? d.params :
+			    "[{\"id\": 1, \"name\": \"x\"}, {\"id\": 2, \"name\": \"y\"}]",
+		 d.callpaths ? d.callpaths :
+			       "[{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"b\"}]",
+		 d.metrics ? d.metrics : "[{\"id\": 1, \"name\": \"time\"}]",
+		 d.coords ? d.coords : "[{\"id\": 1, \"parameter_value_pairs\": "
+				       "[{\"parameter_id\": 1, \"parameter_value\": 4}, "
+				       "{\"parameter_id\": 2, \"parameter_value\": \"big\"}]}]",
+		 d.meas ? d.meas : "[{\"callpath_id\": 1, \"coordinate_id\": 1, "
+				   "\"metric_id\": 1, \"value\": 2}]");
+	return text;
+}
+
+#define IDS_PAIR(p, v) "{\"parameter_id\": " #p ", \"parameter_value\": " #v "}"
+#define IDS_COORD(...) "[{\"id\": 1, \"parameter_value_pairs\": [" __VA_ARGS__ "]}]"
+#define IDS_MEAS(cp, co, m, v) "{\"callpath_id\": " #cp ", \"coordinate_id\": " #co \
+			       ", \"metric_id\": " #m ", \"value\": " #v "}"
+
+/* Parameters in their order, string values as levels, a measurement
+ * without its own id; the value of a callpath not chosen is not read. */
+Test(ingest, extrap_json_ids_reads_by_id)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_dataset *d = runs_of(ids_text((struct ids_doc){ 0 }));
+	pm_error err;
+
+	cr_assert_eq(pm_dataset_ncols(d), 3);
+	cr_assert_str_eq(pm_dataset_col_name(d, 0), "x");
+	cr_assert_str_eq(pm_dataset_col_name(d, 2), "time_s");
+	cr_assert_eq(num(d, 0, "x"), 4);
+	cr_assert_str_eq(cell(d, 0, "y"), "big");
+	cr_assert_eq(num(d, 0, "time_s"), 2);
+	pm_dataset_free(d);
+	o.region = "a";
+	o.aggregate = PM_AGG_NONE;
+	cr_assert_eq(parse(ids_text((struct ids_doc){ .meas = "[" IDS_MEAS(1, 1, 1, 3) ", "
+			   IDS_MEAS(2, 1, 1, 0) ", " IDS_MEAS(1, 1, 1, 5) "]" }), &o, &d, NULL,
+			   &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_dataset_nrows(d), 2);
+	cr_assert_eq(num(d, 1, "time_s"), 5);
+	pm_dataset_free(d);
+}
+
+Test(ingest, extrap_json_ids_errors)
+{
+	static const struct {
+		struct ids_doc doc;
+		const char *msg;
+	} bad[] = {
+		{ { .meas = "[" IDS_MEAS(7, 1, 1, 2) "]" },
+		  "measurements[0]: 'callpath_id' 7 is not an id in 'callpaths'" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 3, 2) "]" },
+		  "measurements[0]: 'metric_id' 3 is not an id in 'metrics'" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 1, 2) ", " IDS_MEAS(1, 2, 1, 2) "]" },
+		  "measurements[1]: 'coordinate_id' 2 is not an id in 'coordinates'" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 1, 0) "]" },
+		  "measurements[0]: 'value' must be a number > 0" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 1, "fast") "]" },
+		  "measurements[0]: 'value' must be a number > 0" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 1, [2]) "]" },
+		  "measurements[0]: 'value' must be a number > 0" },
+		{ { .meas = "[{\"callpath_id\": 1, \"coordinate_id\": 1, \"metric_id\": 1}]" },
+		  "measurements[0]: missing 'value'" },
+		{ { .meas = "[3]" }, "measurements[0]: must be an object with 'callpath_id'" },
+		{ { .meas = "{}" }, "'measurements' must be an array" },
+		{ { .meas = "[" IDS_MEAS(1, 1, 1, 2) ", " IDS_MEAS(2, 1, 1, 2) "]" },
+		  "measurements[1]: the file has more than one region ('a', 'b'): choose one "
+		  "with --region" },
+		{ { .callpaths = "[{\"id\": 1, \"name\": \"a\"}, {\"id\": 1, \"name\": \"b\"}]" },
+		  "callpaths[1]: id 1 is also that of callpaths[0]" },
+		{ { .params = "[{\"id\": 2, \"name\": \"x\"}, {\"id\": 1, \"name\": \"y\"}, "
+			      "{\"id\": 2, \"name\": \"z\"}]" },
+		  "parameters[2]: id 2 is also that of parameters[0]" },
+		{ { .callpaths = "[{\"id\": -1, \"name\": \"a\"}]" },
+		  "callpaths[0]: 'id' must be a whole number" },
+		{ { .callpaths = "[{\"id\": 1}]" }, "callpaths[0]: missing 'name'" },
+		{ { .metrics = "[\"time\"]" }, "metrics[0]: must be an object with 'id'" },
+		{ { .params = "[{\"id\": 1, \"name\": \"\"}]" }, "parameters[0]: 'name' is empty" },
+		{ { .params = "[]" }, "'parameters' must name 1 to 64 parameters" },
+		{ { .coords = IDS_COORD(IDS_PAIR(1, 4)) },
+		  "coordinates[0]: no value for parameter 'y'" },
+		{ { .coords = IDS_COORD(IDS_PAIR(1, 4) ", " IDS_PAIR(1, 8)) },
+		  "coordinates[0].parameter_value_pairs[1]: parameter 'x' a second time" },
+		{ { .coords = IDS_COORD(IDS_PAIR(1, 4) ", " IDS_PAIR(9, 8)) },
+		  "coordinates[0].parameter_value_pairs[1]: 'parameter_id' 9 is not an id in "
+		  "'parameters'" },
+		{ { .coords = IDS_COORD(IDS_PAIR(1, true)) },
+		  "coordinates[0].parameter_value_pairs[0]: 'parameter_value' must be a number "
+		  "or a string" },
+		{ { .coords = IDS_COORD("[1]") },
+		  "coordinates[0].parameter_value_pairs[0]: must be an object with "
+		  "'parameter_id' and 'parameter_value'" },
+		{ { .coords = "[{\"id\": 1}]" },
+		  "coordinates[0]: missing 'parameter_value_pairs'" },
+	};
+	pm_read_options o = pm_read_options_default();
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		expect_error(ids_text(bad[i].doc), NULL, PM_ESCHEMA, bad[i].msg, 0, 0);
+	/* told from the newer layout by the array alone */
+	expect_error("{\"parameters\": [], \"measurements\": []}", NULL, PM_ESCHEMA,
+		     "missing 'callpaths'", 0, 0);
+	o.region = "c";
+	expect_error(ids_text((struct ids_doc){ 0 }), &o, PM_ESCHEMA,
+		     "no measurement for region 'c' and metric '(any)'", 0, 0);
+}
+
 #define JSONL_FIRST "{\"params\": {\"p\": 1}, \"value\": 1}\n"
 
 /* expect_error on JSONL_FIRST followed by `second`. */
@@ -684,6 +807,27 @@ Test(ingest, extrap_jsonl_errors)
 	o.region = NULL;
 	o.format = PM_FORMAT_EXTRAP_JSONL;
 	expect_error("\n\n", &o, PM_ESCHEMA, "no measurements", 0, 0);
+}
+
+/* A list of values is a run each, all placed on their line. */
+Test(ingest, extrap_jsonl_value_lists)
+{
+	pm_dataset *d = runs_of("{\"params\": {\"x\": 2}, \"value\": [1.5, 2.5]}\n\n"
+				"{\"params\": {\"x\": 4}, \"value\": 3}\n");
+
+	cr_assert_eq(pm_dataset_nrows(d), 3);
+	cr_assert_eq(num(d, 1, "x"), 2);
+	cr_assert_eq(num(d, 1, "time_s"), 2.5);
+	cr_assert_eq(pm_dataset_cell_line(d, 1, 1), 1);
+	cr_assert_eq(num(d, 2, "time_s"), 3);
+	cr_assert_eq(pm_dataset_cell_line(d, 2, 1), 3);
+	pm_dataset_free(d);
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": [1, 0]}\n", PM_ESCHEMA,
+			   "value[1] must be a number > 0", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": [1, \"x\"]}\n", PM_ESCHEMA,
+			   "value[1] must be a number > 0", 2, 0);
+	expect_after_first("{\"params\": {\"p\": 2}, \"value\": []}\n", PM_ESCHEMA,
+			   "'value' is empty", 2, 0);
 }
 
 /* A value the fit cannot take is placed on its line. */
