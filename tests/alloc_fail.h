@@ -3,7 +3,7 @@
  * so and routes its own calls, and cJSON's, through them too), so that a
  * test can make the k-th allocation fail and count the blocks left behind.
  *
- *	armed = 1; fail_in = k; live = 0;   ... run ...   armed = 0;
+ *	alloc_arm(k);   ... run ...   armed = 0;
  *
  * fails the allocation after k successful ones (fail_in < 0 afterwards
  * means it happened) and leaves in `live` the blocks allocated minus those
@@ -53,6 +53,15 @@ static void *counted(void *p)
 	if (armed && p)
 		live++;
 	return p;
+}
+
+/* From now on the allocation after k successful ones fails (k < 0: none
+ * does), and live counts the blocks from 0. */
+static inline void alloc_arm(long k)
+{
+	live = 0;
+	fail_in = k;
+	armed = 1;
 }
 
 void *malloc(size_t n)

@@ -704,7 +704,7 @@ if command -v script >/dev/null; then
 	# sweep: the same line while its fits run; the table follows on a clean line
 	sweepcmd=("$pm" sweep "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --lambda 1e-2:1:2 --cv 2 --maxiter 5)
 	script -qec "$(printf '%q ' "${sweepcmd[@]}")" /dev/null >progress.tty 2>&1
-	check "progress: sweep shows its fits and generations on a terminal" grep -q "fits 0/4 done  seed 1  gen 0/5" progress.tty
+	check "progress: sweep shows its fits and generations on a terminal" grep -Eq "fits [0-4]/4 done  seed [0-9]+  gen [0-5]/5" progress.tty
 	check "progress: sweep clears the line before its table" grep -q $'\r\033\[Klambda' progress.tty
 	script -qec "$(printf '%q ' "${sweepcmd[@]}" -q)" /dev/null >progress.tty 2>&1
 	check "progress: sweep -q silences it" bash -c '! grep -q "gen " progress.tty && grep -q "best lambda" progress.tty'

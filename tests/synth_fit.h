@@ -35,20 +35,43 @@ static pm_spec *syn_spec(void)
 	return s;
 }
 
-/* pm_fit_seeds of syn_spec() on d (nseeds 1: pm_fit), short: maxiter
- * generations on one thread. inline: not every test that includes this uses it. */
-static inline pm_model *syn_fit(const pm_dataset *d, unsigned nseeds, unsigned maxiter)
+/* syn_spec() fitted to d with o, which must succeed: pm_fit_seeds with
+ * nseeds seeds, and for nseeds 1 pm_fit itself, which the fit tests test.
+ * inline: not every test that includes this uses it. */
+static inline pm_model *syn_fit_with(const pm_dataset *d, pm_fit_options o, unsigned nseeds)
 {
 	pm_spec *s = syn_spec();
-	pm_fit_options o = pm_fit_options_default();
 	pm_model *m = NULL;
 	pm_error err = { 0 };
+	pm_status st = nseeds == 1 ? pm_fit(d, s, &o, &m, &err)
+				   : pm_fit_seeds(d, s, &o, nseeds, &m, &err);
+
+	cr_assert_eq(st, PM_OK, "%s", err.msg);
+	pm_spec_free(s);
+	return m;
+}
+
+/* syn_fit_with, short: maxiter generations on one thread. */
+static inline pm_model *syn_fit(const pm_dataset *d, unsigned nseeds, unsigned maxiter)
+{
+	pm_fit_options o = pm_fit_options_default();
 
 	o.maxiter = maxiter;
 	o.threads = 1;
-	cr_assert_eq(pm_fit_seeds(d, s, &o, nseeds, &m, &err), PM_OK, "%s", err.msg);
-	pm_spec_free(s);
-	return m;
+	return syn_fit_with(d, o, nseeds);
+}
+
+/* m written as model.json and read back: the model read, and in *json
+ * (the caller frees it) the text. */
+static inline pm_model *json_round_trip(const pm_model *m, char **json)
+{
+	pm_model *back = NULL;
+	pm_error err = { 0 };
+
+	*json = NULL;
+	cr_assert_eq(pm_model_to_json(m, json, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_load_string(*json, "m.json", &back, &err), PM_OK, "%s", err.msg);
+	return back;
 }
 
 #endif

@@ -89,9 +89,7 @@ static long exhaust(pm_status (*op)(const struct job *, pm_error *), const struc
 		pm_status st;
 		int failed;
 
-		live = 0;
-		fail_in = k;
-		armed = 1;
+		alloc_arm(k);
 		st = op(j, &err);
 		armed = 0;
 		failed = fail_in < 0;

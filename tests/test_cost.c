@@ -617,13 +617,12 @@ static void init_survives_every_allocation_failure(int general)
 		pm_error err = { 0 };
 		pm_status st;
 
-		live = 0;
-		fail_in = k;
-		armed = 1;
+		alloc_arm(k);
 		st = pm__cost_init(&f.c, &f.p, f.m, &o, &err);
 		if (st == PM_OK)
 			pm__cost_free(&f.c);
 		armed = 0;
+		cr_expect_lt(fail_in, 0, "allocation %ld was never asked for", k);
 		if (st != PM_OK) {
 			cr_expect_eq(st, PM_ENOMEM, "allocation %ld: status %d", k, st);
 			cr_expect_eq(err.code, PM_ENOMEM);

@@ -138,45 +138,42 @@ Test(dataset, read_file_bom_crlf_quoted_no_final_newline)
 	free(path);
 }
 
-Test(dataset, read_file_parse_error_names_file)
+/* Reading path fails with code and exactly msg, at line:column (0:0 where
+ * no place applies), leaving *out NULL. */
+static void read_fails(const char *path, pm_status code, const char *msg, unsigned line,
+		       unsigned column)
 {
-	char *path = data_path("csv/unterminated.csv");
 	pm_dataset *d = (pm_dataset *)1;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EPARSE);
+	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), code);
 	cr_expect_null(d);
+	cr_expect_eq(err.code, code);
 	cr_expect_str_eq(err.file, path);
-	cr_expect_eq(err.line, 3);
-	cr_expect_eq(err.column, 3);
-	cr_expect_str_eq(err.msg, "unterminated quoted field");
+	cr_expect_str_eq(err.msg, msg);
+	cr_expect_eq(err.line, line);
+	cr_expect_eq(err.column, column);
+}
+
+Test(dataset, read_file_parse_error_names_file)
+{
+	char *path = data_path("csv/unterminated.csv");
+
+	read_fails(path, PM_EPARSE, "unterminated quoted field", 3, 3);
 	free(path);
 }
 
 Test(dataset, read_file_missing)
 {
-	pm_dataset *d = (pm_dataset *)1;
-	pm_error err = { 0 };
-	const char *path = "/nonexistent/dir/nope.csv";
-
-	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EIO);
-	cr_expect_null(d);
-	cr_expect_eq(err.code, PM_EIO);
-	cr_expect_str_eq(err.file, path);
-	cr_expect_str_eq(err.msg, "cannot open: No such file or directory");
-	cr_expect_eq(err.line, 0);
+	read_fails("/nonexistent/dir/nope.csv", PM_EIO, "cannot open: No such file or directory",
+		   0, 0);
 }
 
 Test(dataset, read_directory)
 {
 	char *path = data_path("csv");
-	pm_dataset *d = (pm_dataset *)1;
-	pm_error err = { 0 };
 
-	cr_assert_eq(pm_dataset_read_csv(path, &d, &err), PM_EIO);
-	cr_expect_null(d);
-	cr_expect_str_eq(err.file, path);
-	cr_expect_str_eq(err.msg, "cannot read: Is a directory");
+	read_fails(path, PM_EIO, "cannot read: Is a directory", 0, 0);
 	free(path);
 }
 
@@ -688,9 +685,7 @@ static void exhaust(pm_status (*op)(pm_dataset **, pm_error *), int via_stdio)
 		pm_status rc;
 		int failed;
 
-		live = 0;
-		fail_in = k;
-		armed = 1;
+		alloc_arm(k);
 		rc = op(&d, &err);
 		failed = fail_in < 0;
 		fail_in = -1;
@@ -781,8 +776,7 @@ Test(dataset, hook_is_live)
 	pm_dataset *d = (pm_dataset *)1;
 	pm_error err = { 0 };
 
-	fail_in = 0;
-	armed = 1;
+	alloc_arm(0);
 	cr_expect_eq(op_build(&d, &err), PM_ENOMEM);
 	armed = 0;
 	cr_expect_null(d);

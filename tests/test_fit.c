@@ -17,20 +17,10 @@ static double param(const pm_model *m, const char *name)
 	return NAN;
 }
 
-static pm_model *fit(const pm_dataset *d, const pm_spec *s, pm_fit_options o)
-{
-	pm_model *m = NULL;
-	pm_error err = { 0 };
-
-	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
-	return m;
-}
-
 Test(fit, recovers_noiseless_parameters)
 {
 	pm_dataset *d = syn_dataset(300, 0, 11);
-	pm_spec *s = syn_spec();
-	pm_model *m = fit(d, s, pm_fit_options_default());
+	pm_model *m = syn_fit_with(d, pm_fit_options_default(), 1);
 	const pm_fit_info *fi = pm_model_fit_info(m);
 
 	cr_expect_lt(fabs(param(m, "q_threads") - SYN_Q_THREADS), 0.01, "q_threads %g",
@@ -41,22 +31,19 @@ Test(fit, recovers_noiseless_parameters)
 	cr_expect_eq(fi->training.n, 300);
 	cr_expect_eq(pm_model_nparams(m), 3 * 2 + 3 + 2 + 2 + 1);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(fit, recovers_scaling_under_noise)
 {
 	pm_dataset *d = syn_dataset(300, 0.05, 12);
-	pm_spec *s = syn_spec();
-	pm_model *m = fit(d, s, pm_fit_options_default());
+	pm_model *m = syn_fit_with(d, pm_fit_options_default(), 1);
 
 	cr_expect_lt(fabs(param(m, "q_threads") - SYN_Q_THREADS), 0.05, "q_threads %g",
 		     param(m, "q_threads"));
 	cr_expect_lt(fabs(param(m, "q_batch") - SYN_Q_BATCH), 0.05, "q_batch %g",
 		     param(m, "q_batch"));
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -64,7 +51,6 @@ Test(fit, recovers_scaling_under_noise)
 Test(fit, same_result_for_any_thread_count)
 {
 	pm_dataset *d = syn_dataset(200, 0.05, 13);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m1, *m4;
 	char *j1 = NULL, *j4 = NULL;
@@ -72,9 +58,9 @@ Test(fit, same_result_for_any_thread_count)
 
 	o.maxiter = 60;
 	o.threads = 1;
-	m1 = fit(d, s, o);
+	m1 = syn_fit_with(d, o, 1);
 	o.threads = 4;
-	m4 = fit(d, s, o);
+	m4 = syn_fit_with(d, o, 1);
 	/* 210 members x 200 rows a generation: enough for 4 threads' shares */
 	cr_expect_eq(m4->info.threads_used, 4);
 	cr_assert_eq(m1->nparams, m4->nparams);
@@ -92,7 +78,6 @@ Test(fit, same_result_for_any_thread_count)
 	free(j4);
 	pm_model_free(m1);
 	pm_model_free(m4);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -102,16 +87,15 @@ Test(fit, same_result_for_any_thread_count)
 Test(fit, small_fit_uses_one_thread)
 {
 	pm_dataset *d = syn_dataset(30, 0.05, 15), *d2 = syn_dataset(80, 0.05, 15);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m1, *m2, *m3;
 
 	o.maxiter = 20;
 	o.threads = 1;
-	m1 = fit(d, s, o);
+	m1 = syn_fit_with(d, o, 1);
 	o.threads = 2;
-	m2 = fit(d, s, o);
-	m3 = fit(d2, s, o);
+	m2 = syn_fit_with(d, o, 1);
+	m3 = syn_fit_with(d2, o, 1);
 	cr_expect_eq(m1->info.threads_used, 1);
 	cr_expect_eq(m2->info.threads_used, 1);
 	cr_expect_eq(m2->info.options.threads, 2, "what was asked stays recorded");
@@ -121,7 +105,6 @@ Test(fit, small_fit_uses_one_thread)
 	pm_model_free(m1);
 	pm_model_free(m2);
 	pm_model_free(m3);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 	pm_dataset_free(d2);
 }
@@ -129,19 +112,17 @@ Test(fit, small_fit_uses_one_thread)
 Test(fit, scale_none_and_auto_predict_alike_on_clean_data)
 {
 	pm_dataset *d = syn_dataset(300, 0, 14);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m;
 
 	o.scale = PM_SCALE_NONE;
-	m = fit(d, s, o);
+	m = syn_fit_with(d, o, 1);
 	cr_expect_eq(m->target_scale, 1.0);
 	for (size_t i = 0; i < m->ninputs; i++)
 		cr_expect_eq(m->inputs[i].log_scale, 0.0);
 	/* raw and scaled are the same thing without scaling */
 	cr_expect_eq(memcmp(m->raw, m->value, m->nparams * sizeof(double)), 0);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -149,13 +130,12 @@ Test(fit, scale_none_and_auto_predict_alike_on_clean_data)
 Test(fit, raw_parameters_predict_like_the_model)
 {
 	pm_dataset *d = syn_dataset(120, 0.05, 15);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m;
 	double x[7] = { 3, 16, 256, 1, 0, 2, 32 }, t, raw;
 
 	o.maxiter = 50;
-	m = fit(d, s, o);
+	m = syn_fit_with(d, o, 1);
 	cr_assert_eq(pm_model_predict(m, x, &t, NULL), PM_OK);
 	raw = (param(m, "a_k") * pow(3, param(m, "p_k")) + param(m, "a_f") * pow(16, param(m, "p_f")) +
 	       param(m, "a_h") * pow(256, param(m, "p_h")) + param(m, "b_act=sigmoid") +
@@ -164,7 +144,6 @@ Test(fit, raw_parameters_predict_like_the_model)
 	      param(m, "C");
 	cr_expect_lt(fabs(raw - t) / t, 1e-12, "raw %.17g model %.17g", raw, t);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -315,7 +294,6 @@ Test(fit, overflow_in_x_to_the_p)
 Test(fit, stop_request_gives_the_best_model_so_far)
 {
 	pm_dataset *d = syn_dataset(200, 0.0, 3);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	volatile sig_atomic_t stop = 1;
 	pm_model *m, *back = NULL;
@@ -325,7 +303,7 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 
 	o.threads = 2;
 	o.stop = &stop;
-	m = fit(d, s, o);
+	m = syn_fit_with(d, o, 1);
 	fi = pm_model_fit_info(m);
 	cr_expect_eq(fi->interrupted, 1);
 	cr_expect_str_eq(fi->stop, "interrupted");
@@ -333,9 +311,8 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 	cr_expect_eq(fi->polished, 0);
 	cr_expect_null(fi->options.stop);
 	cr_expect(isfinite(fi->cost));
-	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
+	back = json_round_trip(m, &json);
 	cr_expect(strstr(json, "\"interrupted\": true") != NULL);
-	cr_assert_eq(pm_model_load_string(json, "i.json", &back, &err), PM_OK, "%s", err.msg);
 	cr_expect_eq(pm_model_fit_info(back)->interrupted, 1);
 	free(json);
 	pm_model_free(back);
@@ -344,7 +321,7 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 	/* never set: a whole fit, and no mark in the file */
 	stop = 0;
 	o.maxiter = 5;
-	m = fit(d, s, o);
+	m = syn_fit_with(d, o, 1);
 	cr_expect_eq(pm_model_fit_info(m)->interrupted, 0);
 	cr_expect_eq(pm_model_fit_info(m)->generations, 5);
 	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
@@ -352,5 +329,4 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 	free(json);
 	pm_model_free(m);
 	pm_dataset_free(d);
-	pm_spec_free(s);
 }

@@ -20,9 +20,8 @@ static pm_fit_options quick(void)
 Test(holdout, split_fits_the_rest_and_measures_the_held_out_rows)
 {
 	pm_dataset *d = syn_dataset(150, 0.05, 21), *test = NULL;
-	pm_spec *s = syn_spec();
 	pm_fit_options o = quick();
-	pm_model *m = NULL;
+	pm_model *m;
 	pm_error err = { 0 };
 	size_t *tr, *te, ntr, nte;
 	pm_metrics want;
@@ -31,7 +30,7 @@ Test(holdout, split_fits_the_rest_and_measures_the_held_out_rows)
 	o.maxiter = 1000;	/* a converged fit, for an honest held-out MAPE */
 	o.test_fraction = 0.3;
 	o.split_seed = 9;
-	cr_assert_eq(pm_fit_seeds(d, s, &o, 1, &m, &err), PM_OK, "%s", err.msg);
+	m = syn_fit_with(d, o, 1);
 	const pm_fit_info *fi = pm_model_fit_info(m);
 	cr_assert_eq(fi->training.n, 105);
 	cr_assert_eq(fi->test.n, 45);
@@ -51,34 +50,29 @@ Test(holdout, split_fits_the_rest_and_measures_the_held_out_rows)
 	free(te);
 	pm_dataset_free(test);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(holdout, test_file_and_round_trip)
 {
 	pm_dataset *d = syn_dataset(100, 0.05, 22), *t = syn_dataset(40, 0.05, 23);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = quick();
-	pm_model *m = NULL, *l = NULL;
-	pm_error err = { 0 };
-	char *json = NULL;
+	pm_model *m, *l;
+	char *json;
 
 	o.test = t;
-	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	m = syn_fit_with(d, o, 1);
 	const pm_fit_info *fi = pm_model_fit_info(m);
 	cr_assert_eq(fi->training.n, 100);
 	cr_assert_eq(fi->test.n, 40);
 	cr_assert_eq(fi->options.test_fraction, 0);
-	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
+	l = json_round_trip(m, &json);
 	cr_assert_not_null(strstr(json, "\"test_data\""));
-	cr_assert_eq(pm_model_load_string(json, "m.json", &l, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(memcmp(&pm_model_fit_info(l)->test, &fi->test, sizeof(fi->test)), 0);
 	cr_assert_str_eq(pm_model_fit_info(l)->test_name, "syn.csv");
 	free(json);
 	pm_model_free(l);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(t);
 	pm_dataset_free(d);
 }
@@ -86,22 +80,16 @@ Test(holdout, test_file_and_round_trip)
 Test(holdout, no_test_leaves_the_file_as_it_was)
 {
 	pm_dataset *d = syn_dataset(60, 0, 24);
-	pm_spec *s = syn_spec();
-	pm_fit_options o = quick();
-	pm_model *m = NULL, *l = NULL;
-	pm_error err = { 0 };
-	char *json = NULL;
+	pm_model *m = syn_fit_with(d, quick(), 1), *l;
+	char *json;
 
-	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_model_fit_info(m)->test.n, 0);
-	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK);
+	l = json_round_trip(m, &json);
 	cr_assert_null(strstr(json, "\"test"));
-	cr_assert_eq(pm_model_load_string(json, "m.json", &l, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_model_fit_info(l)->test.n, 0);
 	free(json);
 	pm_model_free(l);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 

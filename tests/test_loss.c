@@ -31,16 +31,14 @@ Test(loss, names_round_trip)
 Test(loss, every_loss_recovers_noiseless_parameters, .timeout = 120)
 {
 	pm_dataset *d = syn_dataset(200, 0, 31);
-	pm_spec *s = syn_spec();
 
 	for (int k = PM_LOSS_MAE; k <= PM_LOSS_LOG; k++) {
 		pm_fit_options o = pm_fit_options_default();
-		pm_model *m = NULL, *back = NULL;
-		pm_error err = { 0 };
-		char *json = NULL;
+		pm_model *m, *back;
+		char *json;
 
 		o.loss = (pm_loss)k;
-		cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+		m = syn_fit_with(d, o, 1);
 		/* a, p per intrinsic (0-5), b per level (6-10), the q's, C */
 		cr_assert_str_eq(pm_model_param_name(m, 11), "q_threads");
 		cr_assert_str_eq(pm_model_param_name(m, 12), "q_batch");
@@ -48,32 +46,28 @@ Test(loss, every_loss_recovers_noiseless_parameters, .timeout = 120)
 			     "%s: q_threads %g", pm_loss_name(o.loss), pm_model_param_value(m, 11));
 		cr_expect_lt(fabs(pm_model_param_value(m, 12) - SYN_Q_BATCH), 0.01,
 			     "%s: q_batch %g", pm_loss_name(o.loss), pm_model_param_value(m, 12));
-		cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK);
+		back = json_round_trip(m, &json);
 		cr_expect(strstr(json, pm_loss_name(o.loss)));
-		cr_assert_eq(pm_model_load_string(json, "m.json", &back, &err), PM_OK, "%s",
-			     err.msg);
 		cr_expect_eq(pm_model_fit_info(back)->options.loss, o.loss);
 		free(json);
 		pm_model_free(back);
 		pm_model_free(m);
 	}
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(loss, model_without_a_loss_reads_as_mae)
 {
 	pm_dataset *d = syn_dataset(60, 0.05, 32);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_model *m = NULL, *back = NULL;
+	pm_model *m, *back = NULL;
 	pm_error err = { 0 };
 	char *json = NULL, *at;
 
 	o.loss = PM_LOSS_LOG;
 	o.maxiter = 5;
 	o.polish = 0;
-	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	m = syn_fit_with(d, o, 1);
 	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK);
 	at = strstr(json, "\"loss\": \"log\",");
 	cr_assert(at, "%s", json);
@@ -86,7 +80,6 @@ Test(loss, model_without_a_loss_reads_as_mae)
 	cr_expect_null(back);
 	free(json);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -108,24 +101,22 @@ Test(loss, unknown_loss_is_einval)
 Test(loss, same_result_for_any_thread_count)
 {
 	pm_dataset *d = syn_dataset(150, 0.05, 34);
-	pm_spec *s = syn_spec();
 
 	for (int k = PM_LOSS_MSE; k <= PM_LOSS_LOG; k++) {
 		pm_fit_options o = pm_fit_options_default();
-		pm_model *m1 = NULL, *m3 = NULL;
+		pm_model *m1, *m3;
 
 		o.loss = (pm_loss)k;
 		o.maxiter = 40;
 		o.threads = 1;
-		cr_assert_eq(pm_fit(d, s, &o, &m1, NULL), PM_OK);
+		m1 = syn_fit_with(d, o, 1);
 		o.threads = 3;
-		cr_assert_eq(pm_fit(d, s, &o, &m3, NULL), PM_OK);
+		m3 = syn_fit_with(d, o, 1);
 		cr_expect_eq(memcmp(m1->value, m3->value, m1->nparams * sizeof(double)), 0, "%s",
 			     pm_loss_name(o.loss));
 		cr_expect_eq(memcmp(&m1->info.cost, &m3->info.cost, sizeof(double)), 0);
 		pm_model_free(m1);
 		pm_model_free(m3);
 	}
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }

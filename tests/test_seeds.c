@@ -18,16 +18,6 @@ static pm_fit_options quick(unsigned threads)
 	return o;
 }
 
-static pm_model *fit_seeds(const pm_dataset *d, const pm_spec *s, pm_fit_options o,
-			   unsigned k)
-{
-	pm_model *m = NULL;
-	pm_error err = { 0 };
-
-	cr_assert_eq(pm_fit_seeds(d, s, &o, k, &m, &err), PM_OK, "%s", err.msg);
-	return m;
-}
-
 /* Every number a repeated fit reports, as one array. */
 static double *results(const pm_model *m, size_t *n)
 {
@@ -51,13 +41,12 @@ static double *results(const pm_model *m, size_t *n)
 Test(seeds, same_result_for_any_thread_count)
 {
 	pm_dataset *d = syn_dataset(120, 0.05, 31);
-	pm_spec *s = syn_spec();
-	pm_model *m1 = fit_seeds(d, s, quick(1), 4);
+	pm_model *m1 = syn_fit_with(d, quick(1), 4);
 	size_t n1, n;
 	double *r1 = results(m1, &n1);
 
 	for (unsigned t = 2; t <= 5; t += 3) {
-		pm_model *m = fit_seeds(d, s, quick(t), 4);
+		pm_model *m = syn_fit_with(d, quick(t), 4);
 		double *r = results(m, &n);
 
 		cr_assert_eq(n, n1);
@@ -68,27 +57,24 @@ Test(seeds, same_result_for_any_thread_count)
 	}
 	free(r1);
 	pm_model_free(m1);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(seeds, each_seed_is_its_own_fit_and_the_best_is_kept)
 {
 	pm_dataset *d = syn_dataset(120, 0.1, 32);
-	pm_spec *s = syn_spec();
-	pm_model *m = fit_seeds(d, s, quick(2), 3);
+	pm_model *m = syn_fit_with(d, quick(2), 3);
 	size_t np = pm_model_nparams(m), best = 0;
 	int differ = 0;
 
 	cr_assert_eq(pm_model_nseeds(m), 3);
 	for (size_t i = 0; i < 3; i++) {
 		pm_fit_options o = quick(2);
-		pm_model *one = NULL;
-		pm_error err = { 0 };
+		pm_model *one;
 
 		o.seed = 5 + i;
 		cr_assert_eq(pm_model_seed(m, i), 5 + i);
-		cr_assert_eq(pm_fit(d, s, &o, &one, &err), PM_OK, "%s", err.msg);
+		one = syn_fit_with(d, o, 1);
 		cr_assert_eq(pm_model_seed_cost(m, i), pm_model_fit_info(one)->cost);
 		for (size_t k = 0; k < np; k++)
 			cr_assert_eq(pm_model_seed_value(m, i, k), pm_model_param_value(one, k));
@@ -113,26 +99,22 @@ Test(seeds, each_seed_is_its_own_fit_and_the_best_is_kept)
 	}
 	cr_assert(differ, "three seeds gave identical fits");
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(seeds, round_trip_through_model_json)
 {
 	pm_dataset *d = syn_dataset(80, 0.05, 33);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = quick(2);
-	pm_model *m, *l = NULL;
-	pm_error err = { 0 };
-	char *json = NULL;
+	pm_model *m, *l;
+	char *json;
 	size_t n, nl;
 	double *r, *rl;
 
 	o.test_fraction = 0.25;
-	m = fit_seeds(d, s, o, 3);
+	m = syn_fit_with(d, o, 3);
 	cr_assert_eq(pm_model_fit_info(m)->test.n, 20);
-	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
-	cr_assert_eq(pm_model_load_string(json, "m.json", &l, &err), PM_OK, "%s", err.msg);
+	l = json_round_trip(m, &json);
 	r = results(m, &n);
 	rl = results(l, &nl);
 	cr_assert_eq(n, nl);
@@ -144,7 +126,6 @@ Test(seeds, round_trip_through_model_json)
 	free(json);
 	pm_model_free(l);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
@@ -220,16 +201,15 @@ static double level_spread(const pm_model *m)
 Test(seeds, l2_shrinks_the_spread_of_redundant_levels)
 {
 	pm_dataset *d = syn_dataset(300, 0.1, 35);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *plain, *l2;
 	double sp, sl;
 
 	o.threads = 2;
-	plain = fit_seeds(d, s, o, 6);
+	plain = syn_fit_with(d, o, 6);
 	o.reg = PM_REG_L2;
 	o.lambda_coef = o.lambda_power = 1e-3;
-	l2 = fit_seeds(d, s, o, 6);
+	l2 = syn_fit_with(d, o, 6);
 	sp = level_spread(plain);
 	sl = level_spread(l2);
 	cr_assert_lt(sl, 0.5 * sp, "spread of b over seeds: %g with L2, %g without", sl,
@@ -240,24 +220,21 @@ Test(seeds, l2_shrinks_the_spread_of_redundant_levels)
 		     pm_model_fit_info(l2)->training.mape, pm_model_fit_info(plain)->training.mape);
 	pm_model_free(plain);
 	pm_model_free(l2);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
 Test(seeds, a_stop_request_marks_the_result_interrupted)
 {
 	pm_dataset *d = syn_dataset(60, 0, 36);
-	pm_spec *s = syn_spec();
 	pm_fit_options o = quick(2);
 	volatile sig_atomic_t stop = 1;
 	pm_model *m;
 
 	o.stop = &stop;
-	m = fit_seeds(d, s, o, 3);
+	m = syn_fit_with(d, o, 3);
 	cr_assert(pm_model_fit_info(m)->interrupted);
 	cr_assert_str_eq(pm_model_fit_info(m)->stop, "interrupted");
 	cr_assert_eq(pm_model_nseeds(m), 3);
 	pm_model_free(m);
-	pm_spec_free(s);
 	pm_dataset_free(d);
 }

@@ -41,17 +41,29 @@ static double smooth_cost(const double *x, double eps, double *grad, void *ctx, 
 	return f;
 }
 
+static const double wide_lo[] = { -5, -5, -5, -5 }, wide_hi[] = { 5, 5, 5, 5 };
+
+/* Polish x in place from its own true cost, within budget; returns the cost
+ * it ends at. n counts the polish's calls alone, *nfev what it reports. */
+static double polish(const double *lo, const double *hi, double *x, uint64_t budget,
+		     struct counter *n, uint64_t *nfev)
+{
+	double cost = true_cost(x, n, NULL);
+
+	n->calls = 0;
+	*nfev = 0;
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, n, NULL, 1.0, budget, x,
+				       &cost, nfev, NULL), PM_OK);
+	return cost;
+}
+
 Test(smooth, finds_a_kinked_minimum_inside_the_bounds)
 {
-	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
-	double x[] = { 4, 4, -4, 1 }, cost;
+	double x[] = { 4, 4, -4, 1 };
 	struct counter n = { 0 };
-	uint64_t nfev = 0;
+	uint64_t nfev;
+	double cost = polish(wide_lo, wide_hi, x, 4000, &n, &nfev);
 
-	cost = true_cost(x, &n, NULL);
-	n.calls = 0;
-	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
-				       &cost, &nfev, NULL), PM_OK);
 	for (size_t k = 0; k < 4; k++)
 		cr_expect(fabs(x[k] - centre[k]) < 1e-3, "x[%zu] = %g, want %g", k, x[k], centre[k]);
 	cr_expect_lt(cost, 1e-2);
@@ -63,13 +75,11 @@ Test(smooth, stays_inside_the_bounds)
 {
 	/* the minimum of dimension 2 (2.5) lies outside [-1, 1] */
 	const double lo[] = { -1, -1, -1, -1 }, hi[] = { 1, 1, 1, 1 };
-	double x[] = { 0, 0, 0, 0.5 }, cost;
+	double x[] = { 0, 0, 0, 0.5 };
 	struct counter n = { 0 };
-	uint64_t nfev = 0;
+	uint64_t nfev;
 
-	cost = true_cost(x, &n, NULL);
-	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
-				       &cost, &nfev, NULL), PM_OK);
+	polish(lo, hi, x, 4000, &n, &nfev);
 	for (size_t k = 0; k < 4; k++)
 		cr_expect(x[k] >= lo[k] && x[k] <= hi[k], "x[%zu] = %g", k, x[k]);
 	cr_expect(fabs(x[2] - 1.0) < 1e-9, "pinned to the bound: %g", x[2]);
@@ -78,31 +88,23 @@ Test(smooth, stays_inside_the_bounds)
 
 Test(smooth, never_returns_a_worse_point)
 {
-	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
-	double x[4], x0[4], cost, cost0;
+	double x[4];
 	struct counter n = { 0 };
-	uint64_t nfev = 0;
+	uint64_t nfev;
+	double cost0 = true_cost(centre, &n, NULL);	/* already the optimum */
 
 	memcpy(x, centre, sizeof(x));
-	memcpy(x0, centre, sizeof(x0));
-	cost = cost0 = true_cost(x, &n, NULL);	/* already the optimum */
-	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 4000, x,
-				       &cost, &nfev, NULL), PM_OK);
-	cr_expect_eq(cost, cost0);
-	cr_expect_eq(memcmp(x, x0, sizeof(x)), 0);
+	cr_expect_eq(polish(wide_lo, wide_hi, x, 4000, &n, &nfev), cost0);
+	cr_expect_eq(memcmp(x, centre, sizeof(x)), 0);
 }
 
 Test(smooth, respects_the_budget)
 {
-	const double lo[] = { -5, -5, -5, -5 }, hi[] = { 5, 5, 5, 5 };
-	double x[] = { 4, 4, -4, 1 }, cost;
+	double x[] = { 4, 4, -4, 1 };
 	struct counter n = { 0 };
-	uint64_t nfev = 0;
+	uint64_t nfev;
 
-	cost = true_cost(x, &n, NULL);
-	n.calls = 0;
-	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, &n, NULL, 1.0, 12, x,
-				       &cost, &nfev, NULL), PM_OK);
+	polish(wide_lo, wide_hi, x, 12, &n, &nfev);
 	cr_expect_leq(n.calls, 12 + 4, "at most one true-cost check per level beyond the budget");
 	cr_expect_eq(nfev, n.calls);
 }

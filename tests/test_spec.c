@@ -68,15 +68,6 @@ static void names_eq(const pm_names *nm, size_t n, const char *const *want)
 		cr_assert_str_eq(nm->name[i], want[i]);
 }
 
-static void resolve_fails(pm_spec *s, const pm_dataset *d, const char *want)
-{
-	pm_error e = { 0 };
-	pm_status st = pm_spec_resolve(s, d, &e);
-
-	cr_assert_eq(st, PM_ESCHEMA, "status %d (msg: %s)", st, e.msg);
-	cr_assert_not_null(strstr(e.msg, want), "message '%s' lacks '%s'", e.msg, want);
-}
-
 /* ---- new / free ----------------------------------------------------------- */
 
 Test(spec, new_is_empty_with_default_bounds)
@@ -360,37 +351,38 @@ Test(spec, read_file)
 	pm_spec_free(s);
 }
 
-Test(spec, read_file_missing)
+/* Reading the spec file rel (below PM_TEST_DATA) fails with code, naming
+ * the file and leaving *out NULL; the error, for the test's own checks. */
+static pm_error read_fails(const char *rel, pm_status code)
 {
+	const char *path = data_path(rel);
 	pm_spec *s = (pm_spec *)&s;
 	pm_error e = { 0 };
 
-	cr_assert_eq(pm_spec_read_file(data_path("spec/no-such-file.json"), &s, &e), PM_EIO);
+	cr_assert_eq(pm_spec_read_file(path, &s, &e), code, "%s", e.msg);
 	cr_assert_null(s);
+	cr_assert_eq(e.code, code);
+	cr_assert_str_eq(e.file, path);
+	return e;
+}
+
+Test(spec, read_file_missing)
+{
+	read_fails("spec/no-such-file.json", PM_EIO);
 }
 
 Test(spec, read_file_bad_json)
 {
-	pm_spec *s = NULL;
-	pm_error e = { 0 };
-	const char *path = data_path("spec/bad_json.json");
+	pm_error e = read_fails("spec/bad_json.json", PM_EPARSE);
 
-	cr_assert_eq(pm_spec_read_file(path, &s, &e), PM_EPARSE);
-	cr_assert_null(s);
 	cr_assert_eq(e.line, 2);
 	cr_assert_gt(e.column, 0);
-	cr_assert_str_eq(e.file, path);
 }
 
 Test(spec, read_file_schema_error_names_the_file)
 {
-	pm_spec *s = NULL;
-	pm_error e = { 0 };
-	const char *path = data_path("spec/bad_key.json");
+	pm_error e = read_fails("spec/bad_key.json", PM_ESCHEMA);
 
-	cr_assert_eq(pm_spec_read_file(path, &s, &e), PM_ESCHEMA);
-	cr_assert_null(s);
-	cr_assert_str_eq(e.file, path);
 	cr_assert_str_eq(e.msg, "unknown key 'extrinsics'; did you mean 'extrinsic'?");
 	cr_assert_eq(e.line, 0);
 }
@@ -480,6 +472,32 @@ static const char cnn_csv[] =
 	"3,relu,1,0.5,16,adam,0.2\n"
 	"5,tanh,2,0.7,32,sgd,0.3\n";
 
+/* Resolving s (taken) against cnn_csv fails with a schema error whose
+ * message contains want. */
+static void resolve_fails(pm_spec *s, const char *want)
+{
+	pm_dataset *d = csv(cnn_csv);
+	pm_error e = { 0 };
+	pm_status st = pm_spec_resolve(s, d, &e);
+
+	cr_assert_eq(st, PM_ESCHEMA, "status %d (msg: %s)", st, e.msg);
+	cr_assert_not_null(strstr(e.msg, want), "message '%s' lacks '%s'", e.msg, want);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* The spec of spec_json resolved against the CSV text csv_text. */
+static pm_spec *resolved(const char *csv_text, const char *spec_json)
+{
+	pm_dataset *d = csv(csv_text);
+	pm_spec *s = parse_ok(spec_json);
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_spec_resolve(s, d, &e), PM_OK, "%s", e.msg);
+	pm_dataset_free(d);
+	return s;
+}
+
 Test(resolve, infers_roles_in_column_order)
 {
 	pm_dataset *d = csv(cnn_csv);
@@ -505,40 +523,31 @@ Test(resolve, infers_roles_in_column_order)
 
 Test(resolve, one_text_cell_makes_a_column_categorical)
 {
-	pm_dataset *d = csv("a,b,t\n1,2,3\n1,x,4\n2,3,5\n");
-	pm_spec *s = parse_ok("{\"target\": \"t\"}");
+	pm_spec *s = resolved("a,b,t\n1,2,3\n1,x,4\n2,3,5\n", "{\"target\": \"t\"}");
 
-	cr_assert_eq(pm_spec_resolve(s, d, NULL), PM_OK);
 	names_eq(&s->intrinsic, 1, (const char *[]){ "a" });
 	names_eq(&s->categorical, 1, (const char *[]){ "b" });
 	pm_spec_free(s);
-	pm_dataset_free(d);
 }
 
 Test(resolve, inferred_lists_may_be_empty)
 {
-	pm_dataset *d = csv("n,t\n1,2\n2,1\n");
-	pm_spec *s = parse_ok("{\"target\": \"t\", \"extrinsic\": [\"n\"]}");
+	pm_spec *s = resolved("n,t\n1,2\n2,1\n", "{\"target\": \"t\", \"extrinsic\": [\"n\"]}");
 
-	cr_assert_eq(pm_spec_resolve(s, d, NULL), PM_OK);
 	cr_assert_eq(s->intrinsic.n, 0);
 	cr_assert_eq(s->categorical.n, 0);
 	cr_assert_eq(s->infer_roles, 0);
 	pm_spec_free(s);
-	pm_dataset_free(d);
 }
 
 Test(resolve, named_roles_are_not_extended)
 {
-	pm_dataset *d = csv(cnn_csv);
-	pm_spec *s = parse_ok("{\"target\": \"time\", \"intrinsic\": [\"filters\"],"
-			      " \"extrinsic\": [\"threads\"]}");
+	pm_spec *s = resolved(cnn_csv, "{\"target\": \"time\", \"intrinsic\": [\"filters\"],"
+				       " \"extrinsic\": [\"threads\"]}");
 
-	cr_assert_eq(pm_spec_resolve(s, d, NULL), PM_OK);
 	names_eq(&s->intrinsic, 1, (const char *[]){ "filters" });
 	cr_assert_eq(s->categorical.n, 0);
 	pm_spec_free(s);
-	pm_dataset_free(d);
 }
 
 Test(resolve, named_flags_win_over_stale_infer_roles)
@@ -559,23 +568,16 @@ Test(resolve, named_flags_win_over_stale_infer_roles)
 
 Test(resolve, no_target)
 {
-	pm_dataset *d = csv(cnn_csv);
 	pm_spec *s = NULL;
 
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
-	resolve_fails(s, d, "no target column: give --target or \"target\" in the spec");
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	resolve_fails(s, "no target column: give --target or \"target\" in the spec");
 }
 
 Test(resolve, missing_column_suggests)
 {
-	pm_dataset *d = csv(cnn_csv);
-	pm_spec *s = parse_ok("{\"target\": \"time\", \"extrinsic\": [\"thread\"]}");
-
-	resolve_fails(s, d, "no column 'thread' in data.csv; did you mean 'threads'?");
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	resolve_fails(parse_ok("{\"target\": \"time\", \"extrinsic\": [\"thread\"]}"),
+		      "no column 'thread' in data.csv; did you mean 'threads'?");
 }
 
 Test(resolve, missing_column_without_suggestion)
@@ -594,17 +596,12 @@ Test(resolve, missing_column_without_suggestion)
 
 Test(resolve, missing_target_column)
 {
-	pm_dataset *d = csv(cnn_csv);
-	pm_spec *s = parse_ok("{\"target\": \"Time\"}");
-
-	resolve_fails(s, d, "no column 'Time' in data.csv; did you mean 'time'?");
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	resolve_fails(parse_ok("{\"target\": \"Time\"}"),
+		      "no column 'Time' in data.csv; did you mean 'time'?");
 }
 
 Test(resolve, column_in_two_roles_from_flags)
 {
-	pm_dataset *d = csv(cnn_csv);
 	pm_spec *s = NULL;
 
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
@@ -612,20 +609,15 @@ Test(resolve, column_in_two_roles_from_flags)
 	cr_assert_eq(pm_names_add_list(&s->intrinsic, "filters,threads", NULL), PM_OK);
 	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads", NULL), PM_OK);
 	s->infer_roles = 0;
-	resolve_fails(s, d, "column 'threads' is both intrinsic and extrinsic");
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	resolve_fails(s, "column 'threads' is both intrinsic and extrinsic");
 }
 
 Test(resolve, target_in_a_role_from_flags)
 {
-	pm_dataset *d = csv(cnn_csv);
 	pm_spec *s = NULL;
 
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
 	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads", NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_target(s, "threads", NULL), PM_OK);
-	resolve_fails(s, d, "column 'threads' is both the target and extrinsic");
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	resolve_fails(s, "column 'threads' is both the target and extrinsic");
 }
