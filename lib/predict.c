@@ -98,8 +98,14 @@ struct block {
  * target enables it, and -ffp-contract=off) every clone runs the same IEEE
  * operations: the same bits (tests/test_predict.c checks the batch against
  * single points, which run the baseline's scalar code). The helpers are
- * always inlined, so that each clone has its own of them. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__)
+ * always inlined, so that each clone has its own of them. The tests build
+ * each clone alone too, whatever the machine's best (tests/meson.build):
+ * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
+#if defined(PM_VECTOR_TARGET)
+#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
+#define PM_INLINE __attribute__((always_inline))
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+	!defined(PM_NO_VECTOR_CLONES)
 #define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #define PM_INLINE __attribute__((always_inline))
 #else

@@ -17,6 +17,17 @@
 
 PM_LEAK_CHECKED_SUITE(predict);
 
+/* Built once per clone of the batch code too (tests/meson.build): a clone
+ * this CPU cannot run is skipped. */
+static void need_target(void)
+{
+#ifdef PM_VECTOR_TARGET
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports(PM_VECTOR_TARGET))
+		cr_skip_test("this CPU has no %s", PM_VECTOR_TARGET);
+#endif
+}
+
 struct direct {
 	const pm_model *m;
 	const double *x;
@@ -100,6 +111,6 @@ static void check_against_terms(size_t nintr)
 	free(all);
 }
 
-Test(predict, narrow_model_matches_its_terms) { check_against_terms(4); }
+Test(predict, narrow_model_matches_its_terms, .init = need_target) { check_against_terms(4); }
 /* more factors than predict keeps on its stack (64) */
-Test(predict, wide_model_matches_its_terms) { check_against_terms(100); }
+Test(predict, wide_model_matches_its_terms, .init = need_target) { check_against_terms(100); }
