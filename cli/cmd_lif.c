@@ -25,6 +25,8 @@ const char lif_usage[] =
 	"  --spec FILE        take workers, target and extrinsic columns from a spec\n"
 	"  --json             one JSON object on stdout\n"
 	READ_USAGE
+	"  (lif needs every run's worker times: --aggregate but none, --drop-first and\n"
+	"  --weights, which merge runs, are refused)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status 1 when eq. 3.9 cannot be fitted (e.g. every row has the same N: b1\n"
