@@ -871,24 +871,23 @@ static inline double loss_sum_k(const double *restrict t, const double *restrict
 	return tail + ((l0 + l1) + (l2 + l3));
 }
 
-/* constant loss: one branch-free loop per loss, and the weights' test
- * outside it (a literal NULL lets the unweighted loop stay as it was) */
+/* The weights' test outside the loop: a literal NULL lets the unweighted
+ * loop stay as it was. */
+static inline double loss_sum_w(const double *t, const double *pred, const double *w,
+				double b, size_t n, pm_loss loss)
+{
+	return w ? loss_sum_k(t, pred, w, b, n, loss) : loss_sum_k(t, pred, NULL, b, n, loss);
+}
+
+/* constant loss: one branch-free loop per loss */
 static double loss_sum(const double *t, const double *pred, const double *w, double b,
 		       size_t n, pm_loss loss)
 {
-	if (w) {
-		switch (loss) {
-		case PM_LOSS_MSE: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MSE);
-		case PM_LOSS_MAPE: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MAPE);
-		case PM_LOSS_LOG: return loss_sum_k(t, pred, w, b, n, PM_LOSS_LOG);
-		default: return loss_sum_k(t, pred, w, b, n, PM_LOSS_MAE);
-		}
-	}
 	switch (loss) {
-	case PM_LOSS_MSE: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MSE);
-	case PM_LOSS_MAPE: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MAPE);
-	case PM_LOSS_LOG: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_LOG);
-	default: return loss_sum_k(t, pred, NULL, b, n, PM_LOSS_MAE);
+	case PM_LOSS_MSE: return loss_sum_w(t, pred, w, b, n, PM_LOSS_MSE);
+	case PM_LOSS_MAPE: return loss_sum_w(t, pred, w, b, n, PM_LOSS_MAPE);
+	case PM_LOSS_LOG: return loss_sum_w(t, pred, w, b, n, PM_LOSS_LOG);
+	default: return loss_sum_w(t, pred, w, b, n, PM_LOSS_MAE);
 	}
 }
 
