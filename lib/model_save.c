@@ -78,6 +78,16 @@ static pm_status check_savable(const pm_model *m, pm_error *err)
 	return PM_OK;
 }
 
+/* "key": [s[0], ..., s[n-1]] */
+static void strings_member(pm_jw *w, const char *key, char *const *s, size_t n)
+{
+	pm__jw_key(w, key);
+	pm__jw_array_begin(w);
+	for (size_t i = 0; i < n; i++)
+		pm__jw_string(w, s[i]);
+	pm__jw_array_end(w);
+}
+
 static void write_inputs(pm_jw *w, const pm_model *m)
 {
 	pm__jw_key(w, "inputs");
@@ -91,11 +101,7 @@ static void write_inputs(pm_jw *w, const pm_model *m)
 		pm__jw_key(w, "role");
 		pm__jw_string(w, role_name[in->role]);
 		if (in->role == PM_ROLE_CATEGORICAL) {
-			pm__jw_key(w, "levels");
-			pm__jw_array_begin(w);
-			for (size_t v = 0; v < in->nlevels; v++)
-				pm__jw_string(w, in->levels[v]);
-			pm__jw_array_end(w);
+			strings_member(w, "levels", in->levels, in->nlevels);
 		} else {
 			pm__jw_key(w, "log_scale");
 			pm__jw_double(w, in->log_scale);
@@ -353,13 +359,8 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	}
 	pm__jw_key(w, "target");
 	pm__jw_string(w, m->target);
-	if (m->nworkers) {
-		pm__jw_key(w, "workers");
-		pm__jw_array_begin(w);
-		for (size_t i = 0; i < m->nworkers; i++)
-			pm__jw_string(w, m->workers[i]);
-		pm__jw_array_end(w);
-	}
+	if (m->nworkers)
+		strings_member(w, "workers", m->workers, m->nworkers);
 	pm__jw_key(w, "scale");
 	pm__jw_string(w, m->scale == PM_SCALE_NONE ? "none" : "auto");
 	pm__jw_key(w, "target_scale");
