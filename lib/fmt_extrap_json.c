@@ -65,14 +65,6 @@ pm_status pm__extrap_runs(const pm_jctx *c, pm_table *t, const cJSON *const *coo
 	return PM_OK;
 }
 
-static char *copy_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	return d ? memcpy(d, s, n) : NULL;
-}
-
 static const char *const choice_what[2] = { "region", "metric" };
 
 pm_status pm__extrap_take(const pm_jctx *c, pm_extrap_choice *ch, const char *const name[2],
@@ -85,7 +77,7 @@ pm_status pm__extrap_take(const pm_jctx *c, pm_extrap_choice *ch, const char *co
 	for (int k = 0; k < 2; k++) {
 		if (ch->want[k])
 			continue;
-		if (!ch->seen[k] && !(ch->seen[k] = copy_text(name[k])))
+		if (!ch->seen[k] && !(ch->seen[k] = strdup(name[k])))
 			return pm__fail(c->err, PM_ENOMEM, "out of memory");
 		if (strcmp(ch->seen[k], name[k]))
 			return pm__json_fail(c, PM_ESCHEMA, "the file has more than one %s ('%s', "
@@ -276,7 +268,7 @@ static pm_status param_names(struct lines *l, const cJSON *params)
 	for (const cJSON *v = params->child; v; v = v->next) {
 		if (l->np == MAX_PARAMS)
 			return pm__json_fail(&l->c, PM_ESCHEMA, "more than %d params", MAX_PARAMS);
-		if (!(l->names[l->np] = copy_text(v->string)))
+		if (!(l->names[l->np] = strdup(v->string)))
 			return pm__fail(l->c.err, PM_ENOMEM, "out of memory");
 		l->np++;
 	}
@@ -344,7 +336,8 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 
 		at += n + (nl != NULL);
 		line++;
-		while (b < n && strchr(" \t\r", s[b]))
+		/* not strchr(" \t\r", ...): it would take a NUL for a blank */
+		while (b < n && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
 			b++;
 		if (b == n)
 			continue;	/* blank lines are allowed: Extra-P's examples have them */

@@ -52,7 +52,7 @@ size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const doub
 	return m ? m->nrep : 0;
 }
 
-/* One of the arrays: n entries (n == *len, or sets it when *len is 0) of
+/* One of the arrays: n >= 1 entries (n == *len, or sets it when *len is 0) of
  * finite numbers, each a whole number >= 1 (runs), or > 0 (weight), or any
  * number or null (cv: NaN). */
 enum kind { RUNS, CV, WEIGHT };
@@ -69,6 +69,9 @@ static pm_status read_array(const pm_jctx *c, const cJSON *o, const char *key, e
 	*out = NULL;
 	if ((st = pm__json_array(c, o, key, 0, &arr, &n)) || !arr)
 		return st;
+	/* *len == 0 means "not set yet": an empty array must not set it */
+	if (n == 0)
+		return pm__json_fail(c, PM_ESCHEMA, "'%s' is empty", key);
 	if (*len && n != *len)
 		return pm__json_fail(c, PM_ESCHEMA, "'%s' has %zu entries, not %zu", key, n,
 				     *len);

@@ -656,6 +656,9 @@ expect_fail "Extra-P JSON: two regions, none chosen" 1 "extrap.json: measurement
 	"$pm" fit "$ing/extrap.json" -o out.json
 expect_fail "Extra-P JSON Lines: the line of the second metric" 1 "extrap.jsonl:19: the file has more than one metric" -- \
 	"$pm" fit "$ing/extrap.jsonl" --region stencil -o out.json
+printf '{"params": {"p": 2}, "value": 1}\n\0\0\n' >nul.jsonl
+expect_fail "Extra-P JSON Lines: a line of NUL bytes is no blank line" 1 "nul.jsonl:2:1: invalid JSON: a NUL byte in the text" -- \
+	"$pm" fit nul.jsonl -o out.json
 expect_fail "Extra-P id-based JSON: two metrics, none chosen" 1 "extrap_ids.json: measurements\[18\]: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
 	"$pm" fit "$ing/extrap_ids.json" --region stencil -o out.json
 expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \

@@ -401,6 +401,9 @@ Test(weights, bad_repetitions_are_schema_errors)
 		{ "\"repetitions\": {\"runs\": [1, 2], \"weight\": [1]}", "weight" },
 		{ "\"repetitions\": {\"weight\": [-1]}", "weight" },
 		{ "\"repetitions\": []", "repetitions" },
+		/* empty would leave the length unset: cv's 2 entries were then
+		 * taken with runs' 0 */
+		{ "\"repetitions\": {\"runs\": [], \"cv\": [0.1, 0.2]}", "'runs' is empty" },
 	};
 	pm_dataset *d = NULL;
 	pm_model *m;
