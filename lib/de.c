@@ -260,6 +260,11 @@ static pm_status check_args(size_t dim, const double *lo, const double *hi, pm_c
 	return PM_OK;
 }
 
+size_t pm__de_members(unsigned popsize, size_t dim)
+{
+	return (size_t)popsize * dim < 5 ? 5 : (size_t)popsize * dim;
+}
+
 static size_t round_up(size_t n, size_t to)
 {
 	return (n + to - 1) / to * to;
@@ -333,7 +338,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 		return pm__fail(err, PM_EINVAL, "population of %u x %zu members is too large",
 				s->popsize, dim);
 	de.dim = dim;
-	de.np = (size_t)s->popsize * dim < 5 ? 5 : (size_t)s->popsize * dim;
+	de.np = pm__de_members(s->popsize, dim);
 	de.lo = lo;
 	de.hi = hi;
 	de.f = f;

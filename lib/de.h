@@ -45,6 +45,9 @@ typedef struct pm_de_result {
 	const char *stop;	/* static: "converged", "maxiter" or "interrupted" */
 } pm_de_result;
 
+/* The population of popsize * dim members, at least 5 (scipy's rule). */
+size_t pm__de_members(unsigned popsize, size_t dim);
+
 /* Minimise f over the box [lo, hi] (dim >= 1, lo[k] <= hi[k], both finite;
  * lo[k] == hi[k] fixes parameter k) using the pool's threads (pool NULL: the
  * caller's thread alone); the best point goes to x[dim]. Each worker's

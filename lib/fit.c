@@ -210,7 +210,7 @@ out:
 static unsigned fit_threads(const pm_problem *p, const pm_model *m, const pm_fit_options *o)
 {
 	unsigned asked = o->threads ? o->threads : pm__cpu_count();
-	double members = fmax(5.0, (double)o->popsize * (double)m->nparams);
+	double members = (double)pm__de_members(o->popsize, m->nparams);
 	double shares = floor(members * (double)p->nrows / ROWS_PER_THREAD);
 
 	return shares < 1.0 ? 1 : shares < (double)asked ? (unsigned)shares : asked;

@@ -50,7 +50,7 @@ static void batch_progress(const pm_progress *p, void *arg)
 pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
 			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err)
 {
-	struct batch b = { d, s, o, model, NULL, NULL, n, 0, NULL, NULL };
+	struct batch b = { .d = d, .s = s, .o = o, .model = model, .n = n };
 	unsigned workers;
 	pm_pool *pool = NULL;
 	pm_status st;
@@ -59,6 +59,7 @@ pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
 		model[i] = NULL;
 	if (n == 0)
 		return PM_OK;
+	atomic_init(&b.done, 0);
 	b.progress = o[0].progress;
 	b.progress_arg = o[0].progress_arg;
 	/* Whole fits in parallel first: they share nothing, whereas one fit
