@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate lib/detmath_tables.c: the tables of the deterministic log and exp
-(lib/detmath.h), computed with mpmath at 200 bits so that every entry is the
+"""Generate lib/core/detmath_tables.c: the tables of the deterministic log and exp
+(lib/core/detmath.h), computed with mpmath at 200 bits so that every entry is the
 correctly rounded double (hi) and its correctly rounded remainder (lo).
 
-usage: scripts/gen_detmath_tables.py > lib/detmath_tables.c
+usage: scripts/gen_detmath_tables.py > lib/core/detmath_tables.c
 
 log: 128 buckets of the representation of z in [0x1.61p-1, 0x1.61p+0), the
 bucket holding 1.0 centred on it (PM__LOG_OFF). Each bucket has invc ~ 1/c

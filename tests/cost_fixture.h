@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
+#include "fit/cost.h"
 
 struct fixture {
 	pm_dataset *d;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcg32.h"
+#include "core/pcg32.h"
 
 /* The truth: three numeric intrinsics, two categoricals, two extrinsics. */
 #define SYN_Q_THREADS (-0.8)

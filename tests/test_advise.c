@@ -8,7 +8,7 @@
 
 #include "leak_check.h"
 #include "model_fixture.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 PM_LEAK_CHECKED_SUITE(advise);
 

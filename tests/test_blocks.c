@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "blocks.h"
+#include "fit/blocks.h"
 #include "cost_fixture.h"
 #include "leak_check.h"
 #include "synth.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cost.h"
+#include "fit/cost.h"
 #include "leak_check.h"
 #include "synth.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "data/csv.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(csv);
@@ -524,7 +524,7 @@ Test(csv, error_too_many_columns)
 #define pm__csv_tokenize small_tokenize
 #define pm__csv_free small_free
 #define pm__csv_place small_place
-#include "../lib/csv.c"
+#include "../lib/data/csv.c"
 #undef pm__csv_tokenize
 #undef pm__csv_free
 #undef pm__csv_place

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "perfmodel/perfmodel.h"
-#include "dataset_impl.h"
+#include "data/dataset_impl.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(dataset);
@@ -215,7 +215,7 @@ Test(dataset, read_pipe)
  * bytes instead of 1 GiB. */
 #define PM_READ_MAX 100
 #define pm__read_file small_read_file
-#include "../lib/read_file.c"
+#include "../lib/core/read_file.c"
 #undef pm__read_file
 
 /* small_read_file of `n` bytes of CSV text, from a regular file or a pipe. */
@@ -425,7 +425,7 @@ Test(dataset, numbers)
 	pm_dataset_free(d);
 }
 
-/* Plain decimals skip strtod (lib/dataset.c, fast_decimal): every value
+/* Plain decimals skip strtod (lib/data/dataset.c, fast_decimal): every value
  * must still be strtod's bit for bit, on both sides of the fast path's
  * limits (2^53, 19 digits, 10^±22) and with its signs and zeros. */
 Test(dataset, numbers_are_strtods)

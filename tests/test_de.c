@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "de.h"
+#include "fit/de.h"
 #include "leak_check.h"
-#include "polish.h"
+#include "fit/polish.h"
 
 PM_LEAK_CHECKED_SUITE(de);
 

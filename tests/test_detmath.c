@@ -1,4 +1,4 @@
-/* The deterministic log and exp (lib/detmath.h): error in ulps against
+/* The deterministic log and exp (lib/core/detmath.h): error in ulps against
  * glibc's long double logl/expl (64-bit significands: their own error is
  * ~2^-11 of a double ulp) over random arguments spread across the whole
  * range, the special cases, and the vectorised loop against the scalar
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "detmath.h"
+#include "core/detmath.h"
 
 static size_t samples(void)
 {

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "json_valid.h"
+#include "core/json_valid.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(json_valid);

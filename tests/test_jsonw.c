@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "jsonw.h"
+#include "core/jsonw.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(jsonw);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 #include "synth_fit.h"
 
 PM_LEAK_CHECKED_SUITE(loss);

@@ -1,5 +1,5 @@
 /* model.json: save, load, round trip, every schema error, atomic writes;
- * and prediction and the model accessors (lib/model.c, lib/predict.c). */
+ * and prediction and the model accessors (lib/model/model.c, lib/model/predict.c). */
 #include <criterion/criterion.h>
 
 #include <dirent.h>
@@ -14,9 +14,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "json_read.h"
+#include "core/json_read.h"
 #include "leak_check.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 PM_LEAK_CHECKED_SUITE(model_io);
 
@@ -1073,7 +1073,7 @@ Test(model_io, huge_lists, .timeout = 60)
 	free(s);
 }
 
-/* ---- prediction (lib/predict.c, lib/model.c) --------------------------------- */
+/* ---- prediction (lib/model/predict.c, lib/model/model.c) --------------------------------- */
 
 /* Eq. 4.4 in the scaled space, by hand with pow(). */
 static double by_hand(const pm_model *m, const double x[NIN])

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "pcg32.h"
+#include "core/pcg32.h"
 
 PM_LEAK_CHECKED_SUITE(pcg32);
 

@@ -10,8 +10,8 @@
 
 #include "leak_check.h"
 #include "model_fixture.h"
-#include "model_impl.h"
-#include "pcg32.h"
+#include "model/model_impl.h"
+#include "core/pcg32.h"
 
 PM_LEAK_CHECKED_SUITE(point);
 

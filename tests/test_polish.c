@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "polish.h"
+#include "fit/polish.h"
 
 PM_LEAK_CHECKED_SUITE(polish);
 

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "leak_check.h"
-#include "pool.h"
+#include "core/pool.h"
 
 PM_LEAK_CHECKED_SUITE(pool);
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "model_impl.h"
-#include "pcg32.h"
+#include "model/model_impl.h"
+#include "core/pcg32.h"
 
 PM_LEAK_CHECKED_SUITE(predict);
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "problem.h"
+#include "fit/problem.h"
 
 PM_LEAK_CHECKED_SUITE(problem);
 

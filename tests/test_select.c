@@ -1,4 +1,4 @@
-/* Cross-validation and choosing the model form (lib/select.c). */
+/* Cross-validation and choosing the model form (lib/fit/select.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "leak_check.h"
-#include "smooth.h"
+#include "fit/smooth.h"
 
 PM_LEAK_CHECKED_SUITE(smooth);
 

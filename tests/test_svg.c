@@ -5,7 +5,7 @@
 
 #include "count.h"
 #include "leak_check.h"
-#include "svg.h"
+#include "report/svg.h"
 
 PM_LEAK_CHECKED_SUITE(svg);
 

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "leak_check.h"
-#include "terms.h"
+#include "model/terms.h"
 
 PM_LEAK_CHECKED_SUITE(terms);
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "dataset_impl.h"
+#include "fit/cost.h"
+#include "data/dataset_impl.h"
 #include "leak_check.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 #include "synth_fit.h"
 
 PM_LEAK_CHECKED_SUITE(weights);

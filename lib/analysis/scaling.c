@@ -1,0 +1,216 @@
+/* The scaling report: q_j in words and the model's predicted speedup and
+ * parallel efficiency over the values seen, the rest held at a baseline. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "model/model_impl.h"
+#include "model/model_save.h"
+#include "model/predict_impl.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void pm_scaling_report_free(pm_scaling_report *r)
+{
+	if (!r)
+		return;
+	for (size_t j = 0; r->scaling && j < r->n; j++) {
+		free(r->scaling[j].value);
+		free(r->scaling[j].time);
+		free(r->scaling[j].speedup);
+		free(r->scaling[j].efficiency);
+	}
+	free(r->scaling);
+	free(r->baseline);
+	free(r);
+}
+
+/* Column i of the model in d: sorted numbers into x[n] (numeric input), or
+ * the most frequent level (categorical), into r->baseline[i]. */
+static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, double *x,
+			  size_t *count, double *out, pm_error *err)
+{
+	const pm_input *in = &m->inputs[i];
+	size_t n = pm_dataset_nrows(d), c, best = 0;
+	pm_status st;
+
+	if ((st = pm_dataset_col_index(d, in->name, &c, err)))
+		return st;
+	if (in->role == PM_ROLE_CATEGORICAL) {
+		memset(count, 0, in->nlevels * sizeof(*count));
+		for (size_t r = 0; r < n; r++) {
+			size_t v;
+
+			if (pm_model_level_index(m, i, pm_dataset_cell(d, r, c), &v, NULL))
+				return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
+						   pm_dataset_cell_line(d, r, c),
+						   pm_dataset_cell_column(d, r, c),
+						   "column '%s': unknown level '%.64s'", in->name,
+						   pm_dataset_cell(d, r, c));
+			count[v]++;
+		}
+		for (size_t v = 1; v < in->nlevels; v++)
+			best = count[v] > count[best] ? v : best;
+		*out = (double)best;
+		return PM_OK;
+	}
+	for (size_t r = 0; r < n; r++)
+		if ((st = pm_dataset_number(d, r, c, &x[r], err)))
+			return st;
+	qsort(x, n, sizeof(*x), cmp_double);
+	*out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+	return PM_OK;
+}
+
+/* Input i's row of the report, from its sorted values x[n]. */
+static pm_status scale_input(const pm_model *m, size_t i, const double *x, size_t n,
+			     const double *base, pm_scaling *s, pm_error *err)
+{
+	double *pt = malloc(m->ninputs * sizeof(*pt) + 1);
+	size_t k = 0;
+	pm_status st = PM_OK;
+
+	s->input = i;
+	s->param = 0;
+	while (s->param < m->nparams && !(m->params[s->param].desc.kind == PM_PARAM_SCALING &&
+					  m->params[s->param].desc.input == i))
+		s->param++;
+	/* a formula's extrinsic input may have no power of its own (NaN) or
+	 * divide by it (−q) */
+	s->q = s->param < m->nparams ? pm__model_param_exponent(m, s->param) : NAN;
+	s->q_std = s->param < m->nparams ? m->params[s->param].std : NAN;
+	s->doubling = exp2(s->q);
+	s->value = malloc(n * sizeof(double));
+	s->time = malloc(n * sizeof(double));
+	s->speedup = malloc(n * sizeof(double));
+	s->efficiency = malloc(n * sizeof(double));
+	if (!pt || !s->value || !s->time || !s->speedup || !s->efficiency) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(pt, base, m->ninputs * sizeof(*pt));
+	for (size_t r = 0; r < n; r++) {
+		if (k && x[r] == s->value[k - 1])
+			continue;
+		s->value[k] = x[r];
+		if ((st = pm__scaling_at(m, pt, i, s->value[0], x[r], &s->time[k], &s->speedup[k],
+					 &s->efficiency[k], err)))
+			goto out;
+		k++;
+	}
+	s->npoints = k;
+out:
+	free(pt);
+	return st;
+}
+
+pm_status pm_scaling_report_new(const pm_model *m, const pm_dataset *d,
+				pm_scaling_report **out, pm_error *err)
+{
+	size_t n = pm_dataset_nrows(d), maxlev = 1;
+	pm_scaling_report *r = NULL;
+	double *x = NULL;
+	size_t *count = NULL;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the report");
+	*out = NULL;
+	if (!m || !d || n == 0)
+		return pm__fail(err, PM_EINVAL, "a scaling report needs a model and rows");
+	for (size_t i = 0; i < m->ninputs; i++)
+		maxlev = m->inputs[i].nlevels > maxlev ? m->inputs[i].nlevels : maxlev;
+	r = calloc(1, sizeof(*r));
+	x = malloc(n * sizeof(*x));
+	count = malloc(maxlev * sizeof(*count));
+	if (!r || !x || !count ||
+	    !(r->baseline = malloc(m->ninputs * sizeof(*r->baseline) + 1)) ||
+	    !(r->scaling = calloc(m->ninputs + 1, sizeof(*r->scaling)))) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < m->ninputs; i++)
+		if ((st = baseline(m, d, i, x, count, &r->baseline[i], err)))
+			goto out;
+	/* again per extrinsic: x must hold that input's own sorted values */
+	for (size_t i = 0; i < m->ninputs; i++) {
+		double ignored;
+
+		if (m->inputs[i].role != PM_ROLE_EXTRINSIC)
+			continue;
+		if ((st = baseline(m, d, i, x, count, &ignored, err)) ||
+		    (st = scale_input(m, i, x, n, r->baseline, &r->scaling[r->n++], err)))
+			goto out;
+	}
+	*out = r;
+	r = NULL;
+	st = PM_OK;
+out:
+	pm_scaling_report_free(r);
+	free(x);
+	free(count);
+	return st;
+}
+
+pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r, char **out,
+				pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the document");
+	*out = NULL;
+	if (!m || !r)
+		return pm__fail(err, PM_EINVAL, "no model or report");
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	if ((st = pm__model_write_members(&w, m, err))) {
+		free(w.buf);
+		return st;
+	}
+	pm__jw_key(&w, "scaling");
+	pm__jw_array_begin(&w);
+	for (size_t j = 0; j < r->n; j++) {
+		const pm_scaling *s = &r->scaling[j];
+
+		static const char *const keys[] = { "q", "q_std", "doubling" };
+		const double v[] = { s->q, s->q_std, s->doubling };
+
+		pm__jw_object_begin(&w);
+		pm__jw_key(&w, "input");
+		pm__jw_string(&w, m->inputs[s->input].name);
+		pm__jw_doubles(&w, keys, v, 3);
+		pm__jw_key(&w, "points");
+		pm__jw_array_begin(&w);
+		for (size_t k = 0; k < s->npoints; k++) {
+			static const char *const keys[] = { "value", "time", "speedup", "efficiency" };
+			const double v[] = { s->value[k], s->time[k], s->speedup[k], s->efficiency[k] };
+
+			pm__jw_object_begin(&w);
+			pm__jw_doubles(&w, keys, v, 4);
+			pm__jw_object_end(&w);
+		}
+		pm__jw_array_end(&w);
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "baseline");
+	pm__jw_object_begin(&w);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		pm__jw_key(&w, m->inputs[i].name);
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			pm__jw_string(&w, m->inputs[i].levels[(size_t)r->baseline[i]]);
+		else
+			pm__jw_double(&w, r->baseline[i]);
+	}
+	pm__jw_object_end(&w);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}

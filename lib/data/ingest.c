@@ -1,0 +1,271 @@
+/* Measurements in any supported format, as fitted: pick the reader (by
+ * --format or by content), then turn throughput into time and aggregate
+ * repetitions (lib/data/aggregate.c). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/dataset_impl.h"
+#include "core/error.h"
+#include "data/ingest_impl.h"
+#include "core/json_read.h"
+#include "core/read_file.h"
+
+static const char *const format_names[] = { "auto", "csv", "hyperfine", "gbench", "extrap",
+					     "extrap-json", "extrap-jsonl", NULL };
+static const char *const aggregate_names[] = { "default", "none", "median", "mean", "min",
+					       NULL };
+
+static pm_status from_name(const char *const *names, const char *what, const char *name,
+			   int *out, pm_error *err)
+{
+	for (int i = 0; name && names[i]; i++) {
+		if (strcmp(names[i], name) == 0) {
+			*out = i;
+			return PM_OK;
+		}
+	}
+	return pm__fail(err, PM_EINVAL, "unknown %s '%s'", what, name ? name : "(null)");
+}
+
+pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err)
+{
+	int i = 0;
+	pm_status rc = from_name(format_names, "format", name, &i, err);
+
+	if (!rc && out)
+		*out = (pm_format)i;
+	return rc;
+}
+
+const char *pm_format_name(pm_format f)
+{
+	return f <= PM_FORMAT_EXTRAP_JSONL ? format_names[f] : "?";
+}
+
+pm_status pm_aggregate_from_name(const char *name, pm_aggregate *out, pm_error *err)
+{
+	int i = 0;
+	/* "default" is the absence of a choice, not a name to give */
+	pm_status rc = name && strcmp(name, "default") == 0 ?
+		pm__fail(err, PM_EINVAL, "unknown aggregate 'default'") :
+		from_name(aggregate_names, "aggregate", name, &i, err);
+
+	if (!rc && out)
+		*out = (pm_aggregate)i;
+	return rc;
+}
+
+pm_read_options pm_read_options_default(void)
+{
+	pm_read_options o = { 0 };
+
+	return o;
+}
+
+void pm_read_info_clear(pm_read_info *info)
+{
+	if (!info)
+		return;
+	free(info->reps);
+	free(info->cv);
+	memset(info, 0, sizeof(*info));
+	info->cv_median = info->cv_max = NAN;
+}
+
+/* Where the first line that is not blank or a '#' comment starts. */
+static size_t first_line(const char *text, size_t len)
+{
+	size_t i = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+
+	for (;;) {
+		while (i < len && text[i] && strchr(" \t\r\n", text[i]))
+			i++;
+		if (i == len || text[i] != '#')
+			return i;
+		while (i < len && text[i] != '\n')
+			i++;
+	}
+}
+
+/* 1 if the line at text (to a newline or len) is a JSON object with
+ * "params": Extra-P JSON Lines. */
+static int jsonl_line(const char *text, size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+	cJSON *o = NULL;
+	int yes;
+
+	if (pm__json_parse(text, nl ? (size_t)(nl - text) : len, "", &o, NULL))
+		return 0;
+	yes = cJSON_IsObject(o) && cJSON_HasObjectItem(o, "params");
+	cJSON_Delete(o);
+	return yes;
+}
+
+/* JSON starts with '{' (after a BOM and blanks): which JSON, its top key;
+ * JSON Lines, its first line's. Extra-P text starts with PARAMETER (after
+ * comments). */
+static pm_status detect(const char *text, size_t len, const char *name, pm_format *f,
+			pm_error *err)
+{
+	size_t i = first_line(text, len);
+	cJSON *root;
+	pm_status rc;
+
+	if (len - i > 10 && memcmp(text + i, "PARAMETER", 9) == 0 &&
+	    (text[i + 9] == ' ' || text[i + 9] == '\t')) {
+		*f = PM_FORMAT_EXTRAP;
+		return PM_OK;
+	}
+	if (i == len || text[i] != '{') {
+		*f = PM_FORMAT_CSV;
+		return PM_OK;
+	}
+	if (jsonl_line(text + i, len - i)) {
+		*f = PM_FORMAT_EXTRAP_JSONL;
+		return PM_OK;
+	}
+	if ((rc = pm__json_parse(text, len, name, &root, err)))
+		return rc;
+	*f = cJSON_HasObjectItem(root, "benchmarks") ? PM_FORMAT_GBENCH :
+	     cJSON_HasObjectItem(root, "results") ? PM_FORMAT_HYPERFINE :
+	     cJSON_HasObjectItem(root, "measurements") ? PM_FORMAT_EXTRAP_JSON : PM_FORMAT_AUTO;
+	cJSON_Delete(root);
+	if (*f == PM_FORMAT_AUTO)
+		return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "a JSON file with neither "
+				   "'benchmarks' (Google Benchmark), 'results' (hyperfine) nor "
+				   "'measurements' (Extra-P): not a measurements format perfmodel "
+				   "knows");
+	return PM_OK;
+}
+
+static pm_status check_options(const pm_read_options *o, pm_format f, const char **target,
+			       pm_aggregate *method, pm_error *err)
+{
+	*method = o->aggregate;
+	if (*method == PM_AGG_DEFAULT)
+		*method = f != PM_FORMAT_CSV || o->drop_first || o->weights ? PM_AGG_MEDIAN
+									    : PM_AGG_NONE;
+	if (o->weights != PM_WEIGHTS_NONE && o->weights != PM_WEIGHTS_INVERSE_VARIANCE)
+		return pm__fail(err, PM_EINVAL, "weights: only inverse-variance comes from "
+				"reading (pm_dataset_set_weights sets others)");
+	if (o->weights && *method == PM_AGG_NONE)
+		return pm__fail(err, PM_EINVAL, "--weights inverse-variance weighs "
+				"configurations by their runs: not with --aggregate none");
+	if (!o->throughput != !o->per)
+		return pm__fail(err, PM_EINVAL, "--throughput and --per go together");
+	if (o->drop_first && *method == PM_AGG_NONE)
+		return pm__fail(err, PM_EINVAL, "--drop-first drops runs of a configuration: "
+				"not with --aggregate none");
+	if (o->name_pattern && f != PM_FORMAT_GBENCH)
+		return pm__fail(err, PM_EINVAL, "--name-pattern is for Google Benchmark files");
+	if ((o->region || o->metric) && f != PM_FORMAT_EXTRAP && f != PM_FORMAT_EXTRAP_JSON &&
+	    f != PM_FORMAT_EXTRAP_JSONL)
+		return pm__fail(err, PM_EINVAL, "--region and --metric are for Extra-P files");
+	*target = o->target ? o->target :
+		  f != PM_FORMAT_CSV || o->throughput ? PM_INGEST_TIME_COLUMN : NULL;
+	if (*method != PM_AGG_NONE && !*target)
+		return pm__fail(err, PM_EINVAL, "aggregating runs needs the time column: "
+				"give --target or a spec with \"target\"");
+	return PM_OK;
+}
+
+/* text[0, len) with text[len] to spare; owned: the call takes text over, so
+ * that CSV, the common case, is tokenized in place without a copy. */
+static pm_status ingest(char *text, size_t len, int owned, const char *name,
+			const pm_read_options *o, pm_dataset **out, pm_read_info *info,
+			pm_error *err)
+{
+	pm_read_options dflt = pm_read_options_default();
+	pm_read_info scratch = { 0 };
+	pm_format f;
+	pm_aggregate method;
+	pm_dataset *raw = NULL, *agg = NULL;
+	const char *target;
+	pm_status rc;
+
+	if (!o)
+		o = &dflt;
+	if (!info)
+		info = &scratch;
+	/* *info is the caller's to fill, not ours to free */
+	memset(info, 0, sizeof(*info));
+	info->cv_median = info->cv_max = NAN;
+	f = o->format;
+	if ((f == PM_FORMAT_AUTO && (rc = detect(text, len, name, &f, err))) ||
+	    (rc = check_options(o, f, &target, &method, err))) {
+		if (owned)
+			free(text);
+		return rc;
+	}
+	switch (f) {
+	case PM_FORMAT_HYPERFINE: rc = pm__read_hyperfine(text, len, name, &raw, err); break;
+	case PM_FORMAT_GBENCH:
+		rc = pm__read_gbench(text, len, name, o->name_pattern, &raw, err);
+		break;
+	case PM_FORMAT_EXTRAP:
+		rc = pm__read_extrap(text, len, name, o->region, o->metric, &raw, err);
+		break;
+	case PM_FORMAT_EXTRAP_JSON:
+		rc = pm__read_extrap_json(text, len, name, o->region, o->metric, &raw, err);
+		break;
+	case PM_FORMAT_EXTRAP_JSONL:
+		rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw, err);
+		break;
+	default:
+		rc = owned ? pm__dataset_from_buffer(text, len, name, &raw, err)
+			   : pm_dataset_parse_csv(text, len, name, &raw, err);
+		owned = 0;	/* the tokenizer has it */
+		break;
+	}
+	if (owned)
+		free(text);
+	if (!rc)
+		rc = pm__dataset_aggregate(raw, o, target, method, &agg, info, err);
+	info->format = f;
+	if (rc) {
+		pm_dataset_free(raw);
+		pm_read_info_clear(info);
+		return rc;
+	}
+	if (agg) {
+		pm_dataset_free(raw);
+		raw = agg;
+	}
+	pm_read_info_clear(&scratch);
+	*out = raw;
+	return PM_OK;
+}
+
+pm_status pm_dataset_parse(const char *text, size_t len, const char *name,
+			   const pm_read_options *o, pm_dataset **out, pm_read_info *info,
+			   pm_error *err)
+{
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the dataset");
+	*out = NULL;
+	if (!text && len)
+		return pm__fail(err, PM_EINVAL, "no text");
+	/* not owned: nothing writes to it */
+	return ingest((char *)(uintptr_t)(text ? text : ""), len, 0, name ? name : "<input>", o,
+		      out, info, err);
+}
+
+pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset **out,
+			  pm_read_info *info, pm_error *err)
+{
+	char *text;
+	size_t len = 0;
+	pm_status rc;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the dataset");
+	*out = NULL;
+	if (!path)
+		return pm__fail(err, PM_EINVAL, "no file name");
+	if ((rc = pm__read_file(path, &text, &len, err)))
+		return rc;
+	return ingest(text, len, 1, path, o, out, info, err);
+}

@@ -1,0 +1,361 @@
+/* pm_fit: eq. 4.4 fitted by differential evolution (DESIGN.md §3). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fit/blocks.h"
+#include "fit/cost.h"
+#include "fit/de.h"
+#include "core/error.h"
+#include "fit/holdout.h"
+#include "model/model_impl.h"
+#include "fit/polish.h"
+#include "core/pool.h"
+#include "fit/problem.h"
+#include "fit/smooth.h"
+#include "fit/spec_impl.h"
+
+pm_fit_options pm_fit_options_default(void)
+{
+	return (pm_fit_options){
+		.seed = 1,
+		.threads = 0,
+		.maxiter = 1000,
+		.popsize = 15,
+		.tol = 0.01,
+		.atol = 0.0,
+		.mutation_lo = 0.5,
+		.mutation_hi = 1.0,
+		.recombination = 0.7,
+		.polish = 1,
+		.scale = PM_SCALE_AUTO,
+		.loss = PM_LOSS_MAE,
+		.reg = PM_REG_NONE,
+		.lambda_coef = 0.0,
+		.lambda_power = 0.0,
+		.split_seed = 1,
+	};
+}
+
+static pm_status check_options(const pm_fit_options *o, pm_error *err)
+{
+	if (o->maxiter < 1)
+		return pm__fail(err, PM_EINVAL, "maxiter must be >= 1");
+	if (o->popsize < 1)
+		return pm__fail(err, PM_EINVAL, "popsize must be >= 1");
+	if (!(o->tol >= 0) || !(o->atol >= 0) || isinf(o->tol) || isinf(o->atol))
+		return pm__fail(err, PM_EINVAL, "tol and atol must be finite and >= 0");
+	if (!(o->mutation_lo >= 0 && o->mutation_lo <= o->mutation_hi && o->mutation_hi <= 2))
+		return pm__fail(err, PM_EINVAL, "mutation must be lo,hi with 0 <= lo <= hi <= 2");
+	if (!(o->recombination >= 0 && o->recombination <= 1))
+		return pm__fail(err, PM_EINVAL, "recombination must be in [0, 1]");
+	if (!(o->lambda_coef >= 0 && o->lambda_power >= 0) || isinf(o->lambda_coef) ||
+	    isinf(o->lambda_power))
+		return pm__fail(err, PM_EINVAL, "lambda must be finite and >= 0");
+	if (o->reg != PM_REG_NONE && o->reg != PM_REG_L1 && o->reg != PM_REG_L2)
+		return pm__fail(err, PM_EINVAL, "unknown regularisation");
+	if (!(o->test_fraction >= 0 && o->test_fraction < 1))
+		return pm__fail(err, PM_EINVAL, "the test fraction must be in [0, 1)");
+	if (!pm_loss_name(o->loss))
+		return pm__fail(err, PM_EINVAL, "unknown loss");
+	if (o->scale != PM_SCALE_AUTO && o->scale != PM_SCALE_NONE)
+		return pm__fail(err, PM_EINVAL, "unknown scaling");
+	return PM_OK;
+}
+
+static pm_status new_model(const pm_problem *p, const pm_spec *s, pm_scale scale,
+			   pm_model **out, pm_error *err)
+{
+	const char **names = malloc((p->ncols + 1) * sizeof(*names));
+	pm_role *role = malloc((p->ncols + 1) * sizeof(*role));
+	size_t *nlevels = malloc((p->ncols + 1) * sizeof(*nlevels));
+	const char *const **levels = malloc((p->ncols + 1) * sizeof(*levels));
+	pm_status st;
+
+	if (!names || !role || !nlevels || !levels) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t j = 0; j < p->ncols; j++) {
+		names[j] = p->col[j].name;
+		role[j] = p->col[j].role;
+		nlevels[j] = p->col[j].ndistinct;
+		levels[j] = (const char *const *)p->col[j].levels;
+	}
+	st = pm__model_new(p->target, p->ncols, names, role, nlevels, levels, s->form, out, err);
+	if (st)
+		goto out;
+	(*out)->scale = scale;
+	(*out)->target_scale = p->target_scale;
+	for (size_t j = 0; j < p->ncols; j++)
+		(*out)->inputs[j].log_scale = p->col[j].log_scale;
+	for (size_t k = 0; k < (*out)->nparams; k++) {
+		pm_param *pa = &(*out)->params[k];
+
+		switch (pa->desc.kind) {
+		case PM_PARAM_COEF:
+		case PM_PARAM_LEVEL:
+			pa->lo = s->bounds.coef_lo;
+			pa->hi = s->bounds.coef_hi;
+			break;
+		case PM_PARAM_POWER:
+		case PM_PARAM_SCALING:
+			pa->lo = s->bounds.power_lo;
+			pa->hi = s->bounds.power_hi;
+			break;
+		case PM_PARAM_CONST:
+			pa->lo = s->bounds.const_lo;
+			pa->hi = s->bounds.const_hi;
+			break;
+		case PM_PARAM_LOGMULT:	/* keeps the model's: no spec bound */
+			break;
+		}
+	}
+out:
+	free(names);
+	free(role);
+	free(nlevels);
+	free(levels);
+	return st;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* Evaluations each polish stage may spend, per unknown. Generous: DE often
+ * stops at maxiter far from converged (eq. 4.4 on real data is badly
+ * conditioned), and the polish then does much of the work. */
+#define POLISH_FEV_PER_PARAM 1000
+
+/* Finish DE's best point with a local search (DESIGN.md §3): gradient
+ * descent on a smoothed cost (fast downhill), Nelder–Mead on the true cost
+ * (its wide first simplices escape shallow basins), gradient descent again
+ * (to finish what Nelder–Mead found). Each stage keeps only a strictly
+ * better point. The stages are serial, so with enough rows each evaluation
+ * is split over the pool's threads in fixed blocks of rows (blocks.h):
+ * deterministic, and x and *cost change only if the blocked cost of the
+ * result is below that of DE's point. A stop request is honoured between
+ * stages, each of which leaves x at its best point. The blocks compile
+ * their own costs: DE's c is then freed first (on many rows its per-row
+ * arrays are a good part of the fit's peak memory). */
+static pm_status polish(pm_cost *c, const pm_fit_options *o, pm_pool *pool,
+			const double *lo, const double *hi, double *x, double *cost,
+			uint64_t *evals, volatile sig_atomic_t *stop, pm_error *err)
+{
+	const pm_problem *p = c->p;
+	const pm_model *m = c->m;
+	int blocked = pm__blocks_count(p->nrows) > 1;
+	size_t n = m->nparams, budget = POLISH_FEV_PER_PARAM * n;
+	size_t sb = blocked ? 0 : c->scratch_bytes;	/* the blocks have their own */
+	double *scratch = malloc(sb + n * sizeof(double));
+	double *xp = scratch ? (double *)(void *)((char *)scratch + sb) : NULL;
+	pm_blocks b = { 0 };
+	pm_cost_fn f = pm__cost_value;
+	pm_smooth_fn fg = pm__cost_smooth;
+	void *ctx = (void *)c;
+	double fp = *cost;
+	pm_status st = PM_OK;
+
+	if (!scratch)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (blocked) {
+		pm__cost_free(c);
+		if ((st = pm__blocks_init(&b, p, m, o, pool, err)))
+			goto out;
+		f = pm__blocks_value;
+		fg = pm__blocks_smooth;
+		ctx = &b;
+		/* the blocked cost differs from DE's by rounding: compare like
+		 * with like */
+		fp = f(x, ctx, NULL);
+		++*evals;
+	}
+	memcpy(xp, x, n * sizeof(*xp));
+	/* smoothing widths start at a tenth of the cost: in the cost's units */
+	st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp, evals,
+			       err);
+	if (!st && !(stop && *stop))
+		st = pm__polish(n, lo, hi, f, ctx, scratch, budget, xp, &fp, evals, err);
+	if (!st && !(stop && *stop))
+		st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp,
+				       evals, err);
+	if (!st && memcmp(xp, x, n * sizeof(*xp)) != 0) {
+		memcpy(x, xp, n * sizeof(*x));
+		*cost = fp;
+	}
+out:
+	pm__blocks_free(&b);
+	free(scratch);
+	return st;
+}
+
+/* Rows costed a generation per thread, at least: a DE generation is one
+ * job for the pool, and a share smaller than this (about 20 µs) gains less
+ * than the threads' hand-offs cost. On the development VM a GEMM fit (100
+ * rows, 60 members: 6000 rows a generation) ran DE in 0.93 ms on one thread
+ * and 1.2-2.9 ms on two, a sleeping thread taking up to 100 µs to wake. */
+#define ROWS_PER_THREAD 8192
+
+/* The threads a fit uses: as asked (0: every CPU), but no more than its
+ * generations have shares of ROWS_PER_THREAD rows; the polish's blocks
+ * (blocks.h) start at 600 rows, far above. The results do not depend on
+ * it; info.threads_used reports it. */
+static unsigned fit_threads(const pm_problem *p, const pm_model *m, const pm_fit_options *o)
+{
+	unsigned asked = o->threads ? o->threads : pm__cpu_count();
+	double members = (double)pm__de_members(o->popsize, m->nparams);
+	double shares = floor(members * (double)p->nrows / ROWS_PER_THREAD);
+
+	return shares < 1.0 ? 1 : shares < (double)asked ? (unsigned)shares : asked;
+}
+
+/* Run DE on a built problem and model; fills m->value and m->info. */
+static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options *o,
+			  pm_error *err)
+{
+	pm_cost c = { 0 };
+	pm_de_settings ds = { .seed = o->seed, .maxiter = o->maxiter, .popsize = o->popsize,
+			      .tol = o->tol, .atol = o->atol, .mutation_lo = o->mutation_lo,
+			      .mutation_hi = o->mutation_hi, .recombination = o->recombination,
+			      .stop = o->stop, .progress = o->progress,
+			      .progress_arg = o->progress_arg };
+	double *lo = malloc(m->nparams * sizeof(*lo));
+	double *hi = malloc(m->nparams * sizeof(*hi));
+	pm_pool *pool = NULL;
+	pm_de_result res = { 0 };
+	unsigned threads = fit_threads(p, m, o);
+	pm_status st;
+
+	if (!lo || !hi) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < m->nparams; k++) {
+		lo[k] = m->params[k].lo;
+		hi[k] = m->params[k].hi;
+	}
+	if ((st = pm__cost_init(&c, p, m, o, err)) || (st = pm__pool_new(threads, &pool, err)))
+		goto out;
+	st = pm__de_minimize(m->nparams, lo, hi, pm__cost_value, &c, c.scratch_bytes, &ds, pool,
+			     m->value, &res, err);
+	/* DE's own PM_EFIT speaks of its population; say it in the user's terms */
+	if (st == PM_EFIT || (!st && !isfinite(res.cost))) {
+		st = pm__fail(err, PM_EFIT, "the fit found no finite cost: the model overflows "
+				  "everywhere in the bounds (try --scale auto or narrower bounds)");
+		goto out;
+	}
+	if (st)
+		goto out;
+	m->info.cost = res.cost;
+	m->info.evaluations = res.evaluations;
+	if (o->polish && !(o->stop && *o->stop) &&
+	    (st = polish(&c, o, pool, lo, hi, m->value, &m->info.cost, &m->info.evaluations,
+			 o->stop, err)))
+		goto out;
+	m->info.polished = m->info.cost < res.cost;
+	m->info.threads_used = pm__pool_threads(pool);
+	m->info.generations = res.generations;
+	/* a stop request seen anywhere in DE or the polish: what we have is
+	 * the best point so far, not the end of the search */
+	m->info.interrupted = o->stop && *o->stop;
+	snprintf(m->info.stop, sizeof(m->info.stop), "%s",
+		 m->info.interrupted ? "interrupted" : res.stop);
+out:
+	pm__pool_free(pool);
+	pm__cost_free(&c);
+	free(lo);
+	free(hi);
+	return st;
+}
+
+/* Each level is an unknown that needs rows of its own; a categorical with
+ * more levels than half the rows is far more likely a numeric column with a
+ * typo, or an identifier, than a real category. */
+static pm_status check_levels(const pm_problem *p, const char *file, pm_error *err)
+{
+	for (size_t j = 0; j < p->ncols; j++)
+		if (p->col[j].role == PM_ROLE_CATEGORICAL && p->col[j].ndistinct > p->nrows / 2)
+			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+					   "categorical column '%s' has %zu levels in %zu rows "
+					   "(more than half): a numeric column with a typo, or an "
+					   "identifier?", p->col[j].name, p->col[j].ndistinct,
+					   p->nrows);
+	return PM_OK;
+}
+
+/* A target derived from worker times (fit --target lif): the model says
+ * from which columns, so that eval and report can derive it from new data. */
+static pm_status keep_workers(pm_model *m, const pm_spec *s, pm_error *err)
+{
+	if (strcmp(s->target, PM_LIF_COLUMN) || !s->workers.n)
+		return PM_OK;
+	return pm__model_set_workers(m, s->workers.n, (const char *const *)s->workers.name, err);
+}
+
+pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+		 pm_model **out, pm_error *err)
+{
+	pm_spec *rs = NULL;
+	pm_problem p = { 0 };
+	pm_model *m = NULL;
+	double *pred = NULL;
+	struct timespec t0;
+	pm_status st;
+
+	*out = NULL;
+	if (o->test_fraction > 0 || o->test)
+		return pm__fit_holdout(d, s, o, out, err);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
+	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
+	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
+	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)))
+		goto out;
+	if (p.nrows < m->nparams) {
+		st = pm__fail(err, PM_EINVAL,
+			      "%zu rows but %zu unknowns: a fit needs at least as many rows",
+			      p.nrows, m->nparams);
+		goto out;
+	}
+	if ((st = check_levels(&p, pm_dataset_name(d), err)))
+		goto out;
+	if ((st = optimise(&p, m, o, err)))
+		goto out;
+	pm__model_raw(m);
+	m->has_fit_info = 1;
+	m->info.options = *o;
+	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
+	m->info.options.progress = NULL;
+	m->info.options.progress_arg = NULL;
+	snprintf(m->info.data_name, sizeof(m->info.data_name), "%s", pm_dataset_name(d));
+	pm_dataset_fingerprint(d, m->info.fingerprint);
+	pm_dataset_weights(d, &m->info.weights);
+	if ((st = pm__model_set_repetitions(m, p.nrows, pm_dataset_reps(d), pm_dataset_cv(d), p.w,
+					    err)))
+		goto out;
+	pred = malloc(p.nrows * sizeof(*pred));
+	if (!pred) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* Training accuracy through the public predictor: what a user gets. */
+	if ((st = pm_model_predict_dataset(m, d, pred, err)) ||
+	    (st = pm_metrics_compute(p.t_raw, pred, p.nrows, m->nparams, &m->info.training, err)))
+		goto out;
+	m->info.wall_time_s = seconds_since(&t0);
+	*out = m;
+	m = NULL;
+out:
+	free(pred);
+	pm_model_free(m);
+	pm__problem_free(&p);
+	pm_spec_free(rs);
+	return st;
+}

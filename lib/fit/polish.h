@@ -1,0 +1,19 @@
+/* The local search that finishes DE ("polish", as scipy's L-BFGS-B step):
+ * a bounded Nelder–Mead simplex. The MAE cost is not smooth, so a
+ * derivative-free method is the honest choice. Serial and deterministic. */
+#ifndef PM_POLISH_H
+#define PM_POLISH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fit/de.h"
+
+/* Improve x (in/out, inside [lo, hi]) whose cost is *cost (in/out), using at
+ * most maxfev evaluations of f with `scratch`; *nfev is increased by the
+ * number used. x and *cost change only if a strictly better point inside
+ * the bounds is found. PM_ENOMEM is the only error. */
+pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn f, void *ctx,
+		     void *scratch, size_t maxfev, double *x, double *cost, uint64_t *nfev,
+		     pm_error *err);
+
+#endif

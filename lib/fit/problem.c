@@ -1,0 +1,250 @@
+#include "fit/problem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/detmath.h"
+#include "core/error.h"
+#include "model/formula.h"
+#include "fit/spec_impl.h"
+
+void pm__problem_free(pm_problem *p)
+{
+	if (!p)
+		return;
+	for (size_t j = 0; p->col && j < p->ncols; j++) {
+		free(p->col[j].u);
+		free(p->col[j].x);
+		for (size_t v = 0; p->col[j].levels && v < p->col[j].ndistinct; v++)
+			free(p->col[j].levels[v]);
+		free(p->col[j].levels);
+		free(p->col[j].code);
+	}
+	free(p->col);
+	free(p->t);
+	free(p->t_raw);
+	free(p->w);
+	*p = (pm_problem){ 0 };
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A value raised to a fitted power must be > 0. */
+static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, pm_error *err)
+{
+	if (v > 0)
+		return PM_OK;
+	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), pm_dataset_cell_line(d, row, c),
+			   pm_dataset_cell_column(d, row, c),
+			   "column '%s': %g must be > 0 (it is raised to a fitted power); "
+			   "if it is a category, declare it categorical",
+			   pm_dataset_col_name(d, c), v);
+}
+
+/* powered: the column is under a power or log2, so its values must be > 0
+ * and are scaled; one only in indicators may take any finite value and
+ * has no scale (log_scale 0, u NaN). */
+static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale, int powered,
+				pm_column *col, double *x, pm_error *err)
+{
+	size_t n = pm_dataset_nrows(d), nd = 0;
+	double logsum = 0.0, *shrunk;
+	pm_status st;
+
+	for (size_t r = 0; r < n; r++) {
+		if ((st = pm_dataset_number(d, r, c, &x[r], err)) ||
+		    (powered && (st = positive(d, r, c, x[r], err))))
+			return st;
+		if (powered)
+			logsum += pm__log(x[r]);
+	}
+	col->log_scale = powered && scale == PM_SCALE_AUTO ? logsum / (double)n : 0.0;
+	col->u = malloc(n * sizeof(*col->u));
+	if (!col->u)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	memcpy(col->u, x, n * sizeof(*x));
+	qsort(col->u, n, sizeof(*col->u), cmp_double);
+	for (size_t r = 0; r < n; r++)
+		if (nd == 0 || col->u[r] != col->u[nd - 1])
+			col->u[nd++] = col->u[r];
+	col->ndistinct = nd;
+	/* n values sorted, nd kept: the rest would stay allocated all the fit */
+	if ((shrunk = realloc(col->u, (nd ? nd : 1) * sizeof(*col->u))))
+		col->u = shrunk;
+	for (size_t r = 0; r < n; r++) {
+		const double *hit = bsearch(&x[r], col->u, nd, sizeof(*col->u), cmp_double);
+		col->code[r] = (uint32_t)(hit - col->u);
+	}
+	col->x = malloc(nd * sizeof(*col->x));
+	if (!col->x)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	memcpy(col->x, col->u, nd * sizeof(*col->x));
+	/* Last, so that the codes were found on the raw values. */
+	for (size_t k = 0; k < nd; k++)
+		col->u[k] = powered ? pm__log(col->u[k]) - col->log_scale : NAN;
+	return PM_OK;
+}
+
+static pm_status categorical_column(const pm_dataset *d, size_t c, pm_column *col,
+				    pm_error *err)
+{
+	size_t n = pm_dataset_nrows(d), nd = 0;
+	const char **cell = malloc(n * sizeof(*cell));
+
+	if (!cell)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t r = 0; r < n; r++) {
+		cell[r] = pm_dataset_cell(d, r, c);
+		if (cell[r][0] == '\0') {
+			free(cell);
+			return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d),
+					   pm_dataset_cell_line(d, r, c),
+					   pm_dataset_cell_column(d, r, c),
+					   "column '%s': empty cell", pm_dataset_col_name(d, c));
+		}
+	}
+	qsort(cell, n, sizeof(*cell), cmp_str);
+	for (size_t r = 0; r < n; r++)
+		if (nd == 0 || strcmp(cell[r], cell[nd - 1]) != 0)
+			cell[nd++] = cell[r];
+	col->levels = calloc(nd, sizeof(*col->levels));
+	if (!col->levels)
+		goto oom;
+	col->ndistinct = nd;
+	for (size_t v = 0; v < nd; v++) {
+		size_t len = strlen(cell[v]) + 1;
+
+		if (!(col->levels[v] = malloc(len)))
+			goto oom;
+		memcpy(col->levels[v], cell[v], len);
+	}
+	free(cell);
+	for (size_t r = 0; r < n; r++) {
+		const char *text = pm_dataset_cell(d, r, c);
+		char **hit = bsearch(&text, col->levels, nd, sizeof(*col->levels), cmp_str);
+		col->code[r] = (uint32_t)(hit - col->levels);
+	}
+	return PM_OK;
+oom:
+	free(cell);
+	return pm__fail(err, PM_ENOMEM, "out of memory");
+}
+
+static pm_status target_column(const pm_dataset *d, size_t c, pm_scale scale, pm_problem *p,
+			       double *sorted, pm_error *err)
+{
+	size_t n = p->nrows;
+	pm_status st;
+
+	for (size_t r = 0; r < n; r++) {
+		if ((st = pm_dataset_number(d, r, c, &p->t_raw[r], err)))
+			return st;
+		p->t[r] = p->t_raw[r];
+		if (!(p->t[r] > 0))
+			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
+					   pm_dataset_cell_line(d, r, c),
+					   pm_dataset_cell_column(d, r, c),
+					   "target '%s': %g is not a time > 0",
+					   pm_dataset_col_name(d, c), p->t[r]);
+	}
+	p->target_scale = 1.0;
+	if (scale == PM_SCALE_AUTO) {
+		memcpy(sorted, p->t, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_double);
+		p->target_scale = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+		for (size_t r = 0; r < n; r++)
+			p->t[r] /= p->target_scale;
+	}
+	return PM_OK;
+}
+
+/* w_r·n/Σw (equal whole-number weights become exactly 1: such a fit is
+ * the unweighted one bit for bit). */
+static pm_status row_weights(const pm_dataset *d, pm_problem *p, pm_error *err)
+{
+	const double *w = pm_dataset_weights(d, NULL);
+	double sum = 0.0;
+
+	if (!w)
+		return PM_OK;
+	p->w = malloc(p->nrows * sizeof(*p->w) + 1);
+	if (!p->w)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t r = 0; r < p->nrows; r++)
+		sum += w[r];
+	for (size_t r = 0; r < p->nrows; r++)
+		p->w[r] = w[r] * (double)p->nrows / sum;
+	return PM_OK;
+}
+
+pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
+			    pm_problem *p, pm_error *err)
+{
+	const pm_names *group[3] = { &s->intrinsic, &s->categorical, &s->extrinsic };
+	const pm_role role[3] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL, PM_ROLE_EXTRINSIC };
+	const char *text = pm__spec_formula_text(s);
+	pm_formula *f = NULL;	/* the formula; none: every numeric column is powered */
+	double *scratch = NULL;
+	size_t c, j = 0;
+	pm_status st;
+
+	*p = (pm_problem){ 0 };
+	if (text && (st = pm__formula_parse(text, &f, err)))
+		return st;
+	p->nrows = pm_dataset_nrows(d);
+	p->ncols = s->intrinsic.n + s->categorical.n + s->extrinsic.n;
+	p->target = s->target;
+	p->col = calloc(p->ncols ? p->ncols : 1, sizeof(*p->col));
+	p->t = malloc(p->nrows * sizeof(*p->t));
+	p->t_raw = malloc(p->nrows * sizeof(*p->t_raw));
+	scratch = malloc(p->nrows * sizeof(*scratch));
+	if (!p->col || !p->t || !p->t_raw || !scratch) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (int g = 0; g < 3; g++) {
+		for (size_t k = 0; k < group[g]->n; k++, j++) {
+			pm_column *col = &p->col[j];
+
+			if ((st = pm_dataset_col_index(d, group[g]->name[k], &c, err)))
+				goto fail;
+			col->name = pm_dataset_col_name(d, c);
+			col->role = role[g];
+			col->code = malloc(p->nrows * sizeof(*col->code));
+			if (!col->code) {
+				st = pm__fail(err, PM_ENOMEM, "out of memory");
+				goto fail;
+			}
+			st = role[g] == PM_ROLE_CATEGORICAL
+				     ? categorical_column(d, c, col, err)
+				     : numeric_column(d, c, scale,
+						      !f || pm__formula_powered(f, col->name), col,
+						      scratch, err);
+			if (st)
+				goto fail;
+		}
+	}
+	if ((st = pm_dataset_col_index(d, s->target, &c, err)) ||
+	    (st = target_column(d, c, scale, p, scratch, err)) ||
+	    (st = row_weights(d, p, err)))
+		goto fail;
+	pm__formula_free(f);
+	free(scratch);
+	return PM_OK;
+fail:
+	pm__formula_free(f);
+	free(scratch);
+	pm__problem_free(p);
+	return st;
+}

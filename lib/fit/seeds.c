@@ -1,0 +1,200 @@
+/* pm_fit_seeds: the thesis's K fits with consecutive seeds, mean ± std of
+ * every parameter (Tables 4.2/4.3), the best fit kept. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "model/model_impl.h"
+#include "core/pool.h"
+#include "fit/seeds.h"
+
+struct batch {
+	const pm_dataset *const *d;
+	const pm_spec *s;
+	const pm_fit_options *o;
+	pm_model **model;
+	pm_status *st;
+	pm_error *err;
+	size_t n;
+	atomic_uint done;	/* fits finished */
+	/* the caller's progress callback, which the fits report through */
+	void (*progress)(const pm_progress *p, void *arg);
+	void *progress_arg;
+};
+
+/* Each fit writes only its own slots: no order between fits matters. */
+static void fit_one(void *ctx, size_t i, unsigned worker)
+{
+	struct batch *b = ctx;
+
+	(void)worker;
+	b->st[i] = pm_fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
+	atomic_fetch_add(&b->done, 1);
+}
+
+/* A fit's report, with the batch's count of fits added. */
+static void batch_progress(const pm_progress *p, void *arg)
+{
+	struct batch *b = arg;
+	pm_progress q = *p;
+
+	q.fits = (unsigned)b->n;
+	q.fits_done = atomic_load(&b->done);
+	b->progress(&q, b->progress_arg);
+}
+
+pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
+			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err)
+{
+	struct batch b = { .d = d, .s = s, .o = o, .model = model, .n = n };
+	unsigned workers;
+	pm_pool *pool = NULL;
+	pm_status st;
+
+	for (size_t i = 0; i < n; i++)
+		model[i] = NULL;
+	if (n == 0)
+		return PM_OK;
+	atomic_init(&b.done, 0);
+	b.progress = o[0].progress;
+	b.progress_arg = o[0].progress_arg;
+	/* Whole fits in parallel first: they share nothing, whereas one fit
+	 * synchronises its threads every generation and polishes serially. */
+	threads = threads ? threads : pm__cpu_count();
+	workers = threads < n ? threads : (unsigned)n;
+	for (size_t i = 0; i < n; i++) {
+		o[i].threads = threads / workers;
+		/* the batch's fits share the first one's callback */
+		o[i].progress = b.progress ? batch_progress : NULL;
+		o[i].progress_arg = &b;
+	}
+	b.st = calloc(n, sizeof(*b.st));
+	b.err = calloc(n, sizeof(*b.err));
+	if (!b.st || !b.err) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = pm__pool_new(workers, &pool, err)))
+		goto out;
+	pm__pool_for(pool, n, fit_one, &b);
+	for (size_t i = 0; i < n && !st; i++) {
+		st = b.st[i];
+		if (st && err)
+			*err = b.err[i];
+	}
+out:
+	if (st)
+		for (size_t i = 0; i < n; i++) {
+			pm_model_free(model[i]);
+			model[i] = NULL;
+		}
+	pm__pool_free(pool);
+	free(b.st);
+	free(b.err);
+	return st;
+}
+
+/* Move every seed's values into the best model and set its std. */
+static pm_status gather(pm_model *best, pm_model *const *model, unsigned n, uint64_t seed0,
+			pm_error *err)
+{
+	size_t np = best->nparams;
+
+	best->seed = malloc(n * sizeof(*best->seed));
+	best->seed_cost = malloc(n * sizeof(*best->seed_cost));
+	best->seed_value = malloc((size_t)n * np * sizeof(*best->seed_value) + 1);
+	if (!best->seed || !best->seed_cost || !best->seed_value)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		best->seed[i] = seed0 + i;
+		best->seed_cost[i] = model[i]->info.cost;
+		memcpy(best->seed_value + (size_t)i * np, model[i]->raw, np * sizeof(double));
+	}
+	best->nseeds = n;
+	for (size_t k = 0; k < np; k++) {
+		double mean = pm_model_param_mean(best, k), ss = 0.0;
+
+		for (unsigned i = 0; i < n; i++) {
+			double dv = best->seed_value[(size_t)i * np + k] - mean;
+
+			ss += dv * dv;
+		}
+		best->params[k].std = sqrt(ss / n);
+	}
+	return PM_OK;
+}
+
+pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+		       unsigned nseeds, pm_model **out, pm_error *err)
+{
+	pm_model **model = NULL;
+	pm_fit_options *opt = NULL;
+	const pm_dataset **rows = NULL;
+	unsigned best = 0, threads;
+	struct timespec t0, t1;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the model");
+	*out = NULL;
+	if (!o || nseeds == 0)
+		return pm__fail(err, PM_EINVAL, "no options, or no seeds to fit");
+	if (nseeds == 1)
+		return pm_fit(d, s, o, out, err);
+	if (o->seed > UINT64_MAX - (nseeds - 1))
+		return pm__fail(err, PM_EINVAL, "seeds %llu + %u run past the largest seed",
+				(unsigned long long)o->seed, nseeds);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	model = calloc(nseeds, sizeof(*model));
+	opt = malloc(nseeds * sizeof(*opt));
+	rows = malloc(nseeds * sizeof(*rows));
+	if (!model || !opt || !rows) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < nseeds; i++) {
+		opt[i] = *o;
+		opt[i].seed = o->seed + i;
+		rows[i] = d;
+	}
+	if ((st = pm__fit_batch(nseeds, rows, s, opt, o->threads, model, err)))
+		goto out;
+	for (unsigned i = 1; i < nseeds; i++)
+		if (model[i]->info.cost < model[best]->info.cost)
+			best = i;
+	/* a stop request cut some fits short: the table is not the protocol's */
+	for (unsigned i = 0; i < nseeds; i++)
+		if (model[i]->info.interrupted && !model[best]->info.interrupted) {
+			model[best]->info.interrupted = 1;
+			snprintf(model[best]->info.stop, sizeof(model[best]->info.stop), "interrupted");
+		}
+	/* one seed cut short by a stop request makes the whole run's mean and
+	 * std provisional: the saved model says so */
+	for (unsigned i = 0; i < nseeds; i++)
+		if (model[i]->info.interrupted) {
+			model[best]->info.interrupted = 1;
+			snprintf(model[best]->info.stop, sizeof(model[best]->info.stop), "interrupted");
+		}
+	if ((st = gather(model[best], model, nseeds, o->seed, err)))
+		goto out;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	threads = o->threads ? o->threads : pm__cpu_count();
+	model[best]->info.wall_time_s =
+		(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	/* fits ran side by side, each on info.threads_used threads */
+	model[best]->info.threads_used *= threads < nseeds ? threads : nseeds;
+	model[best]->info.options.threads = o->threads;
+	*out = model[best];
+	model[best] = NULL;
+out:
+	for (unsigned i = 0; model && i < nseeds; i++)
+		pm_model_free(model[i]);
+	free(model);
+	free(opt);
+	free(rows);
+	return st;
+}

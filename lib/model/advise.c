@@ -1,0 +1,158 @@
+/* pm_model_advise: the fastest, the cheapest and the largest efficient of
+ * a grid of configurations, by predicting every one. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "model/model_impl.h"
+#include "model/predict_impl.h"
+
+pm_advise_options pm_advise_options_default(void)
+{
+	return (pm_advise_options){ .resource = 0, .min_efficiency = 0.7,
+				    .max_combinations = 10000000 };
+}
+
+static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, size_t nvary,
+		       const pm_advise_options *o, size_t *ncomb, pm_error *err)
+{
+	size_t n = 1;
+
+	if (nvary == 0 || nvary > PM_ADVISE_MAX_VARY)
+		return pm__fail(err, PM_EINVAL, "vary 1 to %d inputs (not %zu)", PM_ADVISE_MAX_VARY,
+				nvary);
+	if (o->resource >= nvary)
+		return pm__fail(err, PM_EINVAL, "the resource is vary[%zu], but %zu inputs vary",
+				o->resource, nvary);
+	if (!(o->min_efficiency > 0 && o->min_efficiency <= 1))
+		return pm__fail(err, PM_EINVAL, "the minimum efficiency %g is not in (0, 1]",
+				o->min_efficiency);
+	for (size_t j = 0; j < nvary; j++) {
+		const pm_vary *v = &vary[j];
+		const char *name;
+
+		if (v->input >= m->ninputs)
+			return pm__fail(err, PM_EINVAL, "vary[%zu]: the model has no input %zu", j,
+					v->input);
+		name = m->inputs[v->input].name;
+		if (m->inputs[v->input].role == PM_ROLE_CATEGORICAL)
+			return pm__fail(err, PM_EINVAL, "input '%s' is categorical: only numeric "
+					"inputs can be varied", name);
+		for (size_t k = 0; k < j; k++)
+			if (vary[k].input == v->input)
+				return pm__fail(err, PM_EINVAL, "input '%s' is varied twice", name);
+		if (v->n == 0 || !v->values)
+			return pm__fail(err, PM_EINVAL, "input '%s': no values to try", name);
+		for (size_t k = 0; k < v->n; k++)
+			if (!(v->values[k] > 0 && isfinite(v->values[k])))
+				return pm__fail(err, PM_EINVAL,
+						"input '%s': %g is not a finite number > 0", name,
+						v->values[k]);
+		if (v->n > o->max_combinations / n)
+			return pm__fail(err, PM_EINVAL,
+					"more than %zu combinations to predict: narrow the ranges",
+					o->max_combinations);
+		n *= v->n;
+	}
+	for (size_t i = 0; i < m->ninputs; i++) {
+		size_t j = 0;
+
+		while (j < nvary && vary[j].input != i)
+			j++;
+		if (j == nvary && isnan(x[i]))
+			return pm__fail(err, PM_EINVAL, "missing value for input '%s' (not varied)",
+					m->inputs[i].name);
+	}
+	*ncomb = n;
+	return PM_OK;
+}
+
+/* Add " (at a=1, b=2)" to the message of a failed prediction. */
+static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t nvary,
+		  const double *x)
+{
+	size_t len;
+
+	if (!err)
+		return;
+	len = strlen(err->msg);
+	for (size_t j = 0; j < nvary && len < sizeof(err->msg); j++)
+		len += (size_t)snprintf(err->msg + len, sizeof(err->msg) - len, "%s%s=%g",
+					j ? ", " : " (at ", m->inputs[vary[j].input].name,
+					x[vary[j].input]);
+	if (len < sizeof(err->msg))
+		snprintf(err->msg + len, sizeof(err->msg) - len, ")");
+}
+
+static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const double *x,
+		 double t, double cost, double s, double e)
+{
+	p->found = 1;
+	for (size_t j = 0; j < nvary; j++)
+		p->value[j] = x[vary[j].input];
+	p->time = t;
+	p->cost = cost;
+	p->speedup = s;
+	p->efficiency = e;
+}
+
+pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *vary,
+			  size_t nvary, const pm_advise_options *opt, pm_advice *out,
+			  pm_error *err)
+{
+	pm_advise_options o = opt ? *opt : pm_advise_options_default();
+	size_t idx[PM_ADVISE_MAX_VARY] = { 0 }, ncomb = 0, ri;
+	double *pt, rmin;
+	const pm_vary *res;
+	pm_status st;
+
+	if (!m || !x || !vary || !out)
+		return pm__fail(err, PM_EINVAL, "pm_model_advise: a NULL argument");
+	memset(out, 0, sizeof(*out));
+	if ((st = check(m, x, vary, nvary, &o, &ncomb, err)))
+		return st;
+	res = &vary[o.resource];
+	ri = res->input;
+	rmin = res->values[0];
+	for (size_t k = 1; k < res->n; k++)
+		rmin = res->values[k] < rmin ? res->values[k] : rmin;
+	pt = malloc((m->ninputs + 1) * sizeof(*pt));
+	if (!pt)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	memcpy(pt, x, m->ninputs * sizeof(*pt));
+	for (size_t c = 0; c < ncomb; c++) {
+		double t, s, e, r, cost;
+
+		for (size_t j = 0; j < nvary; j++)
+			pt[vary[j].input] = vary[j].values[idx[j]];
+		r = pt[ri];
+		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &t, &s, &e, err))) {
+			place(err, m, vary, nvary, pt);
+			goto out;
+		}
+		cost = r * t;
+		if (!out->fastest.found || t < out->fastest.time ||
+		    (t == out->fastest.time && cost < out->fastest.cost))
+			take(&out->fastest, vary, nvary, pt, t, cost, s, e);
+		if (!out->cheapest.found || cost < out->cheapest.cost ||
+		    (cost == out->cheapest.cost && t < out->cheapest.time))
+			take(&out->cheapest, vary, nvary, pt, t, cost, s, e);
+		if (e >= o.min_efficiency &&
+		    (!out->largest.found || r > out->largest.value[o.resource] ||
+		     (r == out->largest.value[o.resource] && t < out->largest.time)))
+			take(&out->largest, vary, nvary, pt, t, cost, s, e);
+		/* the next combination: the last input varies fastest */
+		for (size_t j = nvary; j-- > 0;) {
+			if (++idx[j] < vary[j].n)
+				break;
+			idx[j] = 0;
+		}
+	}
+	out->combinations = ncomb;
+out:
+	free(pt);
+	return st;
+}

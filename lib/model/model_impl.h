@@ -1,0 +1,103 @@
+/* The inside of a pm_model, shared by the loader (predict library), the
+ * fitter and the writer. Parameter values are kept as fitted, in the scaled
+ * space (DESIGN.md §3): prediction is
+ *     t = target_scale * terms(param, u),  u_i = log(x_i) - log_scale_i
+ * and the raw eq. 4.4 parameters are derived for reading (pm__model_raw). */
+#ifndef PM_MODEL_IMPL_H
+#define PM_MODEL_IMPL_H
+
+#include "perfmodel/perfmodel.h"
+#include "model/terms.h"
+
+#define PM_MODEL_FORMAT "perfmodel-model"
+#define PM_MODEL_VERSION 1
+
+typedef struct pm_input {
+	char *name;
+	pm_role role;
+	size_t nlevels;
+	char **levels;		/* categorical: level names, sorted */
+	double log_scale;	/* numeric: log of the training geometric mean (0: none) */
+	/* numeric: under a power or log2 in the terms, so its values must be
+	 * > 0; an input only in indicators may take any finite value */
+	int powered;
+} pm_input;
+
+typedef struct pm_param {
+	char *name;		/* "a_kernel_size", "b_activation=relu", "q_threads", "C" */
+	pm_param_desc desc;
+	double lo, hi;		/* bounds, scaled space */
+	double std;		/* over seeds; NaN when not repeated */
+} pm_param;
+
+/* How the terms were made: eq. 4.4 from the inputs' roles, the
+ * multiplicative preset (a formula made from the roles), or a formula. */
+typedef enum pm_form { PM_FORM_ADDITIVE = 0, PM_FORM_MULTIPLICATIVE, PM_FORM_FORMULA } pm_form;
+
+struct pm_model {
+	char *target;
+	/* The worker time columns the target was derived from (target
+	 * PM_LIF_COLUMN, pm_spec_derive_lif), so that the model can derive it
+	 * again from new data (pm_model_derive_lif); 0: a measured target. */
+	size_t nworkers;
+	char **workers;
+	pm_form form;
+	char *formula;		/* the formula text; NULL for the additive form */
+	pm_scale scale;
+	double target_scale;	/* median of the training target (1: none) */
+	size_t ninputs;
+	pm_input *inputs;
+	size_t nparams;
+	pm_param *params;
+	double *value;		/* nparams fitted values, scaled space */
+	double *raw;		/* nparams raw values (pm__model_raw) */
+	pm_terms terms;
+	int has_fit_info;
+	pm_fit_info info;
+	/* After pm_fit_seeds: every seed's fit (0 seeds: not repeated). */
+	size_t nseeds;
+	uint64_t *seed;		/* nseeds seed numbers */
+	double *seed_cost;	/* nseeds final costs */
+	double *seed_value;	/* nseeds * nparams raw values, seed-major */
+	/* The fitted rows' runs (pm_model_repetitions): nrep rows, 0: none;
+	 * each array NULL when not known */
+	size_t nrep;
+	unsigned *rep_runs;
+	double *rep_cv;
+	double *rep_weight;	/* the weights fitted with (mean 1) */
+};
+
+/* Allocate a model for the given inputs (names and levels copied) with the
+ * terms of `form` and its parameters named; values zero, std NaN, default
+ * bounds. form: NULL or "additive" (eq. 4.4), "multiplicative" (a formula
+ * made from the roles, pm__formula_multiplicative) or a formula text,
+ * whose errors are placed in it (formula.h). */
+pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
+			const pm_role *role, const size_t *nlevels,
+			const char *const *const *levels, const char *form, pm_model **out,
+			pm_error *err);
+/* pm__model_new with the additive form. */
+pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
+				 const pm_role *role, const size_t *nlevels,
+				 const char *const *const *levels, pm_model **out,
+				 pm_error *err);
+/* A malloc'd copy of s, or NULL. */
+char *pm__dupstr(const char *s);
+/* The exponent power parameter k gives its input in the terms (−q after a
+ * '/' in a formula); NaN if it is no power factor's. */
+double pm__model_param_exponent(const pm_model *m, size_t k);
+/* Keep n rows' runs, cv and weights in m, copied (each may be NULL: none;
+ * all NULL: nrep 0); replaces what m had. PM_ENOMEM. */
+pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,
+				    const double *cv, const double *weight, pm_error *err);
+/* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
+pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
+				pm_error *err);
+/* Whether v can be numeric input in's value: finite, and > 0 if the input
+ * is powered; else PM_EDOMAIN naming the input. The one check of a value
+ * for prediction (a point, a batch, a file, a config). */
+pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
+/* Recompute m->raw from m->value and the scales. */
+void pm__model_raw(pm_model *m);
+
+#endif

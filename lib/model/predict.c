@@ -1,0 +1,347 @@
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "model/model_impl.h"
+#include "model/predict_impl.h"
+
+/* Prediction runs on blocks of points, column by column: the block's
+ * inputs are transposed once, a factor's values over the block are one
+ * loop of pm__log/pm__exp (branch-free, detmath.h), which GCC vectorises,
+ * and the terms are summed over the block the same way. A block gives the
+ * same bits as pm__terms_combine point by point (the same IEEE operations
+ * in the same order, no contraction), which is what a single point runs,
+ * so pm_model_predict, the batch, speedups and by-name prediction agree.
+ * Nothing is allocated: a block's inputs and factor values live in a stack
+ * array of AREA doubles (16 KiB), so a block has AREA / (ninputs + 1 +
+ * nfactors) points, at most BLOCK; a batch of a model too large for 2
+ * points goes point by point. */
+#define AREA 2048
+#define BLOCK 128
+
+/* One point: input i is x[i], or vv where i is vi (SIZE_MAX: none): a
+ * speedup varies one input of a caller's const point without copying it
+ * (pm__predict_at). */
+struct point {
+	const pm_model *m;
+	const double *x;
+	size_t vi;
+	double vv;
+};
+
+static inline double value_of(const struct point *p, size_t i)
+{
+	return i == p->vi ? p->vv : p->x[i];
+}
+
+/* Why the point cannot be predicted, in the order of the inputs; PM_OK if
+ * it can. */
+static pm_status check_point(const struct point *p, pm_error *err)
+{
+	const pm_model *m = p->m;
+
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const pm_input *in = &m->inputs[i];
+		double v = value_of(p, i);
+
+		if (isnan(v))
+			return pm__fail(err, PM_EDOMAIN, "input '%s' has no value (NaN)", in->name);
+		if (in->role == PM_ROLE_CATEGORICAL) {
+			if (!(v >= 0 && v < (double)in->nlevels && v == floor(v)))
+				return pm__fail(err, PM_EDOMAIN,
+						"input '%s': level index %g is not one of 0..%zu",
+						in->name, v, in->nlevels - 1);
+		} else if (pm__input_check(in, v, err)) {
+			return PM_EDOMAIN;
+		}
+	}
+	for (size_t f = 0; f < m->terms.nfactors; f++) {
+		const pm_factor *fa = &m->terms.factor[f];
+
+		if (fa->kind == PM_FACTOR_LOG2 && !(value_of(p, fa->input) >= 1))
+			return pm__fail(err, PM_EDOMAIN, "input '%s': %g is below 1, as log2() needs",
+					m->inputs[fa->input].name, value_of(p, fa->input));
+	}
+	return PM_OK;
+}
+
+/* One point: factor f's value there. */
+static double point_factor(const void *ctx, uint32_t f)
+{
+	const struct point *p = ctx;
+	const pm_model *m = p->m;
+	const pm_factor *fa = &m->terms.factor[f];
+
+	return pm__factor_eval(fa, m->value,
+			       pm__factor_base(fa, value_of(p, fa->input),
+					       m->inputs[fa->input].log_scale));
+}
+
+static uint32_t point_level(const void *ctx, uint32_t i)
+{
+	return (uint32_t)value_of(ctx, i);
+}
+
+/* A block of n points as columns: in[i * n + k] is input i of point k,
+ * fv[f * n + k] factor f's value there; zero[0..n) zeros. */
+struct block {
+	const pm_model *m;
+	size_t n;
+	double *in, *zero, *fv;
+};
+
+/* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
+ * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
+ * the selects). The table lookups stay scalar loads: GCC's gathers measured
+ * slower on this EPYC (19.5 against 22.8 M points/s). Without FMA (neither
+ * target enables it, and -ffp-contract=off) every clone runs the same IEEE
+ * operations: the same bits (tests/test_predict.c checks the batch against
+ * single points, which run the baseline's scalar code). The helpers are
+ * always inlined, so that each clone has its own of them. The tests build
+ * each clone alone too, whatever the machine's best (tests/meson.build):
+ * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
+#if defined(PM_VECTOR_TARGET)
+#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
+#define PM_INLINE __attribute__((always_inline))
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+	!defined(PM_NO_VECTOR_CLONES)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define PM_INLINE __attribute__((always_inline))
+#else
+#define VECTOR_CLONES
+#define PM_INLINE
+#endif
+
+/* Whether every point of the block passes check_point: the same tests on
+ * columns, or-ed in a 64-bit integer (a lane of a double's width:
+ * vectorised), without saying which point failed or why. x + 2^52 - 2^52 == x holds for 0 <= x
+ * < 2^52 exactly when x is an integer (floor, without a call). */
+static inline PM_INLINE int block_valid(const struct block *b)
+{
+	const pm_model *m = b->m;
+	size_t n = b->n;
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const double *restrict col = b->in + i * n;
+		double nl = (double)m->inputs[i].nlevels;
+
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
+			for (size_t k = 0; k < n; k++)
+				bad |= (col[k] >= 0) & (col[k] < nl) &
+						(col[k] + 0x1p52 - 0x1p52 == col[k]) ? 0 : 1;
+		} else if (m->inputs[i].powered) {
+			for (size_t k = 0; k < n; k++)
+				bad |= (col[k] > 0) & (col[k] < INFINITY) ? 0 : 1;
+		} else {
+			for (size_t k = 0; k < n; k++)
+				bad |= (col[k] > -INFINITY) & (col[k] < INFINITY) ? 0 : 1;
+		}
+	}
+	for (size_t f = 0; f < m->terms.nfactors; f++) {
+		const double *restrict col = b->in + m->terms.factor[f].input * n;
+
+		if (m->terms.factor[f].kind != PM_FACTOR_LOG2)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			bad |= col[k] >= 1 ? 0 : 1;
+	}
+	return !bad;
+}
+
+static inline PM_INLINE void block_factors(const struct block *b)
+{
+	const pm_model *m = b->m;
+	size_t n = b->n;
+
+	for (size_t f = 0; f < m->terms.nfactors; f++) {
+		const pm_factor *fa = &m->terms.factor[f];
+		const double *restrict col = b->in + fa->input * n;
+		double ls = m->inputs[fa->input].log_scale, *restrict v = b->fv + f * n;
+
+		if (fa->kind == PM_FACTOR_POWER) {
+			double e = pm__factor_exponent(fa, m->value);
+
+			for (size_t k = 0; k < n; k++)
+				v[k] = pm__factor_value(e, pm__power_base_finite(col[k], ls));
+		} else {
+			for (size_t k = 0; k < n; k++)
+				v[k] = pm__factor_eval(fa, m->value, pm__factor_base(fa, col[k], ls));
+		}
+	}
+}
+
+/* acc[k] += the term's value at point k where its level is on: its
+ * coefficient times its factors in order, in one loop for up to 3
+ * factors (eq. 4.4 has 1 + the extrinsic ones). A term without a level is
+ * on where the zero column is 0: everywhere. An off term adds +0, which
+ * leaves the sum as skipping it would (a sum from +0 is never -0), and is
+ * a select of values, which vectorises. */
+static inline PM_INLINE void add_term(const struct block *b, const pm_term *tm, double *restrict acc)
+{
+	const pm_terms *t = &b->m->terms;
+	size_t n = b->n;
+	int off = tm->level_input == PM_NONE;
+	const double *restrict col = off ? b->zero : b->in + tm->level_input * n;
+	double c = b->m->value[tm->coef], level = off ? 0.0 : (double)tm->level, v[BLOCK];
+	const double *w[3] = { NULL };
+	uint32_t nf = tm->nfactors;
+
+	for (uint32_t r = 0; r < nf && r < 3; r++)
+		w[r] = b->fv + (size_t)t->ref[tm->first + r] * n;
+	switch (nf) {
+	case 0:
+		for (size_t k = 0; k < n; k++)
+			acc[k] += col[k] == level ? c : 0.0;
+		return;
+	case 1:
+		for (size_t k = 0; k < n; k++)
+			acc[k] += col[k] == level ? c * w[0][k] : 0.0;
+		return;
+	case 2:
+		for (size_t k = 0; k < n; k++)
+			acc[k] += col[k] == level ? c * w[0][k] * w[1][k] : 0.0;
+		return;
+	case 3:
+		for (size_t k = 0; k < n; k++)
+			acc[k] += col[k] == level ? c * w[0][k] * w[1][k] * w[2][k] : 0.0;
+		return;
+	default:
+		for (size_t k = 0; k < n; k++)
+			v[k] = c * w[0][k] * w[1][k] * w[2][k];
+		for (uint32_t r = 3; r < nf; r++) {
+			const double *restrict wr = b->fv + (size_t)t->ref[tm->first + r] * n;
+
+			for (size_t k = 0; k < n; k++)
+				v[k] *= wr[k];
+		}
+		for (size_t k = 0; k < n; k++)
+			acc[k] += col[k] == level ? v[k] : 0.0;
+	}
+}
+
+
+/* Points x[0..n) into out, if all of them can be predicted; 0 if not
+ * (nothing written). */
+VECTOR_CLONES
+static int predict_block(struct block *b, const double *restrict x, double *restrict out)
+{
+	size_t n = b->n, ni = b->m->ninputs;
+	double acc[BLOCK];
+
+	for (size_t i = 0; i < ni; i++)
+		for (size_t k = 0; k < n; k++)
+			b->in[i * n + k] = x[k * ni + i];
+	if (!block_valid(b))
+		return 0;
+	block_factors(b);
+	for (size_t k = 0; k < n; k++)
+		b->zero[k] = acc[k] = 0.0;
+	for (size_t j = 0; j < b->m->terms.nterms; j++)
+		add_term(b, &b->m->terms.term[j], acc);
+	for (size_t k = 0; k < n; k++)
+		out[k] = b->m->target_scale * acc[k];
+	return 1;
+}
+
+/* One point: a block's loops would cost more than they save. Eq. 4.4
+ * repeats every extrinsic factor in every term: the point's factor values
+ * are computed once, in a stack array of up to FACTOR_CACHE, before the
+ * terms are combined; a model with more factors computes them where the
+ * terms use them. */
+#define FACTOR_CACHE 64
+
+struct cached {
+	struct point p;
+	const double *fv;	/* factor values, or NULL */
+};
+
+static double cached_factor(const void *ctx, uint32_t f)
+{
+	const struct cached *c = ctx;
+
+	return c->fv ? c->fv[f] : point_factor(&c->p, f);
+}
+
+static uint32_t cached_level(const void *ctx, uint32_t i)
+{
+	return point_level(&((const struct cached *)ctx)->p, i);
+}
+
+pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
+			 double *out, pm_error *err)
+{
+	double fv[FACTOR_CACHE];
+	struct cached c = { { m, x, vi, vv }, NULL };
+	pm_status st = check_point(&c.p, err);
+
+	if (st)
+		return st;
+	if (m->terms.nfactors <= FACTOR_CACHE) {
+		for (uint32_t f = 0; f < m->terms.nfactors; f++)
+			fv[f] = point_factor(&c.p, f);
+		c.fv = fv;
+	}
+	*out = m->target_scale *
+	       pm__terms_combine(&m->terms, m->value, cached_factor, cached_level, &c);
+	return PM_OK;
+}
+
+pm_status pm_model_predict(const pm_model *m, const double *x, double *out, pm_error *err)
+{
+	/* x may be NULL for a model of no inputs */
+	if (!m || (!x && m->ninputs) || !out)
+		return pm__fail(err, PM_EINVAL, "pm_model_predict: a NULL argument");
+	return pm__predict_at(m, x, SIZE_MAX, 0.0, out, err);
+}
+
+/* Points k0, k0 + 1, ... of n one by one (a block with a point the model
+ * cannot take, or a model too large for blocks), the error's message
+ * prefixed with the failing point's number. */
+static pm_status one_by_one(const pm_model *m, const double *x, size_t k0, size_t n,
+			    double *out, pm_error *err)
+{
+	for (size_t k = k0; k < k0 + n; k++) {
+		pm_status st = pm__predict_at(m, x + k * m->ninputs, SIZE_MAX, 0.0, &out[k], err);
+
+		if (st) {
+			if (err) {
+				char msg[sizeof(err->msg)];
+
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				snprintf(err->msg, sizeof(err->msg), "point %zu: %.480s", k + 1, msg);
+			}
+			return st;
+		}
+	}
+	return PM_OK;
+}
+
+pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, double *out,
+				 pm_error *err)
+{
+	double area[AREA];
+	size_t per;
+
+	if (!m || (n && ((!x && m->ninputs) || !out)))
+		return pm__fail(err, PM_EINVAL, "pm_model_predict_batch: a NULL argument");
+	per = AREA / (m->ninputs + 1 + m->terms.nfactors);	/* + 1: the zero column */
+	if (per > BLOCK)
+		per = BLOCK;
+	if (per < 2)
+		return one_by_one(m, x, 0, n, out, err);
+	for (size_t k = 0; k < n; k += per) {
+		struct block b = { m, n - k < per ? n - k : per, area, NULL, NULL };
+
+		b.zero = area + b.n * m->ninputs;
+		b.fv = b.zero + b.n;
+		if (!predict_block(&b, x + k * m->ninputs, out + k)) {
+			pm_status st = one_by_one(m, x, k, b.n, out, err);
+
+			if (st)
+				return st;
+		}
+	}
+	return PM_OK;
+}

@@ -1,0 +1,57 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "model/model_impl.h"
+
+/* Map the model's inputs to d's columns, then predict row by row through
+ * pm_model_predict, so that a file and the library give the same numbers. */
+pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, double *out,
+				   pm_error *err)
+{
+	size_t *col = malloc((m->ninputs + 1) * sizeof(*col));
+	double *x = malloc((m->ninputs + 1) * sizeof(*x));
+	pm_status st = PM_OK;
+
+	if (!col || !x) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < m->ninputs; i++)
+		if ((st = pm_dataset_col_index(d, m->inputs[i].name, &col[i], err)))
+			goto out;
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
+		for (size_t i = 0; i < m->ninputs; i++) {
+			const char *file = pm_dataset_name(d);
+			unsigned line = pm_dataset_cell_line(d, r, col[i]);
+			unsigned column = pm_dataset_cell_column(d, r, col[i]);
+			size_t level;
+
+			if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
+				st = pm_model_level_index(m, i, pm_dataset_cell(d, r, col[i]), &level,
+							  err);
+				x[i] = (double)level;
+			} else {
+				st = pm_dataset_number(d, r, col[i], &x[i], err);
+				if (!st)
+					st = pm__input_check(&m->inputs[i], x[i], err);
+			}
+			if (st) {
+				/* Give the model's message the cell's place. */
+				if (err && err->line == 0) {
+					err->line = line;
+					err->column = column;
+					snprintf(err->file, sizeof(err->file), "%s", file);
+				}
+				goto out;
+			}
+		}
+		if ((st = pm_model_predict(m, x, &out[r], err)))
+			goto out;
+	}
+out:
+	free(col);
+	free(x);
+	return st;
+}

@@ -1,0 +1,629 @@
+/* The report people look at before they trust a fit: the plots of the
+ * thesis's figures (predicted against measured, residuals, speedup and
+ * efficiency, the λ sweep) as SVG, and one self-contained HTML page holding
+ * them with the accuracy and parameter tables. No script, no network. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/json_read.h"
+#include "perfmodel/perfmodel.h"
+#include "report/svg.h"
+
+void pm_plots_free(pm_plots *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; p->plot && i < p->n; i++) {
+		free(p->plot[i].name);
+		free(p->plot[i].title);
+		free(p->plot[i].svg);
+	}
+	free(p->plot);
+	free(p);
+}
+
+/* Render one plot and append it to the list, under file name `name`. */
+static pm_status add_plot(pm_plots *ps, const char *name, const pm_svg_plot *p, pm_error *err)
+{
+	pm_plot *np = realloc(ps->plot, (ps->n + 1) * sizeof(*np));
+	pm_sbuf b;
+	pm_status st;
+
+	if (!np)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	ps->plot = np;
+	np = &ps->plot[ps->n];
+	*np = (pm_plot){ 0 };
+	pm__sb_init(&b);
+	pm__svg_plot(&b, p);
+	if ((st = pm__sb_finish(&b, &np->svg, err)))
+		return st;
+	np->name = strdup(name);
+	np->title = strdup(p->title);
+	ps->n++;	/* now pm_plots_free frees what was made */
+	if (!np->name || !np->title)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	return PM_OK;
+}
+
+/* The rows of one file: measured target, prediction, and per extrinsic
+ * input its value. */
+typedef struct rows {
+	size_t n;
+	double *t, *pred;
+	double *ext;	/* n * next, row-major */
+} rows;
+
+static void rows_free(rows *r)
+{
+	free(r->t);
+	free(r->pred);
+	free(r->ext);
+	*r = (rows){ 0 };
+}
+
+static pm_status column(const pm_dataset *d, const char *name, double *out, size_t stride,
+			pm_error *err)
+{
+	size_t c;
+	pm_status st;
+
+	if ((st = pm_dataset_col_index(d, name, &c, err)))
+		return st;
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++)
+		if ((st = pm_dataset_number(d, r, c, &out[r * stride], err)))
+			return st;
+	return PM_OK;
+}
+
+static pm_status rows_read(const pm_model *m, const pm_dataset *d, const size_t *ext,
+			   size_t next, rows *r, pm_error *err)
+{
+	pm_status st;
+
+	*r = (rows){ .n = pm_dataset_nrows(d) };
+	r->t = malloc(r->n * sizeof(*r->t));
+	r->pred = malloc(r->n * sizeof(*r->pred));
+	r->ext = malloc((next ? next : 1) * r->n * sizeof(*r->ext));
+	if (!r->t || !r->pred || !r->ext)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if ((st = column(d, pm_model_target(m), r->t, 1, err)) ||
+	    (st = pm_model_predict_dataset(m, d, r->pred, err)))
+		return st;
+	for (size_t j = 0; j < next; j++)
+		if ((st = column(d, pm_model_input_name(m, ext[j]), r->ext + j, next, err)))
+			return st;
+	return PM_OK;
+}
+
+/* (predicted − measured) / measured in percent, the residual that reads the
+ * same for a 1 ms and a 10 s run. */
+static double *relative_residuals(const rows *r)
+{
+	double *res = malloc((r->n ? r->n : 1) * sizeof(*res));
+
+	for (size_t i = 0; res && i < r->n; i++)
+		res[i] = 100 * (r->pred[i] - r->t[i]) / r->t[i];
+	return res;
+}
+
+/* Every extrinsic value of column j, gathered from the row-major table. */
+static double *ext_column(const rows *r, size_t j, size_t next)
+{
+	double *x = malloc((r->n ? r->n : 1) * sizeof(*x));
+
+	for (size_t i = 0; x && i < r->n; i++)
+		x[i] = r->ext[i * next + j];
+	return x;
+}
+
+static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows *test,
+				const size_t *ext, size_t next, pm_plots *ps, pm_error *err)
+{
+	char title[256], xlabel[160], name[160];
+	pm_svg_series s[2] = {
+		{ "training rows", train->t, train->pred, train->n, PM_SVG_DOTS },
+		{ "held-out rows", test->t, test->pred, test->n, PM_SVG_CROSSES },
+	};
+	pm_svg_plot p = pm__svg_plot_default();
+	size_t ns = test->n ? 2 : 1;
+	pm_status st;
+
+	snprintf(title, sizeof(title), "Predicted against measured %s", pm_model_target(m));
+	snprintf(xlabel, sizeof(xlabel), "measured %s", pm_model_target(m));
+	snprintf(name, sizeof(name), "predicted %s", pm_model_target(m));
+	p.title = title;
+	p.xlabel = xlabel;
+	p.ylabel = name;
+	p.series = s;
+	p.nseries = ns;
+	p.diagonal = 1;
+	if ((st = add_plot(ps, "predicted_vs_measured.svg", &p, err)))
+		return st;
+
+	for (size_t j = 0; j < next; j++) {
+		const char *in = pm_model_input_name(m, ext[j]);
+		double *x0 = ext_column(train, j, next), *y0 = relative_residuals(train);
+		double *x1 = ext_column(test, j, next), *y1 = relative_residuals(test);
+
+		st = PM_ENOMEM;
+		if (x0 && y0 && x1 && y1) {
+			s[0].x = x0;
+			s[0].y = y0;
+			s[1].x = x1;
+			s[1].y = y1;
+			p = pm__svg_plot_default();
+			snprintf(title, sizeof(title), "Residuals against %s", in);
+			p.title = title;
+			p.xlabel = in;
+			p.ylabel = "(predicted - measured) / measured (%)";
+			p.series = s;
+			p.nseries = ns;
+			p.zero_line = 1;
+			snprintf(name, sizeof(name), "residuals_%s.svg", in);
+			st = add_plot(ps, name, &p, err);
+		} else {
+			pm__fail(err, st, "out of memory");
+		}
+		free(x0);
+		free(y0);
+		free(x1);
+		free(y1);
+		if (st)
+			return st;
+	}
+	return PM_OK;
+}
+
+static pm_status scaling_plots(const pm_model *m, const pm_scaling_report *sr, pm_plots *ps,
+			       pm_error *err)
+{
+	for (size_t j = 0; j < sr->n; j++) {
+		const pm_scaling *sc = &sr->scaling[j];
+		const char *in = pm_model_input_name(m, sc->input);
+		double *ideal_s = malloc(sc->npoints * sizeof(*ideal_s));
+		double *ideal_e = malloc(sc->npoints * sizeof(*ideal_e));
+		char title[256], name[160];
+		pm_svg_plot p = pm__svg_plot_default();
+		pm_status st = PM_OK;
+
+		if (sc->npoints < 2)
+			goto next;	/* one value: nothing scales */
+		if (!ideal_s || !ideal_e) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			goto next;
+		}
+		for (size_t i = 0; i < sc->npoints; i++) {
+			ideal_s[i] = sc->value[i] / sc->value[0];
+			ideal_e[i] = 1;
+		}
+		pm_svg_series s[2] = {
+			{ "model", sc->value, sc->speedup, sc->npoints, PM_SVG_LINE },
+			{ "ideal (linear)", sc->value, ideal_s, sc->npoints, PM_SVG_DASHED },
+		};
+		snprintf(title, sizeof(title), "Predicted speedup against %s", in);
+		p.title = title;
+		p.xlabel = in;
+		p.ylabel = "speedup over the smallest value";
+		p.series = s;
+		p.nseries = 2;
+		snprintf(name, sizeof(name), "speedup_%s.svg", in);
+		if ((st = add_plot(ps, name, &p, err)))
+			goto next;
+		s[0].y = sc->efficiency;
+		s[1].y = ideal_e;
+		s[1].label = "ideal (1)";
+		snprintf(title, sizeof(title), "Predicted parallel efficiency against %s", in);
+		p.ylabel = "parallel efficiency";
+		snprintf(name, sizeof(name), "efficiency_%s.svg", in);
+		st = add_plot(ps, name, &p, err);
+next:
+		free(ideal_s);
+		free(ideal_e);
+		if (st)
+			return st;
+	}
+	return PM_OK;
+}
+
+/* ---- the sweep ---------------------------------------------------------- */
+
+typedef struct sweep {
+	size_t n, np;
+	double *lambda, *mape, *r2;
+	double *param;		/* np * n: parameter k's path at param + k * n */
+	char **name;		/* np, borrowed from the cJSON tree */
+	double best;
+} sweep;
+
+static void sweep_free(sweep *s)
+{
+	free(s->lambda);
+	free(s->mape);
+	free(s->r2);
+	free(s->param);
+	free(s->name);
+}
+
+static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_error *err)
+{
+	pm_jctx c = { name, NULL, err };
+	const cJSON *pts, *params;
+	pm_status st;
+
+	*s = (sweep){ 0 };
+	if ((st = pm__json_array(&c, root, "points", 1, &pts, &s->n)) ||
+	    (st = pm__json_number(&c, root, "best_lambda", &s->best)))
+		return st;
+	if (s->n == 0)
+		return pm__json_fail(&c, PM_ESCHEMA, "'points' is empty");
+	if ((st = pm__json_object(&c, cJSON_GetArrayItem(pts, 0), "parameters", 1, &params)))
+		return st;
+	s->np = (size_t)cJSON_GetArraySize(params);
+	s->lambda = malloc(s->n * sizeof(double));
+	s->mape = malloc(s->n * sizeof(double));
+	s->r2 = malloc(s->n * sizeof(double));
+	s->param = malloc((s->np ? s->np : 1) * s->n * sizeof(double));
+	s->name = malloc((s->np ? s->np : 1) * sizeof(char *));
+	if (!s->lambda || !s->mape || !s->r2 || !s->param || !s->name)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	size_t k = 0;
+	for (const cJSON *p = params->child; p; p = p->next)
+		s->name[k++] = p->string;
+	for (size_t i = 0; i < s->n; i++) {
+		const cJSON *pt = cJSON_GetArrayItem(pts, (int)i), *pp;
+		char where[32];
+
+		snprintf(where, sizeof(where), "points[%zu]", i);
+		c.where = where;
+		if ((st = pm__json_number(&c, pt, "lambda", &s->lambda[i])) ||
+		    (st = pm__json_number_or_null(&c, pt, "mape", &s->mape[i])) ||
+		    (st = pm__json_number_or_null(&c, pt, "r2", &s->r2[i])) ||
+		    (st = pm__json_object(&c, pt, "parameters", 1, &pp)))
+			return st;
+		c.where = "parameters";
+		for (k = 0; k < s->np; k++)
+			if ((st = pm__json_number_or_null(&c, pp, s->name[k],
+							  &s->param[k * s->n + i])))
+				return st;
+	}
+	return PM_OK;
+}
+
+/* Is the sweep's parameter `name` a power of the model (p or q)? Powers
+ * and coefficients get separate plots: their scales have nothing in common. */
+static int is_power(const pm_model *m, const char *name)
+{
+	for (size_t k = 0; k < pm_model_nparams(m); k++)
+		if (strcmp(pm_model_param_name(m, k), name) == 0) {
+			pm_param_kind kind = pm_model_param_kind(m, k);
+
+			return kind == PM_PARAM_POWER || kind == PM_PARAM_SCALING;
+		}
+	return 0;
+}
+
+/* Raw coefficients differ by orders of magnitude (a GEMM's n³ term 4e-11 s,
+ * C 1e-3 s) and can be negative, so on one axis all but the largest would
+ * lie flat on zero; each path divided by its largest |value| shows what the
+ * thesis's Figures 4.16-4.17 show: how each shrinks as λ grows. */
+static void normalise_coefficients(const pm_model *m, sweep *sw)
+{
+	for (size_t k = 0; k < sw->np; k++) {
+		double *v = sw->param + k * sw->n, top = 0;
+
+		if (is_power(m, sw->name[k]))
+			continue;
+		for (size_t i = 0; i < sw->n; i++)
+			top = isfinite(v[i]) ? fmax(top, fabs(v[i])) : top;
+		for (size_t i = 0; top > 0 && i < sw->n; i++)
+			v[i] /= top;
+	}
+}
+
+static pm_status path_plot(const pm_model *m, const sweep *sw, int powers, pm_plots *ps,
+			   char *mark, pm_error *err)
+{
+	pm_svg_series *s = calloc(sw->np ? sw->np : 1, sizeof(*s));
+	pm_svg_plot p = pm__svg_plot_default();
+	size_t ns = 0;
+	pm_status st = PM_OK;
+
+	if (!s)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t k = 0; k < sw->np; k++)
+		if (is_power(m, sw->name[k]) == powers)
+			s[ns++] = (pm_svg_series){ sw->name[k], sw->lambda, sw->param + k * sw->n,
+						   sw->n, PM_SVG_LINE };
+	p.title = powers ? "Power paths: fitted powers against λ"
+			 : "Coefficient paths: fitted coefficients against λ";
+	p.xlabel = "λ (penalty weight)";
+	p.ylabel = powers ? "power (exponent)" : "coefficient / its largest |value|";
+	p.series = s;
+	p.nseries = ns;
+	p.mark_x = sw->best;
+	p.mark_label = mark;
+	if (ns)
+		st = add_plot(ps, powers ? "sweep_powers.svg" : "sweep_coefficients.svg", &p, err);
+	free(s);
+	return st;
+}
+
+static pm_status sweep_plots(const pm_model *m, const char *name, pm_plots *ps,
+			     pm_error *err)
+{
+	cJSON *root = NULL;
+	sweep sw = { 0 };
+	char mark[64], *json = NULL;
+	size_t len;
+	pm_status st;
+
+	if ((st = pm__read_file(name, &json, &len, err)) ||
+	    (st = pm__json_parse(json, len, name, &root, err)) ||
+	    (st = sweep_read(root, name, &sw, err)))
+		goto out;
+	normalise_coefficients(m, &sw);
+	snprintf(mark, sizeof(mark), "best λ = %g", sw.best);
+	pm_svg_series s = { "held-out MAPE", sw.lambda, sw.mape, sw.n, PM_SVG_LINE };
+	pm_svg_plot p = pm__svg_plot_default();
+
+	p.title = "Held-out MAPE against λ";
+	p.xlabel = "λ (penalty weight)";
+	p.ylabel = "held-out MAPE (%)";
+	p.series = &s;
+	p.nseries = 1;
+	p.mark_x = sw.best;
+	p.mark_label = mark;
+	if ((st = add_plot(ps, "sweep_mape.svg", &p, err)))
+		goto out;
+	s.label = "held-out R²";
+	s.y = sw.r2;
+	p.title = "Held-out R² against λ";
+	p.ylabel = "held-out R²";
+	if (!(st = add_plot(ps, "sweep_r2.svg", &p, err)) &&
+	    !(st = path_plot(m, &sw, 0, ps, mark, err)))
+		st = path_plot(m, &sw, 1, ps, mark, err);
+out:
+	sweep_free(&sw);
+	cJSON_Delete(root);
+	free(json);
+	return st;
+}
+
+/* ---- putting it together ------------------------------------------------- */
+
+pm_status pm_report_plots(const pm_model *m, const pm_report_data *r, pm_plots **out,
+			  pm_error *err)
+{
+	size_t next = 0, *ext;
+	rows train = { 0 }, test = { 0 };
+	pm_scaling_report *sr = NULL;
+	pm_plots *ps;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the plots");
+	*out = NULL;
+	if (!m || !r || !r->data)
+		return pm__fail(err, PM_EINVAL, "no model or data");
+	ps = calloc(1, sizeof(*ps));
+	ext = malloc(pm_model_ninputs(m) * sizeof(*ext) + 1);
+	if (!ps || !ext) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < pm_model_ninputs(m); i++)
+		if (pm_model_input_role(m, i) == PM_ROLE_EXTRINSIC)
+			ext[next++] = i;
+	if ((st = rows_read(m, r->data, ext, next, &train, err)) ||
+	    (r->test && (st = rows_read(m, r->test, ext, next, &test, err))) ||
+	    (st = accuracy_plots(m, &train, &test, ext, next, ps, err)) ||
+	    (st = pm_scaling_report_new(m, r->data, &sr, err)) ||
+	    (st = scaling_plots(m, sr, ps, err)) ||
+	    (r->sweep && (st = sweep_plots(m, r->sweep, ps, err))))
+		goto out;
+	*out = ps;
+	ps = NULL;
+out:
+	pm_scaling_report_free(sr);
+	rows_free(&train);
+	rows_free(&test);
+	free(ext);
+	pm_plots_free(ps);
+	return st;
+}
+
+/* A number for a table cell: readable, with the exact value on hover (and
+ * for tests that compare the page with the model file). */
+static void cell(pm_sbuf *b, double v, const char *fmt)
+{
+	if (!isfinite(v)) {
+		pm__sb_printf(b, "<td></td>");
+		return;
+	}
+	pm__sb_printf(b, "<td title=\"%.17g\">", v);
+	pm__sb_printf(b, fmt, v);
+	pm__sb_printf(b, "</td>");
+}
+
+static void metrics_row(pm_sbuf *b, const char *what, const char *file, const pm_metrics *x)
+{
+	pm__sb_printf(b, "<tr><th>%s</th><td>", what);
+	pm__sb_text(b, file);
+	pm__sb_printf(b, "</td><td>%zu</td>", x->n);
+	cell(b, x->mape, "%.2f %%");
+	cell(b, x->r2, "%.4f");
+	cell(b, x->mae, "%.4g");
+	cell(b, x->rmse, "%.4g");
+	pm__sb_printf(b, "</tr>\n");
+}
+
+static const char *const kind_name[] = {
+	"coefficient", "power", "level coefficient", "scaling exponent", "constant",
+	"level log-multiplier",
+};
+
+static void parameter_table(pm_sbuf *b, const pm_model *m)
+{
+	size_t nseeds = pm_model_nseeds(m);
+
+	pm__sb_printf(b, "<h2>Parameters</h2>\n<p>Raw values are in the data's units (the "
+		      "ones to read); scaled values are what the fit worked with.");
+	if (nseeds)
+		pm__sb_printf(b, " The model is the best of %zu fits with different seeds; "
+			      "&#177; is the standard deviation over them.", nseeds);
+	pm__sb_printf(b, "</p>\n<table class=\"params\">\n<tr><th>parameter</th><th>kind</th>"
+		      "<th>value</th><th>&#177; std</th><th>scaled</th><th>doubling the input "
+		      "multiplies its term by</th></tr>\n");
+	for (size_t k = 0; k < pm_model_nparams(m); k++) {
+		pm_param_kind kind = pm_model_param_kind(m, k);
+
+		pm__sb_printf(b, "<tr><th>");
+		pm__sb_text(b, pm_model_param_name(m, k));
+		pm__sb_printf(b, "</th><td class=\"text\">%s</td>", (size_t)kind < sizeof(kind_name) /
+			      sizeof(kind_name[0]) ? kind_name[kind] : "?");
+		cell(b, pm_model_param_value(m, k), "%.6g");
+		cell(b, pm_model_param_std(m, k), "%.3g");
+		cell(b, pm_model_param_scaled(m, k), "%.6g");
+		cell(b, pm_model_param_doubling(m, k), "%.4g");
+		pm__sb_printf(b, "</tr>\n");
+	}
+	pm__sb_printf(b, "</table>\n");
+}
+
+static void header(pm_sbuf *b, const pm_model *m, const pm_report_data *r)
+{
+	const pm_fit_info *fi = pm_model_fit_info(m);
+
+	pm__sb_printf(b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+		      "lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>perfmodel report: ");
+	pm__sb_text(b, pm_model_target(m));
+	pm__sb_printf(b, "</title>\n<style>\n"
+		      "body { font-family: sans-serif; max-width: 1320px; margin: 1em auto; "
+		      "padding: 0 1em; color: #222; }\n"
+		      "table { border-collapse: collapse; margin: 0.5em 0 1em; }\n"
+		      "th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; }\n"
+		      "td { text-align: right; font-variant-numeric: tabular-nums; }\n"
+		      "th, td.text { text-align: left; }\nth { background: #f4f4f4; }\n"
+		      ".plots { display: flex; flex-wrap: wrap; gap: 12px; }\n"
+		      "figure { margin: 0; }\n"
+		      "code { background: #f4f4f4; padding: 0 0.2em; }\n"
+		      "</style>\n</head>\n<body>\n<h1>perfmodel report: ");
+	pm__sb_text(b, pm_model_target(m));
+	pm__sb_printf(b, "</h1>\n<p>Model <code>");
+	pm__sb_text(b, r->model_name ? r->model_name : "(unnamed)");
+	pm__sb_printf(b, "</code>, form <code>");
+	pm__sb_text(b, pm_model_form(m));
+	pm__sb_printf(b, "</code>");
+	if (pm_model_formula(m)) {
+		pm__sb_printf(b, ": <code>");
+		pm__sb_text(b, pm_model_formula(m));
+		pm__sb_printf(b, "</code>");
+	}
+	pm__sb_printf(b, ", scale <code>");
+	pm__sb_text(b, pm_model_scale_name(m));
+	pm__sb_printf(b, "</code>; perfmodel %s.</p>\n", pm_version());
+	if (fi) {
+		pm__sb_printf(b, "<p>Fitted to <code>");
+		pm__sb_text(b, fi->data_name);
+		pm__sb_printf(b, "</code> with seed %llu: %u generations, %llu evaluations, "
+			      "stopped: ", (unsigned long long)fi->options.seed, fi->generations,
+			      (unsigned long long)fi->evaluations);
+		pm__sb_text(b, fi->stop);
+		pm__sb_printf(b, "%s, %.3g s.</p>\n", fi->polished ? ", polished" : "",
+			      fi->wall_time_s);
+	}
+}
+
+static pm_status accuracy_table(pm_sbuf *b, const pm_model *m, const pm_report_data *r,
+				pm_error *err)
+{
+	pm_metrics x;
+	pm_status st;
+
+	const pm_fit_info *fi = pm_model_fit_info(m);
+
+	pm__sb_printf(b, "<h2>Accuracy</h2>\n<table>\n<tr><th>rows</th><th>file</th><th>n</th>"
+		      "<th>MAPE</th><th>R&#178;</th><th>MAE</th><th>RMSE</th></tr>\n");
+	/* what the model file recorded, held-out rows of --test-fraction included:
+	 * the page cannot tell those rows apart again */
+	if (fi)
+		metrics_row(b, "fit: training rows", fi->data_name, &fi->training);
+	if (fi && fi->test.n)
+		metrics_row(b, "fit: held-out rows", fi->test_name[0] ? fi->test_name
+								 : fi->data_name, &fi->test);
+	if ((st = pm_model_evaluate(m, r->data, &x, err)))
+		return st;
+	metrics_row(b, "plotted as training", pm_dataset_name(r->data), &x);
+	if (r->test) {
+		if ((st = pm_model_evaluate(m, r->test, &x, err)))
+			return st;
+		metrics_row(b, "plotted as held out", pm_dataset_name(r->test), &x);
+	}
+	pm__sb_printf(b, "</table>\n");
+	return PM_OK;
+}
+
+/* Which section a plot belongs to, by its file name. */
+static const struct {
+	const char *prefix, *heading, *note;
+} sections[] = {
+	{ "predicted_vs_measured", "Predicted against measured",
+	  "A perfect model puts every point on the dashed diagonal." },
+	{ "residuals_", "Residuals against each extrinsic parameter",
+	  "A pattern here (a slope, a curve) is scaling the model does not capture." },
+	{ "speedup_", "Predicted scaling",
+	  "Each extrinsic parameter over the values in the data, the other inputs held at "
+	  "their median (numbers) or most frequent level (categories)." },
+	{ "sweep_", "Regularisation sweep",
+	  "Held-out accuracy and fitted parameters against the penalty weight λ "
+	  "(perfmodel sweep); the dotted line marks the λ of lowest held-out MAPE." },
+};
+
+static void plot_sections(pm_sbuf *b, const pm_plots *ps)
+{
+	size_t nsec = sizeof(sections) / sizeof(sections[0]), cur = nsec;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		for (size_t s = 0; s < nsec; s++)
+			if (s != cur && strncmp(ps->plot[i].name, sections[s].prefix,
+						strlen(sections[s].prefix)) == 0) {
+				pm__sb_printf(b, "%s<h2>%s</h2>\n<p>%s</p>\n<div class=\"plots\">\n",
+					      cur < nsec ? "</div>\n" : "", sections[s].heading,
+					      sections[s].note);
+				cur = s;
+			}
+		pm__sb_printf(b, "<figure>\n%s</figure>\n", ps->plot[i].svg);
+	}
+	if (cur < nsec)
+		pm__sb_printf(b, "</div>\n");
+}
+
+pm_status pm_report_html(const pm_model *m, const pm_report_data *r, char **out,
+			 pm_error *err)
+{
+	pm_plots *ps = NULL;
+	pm_sbuf b;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the report");
+	*out = NULL;
+	if ((st = pm_report_plots(m, r, &ps, err)))
+		return st;
+	pm__sb_init(&b);
+	header(&b, m, r);
+	if ((st = accuracy_table(&b, m, r, err))) {
+		pm__sb_discard(&b);
+		pm_plots_free(ps);
+		return st;
+	}
+	parameter_table(&b, m);
+	plot_sections(&b, ps);
+	pm__sb_printf(&b, "</body>\n</html>\n");
+	pm_plots_free(ps);
+	return pm__sb_finish(&b, out, err);
+}
