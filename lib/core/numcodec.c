@@ -1,0 +1,61 @@
+/* Locale-independent number conversions (core/numcodec.h). */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/numcodec.h"
+
+/* glibc's newlocale returns its static C locale object for "C" without
+ * allocating, so this cannot fail; a (locale_t)0 from another C library
+ * would make uselocale below a query that changes nothing, i.e. the
+ * thread's own locale, which is the best that is left. */
+static locale_t c_locale(void)
+{
+	return newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+double pm__num_strtod(const char *s, char **end)
+{
+	locale_t c = c_locale();
+	locale_t old = uselocale(c);
+	double v = strtod(s, end);
+
+	uselocale(old);
+	return v;
+}
+
+int pm__num_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
+{
+	locale_t c = c_locale();
+	locale_t old = uselocale(c);
+	int n = vsnprintf(out, size, fmt, ap);
+
+	uselocale(old);
+	return n;
+}
+
+int pm__num_snprintf(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = pm__num_vsnprintf(out, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+size_t pm__num_format(char out[PM_NUM_MAX], double v)
+{
+	locale_t c = c_locale();
+	locale_t old = uselocale(c);
+	int n = 0;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(out, PM_NUM_MAX, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	uselocale(old);
+	return (size_t)n;
+}
