@@ -3,7 +3,8 @@
 # into a scratch folder, compile programs outside the project against it
 # with pkg-config alone, and check that
 #  - its link line and its shared library bring no GSL (nor threads),
-#  - the shared library exports only pm_ symbols,
+#  - the shared library exports only pm_ symbols, exactly those predict.h
+#    declares,
 #  - predictions by name and in batches equal `perfmodel predict` bit for bit
 #    (on every bundled data set, with an additive and a power-law model),
 #  - the static library links the same program and gives the same bits,
@@ -41,7 +42,11 @@ bad=$(echo "$exported" | grep -vE '^pm_[a-z0-9]' || true)
 missing=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' |
 	grep '^pm_' | while read -r f; do grep -qx "$f" <<<"$exported" || echo "$f"; done)
 [ -z "$missing" ] || fail "declared in predict.h but not exported: $missing"
-echo "exports $(echo "$exported" | wc -l) symbols, all pm_, every one predict.h declares"
+# and the other way: one header says all that the library exports
+declared=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/')
+undeclared=$(while read -r f; do grep -qx "$f" <<<"$declared" || echo "$f"; done <<<"$exported")
+[ -z "$undeclared" ] || fail "exported but not declared in predict.h: $undeclared"
+echo "exports $(echo "$exported" | wc -l) symbols, all pm_, exactly those predict.h declares"
 
 compile -o "$tmp/predict_csv" "$src/tests/embed/predict_csv.c" $flags
 compile -o "$tmp/scheduler" "$src/docs/examples/scheduler.c" $flags

@@ -110,6 +110,7 @@ static pm_status new_model(const pm_problem *p, const pm_spec *s, pm_scale scale
 			pa->hi = s->bounds.const_hi;
 			break;
 		case PM_PARAM_LOGMULT:	/* keeps the model's: no spec bound */
+		case PM_PARAM_INVALID:	/* not a kind a parameter has */
 			break;
 		}
 	}

@@ -109,12 +109,9 @@ static void default_bounds(pm_param *p, const pm_bounds *b)
 		p->lo = b->const_lo;
 		p->hi = b->const_hi;
 		break;
+	case PM_PARAM_INVALID:	/* not a kind a parameter has */
+		break;
 	}
-}
-
-pm_bounds pm_bounds_default(void)
-{
-	return (pm_bounds){ 0, 1000, -5, 5, 0, 1000 };
 }
 
 /* The terms and named parameters of the form (pm__model_new); *pname
@@ -155,7 +152,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 	pm_model *m;
 	pm_param_desc *desc = NULL;
 	char **pname = NULL;
-	pm_bounds b = pm_bounds_default();
+	pm_bounds b = pm__bounds_thesis();
 	pm_status st;
 
 	*out = NULL;
@@ -268,22 +265,63 @@ void pm__model_raw(pm_model *m)
 	}
 }
 
-size_t pm_model_ninputs(const pm_model *m) { return m->ninputs; }
-const char *pm_model_input_name(const pm_model *m, size_t i) { return m->inputs[i].name; }
-pm_role pm_model_input_role(const pm_model *m, size_t i) { return m->inputs[i].role; }
-size_t pm_model_nlevels(const pm_model *m, size_t i) { return m->inputs[i].nlevels; }
-const char *pm_model_target(const pm_model *m) { return m->target; }
-size_t pm_model_nparams(const pm_model *m) { return m->nparams; }
-const char *pm_model_param_name(const pm_model *m, size_t k) { return m->params[k].name; }
-double pm_model_param_value(const pm_model *m, size_t k) { return m->raw[k]; }
-double pm_model_param_scaled(const pm_model *m, size_t k) { return m->value[k]; }
-double pm_model_param_std(const pm_model *m, size_t k) { return m->params[k].std; }
-pm_param_kind pm_model_param_kind(const pm_model *m, size_t k) { return m->params[k].desc.kind; }
-size_t pm_model_param_level(const pm_model *m, size_t k) { return m->params[k].desc.level; }
+/* The accessors check their indices: a caller's mistake gets NULL, NaN,
+ * (size_t)-1 or an _INVALID kind back, never a read past the model. */
+static int has_input(const pm_model *m, size_t i) { return m && i < m->ninputs; }
+static int has_param(const pm_model *m, size_t k) { return m && k < m->nparams; }
+
+size_t pm_model_ninputs(const pm_model *m) { return m ? m->ninputs : 0; }
+const char *pm_model_target(const pm_model *m) { return m ? m->target : NULL; }
+size_t pm_model_nparams(const pm_model *m) { return m ? m->nparams : 0; }
+
+const char *pm_model_input_name(const pm_model *m, size_t i)
+{
+	return has_input(m, i) ? m->inputs[i].name : NULL;
+}
+
+pm_role pm_model_input_role(const pm_model *m, size_t i)
+{
+	return has_input(m, i) ? m->inputs[i].role : PM_ROLE_INVALID;
+}
+
+size_t pm_model_nlevels(const pm_model *m, size_t i)
+{
+	return has_input(m, i) ? m->inputs[i].nlevels : 0;
+}
+
+const char *pm_model_param_name(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->params[k].name : NULL;
+}
+
+double pm_model_param_value(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->raw[k] : NAN;
+}
+
+double pm_model_param_scaled(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->value[k] : NAN;
+}
+
+double pm_model_param_std(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->params[k].std : NAN;
+}
+
+pm_param_kind pm_model_param_kind(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->params[k].desc.kind : PM_PARAM_INVALID;
+}
+
+size_t pm_model_param_level(const pm_model *m, size_t k)
+{
+	return has_param(m, k) ? m->params[k].desc.level : (size_t)-1;
+}
 
 size_t pm_model_param_input(const pm_model *m, size_t k)
 {
-	uint32_t i = m->params[k].desc.input;
+	uint32_t i = has_param(m, k) ? m->params[k].desc.input : PM_NONE;
 
 	return i == PM_NONE ? (size_t)-1 : i;
 }
@@ -292,12 +330,12 @@ const char *pm_model_form(const pm_model *m)
 {
 	static const char *const name[] = { "additive", "multiplicative", "formula" };
 
-	return name[m->form];
+	return m ? name[m->form] : NULL;
 }
 
 const char *pm_model_formula(const pm_model *m)
 {
-	return m->formula;
+	return m ? m->formula : NULL;
 }
 
 double pm__model_param_exponent(const pm_model *m, size_t k)
@@ -313,22 +351,28 @@ double pm__model_param_exponent(const pm_model *m, size_t k)
 
 double pm_model_param_doubling(const pm_model *m, size_t k)
 {
+	if (!has_param(m, k))
+		return NAN;
 	return exp2(pm__model_param_exponent(m, k));
 }
 
 const char *pm_model_scale_name(const pm_model *m)
 {
+	if (!m)
+		return NULL;
 	return m->scale == PM_SCALE_NONE ? "none" : "auto";
 }
 
 const char *pm_model_level_name(const pm_model *m, size_t i, size_t level)
 {
-	return level < m->inputs[i].nlevels ? m->inputs[i].levels[level] : NULL;
+	return has_input(m, i) && level < m->inputs[i].nlevels ? m->inputs[i].levels[level] : NULL;
 }
 
 pm_status pm_model_input_index(const pm_model *m, const char *name, size_t *index,
 			       pm_error *err)
 {
+	if (!m || !name)
+		return pm__fail(err, PM_EINVAL, "pm_model_input_index: no model or no name");
 	for (size_t i = 0; i < m->ninputs; i++)
 		if (strcmp(m->inputs[i].name, name) == 0) {
 			*index = i;
@@ -340,8 +384,11 @@ pm_status pm_model_input_index(const pm_model *m, const char *name, size_t *inde
 pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, size_t *level,
 			       pm_error *err)
 {
-	const pm_input *in = &m->inputs[i];
+	const pm_input *in;
 
+	if (!has_input(m, i))
+		return pm__fail(err, PM_EINVAL, "the model has no input %zu", i);
+	in = &m->inputs[i];
 	for (size_t v = 0; v < in->nlevels; v++)
 		if (strcmp(in->levels[v], name) == 0) {
 			*level = v;
@@ -357,11 +404,6 @@ pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, si
 		return pm__fail(err, PM_EDOMAIN, "column '%s': unknown level '%s' (known: %s)",
 				in->name, name, known);
 	}
-}
-
-const pm_fit_info *pm_model_fit_info(const pm_model *m)
-{
-	return m->has_fit_info ? &m->info : NULL;
 }
 
 pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,

@@ -99,5 +99,11 @@ pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
+/* The thesis's bounds: what pm_bounds_default() of the fitting library
+ * returns, and what a model made in the predictor library starts with. */
+static inline pm_bounds pm__bounds_thesis(void)
+{
+	return (pm_bounds){ 0, 1000, -5, 5, 0, 1000 };
+}
 
 #endif

@@ -5,12 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-size_t pm_model_nseeds(const pm_model *m) { return m->nseeds; }
-uint64_t pm_model_seed(const pm_model *m, size_t i) { return m->seed[i]; }
-double pm_model_seed_cost(const pm_model *m, size_t i) { return m->seed_cost[i]; }
+/* Checked like model.c's accessors: out of range gives 0 or NaN. */
+static int has_seed(const pm_model *m, size_t i) { return m && i < m->nseeds; }
+
+size_t pm_model_nseeds(const pm_model *m) { return m ? m->nseeds : 0; }
+uint64_t pm_model_seed(const pm_model *m, size_t i) { return has_seed(m, i) ? m->seed[i] : 0; }
+
+double pm_model_seed_cost(const pm_model *m, size_t i)
+{
+	return has_seed(m, i) ? m->seed_cost[i] : NAN;
+}
 
 double pm_model_seed_value(const pm_model *m, size_t i, size_t k)
 {
+	if (!has_seed(m, i) || k >= m->nparams)
+		return NAN;
 	return m->seed_value[i * m->nparams + k];
 }
 
@@ -18,6 +27,8 @@ double pm_model_param_mean(const pm_model *m, size_t k)
 {
 	double sum = 0.0;
 
+	if (!m || k >= m->nparams)
+		return NAN;
 	if (!m->nseeds)
 		return m->raw[k];
 	for (size_t i = 0; i < m->nseeds; i++)

@@ -57,17 +57,6 @@ PM_API pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col,
  * digits + NUL, to record which data a model was fitted to. */
 PM_API void pm_dataset_fingerprint(const pm_dataset *d, char out[17]);
 
-/* How a fit weighs the rows (docs/formats.md "Weights"): equally, by the
- * inverse variance of each configuration's runs (set when repetitions are
- * aggregated, pm_read_options.weights), or by the caller's numbers. */
-typedef enum pm_weights {
-	PM_WEIGHTS_NONE = 0,
-	PM_WEIGHTS_INVERSE_VARIANCE,
-	PM_WEIGHTS_GIVEN
-} pm_weights;
-
-/* "none", "inverse-variance", "given"; NULL for a value that is not one. */
-PM_API const char *pm_weights_name(pm_weights w);
 /* Per-row weights of the fit: the loss becomes Σ w_r·loss_r / Σ w_r (the
  * fit normalises the weights of the rows it fits to mean 1, so λ keeps its
  * meaning). w: nrows finite numbers > 0, copied; NULL: unweighted again.
@@ -165,22 +154,6 @@ typedef enum pm_scale {
 
 typedef enum pm_reg { PM_REG_NONE = 0, PM_REG_L1, PM_REG_L2 } pm_reg;
 
-/* What the fit minimises: the mean over the rows of a loss of the measured t
- * and the predicted t̂, in the scaled space (docs/maths.md says when to
- * prefer which; MAPE and log are scale-invariant, so their cost is the same
- * in raw units). The penalty (reg) adds to any of them. */
-typedef enum pm_loss {
-	PM_LOSS_MAE = 0,	/* |t − t̂|: the thesis (eq. 4.9) */
-	PM_LOSS_MSE,		/* (t − t̂)² */
-	PM_LOSS_MAPE,		/* |t − t̂| / t */
-	PM_LOSS_LOG		/* |log t̂ − log t|; a point with t̂ <= 0 costs +inf */
-} pm_loss;
-
-/* "mae", "mse", "mape", "log"; NULL for a value that is not a pm_loss. */
-PM_API const char *pm_loss_name(pm_loss loss);
-/* The loss called `name` (as pm_loss_name() spells it). PM_EINVAL "unknown
- * loss 'x': expected mae, mse, mape or log". */
-PM_API pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err);
 
 /* Where a fit is, at a generation boundary of differential evolution: for
  * pm_fit_options.progress, to show progress while a long fit runs. */
@@ -290,13 +263,6 @@ PM_API pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fi
 			      unsigned nseeds, pm_model **out, pm_error *err);
 
 PM_API const pm_fit_info *pm_model_fit_info(const pm_model *m);
-/* The fitted rows' repetitions and weights, kept in model.json when the
- * data were aggregated runs or weighted: returns the number of rows (0:
- * none kept) and points *reps, *cv (NaN: one run) and *weight (the weights
- * fitted with, mean 1) at them, each NULL when not known; any of the
- * pointers may be NULL. */
-PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const double **cv,
-				   const double **weight);
 
 /* ---- λ sweep (thesis §4.3.3, Figures 4.15-4.17) ----------------------------
  * The regularised fit at each λ of a log grid, measured on held-out rows: by

@@ -58,6 +58,7 @@ typedef struct pm_model pm_model;
 
 /* The role a model input plays in eq. 4.4. */
 typedef enum pm_role {
+	PM_ROLE_INVALID = -1,	/* what pm_model_input_role gives for no such input */
 	PM_ROLE_INTRINSIC = 0,	/* numeric I_i, term a_i * I_i^p_i */
 	PM_ROLE_CATEGORICAL,	/* text, one coefficient b per level */
 	PM_ROLE_EXTRINSIC	/* numeric E_j, factor E_j^q_j */
@@ -73,7 +74,13 @@ PM_API pm_status pm_model_load_string(const char *json, const char *name,
 /* NULL is a no-op. */
 PM_API void pm_model_free(pm_model *m);
 
-/* The inputs a prediction needs, in the model's order. */
+/* Every accessor below checks its model and indices: an index out of range
+ * (or a NULL model) gives NULL for a string, NaN for a number, 0 for a count
+ * or a seed, (size_t)-1 for an index, or the _INVALID kind, never a read
+ * outside the model. Strings returned are the model's: valid until
+ * pm_model_free, not to be freed.
+ *
+ * The inputs a prediction needs, in the model's order. */
 PM_API size_t pm_model_ninputs(const pm_model *m);
 PM_API const char *pm_model_input_name(const pm_model *m, size_t i);
 PM_API pm_role pm_model_input_role(const pm_model *m, size_t i);
@@ -97,6 +104,7 @@ PM_API const char *pm_model_target(const pm_model *m);
  * SCALING on an extrinsic input) and, for each level(c) but the first
  * level, LOGMULT. */
 typedef enum pm_param_kind {
+	PM_PARAM_INVALID = -1,	/* what pm_model_param_kind gives for no such parameter */
 	PM_PARAM_COEF = 0,	/* a_i */
 	PM_PARAM_POWER,		/* p_i */
 	PM_PARAM_LEVEL,		/* b_{c,v} */
@@ -139,6 +147,47 @@ PM_API const char *pm_model_formula(const pm_model *m);
  * the term it is in: the factor 2^e, e its exponent (−q after a '/');
  * NaN for another parameter or one used only in log2(). */
 PM_API double pm_model_param_doubling(const pm_model *m, size_t k);
+/* ---- how the model was fitted ----------------------------------------------
+ * A model.json records its fit's loss and row weights; these name them.
+ * (The whole fit record, pm_model_fit_info, is the fitting library's:
+ * perfmodel.h.) */
+/* What the fit minimises: the mean over the rows of a loss of the measured t
+ * and the predicted t̂, in the scaled space (docs/maths.md says when to
+ * prefer which; MAPE and log are scale-invariant, so their cost is the same
+ * in raw units). The penalty (reg) adds to any of them. */
+typedef enum pm_loss {
+	PM_LOSS_MAE = 0,	/* |t − t̂|: the thesis (eq. 4.9) */
+	PM_LOSS_MSE,		/* (t − t̂)² */
+	PM_LOSS_MAPE,		/* |t − t̂| / t */
+	PM_LOSS_LOG		/* |log t̂ − log t|; a point with t̂ <= 0 costs +inf */
+} pm_loss;
+
+/* "mae", "mse", "mape", "log"; NULL for a value that is not a pm_loss. */
+PM_API const char *pm_loss_name(pm_loss loss);
+/* The loss called `name` (as pm_loss_name() spells it). PM_EINVAL "unknown
+ * loss 'x': expected mae, mse, mape or log". */
+PM_API pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err);
+
+/* How a fit weighs the rows (docs/formats.md "Weights"): equally, by the
+ * inverse variance of each configuration's runs (set when repetitions are
+ * aggregated, pm_read_options.weights), or by the caller's numbers. */
+typedef enum pm_weights {
+	PM_WEIGHTS_NONE = 0,
+	PM_WEIGHTS_INVERSE_VARIANCE,
+	PM_WEIGHTS_GIVEN
+} pm_weights;
+
+/* "none", "inverse-variance", "given"; NULL for a value that is not one. */
+PM_API const char *pm_weights_name(pm_weights w);
+
+/* The fitted rows' repetitions and weights, kept in model.json when the
+ * data were aggregated runs or weighted: returns the number of rows (0:
+ * none kept) and points *reps, *cv (NaN: one run) and *weight (the weights
+ * fitted with, mean 1) at them, each NULL when not known; any of the
+ * pointers may be NULL. */
+PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const double **cv,
+				   const double **weight);
+
 /* "auto" or "none": how the model was scaled for fitting. */
 PM_API const char *pm_model_scale_name(const pm_model *m);
 
