@@ -396,7 +396,8 @@ Test(lif, json_document)
 		"  {\"line\": 4, \"n\": 1, \"lif\": 1, \"t\": 4}],\n"
 		" \"groups\": [{\"config\": {\"g\\\"\xc3\xa9\": \"a\\tb\"}, \"count\": 2, "
 		"\"mean\": 1.25, \"std\": 0.3535533905932738},\n"
-		"  {\"config\": {\"g\\\"\xc3\xa9\": \"b\"}, \"count\": 1, \"mean\": 1, \"std\": 0}],\n"
+		"  {\"config\": {\"g\\\"\xc3\xa9\": \"b\"}, \"count\": 1, \"mean\": 1, "
+		"\"std\": 0}],\n"
 		" \"regression\": {\"rows\": 4, \"beta\": [1, 2, 3], \"se\": [0.5, 0.25, null], "
 		"\"r2\": 0.5, \"adj_r2\": -1e-300, \"ss_res\": 1, \"ss_tot\": 2}}\n",
 		"got:\n%s", doc);

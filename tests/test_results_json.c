@@ -136,7 +136,8 @@ Test(results_json, predictions_read_back_exactly)
 
 		cr_assert_eq(memcmp(&got, &pred[i], sizeof(got)), 0, "row %zu: %a read back as %a",
 			     i, pred[i], got);
-		cr_assert_eq(cJSON_GetObjectItemCaseSensitive(it, "x")->valuedouble, (double)(i % 100));
+		cr_assert_eq(cJSON_GetObjectItemCaseSensitive(it, "x")->valuedouble,
+			     (double)(i % 100));
 		i++;
 	}
 	cr_assert_eq(i, N);
@@ -169,9 +170,11 @@ Test(results_json, advice_document)
 		   "  \"resource\": \"g\\\"\xc3\xa9\",\n"
 		   "  \"min_efficiency\": 0.7,\n"
 		   "  \"combinations\": 2,\n"
-		   "  \"fastest\": {\"values\": {\"g\\\"\xc3\xa9\": 2, \"b\\\\\": 8}, \"time\": 0.25, "
+		   "  \"fastest\": {\"values\": {\"g\\\"\xc3\xa9\": 2, \"b\\\\\": 8}, "
+		   "\"time\": 0.25, "
 		   "\"cost\": 0.5, \"speedup\": 2, \"efficiency\": 1},\n"
-		   "  \"cheapest\": {\"values\": {\"g\\\"\xc3\xa9\": 1, \"b\\\\\": 8}, \"time\": 0.5, "
+		   "  \"cheapest\": {\"values\": {\"g\\\"\xc3\xa9\": 1, \"b\\\\\": 8}, "
+		   "\"time\": 0.5, "
 		   "\"cost\": 0.5, \"speedup\": 1, \"efficiency\": 1},\n"
 		   "  \"largest\": null\n"
 		   "}\n");
@@ -222,8 +225,8 @@ Test(results_json, advice_of_a_search_reads_back)
 	f = cJSON_GetObjectItem(root, "fastest");
 	cr_assert_eq(cJSON_GetObjectItem(f, "time")->valuedouble, a.fastest.time);
 	cr_assert_eq(cJSON_GetObjectItem(f, "cost")->valuedouble, a.fastest.cost);
-	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(f, "values"), "world_size")->valuedouble,
-		     a.fastest.value[0]);
+	f = cJSON_GetObjectItem(f, "values");
+	cr_assert_eq(cJSON_GetObjectItem(f, "world_size")->valuedouble, a.fastest.value[0]);
 	cJSON_Delete(root);
 	free(doc);
 	pm_point_free(p);
@@ -235,7 +238,8 @@ Test(results_json, version_document)
 	char want[128], *doc = NULL;
 	pm_error e = { 0 };
 
-	snprintf(want, sizeof(want), "{\"name\": \"perfmodel\", \"version\": \"%s\"}\n", pm_version());
+	snprintf(want, sizeof(want), "{\"name\": \"perfmodel\", \"version\": \"%s\"}\n",
+		 pm_version());
 	expect_doc(pm_version_to_json(&doc, &e), &doc, &e, want);
 	EXPECT_FAIL(pm_version_to_json(NULL, E), PM_EINVAL, "no place for the document");
 }

@@ -536,6 +536,8 @@ pm_status pm_model_derive_lif(const pm_model *m, const pm_dataset *d, pm_dataset
 	return st;
 }
 
+/* ---- lif --json (and ssgd's layout) ------------------------------------- */
+
 void pm__json_names(pm_jw *w, const pm_dataset *d, const size_t *cols, size_t n)
 {
 	pm__jw_array_begin_line(w);
@@ -614,6 +616,7 @@ static void triple(pm_jw *w, const char *key, const double *v)
 	pm__jw_array_end(w);
 }
 
+/* Eq. 3.9's fit, or null and why it failed. */
 static void lif_regression(pm_jw *w, const pm_lif_regression *reg, const char *reg_error)
 {
 	static const char *const keys[] = { "r2", "adj_r2", "ss_res", "ss_tot" };
@@ -626,14 +629,13 @@ static void lif_regression(pm_jw *w, const pm_lif_regression *reg, const char *r
 		pm__jw_string(w, reg_error);
 		return;
 	}
-	const double v[] = { reg->r2, reg->adj_r2, reg->ss_res, reg->ss_tot };
-
 	pm__jw_object_begin_line(w);
 	pm__jw_key(w, "rows");
 	pm__jw_uint(w, reg->rows);
 	triple(w, "beta", reg->beta);
 	triple(w, "se", reg->se);
-	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	pm__jw_doubles(w, keys, (const double[]){ reg->r2, reg->adj_r2, reg->ss_res, reg->ss_tot },
+		       sizeof(keys) / sizeof(keys[0]));
 	pm__jw_object_end(w);
 }
 
