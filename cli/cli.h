@@ -116,16 +116,13 @@ void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d);
 
 /* Write one CSV field, quoted when it needs to be (RFC 4180). */
 void csv_field(FILE *f, const char *text);
-/* Print a double so that it reads back bit-exact. */
+/* Print a double so that it reads back bit-exact, as the JSON documents
+ * write it (pm_format_double): for the CSV outputs. */
 void print_exact(FILE *f, double v);
-/* Print s as a JSON string literal. */
-void json_string(FILE *f, const char *s);
-/* The same without the quotes, to build one string from pieces. */
-void json_string_body(FILE *f, const char *s);
-/* Accuracy as the members of a JSON object, the keys of model.json's
- * "training": "rows", "mae", "mape", "mse", "rmse", "r2", "smape", "adj_r2"
- * (no braces: the caller's object may have more). */
-void json_metric_members(FILE *f, const pm_metrics *x);
+/* Print a --json document: st is what the pm_..._to_json call that made
+ * *doc returned. Prints and frees *doc and returns EXIT_OK, or reports err
+ * and returns EXIT_FAIL. */
+int print_document(pm_status st, char **doc, const pm_error *err);
 
 /* Model selection (cmd_select.c): the candidates and folds, set by
  * 'perfmodel select' or 'fit --form auto' and their --forms, --loss (a

@@ -142,52 +142,11 @@ static void print_pick_text(const char *label, const pm_advice_pick *p, const st
 	printf("  %14.6g  %14.6g  %8.4g  %10.3f\n", p->time, p->cost, p->speedup, p->efficiency);
 }
 
-static void print_pick_json(const char *label, const pm_advice_pick *p, const struct axis *ax,
-			    size_t nax, int last)
-{
-	printf("  \"%s\": ", label);
-	if (!p->found) {
-		printf("null%s\n", last ? "" : ",");
-		return;
-	}
-	fputs("{\"values\": {", stdout);
-	for (size_t j = 0; j < nax; j++) {
-		json_string(stdout, ax[j].name);
-		fputs(": ", stdout);
-		print_exact(stdout, p->value[j]);
-		fputs(j + 1 < nax ? ", " : "}", stdout);
-	}
-	static const char *const keys[] = { "time", "cost", "speedup", "efficiency" };
-	const double v[] = { p->time, p->cost, p->speedup, p->efficiency };
-
-	for (size_t k = 0; k < 4; k++) {
-		printf(", \"%s\": ", keys[k]);
-		print_exact(stdout, v[k]);
-	}
-	printf("}%s\n", last ? "" : ",");
-}
-
 static void print_advice(const pm_model *m, const char *path, const pm_advice *a,
-			 const struct axis *ax, size_t nax, const pm_advise_options *o, int json)
+			 const struct axis *ax, size_t nax, const pm_advise_options *o)
 {
 	const char *res = ax[o->resource].name;
 
-	if (json) {
-		fputs("{\n  \"model\": ", stdout);
-		json_string(stdout, path);
-		fputs(",\n  \"target\": ", stdout);
-		json_string(stdout, pm_model_target(m));
-		fputs(",\n  \"resource\": ", stdout);
-		json_string(stdout, res);
-		fputs(",\n  \"min_efficiency\": ", stdout);
-		print_exact(stdout, o->min_efficiency);
-		printf(",\n  \"combinations\": %zu,\n", a->combinations);
-		print_pick_json("fastest", &a->fastest, ax, nax, 0);
-		print_pick_json("cheapest", &a->cheapest, ax, nax, 0);
-		print_pick_json("largest", &a->largest, ax, nax, 1);
-		fputs("}\n", stdout);
-		return;
-	}
 	printf("%s: %s over %zu combinations\n", path, pm_model_target(m), a->combinations);
 	printf("cost = %s x time; speedup and efficiency against the smallest %s; "
 	       "largest: the largest %s with efficiency >= %g\n\n", res, res, res,
@@ -243,6 +202,7 @@ int cmd_advise(int argc, char **argv)
 	pm_point *p = NULL;
 	pm_advice a;
 	pm_error err = { 0 };
+	char *doc = NULL;
 
 	opterr = 0;
 	optind = 1;
@@ -300,7 +260,12 @@ int cmd_advise(int argc, char **argv)
 	}
 	if (pm_model_advise(m, pm_point_values(p), vary, nax, &o, &a, &err))
 		goto fail;
-	print_advice(m, model_path, &a, ax, nax, &o, json);
+	if (json) {
+		rc = print_document(pm_advice_to_json(m, model_path, vary, nax, &o, &a, &doc, &err),
+				    &doc, &err);
+		goto out;
+	}
+	print_advice(m, model_path, &a, ax, nax, &o);
 	rc = EXIT_OK;
 	goto out;
 fail:

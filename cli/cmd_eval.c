@@ -16,21 +16,6 @@ const char eval_usage[] =
 	READ_USAGE
 	"  -h, --help        this text\n";
 
-/* docs/schema/eval.json: where the numbers come from, then the metrics. */
-static void print_json(const char *model, const char *data, const pm_model *m,
-		       const pm_metrics *x)
-{
-	printf("{\"model\": ");
-	json_string(stdout, model);
-	printf(", \"file\": ");
-	json_string(stdout, data);
-	printf(", \"target\": ");
-	json_string(stdout, pm_model_target(m));
-	printf(", ");
-	json_metric_members(stdout, x);
-	printf("}\n");
-}
-
 int cmd_eval(int argc, char **argv)
 {
 	const char *model_path = NULL;
@@ -41,6 +26,7 @@ int cmd_eval(int argc, char **argv)
 	pm_error err = { 0 };
 	pm_read_options ro = pm_read_options_default();
 	pm_read_info info = { 0 };
+	char *doc = NULL;
 
 	if ((c = parse_model_options(argc, argv, "eval", eval_usage, &model_path, &json, &ro)) >= 0)
 		return c;
@@ -58,8 +44,11 @@ int cmd_eval(int argc, char **argv)
 		report_error(&err);
 		goto out;
 	}
+	rc = EXIT_OK;
 	if (json) {
-		print_json(model_path, argv[optind], m, &x);
+		/* docs/schema/eval.json: where the numbers come from, then the metrics */
+		rc = print_document(pm_eval_to_json(m, model_path, argv[optind], &x, &doc, &err),
+				    &doc, &err);
 	} else {
 		print_read_info(stdout, &info, d);
 		printf("%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
@@ -68,7 +57,6 @@ int cmd_eval(int argc, char **argv)
 		       "  R^2    %.4f\n  SMAPE  %.2f %%\n  adj R^2 %.4f\n",
 		       x.mae, x.mape, x.mse, x.rmse, x.r2, x.smape, x.adj_r2);
 	}
-	rc = EXIT_OK;
 out:
 	pm_read_info_clear(&info);
 	pm_dataset_free(d);

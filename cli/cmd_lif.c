@@ -118,80 +118,6 @@ static void print_text(const pm_dataset *d, const pm_lif_report *r,
 	       reg->adj_r2, reg->ss_res, reg->ss_tot);
 }
 
-static void json_number(const char *key, double v, int comma)
-{
-	printf("%s\"%s\": ", comma ? ", " : "", key);
-	print_exact(stdout, v);
-}
-
-static void json_triple(const char *key, const double *v)
-{
-	printf(", \"%s\": [", key);
-	for (int j = 0; j < 3; j++) {
-		printf("%s", j ? ", " : "");
-		print_exact(stdout, v[j]);
-	}
-	printf("]");
-}
-
-static void print_json(const pm_dataset *d, const pm_lif_report *r,
-		       const pm_lif_regression *reg, const pm_error *rerr, const char *tname)
-{
-	printf("{\"file\": ");
-	json_string(stdout, pm_dataset_name(d));
-	printf(", \"workers\": [");
-	for (size_t i = 0; i < r->nworkers; i++) {
-		printf("%s", i ? ", " : "");
-		json_string(stdout, pm_dataset_col_name(d, r->worker_col[i]));
-	}
-	printf("], \"t\": ");
-	if (tname)
-		json_string(stdout, tname);
-	else
-		printf("null");
-	printf(",\n \"rows\": [");
-	for (size_t i = 0; i < r->nrows; i++) {
-		printf("%s{\"line\": %u", i ? ",\n  " : "", pm_dataset_cell_line(d, i, 0));
-		json_number("n", r->n[i], 1);
-		json_number("lif", r->lif[i], 1);
-		json_number("t", r->t[i], 1);
-		printf("}");
-	}
-	printf("],\n \"groups\": [");
-	for (size_t g = 0; g < r->ngroups; g++) {
-		const pm_lif_group *G = &r->group[g];
-
-		printf("%s{\"config\": {", g ? ",\n  " : "");
-		for (size_t j = 0; j < r->nby; j++) {
-			printf("%s", j ? ", " : "");
-			json_string(stdout, pm_dataset_col_name(d, r->by_col[j]));
-			printf(": ");
-			json_string(stdout, pm_dataset_cell(d, G->first_row, r->by_col[j]));
-		}
-		if (!r->nby)
-			json_number("n", r->n[G->first_row], 0);
-		printf("}, \"count\": %zu", G->count);
-		json_number("mean", G->mean, 1);
-		json_number("std", G->std, 1);
-		printf("}");
-	}
-	printf("],\n \"regression\": ");
-	if (reg) {
-		printf("{\"rows\": %zu", reg->rows);
-		json_triple("beta", reg->beta);
-		json_triple("se", reg->se);
-		json_number("r2", reg->r2, 1);
-		json_number("adj_r2", reg->adj_r2, 1);
-		json_number("ss_res", reg->ss_res, 1);
-		json_number("ss_tot", reg->ss_tot, 1);
-		printf("}");
-	} else {
-		printf("null, \"regression_error\": ");
-		json_string(stdout, rerr->msg);
-	}
-	printf("}\n");
-}
-
 int cmd_lif(int argc, char **argv)
 {
 	struct lif_args a = { .roles = { NULL, NULL, NULL, NULL, NULL, NULL } };
@@ -202,6 +128,7 @@ int cmd_lif(int argc, char **argv)
 	pm_lif_regression reg;
 	pm_error err = { 0 }, rerr = { 0 };
 	pm_read_info info = { 0 };
+	char *doc = NULL;
 	int rc, regressed;
 
 	if ((rc = parse_args(argc, argv, &a)) >= 0)
@@ -220,10 +147,14 @@ int cmd_lif(int argc, char **argv)
 	}
 	/* the LIF tables stand on their own: print them even when eq. 3.9 fails */
 	regressed = pm_lif_regress(r->n, r->lif, r->t, r->nrows, &reg, &rerr) == PM_OK;
-	if (a.json)
-		print_json(d, r, regressed ? &reg : NULL, &rerr, s->target);
-	else
+	if (a.json) {
+		if (print_document(pm_lif_report_to_json(d, r, s->target, regressed ? &reg : NULL,
+							 rerr.msg, &doc, &err),
+				   &doc, &err))
+			goto out;
+	} else {
 		print_text(d, r, regressed ? &reg : NULL, s->target ? s->target : "t (slowest worker)");
+	}
 	if (!regressed) {
 		fflush(stdout);
 		report_error(&rerr);

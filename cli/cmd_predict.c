@@ -1,5 +1,4 @@
 /* perfmodel predict: from a config (DESIGN.md §5) or a model and a CSV. */
-#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,36 +37,6 @@ static void print_csv(const pm_dataset *d, const double *pred)
 	}
 }
 
-/* A cell as a JSON value: a number if it is one, else a string. */
-static void json_cell(const char *text)
-{
-	char *end;
-	double v = strtod(text, &end);
-
-	if (*text && !*end && isfinite(v))
-		print_exact(stdout, v);
-	else
-		json_string(stdout, text);
-}
-
-static void print_json(const pm_dataset *d, const double *pred)
-{
-	fputs("[\n", stdout);
-	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
-		fputs("  {", stdout);
-		for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
-			json_string(stdout, pm_dataset_col_name(d, c));
-			fputs(": ", stdout);
-			json_cell(pm_dataset_cell(d, r, c));
-			fputs(", ", stdout);
-		}
-		fputs("\"predicted\": ", stdout);
-		print_exact(stdout, pred[r]);
-		fputs(r + 1 < pm_dataset_nrows(d) ? "},\n" : "}\n", stdout);
-	}
-	fputs("]\n", stdout);
-}
-
 int cmd_predict(int argc, char **argv)
 {
 	const char *model_path = NULL;
@@ -75,6 +44,7 @@ int cmd_predict(int argc, char **argv)
 	pm_model *m = NULL;
 	pm_dataset *d = NULL;
 	double *pred = NULL;
+	char *doc = NULL;
 	pm_error err = { 0 };
 	pm_status st;
 
@@ -99,10 +69,11 @@ int cmd_predict(int argc, char **argv)
 	}
 	if (pm_model_predict_dataset(m, d, pred, &err))
 		goto fail;
-	if (json)
-		print_json(d, pred);
-	else
-		print_csv(d, pred);
+	if (json) {
+		rc = print_document(pm_predictions_to_json(d, pred, &doc, &err), &doc, &err);
+		goto out;
+	}
+	print_csv(d, pred);
 	rc = EXIT_OK;
 	goto out;
 fail:

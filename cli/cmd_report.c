@@ -68,97 +68,6 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 	return st;
 }
 
-static void json_path(const char *key, const char *path)
-{
-	printf(",\n  \"%s\": ", key);
-	if (path)
-		json_string(stdout, path);
-	else
-		fputs("null", stdout);
-}
-
-/* The accuracy table's row for d: {"file", "rows", "mae", ...}, or null. */
-static pm_status json_accuracy(const char *key, const pm_model *m, const pm_dataset *d,
-			       pm_error *err)
-{
-	pm_metrics x;
-	pm_status st;
-
-	printf(",\n  \"%s\": ", key);
-	if (!d) {
-		fputs("null", stdout);
-		return PM_OK;
-	}
-	if ((st = pm_model_evaluate(m, d, &x, err)))
-		return st;
-	printf("{\"file\": ");
-	json_string(stdout, pm_dataset_name(d));
-	printf(", ");
-	json_metric_members(stdout, &x);
-	putchar('}');
-	return PM_OK;
-}
-
-/* docs/schema/report.json: what was written where, and the page's numbers
- * (accuracy as the page computed it, the parameter table). */
-static pm_status print_json(const char *model_path, const char *out_path, const char *plot_dir,
-			    const pm_model *m, const pm_report_data *rd, pm_error *err)
-{
-	pm_plots *ps = NULL;
-	pm_status st;
-
-	if ((st = pm_report_plots(m, rd, &ps, err)))
-		return st;
-	printf("{\n  \"model\": ");
-	json_string(stdout, model_path);
-	printf(",\n  \"target\": ");
-	json_string(stdout, pm_model_target(m));
-	json_path("output", out_path);
-	json_path("plot_dir", plot_dir);
-	json_path("sweep", rd->sweep);
-	if ((st = json_accuracy("data", m, rd->data, err)) ||
-	    (st = json_accuracy("test", m, rd->test, err))) {
-		pm_plots_free(ps);
-		return st;
-	}
-	printf(",\n  \"parameters\": [");
-	for (size_t k = 0; k < pm_model_nparams(m); k++) {
-		const double v[] = { pm_model_param_value(m, k), pm_model_param_std(m, k),
-				     pm_model_param_scaled(m, k), pm_model_param_doubling(m, k) };
-		static const char *const key[] = { "value", "std", "scaled", "doubling" };
-
-		printf("%s\n    {\"name\": ", k ? "," : "");
-		json_string(stdout, pm_model_param_name(m, k));
-		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-			printf(", \"%s\": ", key[i]);
-			print_exact(stdout, v[i]);
-		}
-		putchar('}');
-	}
-	printf("\n  ],\n  \"plots\": [");
-	for (size_t i = 0; i < ps->n; i++) {
-		printf("%s\n    {\"name\": ", i ? "," : "");
-		json_string(stdout, ps->plot[i].name);
-		printf(", \"title\": ");
-		json_string(stdout, ps->plot[i].title);
-		printf(", \"file\": ");
-		if (plot_dir) {
-			printf("\"");
-			/* the path write_plots wrote: DIR/NAME */
-			json_string_body(stdout, plot_dir);
-			putchar('/');
-			json_string_body(stdout, ps->plot[i].name);
-			printf("\"");
-		} else {
-			fputs("null", stdout);
-		}
-		putchar('}');
-	}
-	printf("\n  ]\n}\n");
-	pm_plots_free(ps);
-	return PM_OK;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *test_path = NULL, *out_path = NULL, *plot_dir = NULL;
@@ -166,7 +75,7 @@ int cmd_report(int argc, char **argv)
 	pm_dataset *d = NULL, *test = NULL;
 	pm_model *m = NULL;
 	pm_error err = { 0 };
-	char *html = NULL;
+	char *html = NULL, *doc = NULL;
 	int c, json = 0, rc = EXIT_FAIL;
 
 	opterr = 0;
@@ -202,13 +111,16 @@ int cmd_report(int argc, char **argv)
 	if ((out_path && (pm_report_html(m, &rd, &html, &err) ||
 			  pm_write_file_atomic(out_path, html, strlen(html), &err))) ||
 	    (plot_dir && write_plots(plot_dir, m, &rd, &err)) ||
-	    (json && print_json(model_path, out_path, plot_dir, m, &rd, &err)))
+	    (json && pm_report_to_json(m, &rd, out_path, plot_dir, &doc, &err)))
 		goto fail;
+	if (doc)
+		fputs(doc, stdout);
 	rc = EXIT_OK;
 	goto out;
 fail:
 	report_error(&err);
 out:
+	free(doc);
 	free(html);
 	pm_dataset_free(test);
 	pm_dataset_free(d);

@@ -59,47 +59,6 @@ static void print_text(const pm_dataset *d, const pm_ssgd_report *R)
 	}
 }
 
-static void json_field(const char *key, double v)
-{
-	printf(", \"%s\": ", key);
-	print_exact(stdout, v);
-}
-
-static void print_json(const pm_dataset *d, const pm_ssgd_report *R)
-{
-	printf("{\"file\": ");
-	json_string(stdout, pm_dataset_name(d));
-	printf(", \"max_workers\": %u, \"by\": [", R->max_workers);
-	for (size_t j = 0; j < R->nby; j++) {
-		printf("%s", j ? ", " : "");
-		json_string(stdout, pm_dataset_col_name(d, R->by_col[j]));
-	}
-	printf("],\n \"rows\": [");
-	for (size_t r = 0; r < R->nrows; r++) {
-		const pm_ssgd_row *x = &R->row[r];
-
-		printf("%s{\"line\": %u, \"config\": [", r ? ",\n  " : "",
-		       pm_dataset_cell_line(d, r, 0));
-		for (size_t j = 0; j < R->nby; j++) {
-			printf("%s", j ? ", " : "");
-			json_string(stdout, pm_dataset_cell(d, r, R->by_col[j]));
-		}
-		printf("], \"workers\": %u", x->workers);
-		json_field("t_iter", x->t_iter);
-		json_field("t_pipe", x->t_pipe);
-		json_field("lif", x->lif);
-		if (x->has_speedup) {
-			printf(", \"base_line\": %u", pm_dataset_cell_line(d, x->base_row, 0));
-			json_field("speedup", x->speedup);
-			json_field("speedup_overlap", x->speedup_overlap);
-		} else {
-			printf(", \"base_line\": null, \"speedup\": null, \"speedup_overlap\": null");
-		}
-		printf("}");
-	}
-	printf("]}\n");
-}
-
 int cmd_ssgd(int argc, char **argv)
 {
 	pm_spec *s = NULL;	/* holds --by in its extrinsic list */
@@ -107,6 +66,7 @@ int cmd_ssgd(int argc, char **argv)
 	pm_ssgd_report *R = NULL;
 	pm_error err = { 0 };
 	const char *by = NULL, *path;
+	char *doc = NULL;
 	int c, json = 0, rc = EXIT_FAIL;
 
 	opterr = 0;
@@ -126,10 +86,11 @@ int cmd_ssgd(int argc, char **argv)
 		report_error(&err);
 		goto out;
 	}
-	if (json)
-		print_json(d, R);
-	else
-		print_text(d, R);
+	if (json) {
+		rc = print_document(pm_ssgd_report_to_json(d, R, &doc, &err), &doc, &err);
+		goto out;
+	}
+	print_text(d, R);
 	rc = EXIT_OK;
 out:
 	pm_ssgd_report_free(R);

@@ -35,6 +35,8 @@ const struct command *find_command(const char *name)
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	pm_error err = { 0 };
+	char *doc = NULL;
 
 	/* The library checks its inputs before calling GSL; a GSL error must
 	 * come back as a status, never abort the process. */
@@ -43,9 +45,8 @@ int main(int argc, char **argv)
 		return cmd_help(1, (char *[]){ "help", NULL }), EXIT_USAGE;
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		if (argc > 2 && strcmp(argv[2], "--json") == 0)
-			printf("{\"name\": \"perfmodel\", \"version\": \"%s\"}\n", pm_version());
-		else
-			printf("perfmodel %s\n", pm_version());
+			return print_document(pm_version_to_json(&doc, &err), &doc, &err);
+		printf("perfmodel %s\n", pm_version());
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)

@@ -81,55 +81,23 @@ void csv_field(FILE *f, const char *text)
 	fputc('"', f);
 }
 
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double:
- * exact, and as short as a person would write it. */
 void print_exact(FILE *f, double v)
 {
-	char buf[40];
+	char buf[PM_DOUBLE_CHARS];
 
-	if (!isfinite(v)) {
-		fputs("null", f);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fputs(buf, f);
+	fputs(pm_format_double(v, buf), f);
 }
 
-void json_string(FILE *f, const char *s)
+int print_document(pm_status st, char **doc, const pm_error *err)
 {
-	fputc('"', f);
-	json_string_body(f, s);
-	fputc('"', f);
-}
-
-void json_string_body(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+	if (st) {
+		report_error(err);
+		return EXIT_FAIL;
 	}
-}
-
-void json_metric_members(FILE *f, const pm_metrics *x)
-{
-	const struct { const char *name; double v; } m[] = {
-		{ "mae", x->mae }, { "mape", x->mape }, { "mse", x->mse }, { "rmse", x->rmse },
-		{ "r2", x->r2 }, { "smape", x->smape }, { "adj_r2", x->adj_r2 },
-	};
-
-	fprintf(f, "\"rows\": %zu", x->n);
-	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		fprintf(f, ", \"%s\": ", m[k].name);
-		print_exact(f, m[k].v);
-	}
+	fputs(*doc, stdout);
+	free(*doc);
+	*doc = NULL;
+	return EXIT_OK;
 }
 
 static const struct option model_options[] = {

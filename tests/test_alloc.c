@@ -26,6 +26,21 @@ struct job {
 	const char *csv;
 	unsigned threads;
 	const char *model_json, *config_path;
+	const struct doc_inputs *docs;
+};
+
+/* What the --json documents are made from, built before the failures. */
+struct doc_inputs {
+	pm_model *m;
+	pm_dataset *d, *lif_d, *ssgd_d;
+	double *pred;
+	pm_metrics x;
+	pm_vary vary;
+	pm_advise_options o;
+	pm_advice a;
+	pm_lif_report *lif;
+	pm_ssgd_report *ssgd;
+	pm_report_data rd;
 };
 
 /* CSV text and spec text to model.json text, all freed. */
@@ -71,6 +86,31 @@ static pm_status op_load(const struct job *j, pm_error *err)
 	pm_dataset_free(points);
 	pm_model_free(cm);
 	pm_model_free(m);
+	return st;
+}
+
+/* Every --json document the command prints, each made and freed. */
+static pm_status op_documents(const struct job *j, pm_error *err)
+{
+	const struct doc_inputs *in = j->docs;
+	char *doc[7] = { 0 };
+	pm_status st;
+
+	st = pm_eval_to_json(in->m, "m.json", "a.csv", &in->x, &doc[0], err);
+	if (!st)
+		st = pm_predictions_to_json(in->d, in->pred, &doc[1], err);
+	if (!st)
+		st = pm_advice_to_json(in->m, "m.json", &in->vary, 1, &in->o, &in->a, &doc[2], err);
+	if (!st)
+		st = pm_version_to_json(&doc[3], err);
+	if (!st)
+		st = pm_lif_report_to_json(in->lif_d, in->lif, NULL, NULL, "why", &doc[4], err);
+	if (!st)
+		st = pm_ssgd_report_to_json(in->ssgd_d, in->ssgd, &doc[5], err);
+	if (!st)
+		st = pm_report_to_json(in->m, &in->rd, "r.html", "plots", &doc[6], err);
+	for (size_t i = 0; i < 7; i++)
+		free(doc[i]);
 	return st;
 }
 
@@ -166,6 +206,53 @@ Test(alloc, every_failure_in_a_model_load_is_enomem_and_leaks_nothing)
 	unlink(model);
 	unlink(config);
 	rmdir(dir);
+	free(json);
+	free(csv);
+}
+
+static pm_dataset *parse(const char *csv)
+{
+	pm_dataset *d = NULL;
+
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "a.csv", &d, NULL), PM_OK);
+	return d;
+}
+
+Test(alloc, every_failure_in_a_document_is_enomem_and_leaks_nothing)
+{
+	static const double threads[] = { 1, 2, 4 };
+	char *csv = syn_csv(20, 0.0, 5);
+	char *json = fitted_model(csv);
+	char *w[] = { "t*" };
+	const pm_names wn = { 1, w };
+	struct doc_inputs in = { .o = pm_advise_options_default() };
+	struct job j = { .docs = &in };
+	long n;
+
+	cr_assert_eq(pm_model_load_string(json, "m.json", &in.m, NULL), PM_OK);
+	in.d = parse(csv);
+	in.pred = calloc(pm_dataset_nrows(in.d), sizeof(*in.pred));
+	cr_assert_eq(pm_model_predict_dataset(in.m, in.d, in.pred, NULL), PM_OK);
+	cr_assert_eq(pm_model_evaluate(in.m, in.d, &in.x, NULL), PM_OK);
+	cr_assert_eq(pm_model_input_index(in.m, "threads", &in.vary.input, NULL), PM_OK);
+	in.vary.n = 3;
+	in.vary.values = threads;
+	in.a = (pm_advice){ .combinations = 3, .fastest = { 1, { 4 }, 1, 4, 2, 0.5 } };
+	in.lif_d = parse("t1,t2,g\n1,3,a\n2,2,a\n4,1,b\n");
+	cr_assert_eq(pm_lif_report_new(in.lif_d, &wn, &(pm_lif_options){ 0 }, &in.lif, NULL),
+		     PM_OK);
+	in.ssgd_d = parse("c,t_f_1,t_b_1,t_f_2,t_b_2\na,1,2,,\na,1,2,3,1\n");
+	cr_assert_eq(pm_ssgd_report_new(in.ssgd_d, NULL, &in.ssgd, NULL), PM_OK);
+	in.rd = (pm_report_data){ .data = in.d, .test = in.d, .model_name = "m.json" };
+	n = exhaust(op_documents, &j);
+	cr_expect_gt(n, 20, "only %ld allocations in the documents", n);
+	pm_ssgd_report_free(in.ssgd);
+	pm_lif_report_free(in.lif);
+	pm_dataset_free(in.ssgd_d);
+	pm_dataset_free(in.lif_d);
+	free(in.pred);
+	pm_dataset_free(in.d);
+	pm_model_free(in.m);
 	free(json);
 	free(csv);
 }

@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <locale.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/jsonw.h"
+#include "perfmodel/perfmodel.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(jsonw);
@@ -335,17 +337,22 @@ Test(jsonw, misuse_is_einval)
 	misuse(key_outside);
 }
 
-/* A host program's decimal comma must not leak into JSON. */
+/* A host program's decimal comma must not leak into JSON: the tests run
+ * with de_DE.UTF-8 made by the build (tests/meson.build, LOCPATH). */
+static void comma_numeric(void)
+{
+	char probe[8];
+
+	cr_assert_not_null(setlocale(LC_NUMERIC, "de_DE.UTF-8"), "LOCPATH=%s", getenv("LOCPATH"));
+	snprintf(probe, sizeof(probe), "%.1f", 0.5);
+	cr_assert_str_eq(probe, "0,5");
+}
+
 Test(jsonw, locale_independent)
 {
-	const char *locs[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8" };
-	const char *set = NULL;
 	pm_jw w;
 
-	for (size_t i = 0; i < sizeof(locs) / sizeof(*locs) && !set; i++)
-		set = setlocale(LC_NUMERIC, locs[i]);
-	if (!set)
-		cr_skip_test("no locale with a decimal comma installed");
+	comma_numeric();
 	pm__jw_init(&w);
 	pm__jw_double(&w, 0.5);
 	expect(&w, "0.5\n");
@@ -374,4 +381,264 @@ Test(jsonw, large_document)
 	cr_assert_eq(cJSON_GetArrayItem(doc, 19999)->child->valuedouble, 19999);
 	cJSON_Delete(doc);
 	free(out);
+}
+
+/* A one-line container holds everything on its line, nested containers,
+ * strings and long number lists included (no wrapping at 100 columns). */
+Test(jsonw, one_line_containers)
+{
+	pm_jw w;
+	char *out;
+
+	pm__jw_init(&w);
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "a");
+	pm__jw_int(&w, 1);
+	pm__jw_key(&w, "b");
+	pm__jw_array_begin(&w);	/* inside a one-line container: one-line too */
+	pm__jw_string(&w, "x");
+	pm__jw_object_begin(&w);
+	pm__jw_object_end(&w);
+	pm__jw_array_begin_line(&w);
+	pm__jw_array_end(&w);
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "c");
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "d");
+	pm__jw_null(&w);
+	pm__jw_object_end(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\"a\": 1, \"b\": [\"x\", {}, []], \"c\": {\"d\": null}}\n");
+
+	pm__jw_init(&w);
+	pm__jw_array_begin_line(&w);
+	for (int i = 0; i < 100; i++)
+		pm__jw_int(&w, 1000 + i);
+	pm__jw_array_end(&w);
+	out = finish_ok(&w);
+	cr_assert_eq(strlen(out), 1 + 100 * 4 + 99 * 2 + 1 + 1);
+	cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1);
+	free(out);
+}
+
+/* One-line records inside pretty containers, and the pretty layout going on
+ * after them (the layouts of predict --json and advise --json). */
+Test(jsonw, one_line_inside_pretty)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_array_begin(&w);
+	for (int i = 0; i < 2; i++) {
+		pm__jw_object_begin_line(&w);
+		pm__jw_key(&w, "i");
+		pm__jw_int(&w, i);
+		pm__jw_key(&w, "s");
+		pm__jw_string(&w, "t");
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
+	expect(&w, "[\n  {\"i\": 0, \"s\": \"t\"},\n  {\"i\": 1, \"s\": \"t\"}\n]\n");
+
+	pm__jw_init(&w);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "a");
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "v");
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "n");
+	pm__jw_double(&w, 0.5);
+	pm__jw_object_end(&w);
+	pm__jw_object_end(&w);
+	pm__jw_key(&w, "b");
+	pm__jw_array_begin(&w);
+	pm__jw_int(&w, 1);
+	pm__jw_int(&w, 2);
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "c");
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "d");
+	pm__jw_bool(&w, 1);
+	pm__jw_object_end(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\n"
+		   "  \"a\": {\"v\": {\"n\": 0.5}},\n"
+		   "  \"b\": [1, 2],\n"
+		   "  \"c\": {\n"
+		   "    \"d\": true\n"
+		   "  }\n"
+		   "}\n");
+}
+
+/* pm__jw_break: a line break and the indent asked for, after the comma when
+ * one is due, before a key or a value (lif's and ssgd's layout). */
+Test(jsonw, line_breaks)
+{
+	pm_jw w;
+
+	pm__jw_init(&w);
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "f");
+	pm__jw_string(&w, "x");
+	pm__jw_break(&w, 1);
+	pm__jw_key(&w, "rows");
+	pm__jw_array_begin_line(&w);
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			pm__jw_break(&w, 2);
+		pm__jw_object_begin_line(&w);
+		pm__jw_key(&w, "i");
+		pm__jw_int(&w, i);
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
+	pm__jw_break(&w, 0);
+	pm__jw_key(&w, "z");
+	pm__jw_null(&w);
+	pm__jw_object_end(&w);
+	expect(&w, "{\"f\": \"x\",\n \"rows\": [{\"i\": 0},\n  {\"i\": 1},\n  {\"i\": 2}],\n"
+		   "\"z\": null}\n");
+
+	/* before the first value: no comma; a break not used is dropped */
+	pm__jw_init(&w);
+	pm__jw_array_begin_line(&w);
+	pm__jw_break(&w, 3);
+	pm__jw_int(&w, 1);
+	pm__jw_int(&w, 2);
+	pm__jw_break(&w, 3);
+	pm__jw_array_end(&w);
+	expect(&w, "[\n   1, 2]\n");
+}
+
+/* Control characters escaped, other bytes (UTF-8 of any length) as they
+ * are, in one-line containers as in pretty ones; the text reads back to
+ * the same bytes. */
+Test(jsonw, one_line_strings_escaped)
+{
+	const char *key = "k\t\xe6\x97\xa5";
+	const char *val = "\x01\x02\x1f\x7f\b\f\n\r\t\"\\/ \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	pm_jw w;
+	char *out;
+	cJSON *doc;
+
+	pm__jw_init(&w);
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, key);
+	pm__jw_string(&w, val);
+	pm__jw_object_end(&w);
+	out = finish_ok(&w);
+	cr_assert_str_eq(out, "{\"k\\t\xe6\x97\xa5\": \"\\u0001\\u0002\\u001f\\u007f\\b\\f\\n\\r\\t"
+			      "\\\"\\\\/ \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}\n");
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, key)->valuestring, val);
+	cJSON_Delete(doc);
+	free(out);
+}
+
+static void bad_break_outside(pm_jw *w)
+{
+	pm__jw_array_begin(w);
+	pm__jw_break(w, 1);
+	pm__jw_array_end(w);
+}
+static void bad_break_indent(pm_jw *w)
+{
+	pm__jw_array_begin_line(w);
+	pm__jw_break(w, -1);
+	pm__jw_array_end(w);
+}
+static void bad_break_wide(pm_jw *w)
+{
+	pm__jw_array_begin_line(w);
+	pm__jw_break(w, 101);
+	pm__jw_array_end(w);
+}
+static void bad_break_top(pm_jw *w)
+{
+	pm__jw_break(w, 0);
+	pm__jw_int(w, 1);
+}
+static void line_unclosed(pm_jw *w)
+{
+	pm__jw_object_begin_line(w);
+	pm__jw_key(w, "a");
+	pm__jw_array_begin_line(w);
+	pm__jw_array_end(w);
+}
+
+Test(jsonw, line_misuse_is_einval)
+{
+	misuse(bad_break_outside);
+	misuse(bad_break_indent);
+	misuse(bad_break_wide);
+	misuse(bad_break_top);
+	misuse(line_unclosed);
+}
+
+/* pm__jw_start: the preamble every pm_..._to_json shares. */
+Test(jsonw, start_checks_its_arguments)
+{
+	pm_jw w;
+	char *out = (char *)&w;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm__jw_start(&w, NULL, 1, "x", &e), PM_EINVAL);
+	cr_assert_str_eq(e.msg, "no place for the document");
+	cr_assert_eq(pm__jw_start(&w, &out, 0, "model or report", &e), PM_EINVAL);
+	cr_assert_null(out);
+	cr_assert_str_eq(e.msg, "no model or report");
+	cr_assert_eq(pm__jw_start(&w, &out, 1, "x", NULL), PM_OK);
+	cr_assert_null(out);
+	pm__jw_int(&w, 7);
+	expect(&w, "7\n");
+}
+
+/* pm_format_double is the writer's number: the shortest of %.15g..%.17g
+ * that reads back bit-exact, "null" when not finite. */
+Test(jsonw, format_double_exact)
+{
+	uint64_t s = 7;
+	char buf[PM_DOUBLE_CHARS];
+
+	cr_assert_str_eq(pm_format_double(0.7, buf), "0.7");
+	cr_assert_eq(pm_format_double(0.1, buf), buf);
+	cr_assert_str_eq(pm_format_double(-0.0, buf), "-0");
+	cr_assert_str_eq(pm_format_double(1.0 / 3, buf), "0.3333333333333333");
+	cr_assert_str_eq(pm_format_double(-DBL_MAX, buf), "-1.7976931348623157e+308");
+	cr_assert_str_eq(pm_format_double(4.9406564584124654e-324, buf), "4.94065645841247e-324");
+	cr_assert_str_eq(pm_format_double(NAN, buf), "null");
+	cr_assert_str_eq(pm_format_double(-INFINITY, buf), "null");
+	for (int i = 0; i < 100000; i++) {
+		uint64_t bits = next(&s);
+		double v, back;
+		pm_jw w;
+		char *out;
+
+		memcpy(&v, &bits, sizeof(v));
+		if (!isfinite(v))
+			continue;
+		pm_format_double(v, buf);
+		back = strtod(buf, NULL);
+		cr_assert_eq(memcmp(&back, &v, sizeof(v)), 0, "%a printed %s", v, buf);
+		if (i % 1000)
+			continue;
+		/* the writer prints the same text */
+		pm__jw_init(&w);
+		pm__jw_double(&w, v);
+		out = finish_ok(&w);
+		cr_assert_eq(strncmp(out, buf, strlen(buf)), 0);
+		cr_assert_str_eq(out + strlen(buf), "\n");
+		free(out);
+	}
+}
+
+Test(jsonw, format_double_locale_independent)
+{
+	char buf[PM_DOUBLE_CHARS];
+
+	comma_numeric();
+	cr_expect_str_eq(pm_format_double(-2.5e-7, buf), "-2.5e-07");
+	cr_expect_str_eq(pm_format_double(0.30000000000000004, buf), "0.30000000000000004");
+	setlocale(LC_NUMERIC, "C");
 }

@@ -368,3 +368,65 @@ Test(lif, model_of_a_measured_target_derives_nothing)
 	pm_model_free(m);
 	pm_dataset_free(d);
 }
+
+/* lif --json to the byte: a record per line, the regression's members, or
+ * null and why; names and cells escaped. */
+Test(lif, json_document)
+{
+	pm_dataset *d = parse("t1,t2,t3,\"g\"\"\xc3\xa9\",n\n"
+			      "1,3,,\"a\tb\",4\n"
+			      "2,2,2,\"a\tb\",4\n"
+			      "4,,,b,1\n");
+	char *w[] = { "t*" }, *g[] = { "g\"\xc3\xa9" };
+	pm_names wn = names(w, 1), gn = names(g, 1);
+	pm_lif_report *r = NULL;
+	pm_error err = { 0 };
+	const pm_lif_options o = { .by = &gn };
+	const pm_lif_regression reg = { .rows = 4, .beta = { 1, 2, 3 }, .se = { 0.5, 0.25, NAN },
+					.ss_res = 1, .ss_tot = 2, .r2 = 0.5, .adj_r2 = -1e-300 };
+	char *doc = NULL;
+
+	cr_assert_eq(pm_lif_report_new(d, &wn, &o, &r, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_lif_report_to_json(d, r, NULL, &reg, NULL, &doc, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_str_eq(doc,
+		"{\"file\": \"w.csv\", \"workers\": [\"t1\", \"t2\", \"t3\"], \"t\": null,\n"
+		" \"rows\": [{\"line\": 2, \"n\": 2, \"lif\": 1.5, \"t\": 3},\n"
+		"  {\"line\": 3, \"n\": 3, \"lif\": 1, \"t\": 2},\n"
+		"  {\"line\": 4, \"n\": 1, \"lif\": 1, \"t\": 4}],\n"
+		" \"groups\": [{\"config\": {\"g\\\"\xc3\xa9\": \"a\\tb\"}, \"count\": 2, "
+		"\"mean\": 1.25, \"std\": 0.3535533905932738},\n"
+		"  {\"config\": {\"g\\\"\xc3\xa9\": \"b\"}, \"count\": 1, \"mean\": 1, "
+		"\"std\": 0}],\n"
+		" \"regression\": {\"rows\": 4, \"beta\": [1, 2, 3], \"se\": [0.5, 0.25, null], "
+		"\"r2\": 0.5, \"adj_r2\": -1e-300, \"ss_res\": 1, \"ss_tot\": 2}}\n",
+		"got:\n%s", doc);
+	free(doc);
+	pm_lif_report_free(r);
+
+	/* no configuration columns: groups by N; eq. 3.9 failed */
+	cr_assert_eq(pm_lif_report_new(d, &wn, &(pm_lif_options){ .time_col = "t1" }, &r, &err),
+		     PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_lif_report_to_json(d, r, "t1", NULL, "b1 \"N\" fails", &doc, &err), PM_OK,
+		     "%s", err.msg);
+	cr_assert_str_eq(doc,
+		"{\"file\": \"w.csv\", \"workers\": [\"t1\", \"t2\", \"t3\"], \"t\": \"t1\",\n"
+		" \"rows\": [{\"line\": 2, \"n\": 2, \"lif\": 1.5, \"t\": 1},\n"
+		"  {\"line\": 3, \"n\": 3, \"lif\": 1, \"t\": 2},\n"
+		"  {\"line\": 4, \"n\": 1, \"lif\": 1, \"t\": 4}],\n"
+		" \"groups\": [{\"config\": {\"n\": 2}, \"count\": 1, \"mean\": 1.5, \"std\": 0},\n"
+		"  {\"config\": {\"n\": 3}, \"count\": 1, \"mean\": 1, \"std\": 0},\n"
+		"  {\"config\": {\"n\": 1}, \"count\": 1, \"mean\": 1, \"std\": 0}],\n"
+		" \"regression\": null, \"regression_error\": \"b1 \\\"N\\\" fails\"}\n",
+		"got:\n%s", doc);
+	free(doc);
+
+	doc = (char *)r;
+	cr_assert_eq(pm_lif_report_to_json(NULL, r, NULL, NULL, NULL, &doc, &err), PM_EINVAL);
+	cr_assert_null(doc);
+	cr_assert_str_eq(err.msg, "no dataset or report");
+	cr_assert_eq(pm_lif_report_to_json(d, NULL, NULL, NULL, NULL, &doc, NULL), PM_EINVAL);
+	cr_assert_eq(pm_lif_report_to_json(d, r, NULL, NULL, NULL, NULL, &err), PM_EINVAL);
+	pm_lif_report_free(r);
+	pm_dataset_free(d);
+}

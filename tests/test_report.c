@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "count.h"
 #include "leak_check.h"
 #include "synth_fit.h"
@@ -196,6 +198,129 @@ Test(report, errors_name_the_file)
 	cr_assert_neq(pm_report_plots(m, &rd, &ps, &err), PM_OK);
 	cr_assert(strstr(err.msg, "threads"), "%s", err.msg);
 	cr_assert_eq(pm_report_plots(m, NULL, &ps, &err), PM_EINVAL);
+	pm_dataset_free(bad);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+/* The number member `key` of o, bit for bit v (null when v is not finite). */
+static void same_number(const cJSON *o, const char *key, double v)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	cr_assert_not_null(it, "no %s", key);
+	if (!isfinite(v)) {
+		cr_assert(cJSON_IsNull(it), "%s: not null", key);
+		return;
+	}
+	cr_assert(cJSON_IsNumber(it), "%s: not a number", key);
+	cr_assert_eq(memcmp(&it->valuedouble, &v, sizeof(v)), 0, "%s: %.17g, want %.17g", key,
+		     it->valuedouble, v);
+}
+
+static const char *string_member(const cJSON *o, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	cr_assert(cJSON_IsString(it), "%s: not a string", key);
+	return it->valuestring;
+}
+
+/* report --json: the page's numbers, bit for bit, and what was written
+ * where; a record per line in the lists. */
+Test(report, json_document)
+{
+	static const char head[] = "{\n  \"model\": \"m\\\"1.json\",\n  \"target\": \"time\",\n"
+				   "  \"output\": \"r.html\",\n  \"plot_dir\": \"p\xc3\xa9\",\n"
+				   "  \"sweep\": null,\n"
+				   "  \"data\": {\"file\": \"syn.csv\", \"rows\": 120, ";
+	pm_dataset *d = syn_dataset(120, 0.05, 5), *t = syn_dataset(30, 0.05, 6);
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d, .test = t, .model_name = "m\"1.json" };
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+	char *doc = NULL;
+	cJSON *root, *it;
+	pm_metrics x;
+	size_t k = 0;
+
+	cr_assert_eq(pm_report_to_json(m, &rd, "r.html", "p\xc3\xa9", &doc, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_eq(strncmp(doc, head, strlen(head)), 0, "%s", doc);
+	cr_assert(strstr(doc, "\n  \"parameters\": [\n    {\"name\": "), "%s", doc);
+	cr_assert(strstr(doc, "\n  \"plots\": [\n    {\"name\": "), "%s", doc);
+	cr_assert_str_eq(doc + strlen(doc) - 8, "}\n  ]\n}\n", "%s", doc);
+	root = cJSON_Parse(doc);
+	cr_assert_not_null(root);
+	cr_assert_eq(pm_model_evaluate(m, t, &x, &err), PM_OK);
+	it = cJSON_GetObjectItem(root, "test");
+	cr_assert_str_eq(string_member(it, "file"), "syn.csv");
+	same_number(it, "rows", (double)x.n);
+	same_number(it, "mape", x.mape);
+	same_number(it, "adj_r2", x.adj_r2);
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "parameters")) {
+		cr_assert_str_eq(string_member(it, "name"), pm_model_param_name(m, k));
+		same_number(it, "value", pm_model_param_value(m, k));
+		same_number(it, "std", pm_model_param_std(m, k));
+		same_number(it, "scaled", pm_model_param_scaled(m, k));
+		same_number(it, "doubling", pm_model_param_doubling(m, k));
+		k++;
+	}
+	cr_assert_eq(k, pm_model_nparams(m));
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_OK);
+	k = 0;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "plots")) {
+		char want[512];
+
+		cr_assert_str_eq(string_member(it, "name"), ps->plot[k].name);
+		cr_assert_str_eq(string_member(it, "title"), ps->plot[k].title);
+		snprintf(want, sizeof(want), "p\xc3\xa9/%s", ps->plot[k].name);
+		cr_assert_str_eq(string_member(it, "file"), want);
+		k++;
+	}
+	cr_assert_eq(k, ps->n);
+	pm_plots_free(ps);
+	cJSON_Delete(root);
+	free(doc);
+
+	/* nothing written: the paths null, and the plots' files */
+	rd.test = NULL;
+	cr_assert_eq(pm_report_to_json(m, &rd, NULL, NULL, &doc, &err), PM_OK, "%s", err.msg);
+	cr_assert(strstr(doc, "\n  \"output\": null,\n  \"plot_dir\": null,\n  \"sweep\": null,\n"),
+		  "%s", doc);
+	cr_assert(strstr(doc, "\n  \"test\": null,\n"), "%s", doc);
+	cr_assert(strstr(doc, ".svg\", \"title\": "), "%s", doc);
+	cr_assert_eq(count(doc, "\"file\": null}"), count(doc, ".svg\", \"title\": "));
+	free(doc);
+	pm_model_free(m);
+	pm_dataset_free(t);
+	pm_dataset_free(d);
+}
+
+Test(report, json_document_errors)
+{
+	pm_dataset *d = syn_dataset(60, 0.05, 11), *bad = NULL;
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d };
+	pm_error err = { 0 };
+	char *doc = (char *)&rd;
+	const char *notime = "k,f,h,act,opt,threads,batch\n1,4,64,relu,adam,1,8\n";
+
+	cr_assert_eq(pm_report_to_json(NULL, &rd, NULL, NULL, &doc, &err), PM_EINVAL);
+	cr_assert_null(doc);
+	cr_assert_str_eq(err.msg, "no model or data");
+	cr_assert_eq(pm_report_to_json(m, NULL, NULL, NULL, &doc, &err), PM_EINVAL);
+	cr_assert_eq(pm_report_to_json(m, &rd, NULL, NULL, NULL, &err), PM_EINVAL);
+	rd.data = NULL;
+	cr_assert_eq(pm_report_to_json(m, &rd, NULL, NULL, &doc, &err), PM_EINVAL);
+	cr_assert_null(doc);
+	/* the held-out rows lack the target: the accuracy row cannot be made */
+	cr_assert_eq(pm_dataset_parse_csv(notime, strlen(notime), "held.csv", &bad, &err), PM_OK);
+	rd.data = d;
+	rd.test = bad;
+	cr_assert_eq(pm_report_to_json(m, &rd, NULL, NULL, &doc, &err), PM_ESCHEMA, "%s", err.msg);
+	cr_assert_null(doc);
+	cr_assert(strstr(err.msg, "time"), "%s", err.msg);
 	pm_dataset_free(bad);
 	pm_model_free(m);
 	pm_dataset_free(d);

@@ -135,3 +135,40 @@ Test(ssgd, bad_inputs_are_placed)
 	e = fails("cfg,t_f_1,t_b_1\na,0,0\n", PM_EDOMAIN);
 	cr_assert(strstr(e.msg, "is 0"), "%s", e.msg);
 }
+
+/* ssgd --json to the byte: a row per line, null speedups without a
+ * one-worker row, cells escaped. */
+Test(ssgd, json_document)
+{
+	pm_dataset *d = parse("c\\fg,t_io,t_f_1,t_b_1,t_f_2,t_b_2\n"
+			      "\"a\"\"\xc3\xa9\",0.5,1,2,,\n"
+			      "\"a\"\"\xc3\xa9\",0.5,1,2,3,1\n"
+			      "b,,1,1,1,1\n");
+	pm_ssgd_report *R = NULL;
+	pm_error err = { 0 };
+	char *doc = NULL;
+
+	cr_assert_eq(pm_ssgd_report_new(d, NULL, &R, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_ssgd_report_to_json(d, R, &doc, &err), PM_OK, "%s", err.msg);
+	cr_assert_str_eq(doc,
+		"{\"file\": \"p.csv\", \"max_workers\": 2, \"by\": [\"c\\\\fg\"],\n"
+		" \"rows\": [{\"line\": 2, \"config\": [\"a\\\"\xc3\xa9\"], \"workers\": 1, "
+		"\"t_iter\": 3.5, \"t_pipe\": 3, \"lif\": 1, \"base_line\": 2, \"speedup\": 1, "
+		"\"speedup_overlap\": 1},\n"
+		"  {\"line\": 3, \"config\": [\"a\\\"\xc3\xa9\"], \"workers\": 2, \"t_iter\": 4.5, "
+		"\"t_pipe\": 4, \"lif\": 1.1428571428571428, \"base_line\": 2, "
+		"\"speedup\": 1.5555555555555556, "
+		"\"speedup_overlap\": 1.5},\n"
+		"  {\"line\": 4, \"config\": [\"b\"], \"workers\": 2, \"t_iter\": 2, \"t_pipe\": 2, "
+		"\"lif\": 1, \"base_line\": null, \"speedup\": null, \"speedup_overlap\": null}]}\n",
+		"got:\n%s", doc);
+	free(doc);
+	doc = (char *)R;
+	cr_assert_eq(pm_ssgd_report_to_json(NULL, R, &doc, &err), PM_EINVAL);
+	cr_assert_null(doc);
+	cr_assert_str_eq(err.msg, "no dataset or report");
+	cr_assert_eq(pm_ssgd_report_to_json(d, NULL, &doc, NULL), PM_EINVAL);
+	cr_assert_eq(pm_ssgd_report_to_json(d, R, NULL, NULL), PM_EINVAL);
+	pm_ssgd_report_free(R);
+	pm_dataset_free(d);
+}

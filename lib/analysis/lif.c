@@ -13,6 +13,7 @@
 
 #include "data/dataset_impl.h"
 #include "core/error.h"
+#include "core/jsonw.h"
 #include "analysis/lif_impl.h"
 #include "model/model_impl.h"
 
@@ -533,4 +534,130 @@ pm_status pm_model_derive_lif(const pm_model *m, const pm_dataset *d, pm_dataset
 	st = derive(d, &workers, &r, out, err);
 	pm_lif_report_free(r);
 	return st;
+}
+
+/* ---- lif --json (and ssgd's layout) ------------------------------------- */
+
+void pm__json_names(pm_jw *w, const pm_dataset *d, const size_t *cols, size_t n)
+{
+	pm__jw_array_begin_line(w);
+	for (size_t j = 0; j < n; j++)
+		pm__jw_string(w, pm_dataset_col_name(d, cols[j]));
+	pm__jw_array_end(w);
+}
+
+void pm__json_records(pm_jw *w, const char *key)
+{
+	pm__jw_break(w, 1);
+	pm__jw_key(w, key);
+	pm__jw_array_begin_line(w);
+}
+
+void pm__json_record(pm_jw *w, size_t i)
+{
+	if (i)
+		pm__jw_break(w, 2);
+	pm__jw_object_begin_line(w);
+}
+
+static void lif_rows(pm_jw *w, const pm_dataset *d, const pm_lif_report *r)
+{
+	static const char *const keys[] = { "n", "lif", "t" };
+
+	pm__json_records(w, "rows");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const double v[] = { r->n[i], r->lif[i], r->t[i] };
+
+		pm__json_record(w, i);
+		pm__jw_key(w, "line");
+		pm__jw_uint(w, pm_dataset_cell_line(d, i, 0));
+		pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+}
+
+/* A group's configuration: its `by` cells, or its N_g when there are none. */
+static void lif_groups(pm_jw *w, const pm_dataset *d, const pm_lif_report *r)
+{
+	static const char *const keys[] = { "mean", "std" };
+
+	pm__json_records(w, "groups");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const pm_lif_group *G = &r->group[g];
+		const double v[] = { G->mean, G->std };
+
+		pm__json_record(w, g);
+		pm__jw_key(w, "config");
+		pm__jw_object_begin_line(w);
+		for (size_t j = 0; j < r->nby; j++) {
+			pm__jw_key(w, pm_dataset_col_name(d, r->by_col[j]));
+			pm__jw_string(w, pm_dataset_cell(d, G->first_row, r->by_col[j]));
+		}
+		if (!r->nby) {
+			pm__jw_key(w, "n");
+			pm__jw_double(w, r->n[G->first_row]);
+		}
+		pm__jw_object_end(w);
+		pm__jw_key(w, "count");
+		pm__jw_uint(w, G->count);
+		pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+}
+
+static void triple(pm_jw *w, const char *key, const double *v)
+{
+	pm__jw_key(w, key);
+	pm__jw_array_begin_line(w);
+	for (int j = 0; j < 3; j++)
+		pm__jw_double(w, v[j]);
+	pm__jw_array_end(w);
+}
+
+/* Eq. 3.9's fit, or null and why it failed. */
+static void lif_regression(pm_jw *w, const pm_lif_regression *reg, const char *reg_error)
+{
+	static const char *const keys[] = { "r2", "adj_r2", "ss_res", "ss_tot" };
+
+	pm__jw_break(w, 1);
+	pm__jw_key(w, "regression");
+	if (!reg) {
+		pm__jw_null(w);
+		pm__jw_key(w, "regression_error");
+		pm__jw_string(w, reg_error);
+		return;
+	}
+	pm__jw_object_begin_line(w);
+	pm__jw_key(w, "rows");
+	pm__jw_uint(w, reg->rows);
+	triple(w, "beta", reg->beta);
+	triple(w, "se", reg->se);
+	pm__jw_doubles(w, keys, (const double[]){ reg->r2, reg->adj_r2, reg->ss_res, reg->ss_tot },
+		       sizeof(keys) / sizeof(keys[0]));
+	pm__jw_object_end(w);
+}
+
+pm_status pm_lif_report_to_json(const pm_dataset *d, const pm_lif_report *r,
+				const char *time_col, const pm_lif_regression *reg,
+				const char *reg_error, char **out, pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, d && r, "dataset or report", err)))
+		return st;
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "file");
+	pm__jw_string(&w, pm_dataset_name(d));
+	pm__jw_key(&w, "workers");
+	pm__json_names(&w, d, r->worker_col, r->nworkers);
+	pm__jw_key(&w, "t");
+	pm__jw_string(&w, time_col);
+	lif_rows(&w, d, r);
+	lif_groups(&w, d, r);
+	lif_regression(&w, reg, reg_error);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
 }

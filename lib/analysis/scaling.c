@@ -164,12 +164,8 @@ pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r, c
 	pm_jw w;
 	pm_status st;
 
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the document");
-	*out = NULL;
-	if (!m || !r)
-		return pm__fail(err, PM_EINVAL, "no model or report");
-	pm__jw_init(&w);
+	if ((st = pm__jw_start(&w, out, m && r, "model or report", err)))
+		return st;
 	pm__jw_object_begin(&w);
 	if ((st = pm__model_write_members(&w, m, err))) {
 		free(w.buf);

@@ -257,3 +257,56 @@ out:
 	free(rt);
 	return st;
 }
+
+static void ssgd_row(pm_jw *w, const pm_dataset *d, const pm_ssgd_report *R, size_t r)
+{
+	static const char *const keys[] = { "t_iter", "t_pipe", "lif" };
+	static const char *const speedup_keys[] = { "speedup", "speedup_overlap" };
+	const pm_ssgd_row *x = &R->row[r];
+	const double v[] = { x->t_iter, x->t_pipe, x->lif };
+	/* no one-worker row to compare with: null, as JSON writes NaN */
+	const double s[] = { x->has_speedup ? x->speedup : NAN,
+			     x->has_speedup ? x->speedup_overlap : NAN };
+
+	pm__json_record(w, r);
+	pm__jw_key(w, "line");
+	pm__jw_uint(w, pm_dataset_cell_line(d, r, 0));
+	pm__jw_key(w, "config");
+	pm__jw_array_begin_line(w);
+	for (size_t j = 0; j < R->nby; j++)
+		pm__jw_string(w, pm_dataset_cell(d, r, R->by_col[j]));
+	pm__jw_array_end(w);
+	pm__jw_key(w, "workers");
+	pm__jw_uint(w, x->workers);
+	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	pm__jw_key(w, "base_line");
+	if (x->has_speedup)
+		pm__jw_uint(w, pm_dataset_cell_line(d, x->base_row, 0));
+	else
+		pm__jw_null(w);
+	pm__jw_doubles(w, speedup_keys, s, sizeof(s) / sizeof(s[0]));
+	pm__jw_object_end(w);
+}
+
+pm_status pm_ssgd_report_to_json(const pm_dataset *d, const pm_ssgd_report *R, char **out,
+				 pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, d && R, "dataset or report", err)))
+		return st;
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "file");
+	pm__jw_string(&w, pm_dataset_name(d));
+	pm__jw_key(&w, "max_workers");
+	pm__jw_uint(&w, R->max_workers);
+	pm__jw_key(&w, "by");
+	pm__json_names(&w, d, R->by_col, R->nby);
+	pm__json_records(&w, "rows");
+	for (size_t r = 0; r < R->nrows; r++)
+		ssgd_row(&w, d, R, r);
+	pm__jw_array_end(&w);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}

@@ -7,12 +7,15 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
+#include "perfmodel/perfmodel.h"
 
 /* w->need_comma holds two flags for the innermost container. The writer has
  * no stack: an array is written on one line while it holds only numbers,
  * booleans and nulls that fit (bounds: [0, 1000]); the first other element
  * turns it back into one element per line, so no enclosing state needs
- * remembering. */
+ * remembering. A one-line container needs only the depth it was opened at
+ * (w->line_from): everything inside it is on its line too. */
 enum {
 	HAVE = 1,	/* a value was written at this depth */
 	INLINE = 2	/* the array at this depth is on one line so far */
@@ -26,6 +29,17 @@ enum { JW_OOM = 1, JW_MISUSE = 2 };
 void pm__jw_init(pm_jw *w)
 {
 	*w = (pm_jw){ 0 };
+}
+
+pm_status pm__jw_start(pm_jw *w, char **out, int given, const char *what, pm_error *err)
+{
+	pm__jw_init(w);
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the document");
+	*out = NULL;
+	if (!given)
+		return pm__fail(err, PM_EINVAL, "no %s", what);
+	return PM_OK;
 }
 
 static int reserve(pm_jw *w, size_t n)
@@ -68,16 +82,33 @@ static void puts_(pm_jw *w, const char *s)
 	put(w, s, strlen(s));
 }
 
-static void newline(pm_jw *w, int depth)
+static void newline_spaces(pm_jw *w, size_t spaces)
 {
-	if (reserve(w, 1 + 2 * (size_t)depth))
+	if (reserve(w, 1 + spaces))
 		return;
 	w->buf[w->len++] = '\n';
-	for (int i = 0; i < depth; i++) {
-		w->buf[w->len++] = ' ';
-		w->buf[w->len++] = ' ';
-	}
+	memset(w->buf + w->len, ' ', spaces);
+	w->len += spaces;
 	w->buf[w->len] = '\0';
+}
+
+static void newline(pm_jw *w, int depth)
+{
+	newline_spaces(w, 2 * (size_t)depth);
+}
+
+/* Before a value or key in a one-line container: ", " after another one, or
+ * the line break pm__jw_break asked for. */
+static void line_separator(pm_jw *w)
+{
+	if (w->brk) {
+		if (w->need_comma & HAVE)
+			puts_(w, ",");
+		newline_spaces(w, (size_t)w->brk - 1);
+		w->brk = 0;
+	} else if (w->need_comma & HAVE) {
+		puts_(w, ", ");
+	}
 }
 
 static size_t column(const pm_jw *w)
@@ -141,6 +172,10 @@ static void before_value(pm_jw *w, const char *token)
 			w->failed = JW_MISUSE;	/* a second top-level value */
 		return;
 	}
+	if (w->line_from) {
+		line_separator(w);
+		return;
+	}
 	if (w->need_comma & INLINE) {
 		if (token && column(w) + 2 + strlen(token) + 1 <= JW_LINE_MAX) {
 			puts_(w, ", ");
@@ -194,12 +229,14 @@ static void string_body(pm_jw *w, const char *s)
 	puts_(w, "\"");
 }
 
-static void open_(pm_jw *w, const char *bracket)
+static void open_(pm_jw *w, const char *bracket, int one_line)
 {
 	before_value(w, NULL);
 	puts_(w, bracket);
 	w->depth++;
 	w->need_comma = 0;
+	if (one_line && !w->line_from)
+		w->line_from = w->depth;
 }
 
 static void close_(pm_jw *w, const char *bracket)
@@ -210,19 +247,37 @@ static void close_(pm_jw *w, const char *bracket)
 		w->failed = JW_MISUSE;
 		return;
 	}
+	w->brk = 0;
+	if (w->line_from) {
+		if (w->line_from == w->depth)
+			w->line_from = 0;	/* the outermost one-line container ends */
+	} else if ((w->need_comma & HAVE) && !(w->need_comma & INLINE)) {
+		newline(w, w->depth - 1);
+	}
 	w->depth--;
-	if ((w->need_comma & HAVE) && !(w->need_comma & INLINE))
-		newline(w, w->depth);
 	puts_(w, bracket);
 	/* the parent holds a value now; it is not inline, or we could not
 	 * have opened a container in it */
 	w->need_comma = HAVE;
 }
 
-void pm__jw_object_begin(pm_jw *w) { open_(w, "{"); }
+void pm__jw_object_begin(pm_jw *w) { open_(w, "{", 0); }
+void pm__jw_object_begin_line(pm_jw *w) { open_(w, "{", 1); }
 void pm__jw_object_end(pm_jw *w) { close_(w, "}"); }
-void pm__jw_array_begin(pm_jw *w) { open_(w, "["); }
+void pm__jw_array_begin(pm_jw *w) { open_(w, "[", 0); }
+void pm__jw_array_begin_line(pm_jw *w) { open_(w, "[", 1); }
 void pm__jw_array_end(pm_jw *w) { close_(w, "]"); }
+
+void pm__jw_break(pm_jw *w, int indent)
+{
+	if (w->failed)
+		return;
+	if (!w->line_from || indent < 0 || indent > JW_LINE_MAX) {
+		w->failed = JW_MISUSE;
+		return;
+	}
+	w->brk = 1 + indent;
+}
 
 void pm__jw_key(pm_jw *w, const char *key)
 {
@@ -232,9 +287,13 @@ void pm__jw_key(pm_jw *w, const char *key)
 		w->failed = JW_MISUSE;
 		return;
 	}
-	if (w->need_comma & HAVE)
-		puts_(w, ",");
-	newline(w, w->depth);
+	if (w->line_from) {
+		line_separator(w);
+	} else {
+		if (w->need_comma & HAVE)
+			puts_(w, ",");
+		newline(w, w->depth);
+	}
 	string_body(w, key);
 	puts_(w, ": ");
 	w->after_key = 1;
@@ -253,31 +312,23 @@ void pm__jw_string(pm_jw *w, const char *s)
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double
  * (%.17g always does), so 0.7 is "0.7" and not "0.69999999999999996". */
-static void format_double(char *out, size_t size, double v)
+const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS])
 {
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(out, size, "%.*g", prec, v);
-		if (strtod(out, NULL) == v)
-			break;
+	if (!isfinite(v)) {
+		strcpy(out, "null");
+		return out;
 	}
-	/* printf and strtod follow LC_NUMERIC, which a host program may have
-	 * set to a decimal comma; JSON wants '.'. %g writes nothing else that
-	 * is not a digit, sign, 'e' or "inf"/"nan". */
-	for (char *p = out; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == 'e'))
-			*p = '.';
+	_Static_assert(PM_DOUBLE_CHARS >= PM_NUM_MAX, "room for any double");
+	/* the one locale-proof codec */
+	pm__num_format(out, v);
+	return out;
 }
 
 void pm__jw_double(pm_jw *w, double v)
 {
-	char tok[40];
+	char tok[PM_DOUBLE_CHARS];
 
-	if (!isfinite(v)) {
-		pm__jw_null(w);
-		return;
-	}
-	format_double(tok, sizeof(tok), v);
-	scalar(w, tok, 1);
+	scalar(w, pm_format_double(v, tok), 1);
 }
 
 void pm__jw_int(pm_jw *w, int64_t v)

@@ -195,13 +195,10 @@ pm_status pm_sweep_to_json(const pm_sweep *sw, const pm_fit_options *o, char **o
 			   pm_error *err)
 {
 	pm_jw w;
+	pm_status st;
 
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the document");
-	*out = NULL;
-	if (!sw || !o)
-		return pm__fail(err, PM_EINVAL, "no sweep or options");
-	pm__jw_init(&w);
+	if ((st = pm__jw_start(&w, out, sw && o, "sweep or options", err)))
+		return st;
 	pm__jw_object_begin(&w);
 	pm__jw_key(&w, "reg");
 	pm__jw_string(&w, o->reg == PM_REG_L1 ? "l1" : "l2");

@@ -171,26 +171,22 @@ static void write_seeds(pm_jw *w, const pm_model *m)
 	pm__jw_array_end(w);
 }
 
+void pm__metrics_write_members(pm_jw *w, const pm_metrics *x)
+{
+	static const char *const keys[] = { "mae", "mape", "mse", "rmse", "r2", "smape",
+					    "adj_r2" };
+	const double v[] = { x->mae, x->mape, x->mse, x->rmse, x->r2, x->smape, x->adj_r2 };
+
+	pm__jw_key(w, "rows");
+	exact_uint(w, x->n);
+	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+}
+
 static void write_metrics(pm_jw *w, const char *key, const pm_metrics *t)
 {
 	pm__jw_key(w, key);
 	pm__jw_object_begin(w);
-	pm__jw_key(w, "rows");
-	exact_uint(w, t->n);
-	pm__jw_key(w, "mae");
-	pm__jw_double(w, t->mae);
-	pm__jw_key(w, "mape");
-	pm__jw_double(w, t->mape);
-	pm__jw_key(w, "mse");
-	pm__jw_double(w, t->mse);
-	pm__jw_key(w, "rmse");
-	pm__jw_double(w, t->rmse);
-	pm__jw_key(w, "r2");
-	pm__jw_double(w, t->r2);
-	pm__jw_key(w, "smape");
-	pm__jw_double(w, t->smape);
-	pm__jw_key(w, "adj_r2");
-	pm__jw_double(w, t->adj_r2);
+	pm__metrics_write_members(w, t);
 	pm__jw_object_end(w);
 }
 

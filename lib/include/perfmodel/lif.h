@@ -90,6 +90,17 @@ typedef struct pm_lif_regression {
 PM_API pm_status pm_lif_regress(const double *n, const double *lif, const double *t,
 				size_t rows, pm_lif_regression *out, pm_error *err);
 
+/* lif --json (docs/json.md; the conventions of perfmodel.h's JSON
+ * documents): "file", "workers" (r's worker columns), "t" (time_col: the
+ * pm_lif_options.time_col r was made with; NULL, the slowest worker, is
+ * null), then a line each: "rows" (line, n, lif, t per row, a line each),
+ * "groups" (config, count, mean, std per group, a line each) and
+ * "regression": reg's members, or with reg NULL (eq. 3.9 failed) null and
+ * "regression_error": reg_error. */
+PM_API pm_status pm_lif_report_to_json(const pm_dataset *d, const pm_lif_report *r,
+				       const char *time_col, const pm_lif_regression *reg,
+				       const char *reg_error, char **out, pm_error *err);
+
 /* For `fit --target lif`: when s->target is PM_LIF_COLUMN and d has no
  * such column, *out is d with a column PM_LIF_COLUMN appended (eq. 3.8 per
  * row, written so that it reads back bit-exact; its cells are placed at
@@ -149,6 +160,13 @@ typedef struct pm_ssgd_report {
 PM_API pm_status pm_ssgd_report_new(const pm_dataset *d, const pm_names *by,
 				    pm_ssgd_report **out, pm_error *err);
 PM_API void pm_ssgd_report_free(pm_ssgd_report *r);
+/* ssgd --json (docs/json.md; the conventions of perfmodel.h's JSON
+ * documents): "file", "max_workers", "by" (r's configuration columns), then
+ * on a new line "rows", one per line: "line", "config" (the row's `by`
+ * cells), "workers", "t_iter", "t_pipe", "lif", "base_line", "speedup",
+ * "speedup_overlap" (the last three null without a one-worker row). */
+PM_API pm_status pm_ssgd_report_to_json(const pm_dataset *d, const pm_ssgd_report *r,
+					char **out, pm_error *err);
 
 #ifdef __cplusplus
 }

@@ -380,6 +380,16 @@ PM_API void pm_plots_free(pm_plots *p);	/* NULL: no-op */
 /* The HTML page (malloc'd, caller frees); errors as pm_report_plots. */
 PM_API pm_status pm_report_html(const pm_model *m, const pm_report_data *r, char **out,
 				pm_error *err);
+/* report --json (the conventions of the JSON documents below): "model"
+ * (r->model_name), "target", "output" (html_path: where the page was
+ * written), "plot_dir", "sweep" (r->sweep; each NULL: null), "data" and
+ * "test": the accuracy table's rows, {"file", "rows", "mae", ...} or null,
+ * "parameters": the parameter table, a line each, "plots": each plot's
+ * "name", "title" and "file" (PLOT_DIR/NAME, null without plot_dir).
+ * Errors as pm_report_html. */
+PM_API pm_status pm_report_to_json(const pm_model *m, const pm_report_data *r,
+				   const char *html_path, const char *plot_dir, char **out,
+				   pm_error *err);
 
 /* Predict every row of d (columns matched by name, levels by text) into
  * out[nrows]. Errors name FILE:LINE:COL: a missing column, an unknown level,
@@ -442,6 +452,46 @@ PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_o
  * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */
 PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t n,
 				    size_t nparams, pm_metrics *out, pm_error *err);
+
+/* ---- JSON documents (docs/json.md) -----------------------------------------
+ * What perfmodel prints with --json is made by these functions and by
+ * pm_sweep_to_json, pm_fit_report_to_json, pm_lif_report_to_json,
+ * pm_ssgd_report_to_json and pm_report_to_json, all alike: on success *out
+ * owns a NUL-terminated text ending in a newline (caller frees), with every
+ * double as the fewest digits that read back bit-exact, a value that is not
+ * finite as null, strings escaped (control characters, '"', '\\'; other
+ * bytes, UTF-8 included, as they are) and a NULL string as null; on failure
+ * *out is NULL. Errors: PM_EINVAL for a missing argument, PM_ENOMEM. */
+
+/* eval --json: {"model": model_name, "file": data_name, "target", then x's
+ * members as model.json's "training": "rows", "mae", ..., "adj_r2"}, on one
+ * line. */
+PM_API pm_status pm_eval_to_json(const pm_model *m, const char *model_name,
+				 const char *data_name, const pm_metrics *x, char **out,
+				 pm_error *err);
+/* predict --json: an array with one object per row of d, a line each: every
+ * column (a cell that is a finite number as a number, else as a string)
+ * and "predicted": pred[row]. */
+PM_API pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char **out,
+					pm_error *err);
+/* advise --json: "model" (model_name), "target", "resource" (the input
+ * vary[o->resource] names), "min_efficiency", "combinations", then
+ * "fastest", "cheapest", "largest", each {"values": {input: value, ...},
+ * "time", "cost", "speedup", "efficiency"} on one line, or null when none
+ * qualifies. vary, nvary and o as given to the pm_model_advise call that
+ * made a; PM_EINVAL for a vary list it would refuse (no inputs, too many, an
+ * input or a resource out of range). */
+PM_API pm_status pm_advice_to_json(const pm_model *m, const char *model_name,
+				   const pm_vary *vary, size_t nvary,
+				   const pm_advise_options *o, const pm_advice *a, char **out,
+				   pm_error *err);
+/* --version --json: {"name": "perfmodel", "version": pm_version()}. */
+PM_API pm_status pm_version_to_json(char **out, pm_error *err);
+/* A double as these documents write it, into out, which it returns: the
+ * shortest of %.15g, %.16g, %.17g that reads back bit-exact, with '.' as
+ * the decimal point whatever the locale; "null" when v is not finite. */
+#define PM_DOUBLE_CHARS 40
+PM_API const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS]);
 
 /* The model as a model.json text (malloc'd, caller frees): every double
  * printed so that it reads back bit-exact. */

@@ -1,0 +1,142 @@
+/* The JSON documents of what the model layer answers (docs/json.md): eval's
+ * accuracy, predict's predictions, advise's picks, and the version. Here
+ * and not beside pm_model_advise and pm_version, which are in the predictor
+ * library: that one stays free of the writer. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/jsonw.h"
+#include "model/model_impl.h"
+#include "model/model_save.h"
+
+pm_status pm_eval_to_json(const pm_model *m, const char *model_name, const char *data_name,
+			  const pm_metrics *x, char **out, pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, m && x, "model or metrics", err)))
+		return st;
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "model");
+	pm__jw_string(&w, model_name);
+	pm__jw_key(&w, "file");
+	pm__jw_string(&w, data_name);
+	pm__jw_key(&w, "target");
+	pm__jw_string(&w, m->target);
+	pm__metrics_write_members(&w, x);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
+
+/* A cell as a JSON value: a number if it is one, else its text. */
+static void cell(pm_jw *w, const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (*text && !*end && isfinite(v))
+		pm__jw_double(w, v);
+	else
+		pm__jw_string(w, text);
+}
+
+pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char **out,
+				 pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, d && pred, "points or predictions", err)))
+		return st;
+	pm__jw_array_begin(&w);
+	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
+		pm__jw_object_begin_line(&w);
+		for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+			pm__jw_key(&w, pm_dataset_col_name(d, c));
+			cell(&w, pm_dataset_cell(d, r, c));
+		}
+		pm__jw_key(&w, "predicted");
+		pm__jw_double(&w, pred[r]);
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
+
+/* "label": {"values": {input: value, ...}, "time", "cost", "speedup",
+ * "efficiency"} on one line, or null when nothing qualified. */
+static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *vary,
+		 size_t nvary, const pm_advice_pick *p)
+{
+	static const char *const keys[] = { "time", "cost", "speedup", "efficiency" };
+	const double v[] = { p->time, p->cost, p->speedup, p->efficiency };
+
+	pm__jw_key(w, label);
+	if (!p->found) {
+		pm__jw_null(w);
+		return;
+	}
+	pm__jw_object_begin_line(w);
+	pm__jw_key(w, "values");
+	pm__jw_object_begin_line(w);
+	for (size_t j = 0; j < nvary; j++) {
+		pm__jw_key(w, m->inputs[vary[j].input].name);
+		pm__jw_double(w, p->value[j]);
+	}
+	pm__jw_object_end(w);
+	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	pm__jw_object_end(w);
+}
+
+pm_status pm_advice_to_json(const pm_model *m, const char *model_name, const pm_vary *vary,
+			    size_t nvary, const pm_advise_options *o, const pm_advice *a,
+			    char **out, pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, m && vary && o && a, "model, vary list, options or advice",
+			       err)))
+		return st;
+	if (nvary == 0 || nvary > PM_ADVISE_MAX_VARY || o->resource >= nvary)
+		return pm__fail(err, PM_EINVAL, "%zu varied inputs, resource %zu: not a vary list "
+				"pm_model_advise takes", nvary, o->resource);
+	for (size_t j = 0; j < nvary; j++)
+		if (vary[j].input >= m->ninputs)
+			return pm__fail(err, PM_EINVAL, "varied input %zu: the model has %zu inputs",
+					vary[j].input, m->ninputs);
+	pm__jw_object_begin(&w);
+	pm__jw_key(&w, "model");
+	pm__jw_string(&w, model_name);
+	pm__jw_key(&w, "target");
+	pm__jw_string(&w, m->target);
+	pm__jw_key(&w, "resource");
+	pm__jw_string(&w, m->inputs[vary[o->resource].input].name);
+	pm__jw_key(&w, "min_efficiency");
+	pm__jw_double(&w, o->min_efficiency);
+	pm__jw_key(&w, "combinations");
+	pm__jw_uint(&w, a->combinations);
+	pick(&w, "fastest", m, vary, nvary, &a->fastest);
+	pick(&w, "cheapest", m, vary, nvary, &a->cheapest);
+	pick(&w, "largest", m, vary, nvary, &a->largest);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
+
+pm_status pm_version_to_json(char **out, pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, 1, "", err)))
+		return st;
+	pm__jw_object_begin_line(&w);
+	pm__jw_key(&w, "name");
+	pm__jw_string(&w, "perfmodel");
+	pm__jw_key(&w, "version");
+	pm__jw_string(&w, pm_version());
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
