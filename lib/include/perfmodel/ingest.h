@@ -10,13 +10,22 @@
 #define PERFMODEL_INGEST_H
 
 #include <stddef.h>
-#include "perfmodel/perfmodel.h"	/* pm_weights; it includes this file at its end */
+#include "perfmodel/predict.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct pm_dataset pm_dataset;
+
+/* How a fit weighs the rows (docs/formats.md "Weights"): equally, by the
+ * inverse variance of each configuration's runs (set when repetitions are
+ * aggregated, pm_read_options.weights), or by the caller's numbers. */
+typedef enum pm_weights {
+	PM_WEIGHTS_NONE = 0,
+	PM_WEIGHTS_INVERSE_VARIANCE,
+	PM_WEIGHTS_GIVEN
+} pm_weights;
 
 typedef enum pm_format {
 	/* by content: JSON by its keys (JSON Lines: a first line with "params"),
@@ -81,6 +90,11 @@ typedef struct pm_read_options {
 
 /* Zeroes: detect the format, no target, default aggregation. */
 PM_API pm_read_options pm_read_options_default(void);
+
+/* 1 when o asks for runs to be merged into configurations: an aggregate
+ * other than the default and none, drop_first or weights; else 0. Columns
+ * that differ between runs, such as per-worker times, do not survive it. */
+PM_API int pm_read_merges_runs(const pm_read_options *o);
 
 /* What reading found. reps[r] and cv[r] are row r's number of runs and
  * coefficient of variation (sample std / mean; NaN for one run). */
