@@ -17,6 +17,7 @@ struct command {
 	const char *usage;	/* the full help text */
 };
 
+/* The command table, ended by a NULL name, and its lookup (cmd_help.c). */
 extern const struct command pm_commands[];
 const struct command *find_command(const char *name);
 
@@ -94,22 +95,6 @@ enum {
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o);
-/* Whether ro merges runs into configurations (--aggregate other than none,
- * --drop-first, --weights). */
-int merges_runs(const pm_read_options *ro);
-/* Read measurements as ro says, with the spec's target as the time and its
- * inputs as the configuration; when the spec has no target and the format
- * (or --throughput) makes the time column, that becomes its target. Runs
- * merged into configurations have no worker times: the spec's workers are
- * then dropped, or refused with target lif. */
-pm_status read_for_spec(const char *path, const pm_read_options *ro, pm_spec *s,
-			pm_dataset **d, pm_read_info *info, pm_error *err);
-/* The same with a model's target and inputs. */
-pm_status read_for_model(const char *path, const pm_read_options *ro, const pm_model *m,
-			 pm_dataset **d, pm_read_info *info, pm_error *err);
-/* A model fitted to a derived target (fit --target lif): *d gets that
- * column, derived as the fit did, when it lacks it (pm_model_derive_lif). */
-pm_status derive_model_target(const pm_model *m, pm_dataset **d, pm_error *err);
 /* One or two lines on runs, repetitions and their variation; nothing when
  * the rows were not aggregated. */
 void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d);
@@ -124,27 +109,14 @@ void print_exact(FILE *f, double v);
  * and returns EXIT_FAIL. */
 int print_document(pm_status st, char **doc, const pm_error *err);
 
-/* Model selection (cmd_select.c): the candidates and folds, set by
- * 'perfmodel select' or 'fit --form auto' and their --forms, --loss (a
- * list there), --cv, --cv-seed. Every form is tried with every loss. */
+/* The candidates 'perfmodel select' and 'fit --form auto' try without
+ * --forms and --loss (cmd_fit.c runs both; cmd_select.c has select's help). */
 #define SELECT_DEFAULT_FORMS "additive,multiplicative"
 #define SELECT_DEFAULT_LOSSES "mae,log"
-struct select_args {
-	const char *forms;	/* comma-separated; NULL: SELECT_DEFAULT_FORMS */
-	const char *losses;	/* comma-separated; NULL: SELECT_DEFAULT_LOSSES */
-	unsigned cv;		/* folds */
-	uint64_t cv_seed;
-	int cv_seed_set;	/* else the fit's seed */
-};
 
-/* 0 if every name in the comma-separated list is a loss. */
-int check_loss_list(const char *list);
-/* pm_select() on sa's candidates, the table on `table` (NULL: none). */
-pm_status select_fit(const struct select_args *sa, const pm_dataset *d, const pm_spec *s,
-		     const pm_fit_options *o, FILE *table, pm_model **m, pm_error *err);
-/* 'perfmodel fit' (select 0) or 'perfmodel select' (1): one parser, one
- * output. */
-int fit_command(int argc, char **argv, int select);
+/* 'perfmodel fit' (select 0) or 'perfmodel select' (1): one parser, one run,
+ * one output; -h prints usage. */
+int fit_command(int argc, char **argv, const char *usage, int select);
 
 /* The report of a fit of d saved to out (cli/fit_print.c): for people, or
  * with json the document of docs/formats.md. 0, or 1 after reporting an

@@ -38,8 +38,7 @@ int cmd_eval(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("eval", "give one data file");
 	if (pm_model_load_file(model_path, &m, &err) ||
-	    read_for_model(argv[optind], &ro, m, &d, &info, &err) ||
-	    derive_model_target(m, &d, &err) ||
+	    pm_model_read_data(m, argv[optind], &ro, &d, &info, &err) ||
 	    pm_model_evaluate(m, d, &x, &err)) {
 		report_error(&err);
 		goto out;

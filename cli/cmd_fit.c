@@ -118,6 +118,17 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Model selection ('perfmodel select', 'fit --form auto'): the candidates
+ * and folds, from --forms, --loss (a list there), --cv, --cv-seed. Every
+ * form is tried with every loss. */
+struct select_args {
+	const char *forms;	/* comma-separated; NULL: SELECT_DEFAULT_FORMS */
+	const char *losses;	/* comma-separated; NULL: SELECT_DEFAULT_LOSSES */
+	unsigned cv;		/* folds */
+	uint64_t cv_seed;
+	int cv_seed_set;	/* else the fit's seed */
+};
+
 struct fit_args {
 	const char *data, *spec_path, *out;
 	const char *target, *extrinsic, *intrinsic, *categorical;
@@ -133,6 +144,63 @@ struct fit_args {
 	const char *workers;	/* --workers: for --target lif */
 	const char *plot_dir;	/* --plot-dir: the report's SVGs go there */
 };
+
+/* Split a comma-separated list in place (empty items skipped) into item[]
+ * of at least (commas + 1) entries; returns the count. */
+static size_t split_list(char *list, const char **item)
+{
+	size_t n = 0;
+
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		item[n++] = tok;
+	return n;
+}
+
+static size_t list_capacity(const char *list)
+{
+	size_t n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	return n;
+}
+
+/* 0 if every name in the comma-separated list is a loss. */
+static int check_loss_list(const char *list)
+{
+	char *copy = strdup(list);
+	const char **item = malloc(list_capacity(list) * sizeof(*item));
+	size_t n = copy && item ? split_list(copy, item) : 0;
+	int bad = n == 0;
+	pm_loss l;
+
+	for (size_t i = 0; i < n; i++)
+		bad |= pm_loss_from_name(item[i], &l, NULL) != PM_OK;
+	free(copy);
+	free(item);
+	return bad;
+}
+
+static void print_table(FILE *f, const pm_candidate *cand, size_t n, const pm_cv_result *cv,
+			size_t best, uint64_t seed)
+{
+	int w = (int)strlen("form");
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(cand[i].form) > w)
+			w = (int)strlen(cand[i].form);
+	fprintf(f, "model selection: %u-fold cross-validation, fold seed %llu\n", cv[0].folds,
+		(unsigned long long)seed);
+	fprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
+		"held-out MAPE %", "R^2", "fit time s");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s\n", w, cand[i].form,
+			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, cv[i].mape_std,
+			cv[i].r2, cv[i].fit_time_s, i == best ? "  <- best" : "");
+	fprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[best].form,
+		pm_loss_name(cand[best].loss));
+}
 
 static int bad_value(const char *opt, const char *value, const char *want)
 {
@@ -287,7 +355,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 	return -1;
 }
 
-static int parse_args(int argc, char **argv, struct fit_args *a)
+static int parse_args(int argc, char **argv, const char *usage, struct fit_args *a)
 {
 	int c, rc, power_given = 0;
 	double lambda_power = 0;
@@ -296,7 +364,7 @@ static int parse_args(int argc, char **argv, struct fit_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(a->select ? select_usage : fit_usage, stdout);
+			fputs(usage, stdout);
 			exit(EXIT_OK);
 		}
 		if (c == '?')
@@ -350,67 +418,88 @@ static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *e
 	return spec_from_flags(&r, out, err);
 }
 
-/* --target lif: the column derived from the worker times (thesis eq. 3.8),
- * in the training and the test data alike. */
-static pm_status derive_lif(pm_spec *s, pm_dataset **d, pm_dataset **test, pm_fit_options *o,
-			    pm_error *err)
+/* The candidates of a selection: every form of sa's list with every loss
+ * of its list (both already checked), pointing into *flist and *llist. */
+static pm_status candidates(const struct select_args *sa, char **flist, char **llist,
+			    pm_candidate **cand, size_t *n, pm_error *err)
 {
-	pm_dataset **v[2] = { d, test };
+	const char *ftext = sa->forms ? sa->forms : SELECT_DEFAULT_FORMS;
+	const char *ltext = sa->losses ? sa->losses : SELECT_DEFAULT_LOSSES;
+	const char **forms = malloc(list_capacity(ftext) * sizeof(*forms));
+	const char **losses = malloc(list_capacity(ltext) * sizeof(*losses));
+	size_t nf, nl;
 
-	for (int i = 0; i < 2 && *v[i]; i++) {
-		pm_dataset *x;
-		pm_status st = pm_spec_derive_lif(s, *v[i], &x, err);
-
-		if (st || !x)
-			return st;
-		pm_dataset_free(*v[i]);
-		*v[i] = x;
+	*flist = strdup(ftext);
+	*llist = strdup(ltext);
+	*cand = malloc(list_capacity(ftext) * list_capacity(ltext) * sizeof(**cand));
+	*n = 0;
+	if (!*flist || !*llist || !forms || !losses || !*cand) {
+		free(forms);
+		free(losses);
+		*err = (pm_error){ .code = PM_ENOMEM };
+		return PM_ENOMEM;
 	}
-	o->test = *test;
+	nf = split_list(*flist, forms);
+	nl = split_list(*llist, losses);
+	for (size_t i = 0; i < nf; i++)
+		for (size_t j = 0; j < nl; j++) {
+			(*cand)[*n].form = forms[i];
+			pm_loss_from_name(losses[j], &(*cand)[(*n)++].loss, NULL);	/* checked */
+		}
+	free(forms);
+	free(losses);
 	return PM_OK;
 }
 
-/* --test FILE, read as DATA was: the held-out rows are configurations too */
-static pm_status read_test(struct fit_args *a, pm_spec *s, pm_dataset **test, pm_error *err)
+/* pm_select_file on a's candidates, the table on `table` (NULL: none). */
+static pm_status select_run(const struct fit_args *a, const pm_source *src, const pm_spec *s,
+			    FILE *table, pm_fit_result **r, pm_error *err)
 {
-	pm_read_info info;
-	pm_status st = read_for_spec(a->test_path, &a->ro, s, test, &info, err);
+	const struct select_args *sa = &a->sel;
+	uint64_t seed = sa->cv_seed_set ? sa->cv_seed : a->opt.seed;
+	char *flist = NULL, *llist = NULL;
+	pm_candidate *cand = NULL;
+	size_t n;
+	pm_status st;
 
-	pm_read_info_clear(&info);
-	a->opt.test = *test;
+	if (!(st = candidates(sa, &flist, &llist, &cand, &n, err)) &&
+	    !(st = pm_select_file(src, s, &a->opt, cand, n, sa->cv, seed, r, err)) && table)
+		print_table(table, cand, n, (*r)->cv, (*r)->best, seed);
+	free(flist);
+	free(llist);
+	free(cand);
 	return st;
 }
 
 int cmd_fit(int argc, char **argv)
 {
-	return fit_command(argc, argv, 0);
+	return fit_command(argc, argv, fit_usage, 0);
 }
 
-int fit_command(int argc, char **argv, int select)
+int fit_command(int argc, char **argv, const char *usage, int select)
 {
 	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default(), .nseeds = 1,
 			      .select = select, .sel = { .cv = 5 } };
-	pm_dataset *d = NULL, *test = NULL;
+	pm_source src;
 	pm_spec *s = NULL;
-	pm_model *m = NULL;
+	pm_fit_result *r = NULL;
+	const pm_model *m;
 	pm_error err = { 0 };
-	pm_read_info info = { 0 };
 	char *json = NULL;
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &a)))
+	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
 	rc = EXIT_FAIL;
+	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
 	/* select prints its table as it goes: a progress line would cut into it */
 	progress_install(&a.opt, a.quiet || a.select);
 	if (build_spec(&a, &s, &err) ||
 	    (a.workers && pm_names_add_list(&s->workers, a.workers, &err)) ||
-	    read_for_spec(a.data, &a.ro, s, &d, &info, &err) ||
-	    (a.test_path && read_test(&a, s, &test, &err)) || derive_lif(s, &d, &test, &a.opt, &err) ||
-	    (a.select ? select_fit(&a.sel, d, s, &a.opt,
-				   a.quiet ? NULL : a.json ? stderr : stdout, &m, &err)
-		      : pm_fit_seeds(d, s, &a.opt, a.nseeds, &m, &err))) {
+	    (a.select ? select_run(&a, &src, s, a.quiet ? NULL : a.json ? stderr : stdout, &r,
+				   &err)
+		      : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {
 		progress_end();
 		report_error(&err);
 		/* a selection cut short chooses nothing and saves nothing */
@@ -419,18 +508,19 @@ int fit_command(int argc, char **argv, int select)
 		goto out;
 	}
 	progress_end();
+	m = r->model;
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
 	if (pm_model_to_json(m, &json, &err) ||
 	    pm_write_file_atomic(a.out, json, strlen(json), &err) ||
-	    (a.plot_dir && write_plots(a.plot_dir, m, &(pm_report_data){ .data = d, .test = test },
-				       &err))) {
+	    (a.plot_dir && write_plots(a.plot_dir, m,
+				       &(pm_report_data){ .data = r->data, .test = r->test }, &err))) {
 		report_error(&err);
 		goto out;
 	}
 	if (!a.quiet)
-		print_read_info(a.json ? stderr : stdout, &info, d);
-	if ((a.json || !a.quiet) && print_fit_report(m, d, a.out, a.json))
+		print_read_info(a.json ? stderr : stdout, &r->info, r->data);
+	if ((a.json || !a.quiet) && print_fit_report(m, r->data, a.out, a.json))
 		goto out;
 	rc = EXIT_OK;
 	if (pm_model_fit_info(m)->interrupted) {
@@ -442,10 +532,7 @@ out:
 	fflush(stdout);	/* a held second signal will _exit: print first */
 	interrupt_hold(0);
 	free(json);
-	pm_model_free(m);
+	pm_fit_result_free(r);
 	pm_spec_free(s);
-	pm_dataset_free(d);
-	pm_dataset_free(test);
-	pm_read_info_clear(&info);
 	return rc;
 }

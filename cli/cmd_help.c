@@ -1,4 +1,5 @@
-/* perfmodel help [COMMAND] */
+/* perfmodel help [COMMAND], and the command table it lists: the table holds
+ * help too, so the two live in one file (main.c dispatches through it). */
 #include <string.h>
 
 #include "cli.h"
@@ -8,6 +9,33 @@ const char help_usage[] =
 	"\n"
 	"Without a command, list the commands; with one, show its help (the same as\n"
 	"'perfmodel COMMAND --help').\n";
+
+const struct command pm_commands[] = {
+	{ "fit", cmd_fit, "fit the model of thesis eq. 4.4 to measurements", fit_usage },
+	{ "predict", cmd_predict, "predict run times from a fitted model", predict_usage },
+	{ "advise", cmd_advise, "which configuration to run: fastest, cheapest, largest efficient",
+	  advise_usage },
+	{ "select", cmd_select, "choose the model form by cross-validation, fit and save it",
+	  select_usage },
+	{ "eval", cmd_eval, "accuracy of a fitted model on measurements", eval_usage },
+	{ "sweep", cmd_sweep, "choose lambda: regularised fits measured on held-out rows",
+	  sweep_usage },
+	{ "lif", cmd_lif, "load-imbalance factors and their regression (thesis eqs. 3.8, 3.9)",
+	  lif_usage },
+	{ "ssgd", cmd_ssgd, "the S-SGD phase model: iteration time and speedup (eqs. 3.3-3.7)",
+	  ssgd_usage },
+	{ "report", cmd_report, "an HTML page with the fit's plots and tables", report_usage },
+	{ "help", cmd_help, "show help for a command", help_usage },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct command *find_command(const char *name)
+{
+	for (const struct command *c = pm_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
 
 int cmd_help(int argc, char **argv)
 {

@@ -76,7 +76,7 @@ static int parse_args(int argc, char **argv, struct lif_args *a)
 		}
 	}
 	/* lif groups runs itself: each configuration's LIFs give its mean and std */
-	if (merges_runs(&a->ro))
+	if (pm_read_merges_runs(&a->ro))
 		return usage_error("lif", "--aggregate, --drop-first and --weights merge runs into "
 				   "configurations; lif needs every run's worker times");
 	return one_operand(argc, argv, "lif", "data file", &a->data) ? EXIT_USAGE : -1;
@@ -136,7 +136,7 @@ int cmd_lif(int argc, char **argv)
 	rc = EXIT_FAIL;
 	if (spec_from_flags(&a.roles, &s, &err) ||
 	    (a.workers && pm_names_add_list(&s->workers, a.workers, &err)) ||
-	    read_for_spec(a.data, &a.ro, s, &d, &info, &err)) {
+	    pm_spec_read_data(s, a.data, &a.ro, &d, &info, &err)) {
 		report_error(&err);
 		goto out;
 	}

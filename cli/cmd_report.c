@@ -71,6 +71,8 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *test_path = NULL, *out_path = NULL, *plot_dir = NULL;
+	/* the rows as they are: no runs merged */
+	const pm_read_options csv = { .format = PM_FORMAT_CSV };
 	pm_report_data rd = { 0 };
 	pm_dataset *d = NULL, *test = NULL;
 	pm_model *m = NULL;
@@ -101,9 +103,8 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("report", "give one data file");
 	if (pm_model_load_file(model_path, &m, &err) ||
-	    pm_dataset_read_csv(argv[optind], &d, &err) || derive_model_target(m, &d, &err) ||
-	    (test_path && (pm_dataset_read_csv(test_path, &test, &err) ||
-			   derive_model_target(m, &test, &err))))
+	    pm_model_read_data(m, argv[optind], &csv, &d, NULL, &err) ||
+	    (test_path && pm_model_read_data(m, test_path, &csv, &test, NULL, &err)))
 		goto fail;
 	rd.data = d;
 	rd.test = test;

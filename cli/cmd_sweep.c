@@ -270,22 +270,21 @@ int cmd_sweep(int argc, char **argv)
 		.opt = pm_fit_options_default(),
 		.so = { .lambda_lo = 1e-6, .lambda_hi = 1, .npoints = 13, .folds = 5 },
 	};
-	pm_dataset *d = NULL;
+	pm_source src;
 	pm_spec *s = NULL;
 	pm_sweep *sw = NULL;
 	pm_error err = { 0 };
 	char *json = NULL;
-	pm_read_info info = { 0 };
 	int rc;
 
 	a.opt.reg = PM_REG_L2;
 	if ((rc = parse_args(argc, argv, &a)))
 		return rc;
 	rc = EXIT_FAIL;
+	src = (pm_source){ .path = a.data, .read = a.ro };
 	a.opt.stop = interrupt_install();
 	progress_install(&a.opt, a.quiet);
-	if (spec_from_flags(&a.roles, &s, &err) || read_for_spec(a.data, &a.ro, s, &d, &info, &err) ||
-	    pm_sweep_run(d, s, &a.opt, &a.so, &sw, &err) ||
+	if (spec_from_flags(&a.roles, &s, &err) || pm_sweep_file(&src, s, &a.opt, &a.so, &sw, &err) ||
 	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {
 		progress_end();
 		report_error(&err);
@@ -305,10 +304,8 @@ int cmd_sweep(int argc, char **argv)
 		rc = EXIT_INTERRUPTED;
 	}
 out:
-	pm_read_info_clear(&info);
 	free(json);
 	pm_sweep_free(sw);
 	pm_spec_free(s);
-	pm_dataset_free(d);
 	return rc;
 }

@@ -64,6 +64,12 @@ pm_read_options pm_read_options_default(void)
 	return o;
 }
 
+int pm_read_merges_runs(const pm_read_options *o)
+{
+	return (o->aggregate != PM_AGG_DEFAULT && o->aggregate != PM_AGG_NONE) || o->drop_first ||
+	       o->weights != PM_WEIGHTS_NONE;
+}
+
 void pm_read_info_clear(pm_read_info *info)
 {
 	if (!info)

@@ -300,8 +300,9 @@ static pm_status keep_workers(pm_model *m, const pm_spec *s, pm_error *err)
 	return pm__model_set_workers(m, s->workers.n, (const char *const *)s->workers.name, err);
 }
 
-pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-		 pm_model **out, pm_error *err)
+/* pm_fit of every row of d: o holds no rows out. */
+static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			  pm_model **out, pm_error *err)
 {
 	pm_spec *rs = NULL;
 	pm_problem p = { 0 };
@@ -310,9 +311,6 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	struct timespec t0;
 	pm_status st;
 
-	*out = NULL;
-	if (o->test_fraction > 0 || o->test)
-		return pm__fit_holdout(d, s, o, out, err);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
@@ -358,5 +356,30 @@ out:
 	pm_model_free(m);
 	pm__problem_free(&p);
 	pm_spec_free(rs);
+	return st;
+}
+
+pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+		 pm_model **out, pm_error *err)
+{
+	pm_fit_options inner;
+	pm_dataset *train = NULL, *test = NULL;
+	pm_status st;
+
+	*out = NULL;
+	if (!(o->test_fraction > 0) && !o->test)
+		return fit_rows(d, s, o, out, err);
+	/* the held-out rows are set apart here: the fit itself sees none */
+	inner = *o;
+	inner.test_fraction = 0;
+	inner.test = NULL;
+	if (!(st = pm__holdout_split(d, o, &train, &test, err)) &&
+	    !(st = fit_rows(train ? train : d, s, &inner, out, err)) &&
+	    (st = pm__holdout_record(*out, d, test ? test : o->test, o, err))) {
+		pm_model_free(*out);
+		*out = NULL;
+	}
+	pm_dataset_free(train);
+	pm_dataset_free(test);
 	return st;
 }

@@ -4,15 +4,22 @@
 
 #include "perfmodel/perfmodel.h"
 
-/* pm_fit for options with test_fraction > 0 or a test dataset: fit on the
- * training rows (pm_fit with neither), then record the held-out accuracy,
- * the held-out file and the split in the model's info; the fingerprint is
- * that of all of d's rows. Errors: those of pm_fit and pm_model_evaluate
- * (a held-out row with a level the training rows lack names its cell),
- * PM_EINVAL for both a fraction and a test dataset, or a split that leaves
- * a side empty. */
-pm_status pm__fit_holdout(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-			  pm_model **out, pm_error *err);
+/* The rows a fit with o sets apart: with o->test_fraction > 0, o's seeded
+ * split of d into *train and *test (new datasets, the caller frees both);
+ * otherwise both are NULL (every row of d is fitted; o->test, if any, holds
+ * the held-out rows). On failure both are NULL. Errors: PM_EINVAL for both a
+ * fraction and a test dataset, or a split that leaves a side empty; those of
+ * pm_dataset_subset. */
+pm_status pm__holdout_split(const pm_dataset *d, const pm_fit_options *o, pm_dataset **train,
+			    pm_dataset **test, pm_error *err);
+
+/* After the fit of m to the training rows of d: the accuracy on the held-out
+ * rows `test` into m's info, with the held-out file and o's split; the
+ * fingerprint becomes that of all of d's rows. Errors: those of
+ * pm_model_evaluate (a held-out row with a level the training rows lack
+ * names its cell). */
+pm_status pm__holdout_record(pm_model *m, const pm_dataset *d, const pm_dataset *test,
+			     const pm_fit_options *o, pm_error *err);
 
 /* The rows outside fold f (*train) and inside it (*test), each in file
  * order; fold[r] is row r's fold (pm_kfold_assign). On failure both are

@@ -117,29 +117,13 @@ static pm_status form_spec(const pm_spec *s, const char *form, pm_spec **out, pm
 	return st;
 }
 
-/* The rows pm_fit(d, ., o) trains on when o holds a fraction out. */
-static pm_status training_rows(const pm_dataset *d, const pm_fit_options *o, pm_dataset **out,
-			       pm_error *err)
-{
-	size_t *train = NULL, *test = NULL, ntrain, ntest;
-	pm_status st;
-
-	st = pm_split_rows(pm_dataset_nrows(d), o->test_fraction, o->split_seed, &train, &ntrain,
-			   &test, &ntest, err);
-	if (!st)
-		st = pm_dataset_subset(d, train, ntrain, out, err);
-	free(train);
-	free(test);
-	return st;
-}
-
 pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 		    const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
 		    pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err)
 {
 	pm_spec **fs;
 	pm_fit_options co;
-	pm_dataset *cvd = NULL;
+	pm_dataset *cvd = NULL, *held = NULL;
 	pm_status st = PM_OK;
 
 	if (!out || !best || !cv || !d || !s || !o)
@@ -156,8 +140,8 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 		st = form_spec(s, cand[i].form, &fs[i], err);
 	/* rows o holds out for the final model are held out of the choice too:
 	 * the folds split only the rows its fit will train on */
-	if (!st && o->test_fraction > 0)
-		st = training_rows(d, o, &cvd, err);
+	if (!st && !(st = pm__holdout_split(d, o, &cvd, &held, err)))
+		pm_dataset_free(held);
 	for (size_t i = 0; i < n && !st; i++) {
 		co.loss = cand[i].loss;
 		if ((st = pm_cross_validate(cvd ? cvd : d, fs[i], &co, folds, seed, &cv[i], err)))

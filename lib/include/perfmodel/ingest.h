@@ -10,7 +10,7 @@
 #define PERFMODEL_INGEST_H
 
 #include <stddef.h>
-#include "perfmodel/perfmodel.h"	/* pm_weights; it includes this file at its end */
+#include "perfmodel/predict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +81,11 @@ typedef struct pm_read_options {
 
 /* Zeroes: detect the format, no target, default aggregation. */
 PM_API pm_read_options pm_read_options_default(void);
+
+/* 1 when o asks for runs to be merged into configurations: an aggregate
+ * other than the default and none, drop_first or weights; else 0. Columns
+ * that differ between runs, such as per-worker times, do not survive it. */
+PM_API int pm_read_merges_runs(const pm_read_options *o);
 
 /* What reading found. reps[r] and cv[r] are row r's number of runs and
  * coefficient of variation (sample std / mean; NaN for one run). */

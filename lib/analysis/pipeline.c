@@ -1,0 +1,174 @@
+/* From files to results: what perfmodel fit, select, sweep and eval do
+ * between parsing their options and printing. Here, above fit/, because a
+ * target may be derived from other columns: the LIF of the worker times
+ * (eq. 3.8, lif.c), which the LIF report computes the same way. */
+#include "perfmodel/perfmodel.h"
+
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "fit/spec_impl.h"
+
+pm_status pm_model_read_data(const pm_model *m, const char *path, const pm_read_options *o,
+			     pm_dataset **out, pm_read_info *info, pm_error *err)
+{
+	pm_read_options ro = o ? *o : pm_read_options_default();
+	pm_dataset *x = NULL;
+	const char **key;
+	size_t n;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "pm_model_read_data: out is NULL");
+	*out = NULL;
+	if (info)
+		*info = (pm_read_info){ 0 };
+	if (!m || !path)
+		return pm__fail(err, PM_EINVAL, "pm_model_read_data: NULL argument");
+	n = pm_model_ninputs(m);
+	if (!(key = malloc((n + 1) * sizeof(*key))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		key[i] = pm_model_input_name(m, i);
+	key[n] = NULL;
+	ro.target = pm_model_target(m);
+	ro.key = key;
+	st = pm_dataset_read(path, &ro, out, info, err);
+	free(key);
+	if (!st && !(st = pm_model_derive_lif(m, *out, &x, err)) && x) {
+		pm_dataset_free(*out);
+		*out = x;
+	}
+	if (st) {
+		pm_dataset_free(*out);
+		*out = NULL;
+		pm_read_info_clear(info);
+	}
+	return st;
+}
+
+/* A derived target (fit --target lif): *d gets its column from s's workers. */
+static pm_status derive(pm_spec *s, pm_dataset **d, pm_error *err)
+{
+	pm_dataset *x;
+	pm_status st = pm_spec_derive_lif(s, *d, &x, err);
+
+	if (!st && x) {
+		pm_dataset_free(*d);
+		*d = x;
+	}
+	return st;
+}
+
+/* Free what r holds, not r. */
+static void clear(pm_fit_result *r)
+{
+	pm_model_free(r->model);
+	pm_dataset_free(r->data);
+	pm_dataset_free(r->test);
+	pm_read_info_clear(&r->info);
+	free(r->cv);
+}
+
+void pm_fit_result_free(pm_fit_result *r)
+{
+	if (!r)
+		return;
+	clear(r);
+	free(r);
+}
+
+/* src's files read into r for a private copy *sp of s (which reading may
+ * give a target, and deriving the worker columns matched), the target
+ * derived in both; *fo is o with the test file's rows as its held-out rows. */
+static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+		      pm_spec **sp, pm_fit_options *fo, pm_fit_result *r, pm_error *err)
+{
+	pm_status st;
+
+	*sp = NULL;
+	if (!src || !src->path || !s || !o)
+		return pm__fail(err, PM_EINVAL, "no data file, spec or options");
+	if (o->test)
+		return pm__fail(err, PM_EINVAL, "held-out rows in a file come from the source's "
+				"test_path, read as the data are");
+	if ((st = pm__spec_copy(s, sp, err)) ||
+	    (st = pm_spec_read_data(*sp, src->path, &src->read, &r->data, &r->info, err)) ||
+	    (src->test_path &&
+	     (st = pm_spec_read_data(*sp, src->test_path, &src->read, &r->test, NULL, err))) ||
+	    (st = derive(*sp, &r->data, err)) || (r->test && (st = derive(*sp, &r->test, err))))
+		return st;
+	*fo = *o;
+	fo->test = r->test;
+	return PM_OK;
+}
+
+/* The pipeline of fit (cand NULL: nseeds seeds of s's form) or select (the
+ * candidates, each on the same folds). */
+static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+		     unsigned nseeds, const pm_candidate *cand, size_t n, unsigned folds,
+		     uint64_t seed, pm_fit_result **out, pm_error *err)
+{
+	pm_fit_result *r;
+	pm_spec *sp = NULL;
+	pm_fit_options fo;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the result");
+	*out = NULL;
+	if (!(r = calloc(1, sizeof(*r))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (!(st = load(src, s, o, &sp, &fo, r, err))) {
+		if (!cand)
+			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
+		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+		else if (!(st = pm_select(r->data, sp, &fo, cand, n, folds, seed, r->cv, &r->best,
+					  &r->model, err)))
+			r->ncand = n;
+	}
+	pm_spec_free(sp);
+	if (st) {
+		pm_fit_result_free(r);
+		return st;
+	}
+	*out = r;
+	return PM_OK;
+}
+
+pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+		      unsigned nseeds, pm_fit_result **out, pm_error *err)
+{
+	return run(src, s, o, nseeds, NULL, 0, 0, 0, out, err);
+}
+
+pm_status pm_select_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+			 const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
+			 pm_fit_result **out, pm_error *err)
+{
+	if (!cand) {
+		if (out)
+			*out = NULL;
+		return pm__fail(err, PM_EINVAL, "no candidate to choose from");
+	}
+	return run(src, s, o, 0, cand, n, folds, seed, out, err);
+}
+
+pm_status pm_sweep_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+			const pm_sweep_options *so, pm_sweep **out, pm_error *err)
+{
+	pm_fit_result r = { 0 };
+	pm_spec *sp = NULL;
+	pm_fit_options fo;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the sweep");
+	*out = NULL;
+	if (!(st = load(src, s, o, &sp, &fo, &r, err)))
+		st = pm_sweep_run(r.data, sp, &fo, so, out, err);
+	pm_spec_free(sp);
+	clear(&r);
+	return st;
+}
