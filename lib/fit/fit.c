@@ -136,8 +136,9 @@ static double seconds_since(const struct timespec *t0)
 
 /* Finish DE's best point with a local search (DESIGN.md §3): gradient
  * descent on a smoothed cost (fast downhill), Nelder–Mead on the true cost
- * (its wide first simplices escape shallow basins), gradient descent again
- * (to finish what Nelder–Mead found). Each stage keeps only a strictly
+ * (no gradient: it goes on where the smoothed cost's minimum, which is not
+ * the true one, stopped the descent), gradient descent again (to finish
+ * what Nelder–Mead found). Each stage keeps only a strictly
  * better point. The stages are serial, so with enough rows each evaluation
  * is split over the pool's threads in fixed blocks of rows (blocks.h):
  * deterministic, and x and *cost change only if the blocked cost of the
