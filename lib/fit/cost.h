@@ -21,7 +21,10 @@
  *   row looks up fewer tables (eq. 4.4 on data/lenet5_cpu.csv: 10 leaves,
  *   3 lookups and the key's).
  * Nothing in the plan is specific to eq. 4.4: any term list compiles, and
- * the plan depends on the data alone, never on a thread or a trial. */
+ * the plan depends on the data alone, never on a thread or a trial.
+ * cost_plan.c builds the plan (pm__cost_init); cost_kernels.c fills its
+ * tables and runs it over the rows per trial (pm__cost_value,
+ * pm__cost_smooth). */
 #ifndef PM_COST_H
 #define PM_COST_H
 
