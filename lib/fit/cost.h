@@ -101,6 +101,11 @@ typedef struct pm_cost {
  * under log2(). */
 pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 			const pm_fit_options *o, pm_error *err);
+/* pm__cost_init, merging two tables only while their combinations are at
+ * most 1/share of the rows (0: never); pm__cost_init's share is the one
+ * bench/tune_bench found best. For that bench, which sweeps it. */
+pm_status pm__cost_init_merging(pm_cost *c, const pm_problem *p, const pm_model *m,
+				const pm_fit_options *o, unsigned share, pm_error *err);
 void pm__cost_free(pm_cost *c);	/* copes with a zeroed or half-built c */
 
 /* The cost of x: (1/N) Σ_k loss(t_k, t̂_k) + penalty (loss: |t − t̂|,

@@ -271,8 +271,11 @@ static pm_status plan_terms(pm_cost *c, struct term_plan *tp)
 
 /* A merged table costs an entry per combination per trial and saves a
  * lookup per row: merge only tables whose combinations are at most a
- * quarter of the rows, so the saving clearly outweighs the building (on
- * data/lenet5_cpu.csv a half merges the same pairs, an eighth is slower). */
+ * quarter of the rows, so the saving clearly outweighs the building.
+ * `tune_bench DATA SPEC merge` (bench/tune_bench.c) sweeps it: on
+ * data/lenet5_cpu.csv (eq. 4.4, 600 rows) a half merges the same pairs (4
+ * lookups a row), an eighth and a sixteenth fewer (5 and 6 lookups, 8-18 %
+ * and 25-32 % slower), none 11 lookups and 1.8x the time. */
 #define MERGE_MAX_SHARE 4
 
 /* Combinations of nodes a and b's codes that occur in the rows, counted
@@ -358,9 +361,11 @@ static pm_status merge_nodes(pm_cost *c, uint32_t ia, uint32_t ib, uint32_t *id)
 /* Greedily merge the pair of group g's top nodes with the fewest joint
  * combinations (the first such pair on ties) while that is few enough.
  * unit[0..nu) are the group's leaves in order, and become its tops. */
-static pm_status merge_group(pm_cost *c, uint32_t *unit, size_t nu, size_t *ntop)
+static pm_status merge_group(pm_cost *c, uint32_t *unit, size_t nu, unsigned share,
+			      size_t *ntop)
 {
 	size_t n = c->p->nrows, *cnt = malloc((nu * nu + 1) * sizeof(*cnt));
+	size_t most = share ? n / share : 0;	/* combinations a merge may have */
 	uint32_t *stamp = calloc(n + 1, sizeof(*stamp)), *id = malloc((n + 1) * sizeof(*id));
 	uint32_t now = 0;
 	pm_status st = PM_OK;
@@ -374,7 +379,7 @@ static pm_status merge_group(pm_cost *c, uint32_t *unit, size_t nu, size_t *ntop
 			cnt[i * nu + j] = joint_count(c, &c->node[unit[i]], &c->node[unit[j]],
 						      stamp, &now);
 	for (;;) {
-		size_t bi = 0, bj = 0, best = n / MERGE_MAX_SHARE + 1;
+		size_t bi = 0, bj = 0, best = most + 1;
 
 		for (size_t i = 0; i < nu; i++)
 			for (size_t j = i + 1; unit[i] != PM_NONE && j < nu; j++)
@@ -384,7 +389,7 @@ static pm_status merge_group(pm_cost *c, uint32_t *unit, size_t nu, size_t *ntop
 					bi = i;
 					bj = j;
 				}
-		if (best > n / MERGE_MAX_SHARE)
+		if (best > most)
 			break;
 		if ((st = merge_nodes(c, unit[bi], unit[bj], id)))
 			goto out;
@@ -411,7 +416,7 @@ out:
 
 /* Lay out each group's scalars, leaves (one per column, in order of first
  * use) with their parts (in term order), merged nodes and tops. */
-static pm_status plan_nodes(pm_cost *c, const struct term_plan *tp)
+static pm_status plan_nodes(pm_cost *c, const struct term_plan *tp, unsigned share)
 {
 	const pm_terms *t = &c->m->terms;
 	size_t ns = 0, np = 0, nt = 0;
@@ -460,7 +465,7 @@ static pm_status plan_nodes(pm_cost *c, const struct term_plan *tp)
 		gr->first_top = nt;
 		for (size_t q = first; q < c->nnodes; q++)
 			c->top[nt + q - first] = (uint32_t)q;
-		if ((st = merge_group(c, c->top + nt, c->nnodes - first, &ntop)))
+		if ((st = merge_group(c, c->top + nt, c->nnodes - first, share, &ntop)))
 			return st;
 		gr->ntops = ntop;
 		nt += ntop;
@@ -499,6 +504,12 @@ static pm_status factor_bases(pm_cost *c, size_t len, pm_error *err)
 pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 			const pm_fit_options *o, pm_error *err)
 {
+	return pm__cost_init_merging(c, p, m, o, MERGE_MAX_SHARE, err);
+}
+
+pm_status pm__cost_init_merging(pm_cost *c, const pm_problem *p, const pm_model *m,
+				const pm_fit_options *o, unsigned share, pm_error *err)
+{
 	const pm_terms *t = &m->terms;
 	size_t nt = t->nterms + 1, n = p->nrows, len = 0, maxb = 1, nref = 1;
 	struct term_plan *tp = NULL;
@@ -521,7 +532,7 @@ pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 	c->key = malloc(nref * sizeof(*c->key));	/* keys are parts of factor lists */
 	if (!tp || !c->factor_at || !c->part || !c->node || !c->top || !c->group ||
 	    !c->scalar || !c->bias || !c->key || plan_terms(c, tp) ||
-	    plan_nodes(c, tp))
+	    plan_nodes(c, tp, share))
 		goto oom;
 	for (size_t g = 0; g < c->ngroups; g++)
 		if (c->group[g].nkeys && build_combos(c, &c->group[g]))

@@ -199,9 +199,15 @@ out:
 
 /* Rows costed a generation per thread, at least: a DE generation is one
  * job for the pool, and a share smaller than this (about 20 µs) gains less
- * than the threads' hand-offs cost. On the development VM a GEMM fit (100
- * rows, 60 members: 6000 rows a generation) ran DE in 0.93 ms on one thread
- * and 1.2-2.9 ms on two, a sleeping thread taking up to 100 µs to wake. */
+ * than the threads' hand-offs cost. `tune_bench DATA SPEC threads`
+ * (bench/tune_bench.c) times a generation of K members x R rows on one and
+ * on two threads; the constant is the K·R from which two win. It was set
+ * from a GEMM fit (100 rows, 60 members: 6000 rows a generation) whose DE
+ * took 0.93 ms on one thread and 1.2-2.9 ms on two, a sleeping thread
+ * taking up to 100 µs to wake (docs/benchmarks.md, "Two threads"). The
+ * bench on a 2-CPU machine shared with other jobs (load 5) gave ratios of
+ * 0.6 to 1.7 at every size, noise: measure on an idle machine before
+ * changing it. */
 #define ROWS_PER_THREAD 8192
 
 /* The threads a fit uses: as asked (0: every CPU), but no more than its
