@@ -50,8 +50,8 @@ static pm_model *make_model(int with_fit)
 	pm_model *m = NULL;
 	pm_error e = { 0 };
 
-	cr_assert_eq(pm__model_new_additive("time_per_iter_s", NIN, in_names, in_roles,
-					    in_nlevels, in_levels, &m, &e),
+	cr_assert_eq(pm__model_new("time_per_iter_s", NIN, in_names, in_roles, in_nlevels,
+				   in_levels, NULL, &m, &e),
 		     PM_OK, "new: %s", e.msg);
 	m->scale = PM_SCALE_AUTO;
 	m->target_scale = 0.0123 + 1e-7 / 3;
@@ -292,7 +292,7 @@ Test(model_io, scale_none_and_no_inputs)
 	char *json;
 	double t;
 
-	cr_assert_eq(pm__model_new_additive("t", 0, noin, NULL, NULL, NULL, &m, &e), PM_OK, "%s",
+	cr_assert_eq(pm__model_new("t", 0, noin, NULL, NULL, NULL, NULL, &m, &e), PM_OK, "%s",
 		     e.msg);
 	m->scale = PM_SCALE_NONE;
 	m->value[0] = 4.25;
