@@ -47,8 +47,8 @@ static void setup_csv(struct fixture *f, pm_fit_options o, char *csv, const char
 		nlevels[j] = f->p.col[j].ndistinct;
 		levels[j] = (const char *const *)f->p.col[j].levels;
 	}
-	cr_assert_eq(pm__model_new_additive("time", f->p.ncols, names, role, nlevels, levels,
-					    &f->m, NULL),
+	cr_assert_eq(pm__model_new("time", f->p.ncols, names, role, nlevels, levels, NULL,
+				   &f->m, NULL),
 		     PM_OK);
 	cr_assert_eq(pm__cost_init(&f->c, &f->p, f->m, &o, NULL), PM_OK);
 	f->scratch = malloc(f->c.scratch_bytes);

@@ -22,8 +22,8 @@ static pm_model *toy(double q, double qb, double c)
 	const size_t nlevels[3] = { 0 };
 	pm_model *m = NULL;
 
-	cr_assert_eq(pm__model_new_additive("t", 3, (const char **)names, role, nlevels, NULL, &m,
-					    NULL), PM_OK);
+	cr_assert_eq(pm__model_new("t", 3, (const char **)names, role, nlevels, NULL, NULL, &m,
+				   NULL), PM_OK);
 	/* a_n, p_n, q_g, q_b, C */
 	m->value[0] = 1;
 	m->value[1] = 1;

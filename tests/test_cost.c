@@ -507,6 +507,64 @@ Test(cost, only_top_nodes_keep_row_codes)
 	teardown(&f);
 }
 
+static size_t merged_nodes(const pm_cost *c)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nnodes; k++)
+		n += c->node[k].child[0] != PM_NONE;
+	return n;
+}
+
+/* The merge share (bench/tune_bench sweeps it): 0 merges nothing, a larger
+ * share merges less (400: a combination per 5 rows at most), 4 is pm__cost_init's, and every plan costs what the
+ * terms say, with the right gradient. */
+Test(cost, merge_share_changes_the_plan_not_the_cost)
+{
+	pm_fit_options o = pm_fit_options_default();
+	struct fixture f;
+	pm_cost deflt, plan[3];
+	const unsigned share[3] = { 0, 400, 4 };
+	pm_error e = { 0 };
+
+	setup_csv(&f, o, syn_csv(2000, 0.05, 21), "k,f,h", "act,opt", "threads,batch");
+	deflt = f.c;
+	cr_assert_gt(merged_nodes(&deflt), 1, "the fixture merges little: nothing checked");
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(pm__cost_init_merging(&plan[i], &f.p, f.m, &o, share[i], &e), PM_OK,
+			     "%s", e.msg);
+		f.c = plan[i];
+		free(f.scratch);
+		cr_assert(f.scratch = malloc(f.c.scratch_bytes));
+		expect_plan_matches_terms(&f);
+	}
+	cr_expect_eq(merged_nodes(&plan[0]), 0);
+	cr_expect_lt(merged_nodes(&plan[1]), merged_nodes(&deflt));
+	cr_expect_eq(plan[2].nnodes, deflt.nnodes, "pm__cost_init's share is 4");
+	cr_expect_eq(merged_nodes(&plan[2]), merged_nodes(&deflt));
+	for (int i = 0; i < 3; i++)
+		pm__cost_free(&plan[i]);
+	f.c = deflt;
+	teardown(&f);
+}
+
+/* Its errors are pm__cost_init's. */
+Test(cost, merge_share_needs_rows)
+{
+	struct fixture f;
+	pm_problem empty;
+	pm_cost c;
+	pm_error e = { 0 };
+	pm_fit_options o = pm_fit_options_default();
+
+	setup(&f, o);
+	empty = f.p;
+	empty.nrows = 0;
+	cr_expect_eq(pm__cost_init_merging(&c, &empty, f.m, &o, 4, &e), PM_EINVAL);
+	cr_expect_str_eq(e.msg, "no rows to fit");
+	teardown(&f);
+}
+
 Test(cost, any_term_list_compiles_to_the_same_value)
 {
 	struct fixture f;

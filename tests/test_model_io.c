@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/json_read.h"
+#include "core/tempfile.h"
 #include "leak_check.h"
 #include "model/model_impl.h"
 
@@ -48,8 +50,8 @@ static pm_model *make_model(int with_fit)
 	pm_model *m = NULL;
 	pm_error e = { 0 };
 
-	cr_assert_eq(pm__model_new_additive("time_per_iter_s", NIN, in_names, in_roles,
-					    in_nlevels, in_levels, &m, &e),
+	cr_assert_eq(pm__model_new("time_per_iter_s", NIN, in_names, in_roles, in_nlevels,
+				   in_levels, NULL, &m, &e),
 		     PM_OK, "new: %s", e.msg);
 	m->scale = PM_SCALE_AUTO;
 	m->target_scale = 0.0123 + 1e-7 / 3;
@@ -290,7 +292,7 @@ Test(model_io, scale_none_and_no_inputs)
 	char *json;
 	double t;
 
-	cr_assert_eq(pm__model_new_additive("t", 0, noin, NULL, NULL, NULL, &m, &e), PM_OK, "%s",
+	cr_assert_eq(pm__model_new("t", 0, noin, NULL, NULL, NULL, NULL, &m, &e), PM_OK, "%s",
 		     e.msg);
 	m->scale = PM_SCALE_NONE;
 	m->value[0] = 4.25;
@@ -566,6 +568,39 @@ Test(model_io, failed_save_leaves_old_file)
 	unlink(path);
 	rmdir(dir);
 	pm_model_free(m);
+}
+
+/* pm_write_file_atomic's temporary file: close-on-exec from its creation,
+ * private, in the template's folder; and the errors of mkostemp. */
+Test(model_io, temp_file_close_on_exec)
+{
+	char *dir = temp_dir(), tmpl[300];
+	struct stat st;
+	int fd, flags;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/model.json.XXXXXX", dir);
+	fd = pm__mkstemp_cloexec(tmpl);
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	flags = fcntl(fd, F_GETFD);
+	cr_assert_neq(flags, -1);
+	cr_assert(flags & FD_CLOEXEC, "a child process would inherit the temporary file");
+	cr_assert_eq(fstat(fd, &st), 0);
+	cr_assert_eq(st.st_mode & 0777, 0600);
+	cr_assert_null(strstr(tmpl, "XXXXXX"), "%s", tmpl);
+	cr_assert_eq(dir_entries(dir), 1);
+	close(fd);
+	unlink(tmpl);
+
+	snprintf(tmpl, sizeof(tmpl), "%s/nope/model.json.XXXXXX", dir);
+	errno = 0;
+	cr_assert_eq(pm__mkstemp_cloexec(tmpl), -1);
+	cr_assert_eq(errno, ENOENT);
+	snprintf(tmpl, sizeof(tmpl), "%s/model.json", dir);
+	errno = 0;
+	cr_assert_eq(pm__mkstemp_cloexec(tmpl), -1, "no XXXXXX to replace");
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(dir_entries(dir), 0);
+	rmdir(dir);
 }
 
 Test(model_io, load_missing_file)

@@ -75,7 +75,7 @@ static void check_against_terms(size_t nintr)
 			levels[i] = lv;
 		}
 	}
-	cr_assert_eq(pm__model_new_additive("t", nin, names, role, nlevels, levels, &m, NULL),
+	cr_assert_eq(pm__model_new("t", nin, names, role, nlevels, levels, NULL, &m, NULL),
 		     PM_OK);
 	pm__pcg32_seed(&r, 42, nintr);
 	for (size_t k = 0; k < m->nparams; k++)

@@ -25,8 +25,8 @@ static pm_model *toy(void)
 	const size_t nlevels[3] = { 0 };
 	pm_model *m = NULL;
 
-	cr_assert_eq(pm__model_new_additive("t\x01", 3, (const char **)names, role, nlevels, NULL,
-					    &m, NULL), PM_OK);
+	cr_assert_eq(pm__model_new("t\x01", 3, (const char **)names, role, nlevels, NULL, NULL,
+				   &m, NULL), PM_OK);
 	m->value[0] = 1;
 	m->value[1] = 1;
 	m->value[2] = -1;

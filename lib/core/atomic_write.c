@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/tempfile.h"
 
 static pm_status io_fail(pm_error *err, const char *path, int e)
 {
@@ -30,7 +31,7 @@ static mode_t new_file_mode(void)
 {
 	mode_t mask = 022;
 	char line[128];
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f = fopen("/proc/self/status", "re");
 
 	if (f) {
 		while (fgets(line, sizeof(line), f))
@@ -51,7 +52,7 @@ static void sync_folder(const char *path)
 	int fd;
 
 	if (!slash) {
-		fd = open(".", O_RDONLY);
+		fd = open(".", O_RDONLY | O_CLOEXEC);
 	} else {
 		size_t n = slash == path ? 1 : (size_t)(slash - path);
 
@@ -60,7 +61,7 @@ static void sync_folder(const char *path)
 			return;
 		memcpy(dir, path, n);
 		dir[n] = '\0';
-		fd = open(dir, O_RDONLY);
+		fd = open(dir, O_RDONLY | O_CLOEXEC);
 		free(dir);
 	}
 	if (fd >= 0) {
@@ -85,7 +86,7 @@ pm_status pm_write_file_atomic(const char *path, const char *data, size_t len, p
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	strcpy(tmp, path);
 	strcat(tmp, ".XXXXXX");
-	fd = mkstemp(tmp);
+	fd = pm__mkstemp_cloexec(tmp);
 	if (fd < 0) {
 		e = errno;
 		free(tmp);

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -301,42 +300,4 @@ pm_status pm__json_enum(const pm_jctx *c, const cJSON *obj, const char *key,
 	return pm__json_fail(c, PM_ESCHEMA, "'%s' must be %s%s", key,
 			     names[1] && names[2] ? "one of " : "",
 			     list);
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-pm_status pm__json_check_keys(const pm_jctx *c, const cJSON *obj, const char *const *known)
-{
-	const char **keys;
-	size_t n = 0, k = 0;
-
-	for (const cJSON *v = obj ? obj->child : NULL; v; v = v->next) {
-		int ok = 0;
-
-		for (int i = 0; known[i] && !ok; i++)
-			ok = v->string && strcmp(v->string, known[i]) == 0;
-		if (!ok)
-			return pm__json_fail(c, PM_ESCHEMA, "unknown key '%s'",
-					     v->string ? v->string : "");
-		n++;
-	}
-	/* sorted, so that a huge object costs n log n, not n^2 */
-	keys = malloc((n ? n : 1) * sizeof(*keys));
-	if (!keys)
-		return pm__fail(c->err, PM_ENOMEM, "out of memory");
-	for (const cJSON *v = obj ? obj->child : NULL; v; v = v->next)
-		keys[k++] = v->string;
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (k = 1; k < n; k++)
-		if (strcmp(keys[k - 1], keys[k]) == 0) {
-			pm_status st = pm__json_fail(c, PM_ESCHEMA, "duplicate key '%s'", keys[k]);
-
-			free(keys);
-			return st;
-		}
-	free(keys);
-	return PM_OK;
 }

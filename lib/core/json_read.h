@@ -72,8 +72,5 @@ pm_status pm__json_uint(const pm_jctx *c, const cJSON *obj, const char *key, uin
 /* A string that is one of names[0..] (NULL-terminated); *out is its index. */
 pm_status pm__json_enum(const pm_jctx *c, const cJSON *obj, const char *key,
 			const char *const *names, int *out);
-/* Every member of obj is one of known[0..] (NULL-terminated): "unknown key
- * 'x'". For strict formats; also rejects duplicate keys. */
-pm_status pm__json_check_keys(const pm_jctx *c, const cJSON *obj, const char *const *known);
 
 #endif

@@ -9,10 +9,12 @@
  * be: callers write only to places owned by the index.
  *
  * Why this shape: the polish posts a job of two blocks every few
- * microseconds, and on the development VM one cache-line transfer between
- * the cores takes about 0.3 µs. So a job costs as few transfers as
- * possible on its critical path: the caller writes the whole job (and the
- * counter) into one cache line and a spinning worker reads it (one
+ * microseconds, and on a 2-CPU VM one cache-line transfer between the cores
+ * took about 0.3 µs (a job's whole hand-off shows in `tune_bench DATA SPEC
+ * blocks`, bench/tune_bench.c: two blocks of 75 rows, a few µs of work,
+ * take longer on two threads than on one). So a job costs as few transfers
+ * as possible on its critical path: the caller writes the whole job (and
+ * the counter) into one cache line and a spinning worker reads it (one
  * transfer); the worker claims its home chunk in a line of its own, which
  * stays in its cache (no transfer); it adds what it did to `finished` once,
  * which the caller reads (one transfer). No reset and no closing handshake:

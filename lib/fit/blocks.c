@@ -7,7 +7,10 @@
 
 /* About this many rows a block: a block's fixed work (its tables, filled
  * once per evaluation) stays small next to its rows, and data/lenet5_cpu.csv
- * (600 rows) already splits in two. */
+ * (600 rows) already splits in two. `tune_bench DATA SPEC blocks`
+ * (bench/tune_bench.c) times an evaluation per row against the block's
+ * rows: on lenet5 a value cost 7-24 ns a row at 75 rows, 3-12 at 300, and
+ * hardly less beyond (the tables are paid for from about 300). */
 #define BLOCK_ROWS 300
 #define MAX_BLOCKS 16
 #define ALIGN 64
@@ -118,10 +121,14 @@ static double evaluate(pm_blocks *b, const double *x, double eps, double *grad)
 	memcpy(b->in + b->in_x, x, b->nparams * sizeof(*x));
 	/* a small block's value (about 1 µs for LeNet-5's 300 rows) costs
 	 * less than handing it to another core, its inputs there and its
-	 * result back: 0.2 to over 1 µs on the development VM, depending on
-	 * where the host puts its two virtual CPUs. A gradient costs three
-	 * times as much and is worth spreading. Which thread evaluates a
-	 * block never changes its value. */
+	 * result back: 0.2 to over 1 µs on a 2-CPU VM, depending on where
+	 * the host puts its two virtual CPUs. A gradient costs three times as
+	 * much and is worth spreading. `tune_bench DATA SPEC blocks` times two
+	 * blocks on one and on two threads: on lenet5 (a shared machine, load
+	 * 5) two values ran slower on two threads up to 4000 rows a block,
+	 * two gradients won from 2000; measure on an idle machine before
+	 * changing PARALLEL_VALUE_ROWS. Which thread evaluates a block never
+	 * changes its value. */
 	if (!grad && b->view[0].nrows < PARALLEL_VALUE_ROWS)
 		for (size_t k = 0; k < b->nblocks; k++)
 			eval_block(b, k, 0);

@@ -21,7 +21,10 @@
  *   row looks up fewer tables (eq. 4.4 on data/lenet5_cpu.csv: 10 leaves,
  *   3 lookups and the key's).
  * Nothing in the plan is specific to eq. 4.4: any term list compiles, and
- * the plan depends on the data alone, never on a thread or a trial. */
+ * the plan depends on the data alone, never on a thread or a trial.
+ * cost_plan.c builds the plan (pm__cost_init); cost_kernels.c fills its
+ * tables and runs it over the rows per trial (pm__cost_value,
+ * pm__cost_smooth). */
 #ifndef PM_COST_H
 #define PM_COST_H
 
@@ -98,6 +101,11 @@ typedef struct pm_cost {
  * under log2(). */
 pm_status pm__cost_init(pm_cost *c, const pm_problem *p, const pm_model *m,
 			const pm_fit_options *o, pm_error *err);
+/* pm__cost_init, merging two tables only while their combinations are at
+ * most 1/share of the rows (0: never); pm__cost_init's share is the one
+ * bench/tune_bench found best. For that bench, which sweeps it. */
+pm_status pm__cost_init_merging(pm_cost *c, const pm_problem *p, const pm_model *m,
+				const pm_fit_options *o, unsigned share, pm_error *err);
 void pm__cost_free(pm_cost *c);	/* copes with a zeroed or half-built c */
 
 /* The cost of x: (1/N) Σ_k loss(t_k, t̂_k) + penalty (loss: |t − t̂|,

@@ -137,8 +137,9 @@ static double seconds_since(const struct timespec *t0)
 
 /* Finish DE's best point with a local search (DESIGN.md §3): gradient
  * descent on a smoothed cost (fast downhill), Nelder–Mead on the true cost
- * (its wide first simplices escape shallow basins), gradient descent again
- * (to finish what Nelder–Mead found). Each stage keeps only a strictly
+ * (no gradient: it goes on where the smoothed cost's minimum, which is not
+ * the true one, stopped the descent), gradient descent again (to finish
+ * what Nelder–Mead found). Each stage keeps only a strictly
  * better point. The stages are serial, so with enough rows each evaluation
  * is split over the pool's threads in fixed blocks of rows (blocks.h):
  * deterministic, and x and *cost change only if the blocked cost of the
@@ -199,9 +200,15 @@ out:
 
 /* Rows costed a generation per thread, at least: a DE generation is one
  * job for the pool, and a share smaller than this (about 20 µs) gains less
- * than the threads' hand-offs cost. On the development VM a GEMM fit (100
- * rows, 60 members: 6000 rows a generation) ran DE in 0.93 ms on one thread
- * and 1.2-2.9 ms on two, a sleeping thread taking up to 100 µs to wake. */
+ * than the threads' hand-offs cost. `tune_bench DATA SPEC threads`
+ * (bench/tune_bench.c) times a generation of K members x R rows on one and
+ * on two threads; the constant is the K·R from which two win. It was set
+ * from a GEMM fit (100 rows, 60 members: 6000 rows a generation) whose DE
+ * took 0.93 ms on one thread and 1.2-2.9 ms on two, a sleeping thread
+ * taking up to 100 µs to wake (docs/benchmarks.md, "Two threads"). The
+ * bench on a 2-CPU machine shared with other jobs (load 5) gave ratios of
+ * 0.6 to 1.7 at every size, noise: measure on an idle machine before
+ * changing it. */
 #define ROWS_PER_THREAD 8192
 
 /* The threads a fit uses: as asked (0: every CPU), but no more than its

@@ -22,13 +22,11 @@
 
 #include "core/error.h"
 
-/* Initial simplex steps. Runs start wide, 5 % of each range, while that
- * helps: when DE stopped at maxiter far from converged, wide simplices still
- * find much lower costs. Then they step as scipy's Nelder–Mead does, 5 % of
- * each coordinate (0.025 % of its range where it is 0): bounds such as
- * [0, 1000] are far wider than the neighbourhood of an optimum, and a wide
- * simplex steps over it. */
-#define NM_STEP_WIDE 0.05
+/* Initial simplex steps, as scipy's Nelder–Mead takes them: 5 % of each
+ * coordinate (0.025 % of its range where it is 0). Bounds such as
+ * [0, 1000] are far wider than the neighbourhood of an optimum, and a
+ * simplex as wide as the range steps over it; and this stage starts where
+ * gradient descent stopped (fit.c), near a minimum already. */
 #define NM_STEP_REL 0.05
 #define NM_STEP_ZERO 0.00025
 #define NM_XTOL 1e-9		/* simplex size in the unit cube ... */
@@ -261,7 +259,13 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 			s.idx[j++] = k;
 	}
 
-	for (int run = 0, wide = 1; run < NM_MAX_RUNS && !s.exhausted; run++) {
+	/* Runs restart around the best point while they improve it. A run that
+	 * finds nothing is run once more before the polish ends: from the same
+	 * start with the same steps, f being deterministic, it repeats the first
+	 * evaluation for evaluation and buys nothing; but its evaluations count
+	 * in those model.json reports, so dropping it changes the output and is
+	 * left to a change of its own. */
+	for (int run = 0, misses = 0; run < NM_MAX_RUNS && !s.exhausted; run++) {
 		double before = s.fbest;
 
 		for (size_t j = 0; j < n; j++) {
@@ -275,11 +279,8 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 			step[j] = d / range > 0.5 ? 0.5 : d / range;
 		}
 		nm_run(&s, u0, step, s.fbest, v, fv, ord, work);
-		if (!(s.fbest < before)) {
-			if (!wide)
-				break;	/* a fresh local simplex found nothing: done */
-			wide = 0;
-		}
+		if (!(s.fbest < before) && ++misses == 2)
+			break;
 	}
 
 	if (s.fbest < fin) {

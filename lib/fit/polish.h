@@ -1,6 +1,9 @@
-/* The local search that finishes DE ("polish", as scipy's L-BFGS-B step):
- * a bounded Nelder–Mead simplex. The MAE cost is not smooth, so a
- * derivative-free method is the honest choice. Serial and deterministic. */
+/* The middle stage of the local search that finishes DE ("polish", as
+ * scipy's L-BFGS-B step; fit.c): a bounded Nelder–Mead simplex on the true
+ * cost, between two runs of gradient descent on a smoothed one (smooth.h).
+ * The MAE cost is not smooth, and the smoothed cost's minimum is not quite
+ * the true one: a derivative-free method moves on the true cost itself.
+ * Serial and deterministic. */
 #ifndef PM_POLISH_H
 #define PM_POLISH_H
 

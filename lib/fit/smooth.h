@@ -18,8 +18,9 @@ typedef double (*pm_smooth_fn)(const double *x, double eps, double *grad, void *
 			       void *scratch);
 
 /* Improve x (in/out, inside [lo, hi]) whose true cost f is *cost (in/out).
- * eps0: the first smoothing width, in the cost's units. At most maxfev calls
- * of fg and f together; *nfev grows by the number made. x and *cost change
+ * eps0: the first smoothing width, in the cost's units. At most maxfev + 1
+ * calls of fg and f together (the true cost after the last level may be the
+ * one over); *nfev grows by the number made. x and *cost change
  * only for a point inside the bounds with a strictly lower true cost.
  * PM_ENOMEM is the only error. */
 pm_status pm__polish_smooth(size_t dim, const double *lo, const double *hi, pm_smooth_fn fg,

@@ -28,7 +28,6 @@ struct term {
 };
 
 struct pm_formula {
-	char *text;
 	char *names;		/* a copy of text with a NUL after each name */
 	struct item *item;
 	size_t nitems;
@@ -51,7 +50,6 @@ void pm__formula_free(pm_formula *f)
 {
 	if (!f)
 		return;
-	free(f->text);
 	free(f->names);
 	free(f->item);
 	free(f->term);
@@ -59,11 +57,6 @@ void pm__formula_free(pm_formula *f)
 	free(f->col_level);
 	free(f->col_pos);
 	free(f);
-}
-
-const char *pm__formula_text(const pm_formula *f)
-{
-	return f->text;
 }
 
 size_t pm__formula_ncolumns(const pm_formula *f)
@@ -327,19 +320,17 @@ pm_status pm__formula_parse(const char *text, pm_formula **out, pm_error *err)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	f->text = malloc(len + 1);
 	f->names = malloc(len + 1);
 	f->item = malloc(n * sizeof(*f->item));
 	f->term = malloc(n * sizeof(*f->term));
 	f->col = malloc(n * sizeof(*f->col));
 	f->col_level = malloc(n * sizeof(*f->col_level));
 	f->col_pos = malloc(n * sizeof(*f->col_pos));
-	if (!f->text || !f->names || !f->item || !f->term || !f->col || !f->col_level ||
+	if (!f->names || !f->item || !f->term || !f->col || !f->col_level ||
 	    !f->col_pos) {
 		pm__formula_free(f);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
-	memcpy(f->text, text, len + 1);
 	memcpy(f->names, text, len + 1);
 	p.f = f;
 	st = term(&p);
@@ -381,7 +372,8 @@ static size_t find_param(const struct compiler *c, const char *name)
 
 static pm_status add_param(struct compiler *c, const char *name, pm_param_desc d)
 {
-	if (!(c->name[c->np] = pm__dupstr(name)))
+	/* strdup, not pm__dupstr: that is model.c's, which calls this file */
+	if (!(c->name[c->np] = strdup(name)))
 		return pm__fail(c->err, PM_ENOMEM, "out of memory");
 	c->desc[c->np++] = d;
 	return PM_OK;

@@ -33,7 +33,6 @@ typedef struct pm_formula pm_formula;
  * 1-based column of the mistake. On success *out owns a new formula. */
 pm_status pm__formula_parse(const char *text, pm_formula **out, pm_error *err);
 void pm__formula_free(pm_formula *f);	/* NULL: no-op */
-const char *pm__formula_text(const pm_formula *f);
 
 /* The columns the formula uses, in order of first use; *level is 1 for a
  * column used in level(), which must then be categorical; *pos: the

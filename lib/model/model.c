@@ -219,14 +219,6 @@ oom:
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
-pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
-				 const pm_role *role, const size_t *nlevels,
-				 const char *const *const *levels, pm_model **out,
-				 pm_error *err)
-{
-	return pm__model_new(target, ninputs, names, role, nlevels, levels, NULL, out, err);
-}
-
 pm_status pm__input_check(const pm_input *in, double v, pm_error *err)
 {
 	if (in->powered && !(v > 0 && isfinite(v)))

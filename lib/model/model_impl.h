@@ -76,11 +76,6 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
 			pm_error *err);
-/* pm__model_new with the additive form. */
-pm_status pm__model_new_additive(const char *target, size_t ninputs, const char **names,
-				 const pm_role *role, const size_t *nlevels,
-				 const char *const *const *levels, pm_model **out,
-				 pm_error *err);
 /* A malloc'd copy of s, or NULL. */
 char *pm__dupstr(const char *s);
 /* The exponent power parameter k gives its input in the terms (−q after a

@@ -93,8 +93,9 @@ struct block {
 
 /* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
  * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
- * the selects). The table lookups stay scalar loads: GCC's gathers measured
- * slower on this EPYC (19.5 against 22.8 M points/s). Without FMA (neither
+ * the selects). The table lookups stay scalar loads: GCC's gathers
+ * (-mtune-ctrl=use_gather) made bench/predict_bench slower on an AMD EPYC
+ * (19.5 against 22.8 M points/s, docs/benchmarks.md). Without FMA (neither
  * target enables it, and -ffp-contract=off) every clone runs the same IEEE
  * operations: the same bits (tests/test_predict.c checks the batch against
  * single points, which run the baseline's scalar code). The helpers are
