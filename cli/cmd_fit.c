@@ -496,7 +496,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	/* select prints its table as it goes: a progress line would cut into it */
 	progress_install(&a.opt, a.quiet || a.select);
 	if (build_spec(&a, &s, &err) ||
-	    (a.workers && pm_names_add_list(&s->workers, a.workers, &err)) ||
+	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
 	    (a.select ? select_run(&a, &src, s, a.quiet ? NULL : a.json ? stderr : stdout, &r,
 				   &err)
 		      : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {

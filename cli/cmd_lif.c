@@ -135,25 +135,26 @@ int cmd_lif(int argc, char **argv)
 		return rc;
 	rc = EXIT_FAIL;
 	if (spec_from_flags(&a.roles, &s, &err) ||
-	    (a.workers && pm_names_add_list(&s->workers, a.workers, &err)) ||
+	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
 	    pm_spec_read_data(s, a.data, &a.ro, &d, &info, &err)) {
 		report_error(&err);
 		goto out;
 	}
-	o = (pm_lif_options){ .n_col = a.n_col, .time_col = s->target, .by = &s->extrinsic };
-	if (pm_lif_report_new(d, &s->workers, &o, &r, &err)) {
+	o = (pm_lif_options){ .n_col = a.n_col, .time_col = pm_spec_target(s),
+			     .by = pm_spec_names(s, PM_SPEC_EXTRINSIC) };
+	if (pm_lif_report_new(d, pm_spec_names(s, PM_SPEC_WORKERS), &o, &r, &err)) {
 		report_error(&err);
 		goto out;
 	}
 	/* the LIF tables stand on their own: print them even when eq. 3.9 fails */
 	regressed = pm_lif_regress(r->n, r->lif, r->t, r->nrows, &reg, &rerr) == PM_OK;
 	if (a.json) {
-		if (print_document(pm_lif_report_to_json(d, r, s->target, regressed ? &reg : NULL,
+		if (print_document(pm_lif_report_to_json(d, r, pm_spec_target(s), regressed ? &reg : NULL,
 							 rerr.msg, &doc, &err),
 				   &doc, &err))
 			goto out;
 	} else {
-		print_text(d, r, regressed ? &reg : NULL, s->target ? s->target : "t (slowest worker)");
+		print_text(d, r, regressed ? &reg : NULL, pm_spec_target(s) ? pm_spec_target(s) : "t (slowest worker)");
 	}
 	if (!regressed) {
 		fflush(stdout);

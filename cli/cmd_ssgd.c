@@ -82,7 +82,7 @@ int cmd_ssgd(int argc, char **argv)
 		return EXIT_USAGE;
 	if (spec_from_flags(&(struct role_flags){ .extrinsic = by }, &s, &err) ||
 	    pm_dataset_read_csv(path, &d, &err) ||
-	    pm_ssgd_report_new(d, &s->extrinsic, &R, &err)) {
+	    pm_ssgd_report_new(d, pm_spec_names(s, PM_SPEC_EXTRINSIC), &R, &err)) {
 		report_error(&err);
 		goto out;
 	}

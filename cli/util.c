@@ -163,15 +163,14 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 	if (st)
 		return st;
 	if ((r->target && (st = pm_spec_set_target(s, r->target, err))) ||
-	    (r->extrinsic && (st = pm_names_add_list(&s->extrinsic, r->extrinsic, err))) ||
-	    (r->intrinsic && (st = pm_names_add_list(&s->intrinsic, r->intrinsic, err))) ||
-	    (r->categorical && (st = pm_names_add_list(&s->categorical, r->categorical, err))) ||
+	    (r->extrinsic && (st = pm_spec_add_names(s, PM_SPEC_EXTRINSIC, r->extrinsic, err))) ||
+	    (r->intrinsic && (st = pm_spec_add_names(s, PM_SPEC_INTRINSIC, r->intrinsic, err))) ||
+	    (r->categorical &&
+	     (st = pm_spec_add_names(s, PM_SPEC_CATEGORICAL, r->categorical, err))) ||
 	    (r->form && (st = pm_spec_set_form(s, r->form, err)))) {
 		pm_spec_free(s);
 		return st;
 	}
-	if (r->intrinsic || r->categorical)
-		s->infer_roles = 0;
 	*out = s;
 	return PM_OK;
 }

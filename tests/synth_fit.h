@@ -7,6 +7,7 @@
 
 #include "perfmodel/perfmodel.h"
 #include "synth.h"
+#include "fit/spec_impl.h"
 
 static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
 {

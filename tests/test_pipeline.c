@@ -9,6 +9,7 @@
 
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
+#include "fit/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(pipeline);
 

@@ -4,6 +4,7 @@
 
 #include "leak_check.h"
 #include "fit/problem.h"
+#include "fit/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(problem);
 

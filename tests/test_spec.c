@@ -621,3 +621,55 @@ Test(resolve, target_in_a_role_from_flags)
 	cr_assert_eq(pm_spec_set_target(s, "threads", NULL), PM_OK);
 	resolve_fails(s, "column 'threads' is both the target and extrinsic");
 }
+
+/* The opaque spec's public view (perfmodel.h): what the setters did, read
+ * back through the accessors; lists and bounds checked. */
+Test(spec, accessors_and_setters)
+{
+	pm_spec *s = NULL;
+	pm_error e = { 0 };
+	pm_bounds b = pm_bounds_default();
+	const pm_names *nm;
+
+	cr_assert_eq(pm_spec_new(&s, &e), PM_OK);
+	cr_assert_null(pm_spec_target(s));
+	cr_assert_null(pm_spec_form(s));
+	cr_assert_eq(pm_spec_infers_roles(s), 1);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads, gpus", &e), PM_OK);
+	cr_assert_eq(pm_spec_infers_roles(s), 1, "extrinsic columns leave inference on");
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_WORKERS, "t_1", &e), PM_OK);
+	cr_assert_eq(pm_spec_infers_roles(s), 1);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_CATEGORICAL, "act", &e), PM_OK);
+	cr_assert_eq(pm_spec_infers_roles(s), 0, "naming categorical columns ends inference");
+	nm = pm_spec_names(s, PM_SPEC_EXTRINSIC);
+	cr_assert_eq(nm->n, 2);
+	cr_assert_str_eq(nm->name[1], "gpus");
+	cr_assert_eq(pm_spec_names(s, PM_SPEC_WORKERS)->n, 1);
+	cr_assert_eq(pm_spec_names(s, PM_SPEC_INTRINSIC)->n, 0);
+	cr_assert_null(pm_spec_names(s, (pm_spec_list)4));
+	cr_assert_null(pm_spec_names(NULL, PM_SPEC_EXTRINSIC));
+	cr_assert_eq(pm_spec_add_names(s, (pm_spec_list)-1, "x", &e), PM_EINVAL);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads", &e), PM_ESCHEMA);
+	cr_assert(strstr(e.msg, "already listed"), "%s", e.msg);
+	cr_assert_eq(pm_spec_names(s, PM_SPEC_EXTRINSIC)->n, 2, "a failed add adds nothing");
+	cr_assert_eq(pm_spec_set_target(s, "time_s", &e), PM_OK);
+	cr_assert_str_eq(pm_spec_target(s), "time_s");
+	cr_assert_eq(pm_spec_set_form(s, "multiplicative", &e), PM_OK);
+	cr_assert_str_eq(pm_spec_form(s), "multiplicative");
+
+	b.power_lo = -2;
+	cr_assert_eq(pm_spec_set_bounds(s, &b, &e), PM_OK);
+	cr_assert_eq(pm_spec_bounds(s).power_lo, -2);
+	b.coef_hi = -1;		/* below coef_lo = 0 */
+	cr_assert_eq(pm_spec_set_bounds(s, &b, &e), PM_EINVAL);
+	b.coef_hi = INFINITY;
+	cr_assert_eq(pm_spec_set_bounds(s, &b, &e), PM_EINVAL);
+	b.coef_hi = 10;
+	b.const_lo = NAN;
+	cr_assert_eq(pm_spec_set_bounds(s, &b, &e), PM_EINVAL);
+	cr_assert_eq(pm_spec_bounds(s).coef_hi, 1000, "a refused bound changes nothing");
+	cr_assert_eq(pm_spec_set_bounds(s, NULL, &e), PM_EINVAL);
+	pm_spec_free(s);
+	cr_assert_null(pm_spec_target(NULL));
+	cr_assert_eq(pm_spec_infers_roles(NULL), 0);
+}

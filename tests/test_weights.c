@@ -18,6 +18,7 @@
 PM_LEAK_CHECKED_SUITE(weights);
 
 #include "cost_fixture.h"
+#include "fit/spec_impl.h"
 
 static pm_dataset *read_text(const char *text, const pm_read_options *o, pm_error *err)
 {

@@ -16,6 +16,7 @@
 #include "core/jsonw.h"
 #include "analysis/lif_impl.h"
 #include "model/model_impl.h"
+#include "fit/spec_impl.h"
 
 pm_status pm_lif_of(const double *t, size_t n, double *lif, pm_error *err)
 {

@@ -4,6 +4,33 @@
 
 #include "perfmodel/perfmodel.h"
 
+enum { NROLES = 4 };	/* the lists of pm_spec_list, in its order */
+
+struct pm_spec {
+	char *target;		/* owned; NULL until set */
+	pm_names intrinsic, categorical, extrinsic, workers;
+	pm_bounds bounds;
+	/* 1 when neither intrinsic nor categorical was named: every column not
+	 * otherwise used becomes numeric intrinsic, or categorical if it holds
+	 * text (pm_spec_resolve decides). */
+	int infer_roles;
+	/* The model form (owned): NULL or "additive" (eq. 4.4),
+	 * "multiplicative", or a formula text (docs/maths.md), whose columns
+	 * then are the model's inputs: pm_fit gives level() columns the
+	 * categorical role, the others extrinsic if so named, else intrinsic. */
+	char *form;
+};
+
+/* The JSON keys of the lists, in pm_spec_list's order. */
+extern const char *const pm__spec_role_key[NROLES];
+/* The list of role r (a pm_spec_list). */
+pm_names *pm__spec_role_names(pm_spec *s, int r);
+/* Every name non-empty, unique within its role, in at most one role and not
+ * the target. `file` labels the errors (NULL when the spec has no file). */
+pm_status pm__spec_check_roles(const pm_spec *s, const char *file, pm_error *err);
+/* "additive" or "multiplicative". */
+int pm__spec_is_named_form(const char *form);
+
 /* A deep copy of s (so that pm_fit can resolve roles without touching the
  * caller's spec). */
 pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err);

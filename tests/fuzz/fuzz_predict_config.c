@@ -45,7 +45,7 @@ static void setup(void)
 	if (!mkdtemp(dir) || chdir(dir) != 0 || atexit(cleanup) != 0 ||
 	    pm_dataset_parse_csv(csv, sizeof(csv) - 1, "f.csv", &d, NULL) != PM_OK ||
 	    pm_spec_new(&s, NULL) != PM_OK || pm_spec_set_target(s, "time_s", NULL) != PM_OK ||
-	    pm_names_add_list(&s->extrinsic, "threads", NULL) != PM_OK ||
+	    pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads", NULL) != PM_OK ||
 	    pm_fit(d, s, &o, &m, NULL) != PM_OK || pm_model_save_file(m, "model.json", NULL) != PM_OK)
 		abort();
 	pm_model_free(m);

@@ -110,20 +110,20 @@ typedef struct pm_bounds {
 	double const_lo, const_hi;	/* C */
 } pm_bounds;
 
-typedef struct pm_spec {
-	char *target;		/* owned; NULL until set */
-	pm_names intrinsic, categorical, extrinsic, workers;
-	pm_bounds bounds;
-	/* 1 when neither intrinsic nor categorical was named: every column not
-	 * otherwise used becomes numeric intrinsic, or categorical if it holds
-	 * text (pm_spec_resolve decides). */
-	int infer_roles;
-	/* The model form (owned): NULL or "additive" (eq. 4.4),
-	 * "multiplicative", or a formula text (docs/maths.md), whose columns
-	 * then are the model's inputs: pm_fit gives level() columns the
-	 * categorical role, the others extrinsic if so named, else intrinsic. */
-	char *form;
-} pm_spec;
+/* Which column plays which role (DESIGN.md §5): opaque, built by
+ * pm_spec_new, pm_spec_read_file or pm_spec_parse and changed by the setters
+ * below. A spec with neither intrinsic nor categorical columns named infers
+ * the roles: every column not otherwise used becomes numeric intrinsic, or
+ * categorical if it holds text (pm_spec_resolve decides). */
+typedef struct pm_spec pm_spec;
+
+/* The spec's lists of column names. */
+typedef enum pm_spec_list {
+	PM_SPEC_INTRINSIC = 0,
+	PM_SPEC_CATEGORICAL,
+	PM_SPEC_EXTRINSIC,
+	PM_SPEC_WORKERS		/* per-worker times (load imbalance, thesis §3) */
+} pm_spec_list;
 
 /* The thesis's bounds: a, b, C in [0, 1000]; p, q in [-5, 5]. */
 PM_API pm_bounds pm_bounds_default(void);
@@ -141,6 +141,25 @@ PM_API pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *
 /* Empty a role (NULL is fine). */
 PM_API void pm_names_clear(pm_names *names);
 PM_API pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err);
+/* Append a comma-separated list of names ("a,b") to one of the spec's lists.
+ * Naming intrinsic or categorical columns, even none, ends role inference:
+ * the spec then uses the columns named and no others. Errors as
+ * pm_names_add_list; PM_EINVAL for no spec or a list that is not one. */
+PM_API pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *names,
+				   pm_error *err);
+/* A list's names, owned by the spec: valid until the spec is changed or
+ * freed. NULL for no spec or a list that is not one. */
+PM_API const pm_names *pm_spec_names(const pm_spec *s, pm_spec_list list);
+/* The target column (NULL until set), the form (NULL: additive, else
+ * "additive", "multiplicative" or a formula), owned by the spec as above. */
+PM_API const char *pm_spec_target(const pm_spec *s);
+PM_API const char *pm_spec_form(const pm_spec *s);
+/* 1 while the spec infers the roles (see pm_spec), else 0. */
+PM_API int pm_spec_infers_roles(const pm_spec *s);
+/* The bounds of the fit's parameters (pm_bounds_default() until set). Set:
+ * PM_EINVAL unless every bound is finite with lo <= hi. */
+PM_API pm_bounds pm_spec_bounds(const pm_spec *s);
+PM_API pm_status pm_spec_set_bounds(pm_spec *s, const pm_bounds *b, pm_error *err);
 /* Set the form: "additive", "multiplicative" or a formula, checked here:
  * PM_EPARSE placed at "formula", line 1, the column of the mistake. */
 PM_API pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err);

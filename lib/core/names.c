@@ -1,0 +1,194 @@
+/* Lists of column names (pm_names) and the "did you mean" of their errors
+ * (core/names.h). */
+#include "core/names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+char *pm__strndup(const char *s, size_t len)
+{
+	char *c = malloc(len + 1);
+
+	if (c) {
+		memcpy(c, s, len);
+		c[len] = '\0';
+	}
+	return c;
+}
+
+/* Names are few, so growing by one keeps pm_names free of a capacity field. */
+int pm__names_push(pm_names *nm, const char *s, size_t len)
+{
+	char *copy = pm__strndup(s, len);
+	char **v;
+
+	if (!copy)
+		return -1;
+	v = realloc(nm->name, (nm->n + 1) * sizeof(*v));
+	if (!v) {
+		free(copy);
+		return -1;
+	}
+	nm->name = v;
+	nm->name[nm->n++] = copy;
+	return 0;
+}
+
+/* Drop the names appended after the first n, so a failed call leaves the
+ * list as it found it. */
+void pm__names_truncate(pm_names *nm, size_t n)
+{
+	while (nm->n > n)
+		free(nm->name[--nm->n]);
+	if (nm->n == 0) {
+		free(nm->name);
+		nm->name = NULL;
+	}
+}
+
+int pm__names_find(const pm_names *nm, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto && i < nm->n; i++)
+		if (strcmp(nm->name[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- did you mean --------------------------------------------------------- */
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+enum { MAXSUGGEST = 255 };
+
+/* Case-insensitive Levenshtein distance, or MAXSUGGEST when either string is
+ * too long to bother (suggestions are for typos in short names). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[MAXSUGGEST + 1];
+
+	if (la >= MAXSUGGEST || lb >= MAXSUGGEST)
+		return MAXSUGGEST;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (lower((unsigned char)a[i - 1]) !=
+					      lower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* A candidate is close when at most 2 edits away and those edits change less
+ * than half of the longer name: without the second rule every one-letter name
+ * would "match" every other one. */
+static int is_close(const char *name, const char *cand, size_t *dist)
+{
+	size_t la = strlen(name), lb = strlen(cand);
+	size_t longer = la > lb ? la : lb;
+
+	*dist = distance(name, cand);
+	return *dist <= 2 && *dist * 2 < longer;
+}
+
+const char *pm__closest_name(const char *name, size_t n,
+			     const char *(*name_at)(const void *ctx, size_t i), const void *ctx)
+{
+	const char *best = NULL;
+	size_t bestd = MAXSUGGEST, d;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *cand = name_at(ctx, i);
+
+		if (cand && is_close(name, cand, &d) && d < bestd) {
+			best = cand;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+static const char *key_at(const void *keys, size_t i)
+{
+	return ((const char *const *)keys)[i];
+}
+
+const char *pm__closest_key(const char *name, const char *const *keys, size_t n)
+{
+	return pm__closest_name(name, n, key_at, keys);
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+void pm_names_clear(pm_names *names)
+{
+	if (names)
+		pm__names_truncate(names, 0);
+}
+
+pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
+{
+	size_t old, i;
+	const char *p;
+
+	if (!names || !list)
+		return pm__fail(err, PM_EINVAL, "pm_names_add_list: NULL argument");
+	old = names->n;
+	p = list;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		const char *a = p, *b = end ? end : p + strlen(p);
+
+		while (a < b && is_space(*a))
+			a++;
+		while (b > a && is_space(b[-1]))
+			b--;
+		if (a == b) {
+			pm__names_truncate(names, old);
+			return pm__fail(err, PM_ESCHEMA, "empty column name in '%s'", list);
+		}
+		if (pm__names_push(names, a, (size_t)(b - a)) != 0) {
+			pm__names_truncate(names, old);
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		}
+		i = names->n - 1;
+		if (pm__names_find(names, old, names->name[i])) {
+			pm__fail(err, PM_ESCHEMA, "column '%s' is already listed",
+				 names->name[i]);
+			pm__names_truncate(names, old);
+			return PM_ESCHEMA;
+		}
+		for (size_t j = old; j < i; j++)
+			if (strcmp(names->name[j], names->name[i]) == 0) {
+				pm__fail(err, PM_ESCHEMA, "column '%s' appears twice in '%s'",
+					 names->name[i], list);
+				pm__names_truncate(names, old);
+				return PM_ESCHEMA;
+			}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return PM_OK;
+}
+
