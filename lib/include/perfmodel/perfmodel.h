@@ -3,7 +3,8 @@
  * (thesis eq. 4.4 by parallel deterministic differential evolution), metrics,
  * saving models. Includes predict.h, whose conventions hold here too: nothing
  * prints, exits or aborts; fallible functions return pm_status and fill an
- * optional pm_error; objects are freed with their _free (NULL is a no-op).
+ * optional pm_error; objects are freed with their _free (NULL is a no-op);
+ * who owns a returned pointer is said once, in predict.h's "Ownership".
  */
 #ifndef PERFMODEL_PERFMODEL_H
 #define PERFMODEL_PERFMODEL_H

@@ -7,9 +7,13 @@
  * below on one model at once. Nothing here prints, exits or aborts, nothing
  * keeps global state, and pm_model_predict() does not allocate.
  *
- * Ownership: a function that returns a pm_model ** gives the caller a new
- * model, to be released with pm_model_free(). Strings returned by accessors
- * belong to the model and live as long as it does.
+ * Ownership, stated once for this header and perfmodel.h: a function that
+ * fills a `T **out` gives the caller a new object, to be released with T's
+ * _free() (pm_model_free() for a pm_model), or with free() for text
+ * (`char **out`); on failure *out is NULL. A pointer an accessor returns
+ * (`const char *`, `const T *`) belongs to the object it came from: valid
+ * until that object is changed or freed, never to be freed by the caller.
+ * A function that departs from this says so where it is declared.
  *
  * Errors: every fallible function returns a pm_status and, when err is not
  * NULL, fills it with the same code and a one-line message.
