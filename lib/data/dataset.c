@@ -1,31 +1,57 @@
 #include "data/dataset_impl.h"
 
-#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "data/csv.h"
 #include "core/error.h"
 
+/*
+ * A column as ingest typed it: each row's level (its distinct text, in the
+ * order of first appearance) and, when every level is a finite number,
+ * every row's number. Each level's text was parsed once, so nothing after
+ * ingest parses a cell. Most columns have few levels: their codes take one
+ * byte a row.
+ */
+typedef struct column {
+	void *code;		/* per row, its level: `width` bytes each */
+	unsigned width;		/* 1, 2 or 4: the fewest that hold every level */
+	size_t nlevels;
+	const char **level;	/* nlevels texts, in `text` */
+	char *text;
+	double *num;		/* nrows numbers, or NULL when a level is no number */
+	/* When num is NULL: each level's number, or why it is none (enum num),
+	 * for pm_dataset_number's answer about one cell. */
+	double *value;
+	unsigned char *kind;
+} column;
+
 struct pm_dataset {
 	char *name;
 	size_t ncols, nrows;
-	/* Every name and cell as an offset into t.buf, row 0 holding the names.
-	 * From a file: the tokenizer's in-place buffer, whose tables also give
-	 * the places. From pm__dataset_build: a packed copy, the places in
-	 * line/column (NULL: all 0). */
-	pm_csv t;
-	int from_file;
-	unsigned *line, *column;
+	const char **names;	/* ncols, in names_text */
+	char *names_text;
 	/* Open addressing over the names, so that a wide table's duplicate
 	 * check and lookups stay linear: column + 1, or 0 for a free slot. */
 	size_t *slot;
 	size_t mask;
+	column *col;
+	/*
+	 * Places, kept so that any later error can name the cell. A CSV row
+	 * without quoted fields needs only the line where it starts: its
+	 * cells' columns follow from the texts before them. Other rows (quoted
+	 * fields, or every row of a dataset built from cells with places) are
+	 * exceptions: exc_row ascending, ncols lines and columns each. No
+	 * row_line and no exception: every place is 0.
+	 */
+	unsigned *row_line;
+	size_t nexc, *exc_row;
+	unsigned *exc_line, *exc_column;
 	/* Per row, owned, NULL when absent: the fit's weights, and the runs
 	 * behind an aggregated row (pm__dataset_set_rows). */
 	double *weight;
@@ -46,9 +72,33 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 	return h;
 }
 
-static const char *text_at(const pm_dataset *d, size_t record, size_t col)
+static size_t code_at(const column *c, size_t row)
 {
-	return d->t.buf + pm__csv_offset(&d->t, record, col);
+	switch (c->width) {
+	case 1:
+		return ((const uint8_t *)c->code)[row];
+	case 2:
+		return ((const uint16_t *)c->code)[row];
+	default:
+		return ((const uint32_t *)c->code)[row];
+	}
+}
+
+static const char *text_at(const pm_dataset *d, size_t row, size_t col)
+{
+	const column *c = &d->col[col];
+
+	return c->level[code_at(c, row)];
+}
+
+static void column_free(column *c)
+{
+	free(c->code);
+	free(c->level);
+	free(c->text);
+	free(c->num);
+	free(c->value);
+	free(c->kind);
 }
 
 void pm_dataset_free(pm_dataset *d)
@@ -56,17 +106,24 @@ void pm_dataset_free(pm_dataset *d)
 	if (!d)
 		return;
 	free(d->name);
-	pm__csv_free(&d->t);
-	free(d->line);
-	free(d->column);
+	free(d->names);
+	free(d->names_text);
 	free(d->slot);
+	for (size_t c = 0; d->col && c < d->ncols; c++)
+		column_free(&d->col[c]);
+	free(d->col);
+	free(d->row_line);
+	free(d->exc_row);
+	free(d->exc_line);
+	free(d->exc_column);
 	free(d->weight);
 	free(d->reps);
 	free(d->cv);
 	free(d);
 }
 
-static pm_dataset *dataset_alloc(const char *name)
+/* A dataset of ncols (> 0) columns, nothing in them yet. */
+static pm_dataset *dataset_alloc(const char *name, size_t ncols)
 {
 	pm_dataset *d = calloc(1, sizeof(*d));
 	size_t n;
@@ -77,272 +134,14 @@ static pm_dataset *dataset_alloc(const char *name)
 		name = "<input>";
 	n = strlen(name) + 1;
 	d->name = malloc(n);
-	if (!d->name) {
-		free(d);
+	d->col = calloc(ncols, sizeof(*d->col));
+	if (!d->name || !d->col) {
+		pm_dataset_free(d);
 		return NULL;
 	}
 	memcpy(d->name, name, n);
-	return d;
-}
-
-/* record 0 is the header */
-static void place(const pm_dataset *d, size_t record, size_t col, unsigned *line,
-		  unsigned *column)
-{
-	size_t k = record * d->ncols + col;
-
-	if (d->from_file) {
-		pm__csv_place(&d->t, record, pm__csv_offset(&d->t, record, col), line, column);
-		return;
-	}
-	/* a built dataset has places for its cells only, not for its names */
-	*line = d->line && record ? d->line[k - d->ncols] : 0;
-	*column = d->column && record ? d->column[k - d->ncols] : 0;
-}
-
-/* Index the names, refusing an empty or repeated one with `code`. */
-static pm_status index_names(pm_dataset *d, pm_status code, pm_error *err)
-{
-	size_t nslot = 8;
-	unsigned line, column;
-
-	while (nslot < d->ncols * 2) {
-		if (nslot > SIZE_MAX / 4 / sizeof(*d->slot))
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		nslot *= 2;
-	}
-	d->slot = calloc(nslot, sizeof(*d->slot));
-	if (!d->slot)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	d->mask = nslot - 1;
-	for (size_t c = 0; c < d->ncols; c++) {
-		const char *s = text_at(d, 0, c);
-		size_t h = (size_t)fnv1a(FNV_OFFSET, s, strlen(s)) & d->mask;
-
-		if (!*s) {
-			place(d, 0, c, &line, &column);
-			return pm__fail_at(err, code, d->name, line, column, "empty column name");
-		}
-		for (; d->slot[h]; h = (h + 1) & d->mask) {
-			if (strcmp(text_at(d, 0, d->slot[h] - 1), s) == 0) {
-				place(d, 0, c, &line, &column);
-				return pm__fail_at(err, code, d->name, line, column,
-						   "duplicate column name '%s'", s);
-			}
-		}
-		d->slot[h] = c + 1;
-	}
-	return PM_OK;
-}
-
-/* Takes ownership of buf (len + 1 bytes) whatever happens. */
-static pm_status from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
-			     pm_error *err)
-{
-	pm_dataset *d = dataset_alloc(name);
-	pm_status rc;
-
-	if (!d) {
-		free(buf);
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	}
-	rc = pm__csv_tokenize(buf, len, d->name, &d->t, err);
-	if (rc)
-		goto fail;
-	d->from_file = 1;
-	d->ncols = d->t.ncols;
-	d->nrows = d->t.nrecords - 1;
-	rc = index_names(d, PM_EPARSE, err);
-	if (rc)
-		goto fail;
-	*out = d;
-	return PM_OK;
-fail:
-	pm_dataset_free(d);
-	return rc;
-}
-
-pm_status pm__dataset_from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
-				  pm_error *err)
-{
-	*out = NULL;
-	return from_buffer(buf, len, name, out, err);
-}
-
-pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
-			       pm_dataset **out, pm_error *err)
-{
-	char *buf;
-
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the dataset");
-	*out = NULL;
-	if (!text && len)
-		return pm__fail(err, PM_EINVAL, "no text");
-	/* the tokenizer wants a spare byte for its sentinel */
-	buf = len < SIZE_MAX ? malloc(len + 1) : NULL;
-	if (!buf)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if (len)
-		memcpy(buf, text, len);
-	return from_buffer(buf, len, name, out, err);
-}
-
-pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)
-{
-	/* CSV as it is: no aggregation without a target, no conversion */
-	pm_read_options o = pm_read_options_default();
-
-	o.format = PM_FORMAT_CSV;
-	return pm_dataset_read(path, &o, out, NULL, err);
-}
-
-pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *names,
-			    size_t nrows, const char *const *cells, const unsigned *line,
-			    const unsigned *column, pm_dataset **out, pm_error *err)
-{
-	pm_dataset *d = NULL;
-	size_t ncells, size = 0, pos = 0;
-	pm_status rc;
-
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the dataset");
-	*out = NULL;
-	if (ncols == 0 || !names)
-		return pm__fail(err, PM_EINVAL, "a dataset needs at least one column");
-	if (nrows && !cells)
-		return pm__fail(err, PM_EINVAL, "no cells");
-	/* every array below has at most (nrows + 1) * ncols entries of <= 8 bytes */
-	if (SIZE_MAX / sizeof(size_t) / ncols == 0 ||
-	    nrows > SIZE_MAX / sizeof(size_t) / ncols - 1)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	ncells = (nrows + 1) * ncols;
-	for (size_t k = 0; k < ncells; k++) {
-		const char *s = k < ncols ? names[k] : cells[k - ncols];
-		size_t n = s ? strlen(s) + 1 : 1;
-
-		if (n > SIZE_MAX - size)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		size += n;
-	}
-
-	d = dataset_alloc(name);
-	if (!d)
-		goto oom;
 	d->ncols = ncols;
-	d->nrows = nrows;
-	d->t.ncols = ncols;
-	d->t.nrecords = nrows + 1;
-	d->t.len = size;
-	d->t.buf = malloc(size);
-	d->t.row = malloc((nrows + 1) * sizeof(*d->t.row));
-	d->t.cell = malloc(ncells * sizeof(*d->t.cell));
-	if (!d->t.buf || !d->t.row || !d->t.cell)
-		goto oom;
-	for (size_t r = 0; r <= nrows; r++) {
-		size_t start = pos;
-
-		d->t.row[r] = start;
-		for (size_t c = 0; c < ncols; c++) {
-			size_t k = r * ncols + c;
-			const char *s = k < ncols ? names[k] : cells[k - ncols];
-			size_t n = s ? strlen(s) : 0;
-
-			if (pos - start > UINT32_MAX) {
-				rc = pm__fail(err, PM_EINVAL, "row %zu is longer than 4 GiB", r);
-				goto fail;
-			}
-			d->t.cell[k] = (uint32_t)(pos - start);
-			if (n)
-				memcpy(d->t.buf + pos, s, n);
-			d->t.buf[pos + n] = '\0';
-			pos += n + 1;
-		}
-	}
-	if (line && nrows) {
-		d->line = malloc(nrows * ncols * sizeof(*d->line));
-		if (!d->line)
-			goto oom;
-		memcpy(d->line, line, nrows * ncols * sizeof(*d->line));
-	}
-	if (column && nrows) {
-		d->column = malloc(nrows * ncols * sizeof(*d->column));
-		if (!d->column)
-			goto oom;
-		memcpy(d->column, column, nrows * ncols * sizeof(*d->column));
-	}
-	rc = index_names(d, PM_ESCHEMA, err);
-	if (rc)
-		goto fail;
-	*out = d;
-	return PM_OK;
-oom:
-	rc = pm__fail(err, PM_ENOMEM, "out of memory");
-fail:
-	pm_dataset_free(d);
-	return rc;
-}
-
-const char *pm_dataset_name(const pm_dataset *d)
-{
-	return d ? d->name : NULL;
-}
-
-size_t pm_dataset_nrows(const pm_dataset *d)
-{
-	return d ? d->nrows : 0;
-}
-
-size_t pm_dataset_ncols(const pm_dataset *d)
-{
-	return d ? d->ncols : 0;
-}
-
-/* Out-of-range indices are a caller bug; the accessors answer NULL or 0
- * rather than read out of bounds. */
-const char *pm_dataset_col_name(const pm_dataset *d, size_t col)
-{
-	return d && col < d->ncols ? text_at(d, 0, col) : NULL;
-}
-
-pm_status pm_dataset_col_index(const pm_dataset *d, const char *name, size_t *col,
-			       pm_error *err)
-{
-	size_t h;
-
-	if (!d || !name || !col)
-		return pm__fail(err, PM_EINVAL, "no dataset, name or index");
-	h = (size_t)fnv1a(FNV_OFFSET, name, strlen(name)) & d->mask;
-	for (; d->slot[h]; h = (h + 1) & d->mask) {
-		if (strcmp(text_at(d, 0, d->slot[h] - 1), name) == 0) {
-			*col = d->slot[h] - 1;
-			return PM_OK;
-		}
-	}
-	return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, d->name);
-}
-
-const char *pm_dataset_cell(const pm_dataset *d, size_t row, size_t col)
-{
-	return d && row < d->nrows && col < d->ncols ? text_at(d, row + 1, col) : NULL;
-}
-
-unsigned pm_dataset_cell_line(const pm_dataset *d, size_t row, size_t col)
-{
-	unsigned line = 0, column = 0;
-
-	if (d && row < d->nrows && col < d->ncols)
-		place(d, row + 1, col, &line, &column);
-	return line;
-}
-
-unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col)
-{
-	unsigned line = 0, column = 0;
-
-	if (d && row < d->nrows && col < d->ncols)
-		place(d, row + 1, col, &line, &column);
-	return column;
+	return d;
 }
 
 enum num { NUM_OK, NUM_EMPTY, NUM_TEXT, NUM_INFINITE };
@@ -454,47 +253,677 @@ static enum num parse_number(const char *s, double *value)
 	return NUM_OK;
 }
 
+/* What the columns are made from: the text of each cell, and the number of
+ * a level first seen at a cell (parsed from its text, or a parent's). */
+typedef struct source {
+	const char *(*text)(const struct source *s, size_t row, size_t col);
+	enum num (*number)(const struct source *s, size_t row, size_t col, const char *text,
+			   double *v);
+	const void *from;	/* the pm_csv, the cells, or the parent dataset */
+	const size_t *rows;	/* a subset's rows of the parent */
+	size_t ncols;
+} source;
+
+static pm_status oom(pm_error *err)
+{
+	return pm__fail(err, PM_ENOMEM, "out of memory");
+}
+
+/* A column's levels while they are gathered. */
+typedef struct levels {
+	column *c;
+	size_t *off;		/* each level's offset in c->text */
+	size_t cap, len, size;	/* levels' room; text's length and room */
+	uint32_t *slot;		/* open addressing: level + 1, or 0 for a free slot */
+	size_t mask;
+} levels;
+
+/* realloc to n elements of `size` bytes, NULL on overflow too */
+static void *resize(void *p, size_t n, size_t size)
+{
+	return n > SIZE_MAX / size ? NULL : realloc(p, n * size);
+}
+
+static int rehash(levels *l, size_t nslot)
+{
+	uint32_t *slot = calloc(nslot, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	free(l->slot);
+	l->slot = slot;
+	l->mask = nslot - 1;
+	for (size_t v = 0; v < l->c->nlevels; v++) {
+		const char *s = l->c->text + l->off[v];
+		size_t h = (size_t)fnv1a(FNV_OFFSET, s, strlen(s)) & l->mask;
+
+		while (l->slot[h])
+			h = (h + 1) & l->mask;
+		l->slot[h] = (uint32_t)(v + 1);
+	}
+	return 0;
+}
+
+/* The level of text s (found, or added with the number `number` gives),
+ * or -1: out of memory, or more levels than codes. */
+static int64_t level_of(levels *l, const source *src, size_t row, size_t col, const char *s)
+{
+	column *c = l->c;
+	size_t n = strlen(s), h = (size_t)fnv1a(FNV_OFFSET, s, n) & l->mask, v = c->nlevels;
+
+	for (; l->slot[h]; h = (h + 1) & l->mask)
+		if (strcmp(c->text + l->off[l->slot[h] - 1], s) == 0)
+			return l->slot[h] - 1;
+	if (v == UINT32_MAX - 1 || n >= SIZE_MAX / 2 - l->len)
+		return -1;
+	if (l->len + n + 1 > l->size) {
+		size_t size = l->size * 2 > l->len + n + 1 ? l->size * 2 : l->len + n + 65;
+		char *p = realloc(c->text, size);
+
+		if (!p)
+			return -1;
+		c->text = p;
+		l->size = size;
+	}
+	if (v == l->cap) {
+		size_t cap = v ? v * 2 : 16;
+		void *p;
+
+		if (!(p = resize(l->off, cap, sizeof(*l->off))))
+			return -1;
+		l->off = p;
+		if (!(p = resize(c->value, cap, sizeof(*c->value))))
+			return -1;
+		c->value = p;
+		if (!(p = resize(c->kind, cap, sizeof(*c->kind))))
+			return -1;
+		c->kind = p;
+		l->cap = cap;
+	}
+	memcpy(c->text + l->len, s, n + 1);
+	l->off[v] = l->len;
+	l->len += n + 1;
+	c->kind[v] = (unsigned char)src->number(src, row, col, s, &c->value[v]);
+	c->nlevels = v + 1;
+	if (c->nlevels * 2 > l->mask + 1)
+		return rehash(l, (l->mask + 1) * 2) ? -1 : (int64_t)v;
+	l->slot[h] = (uint32_t)(v + 1);
+	return (int64_t)v;
+}
+
+/* Column col of nrows rows from src; code: room for nrows codes. */
+static pm_status build_column(column *c, const source *src, size_t col, size_t nrows,
+			      uint32_t *code, pm_error *err)
+{
+	levels l = { .c = c };
+	pm_status st = PM_OK;
+	int numeric = 1;
+	char *text;
+
+	if (rehash(&l, 16))
+		return oom(err);
+	for (size_t r = 0; r < nrows; r++) {
+		int64_t v = level_of(&l, src, r, col, src->text(src, r, col));
+
+		if (v < 0) {
+			st = oom(err);
+			goto out;
+		}
+		code[r] = (uint32_t)v;
+	}
+	/* the text stays where the levels point: shrink it first */
+	text = realloc(c->text, l.len + 1);
+	if (text)
+		c->text = text;
+	c->level = malloc((c->nlevels + 1) * sizeof(*c->level));
+	c->width = c->nlevels <= 256 ? 1 : c->nlevels <= 65536 ? 2 : 4;
+	c->code = malloc(nrows * c->width + 1);
+	if (!text || !c->level || !c->code) {
+		st = oom(err);
+		goto out;
+	}
+	for (size_t v = 0; v < c->nlevels; v++) {
+		c->level[v] = c->text + l.off[v];
+		numeric &= c->kind[v] == NUM_OK;
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		if (c->width == 1)
+			((uint8_t *)c->code)[r] = (uint8_t)code[r];
+		else if (c->width == 2)
+			((uint16_t *)c->code)[r] = (uint16_t)code[r];
+		else
+			((uint32_t *)c->code)[r] = code[r];
+	}
+	if (numeric) {
+		if (!(c->num = malloc(nrows * sizeof(*c->num) + 1))) {
+			st = oom(err);
+			goto out;
+		}
+		for (size_t r = 0; r < nrows; r++)
+			c->num[r] = c->value[code[r]];
+		free(c->value);
+		free(c->kind);
+		c->value = NULL;
+		c->kind = NULL;
+	}
+out:
+	free(l.off);
+	free(l.slot);
+	return st;
+}
+
+static pm_status build_columns(pm_dataset *d, const source *src, pm_error *err)
+{
+	uint32_t *code = malloc(d->nrows * sizeof(*code) + 1);
+	pm_status st = PM_OK;
+
+	if (!code)
+		return oom(err);
+	for (size_t c = 0; c < d->ncols && !st; c++)
+		st = build_column(&d->col[c], src, c, d->nrows, code, err);
+	free(code);
+	return st;
+}
+
+/* The names, copied, and their index. An empty or repeated one is refused
+ * with `code` at the place `where` gives (NULL: none). */
+static pm_status set_names(pm_dataset *d, const source *src, pm_status code,
+			   const pm_csv *where, pm_error *err)
+{
+	size_t nslot = 8, size = 0, pos = 0;
+	unsigned line = 0, column = 0;
+
+	for (size_t c = 0; c < d->ncols; c++) {
+		size_t n = strlen(src->text(src, SIZE_MAX, c)) + 1;
+
+		if (n > SIZE_MAX - size)
+			return oom(err);
+		size += n;
+	}
+	while (nslot < d->ncols * 2) {
+		if (nslot > SIZE_MAX / 4 / sizeof(*d->slot))
+			return oom(err);
+		nslot *= 2;
+	}
+	d->names_text = malloc(size);
+	d->names = malloc(d->ncols * sizeof(*d->names));
+	d->slot = calloc(nslot, sizeof(*d->slot));
+	if (!d->names_text || !d->names || !d->slot)
+		return oom(err);
+	d->mask = nslot - 1;
+	for (size_t c = 0; c < d->ncols; c++) {
+		const char *s = src->text(src, SIZE_MAX, c);
+		size_t n = strlen(s), h = (size_t)fnv1a(FNV_OFFSET, s, n) & d->mask;
+
+		if (where)
+			pm__csv_place(where, 0, pm__csv_offset(where, 0, c), &line, &column);
+		if (!n)
+			return pm__fail_at(err, code, d->name, line, column, "empty column name");
+		for (; d->slot[h]; h = (h + 1) & d->mask)
+			if (strcmp(d->names[d->slot[h] - 1], s) == 0)
+				return pm__fail_at(err, code, d->name, line, column,
+						   "duplicate column name '%s'", s);
+		d->names[c] = memcpy(d->names_text + pos, s, n + 1);
+		pos += n + 1;
+		d->slot[h] = c + 1;
+	}
+	return PM_OK;
+}
+
+static enum num parse_level(const source *s, size_t row, size_t col, const char *text,
+			    double *v)
+{
+	(void)s;
+	(void)row;
+	(void)col;
+	*v = NAN;
+	return parse_number(text, v);
+}
+
+/* row SIZE_MAX is the header, in every source */
+static const char *csv_text(const source *s, size_t row, size_t col)
+{
+	const pm_csv *t = s->from;
+
+	return t->buf + pm__csv_offset(t, row == SIZE_MAX ? 0 : row + 1, col);
+}
+
+/* Room for one more exception row; *cap: rows there is room for. */
+static pm_status add_exception(pm_dataset *d, size_t row, size_t *cap, pm_error *err)
+{
+	if (d->nexc == *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		void *p;
+
+		if (n > SIZE_MAX / d->ncols)
+			return oom(err);
+		if (!(p = resize(d->exc_row, n, sizeof(*d->exc_row))))
+			return oom(err);
+		d->exc_row = p;
+		if (!(p = resize(d->exc_line, n * d->ncols, sizeof(*d->exc_line))))
+			return oom(err);
+		d->exc_line = p;
+		if (!(p = resize(d->exc_column, n * d->ncols, sizeof(*d->exc_column))))
+			return oom(err);
+		d->exc_column = p;
+		*cap = n;
+	}
+	d->exc_row[d->nexc++] = row;
+	return PM_OK;
+}
+
+/* Each data row's line, and as exceptions the rows whose cells' columns do
+ * not follow from the texts before them: those with a quoted field before
+ * the last (unquoting shortened it). */
+static pm_status csv_places(pm_dataset *d, const pm_csv *t, pm_error *err)
+{
+	size_t cap = 0;
+	unsigned column;
+	pm_status st;
+
+	d->row_line = malloc(d->nrows * sizeof(*d->row_line) + 1);
+	if (!d->row_line)
+		return oom(err);
+	for (size_t r = 0; r < d->nrows; r++) {
+		size_t at = pm__csv_offset(t, r + 1, 0);
+		int plain = 1;
+
+		pm__csv_place(t, r + 1, at, &d->row_line[r], &column);
+		for (size_t c = 1; c < d->ncols && plain; c++) {
+			at += strlen(t->buf + at) + 1;
+			plain = at == pm__csv_offset(t, r + 1, c);
+		}
+		if (plain)
+			continue;
+		if ((st = add_exception(d, r, &cap, err)))
+			return st;
+		for (size_t c = 0, k = (d->nexc - 1) * d->ncols; c < d->ncols; c++, k++)
+			pm__csv_place(t, r + 1, pm__csv_offset(t, r + 1, c), &d->exc_line[k],
+				      &d->exc_column[k]);
+	}
+	return PM_OK;
+}
+
+/* Takes ownership of buf (len + 1 bytes) whatever happens. */
+static pm_status from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
+			     pm_error *err)
+{
+	pm_csv t;
+	pm_dataset *d = NULL;
+	const source src = { .text = csv_text, .number = parse_level, .from = &t };
+	pm_status rc = pm__csv_tokenize(buf, len, name ? name : "<input>", &t, err);
+
+	if (rc)
+		return rc;
+	d = dataset_alloc(name, t.ncols);
+	if (!d) {
+		rc = oom(err);
+		goto out;
+	}
+	d->nrows = t.nrecords - 1;
+	if (!(rc = set_names(d, &src, PM_EPARSE, &t, err)) && !(rc = csv_places(d, &t, err)))
+		rc = build_columns(d, &src, err);
+out:
+	/* the file's text is done with: the columns hold what is needed */
+	pm__csv_free(&t);
+	if (rc) {
+		pm_dataset_free(d);
+		return rc;
+	}
+	*out = d;
+	return PM_OK;
+}
+
+pm_status pm__dataset_from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
+				  pm_error *err)
+{
+	*out = NULL;
+	return from_buffer(buf, len, name, out, err);
+}
+
+pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
+			       pm_dataset **out, pm_error *err)
+{
+	char *buf;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the dataset");
+	*out = NULL;
+	if (!text && len)
+		return pm__fail(err, PM_EINVAL, "no text");
+	/* the tokenizer wants a spare byte for its sentinel */
+	buf = len < SIZE_MAX ? malloc(len + 1) : NULL;
+	if (!buf)
+		return oom(err);
+	if (len)
+		memcpy(buf, text, len);
+	return from_buffer(buf, len, name, out, err);
+}
+
+/* The cells of pm__dataset_build: row-major, NULL for empty; names likewise. */
+typedef struct cells {
+	const char *const *names, *const *cells;
+} cells;
+
+static const char *cells_text(const source *s, size_t row, size_t col)
+{
+	const cells *x = s->from;
+	const char *t = row == SIZE_MAX ? x->names[col] : x->cells[row * s->ncols + col];
+
+	return t ? t : "";
+}
+
+pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *names,
+			    size_t nrows, const char *const *cells_, const unsigned *line,
+			    const unsigned *column, pm_dataset **out, pm_error *err)
+{
+	const cells x = { names, cells_ };
+	const source src = { .text = cells_text, .number = parse_level, .from = &x,
+			     .ncols = ncols };
+	size_t cap = 0;
+	pm_dataset *d;
+	pm_status rc;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the dataset");
+	*out = NULL;
+	if (ncols == 0 || !names)
+		return pm__fail(err, PM_EINVAL, "a dataset needs at least one column");
+	if (nrows && !cells_)
+		return pm__fail(err, PM_EINVAL, "no cells");
+	if (nrows > SIZE_MAX / sizeof(size_t) / ncols)
+		return oom(err);
+	d = dataset_alloc(name, ncols);
+	if (!d)
+		return oom(err);
+	d->nrows = nrows;
+	if ((rc = set_names(d, &src, PM_ESCHEMA, NULL, err)))
+		goto fail;
+	/* cells placed one by one: every row is an exception */
+	for (size_t r = 0; (line || column) && r < nrows; r++) {
+		size_t k = r * ncols;
+
+		if ((rc = add_exception(d, r, &cap, err)))
+			goto fail;
+		for (size_t c = 0; c < ncols; c++) {
+			d->exc_line[k + c] = line ? line[k + c] : 0;
+			d->exc_column[k + c] = column ? column[k + c] : 0;
+		}
+	}
+	if ((rc = build_columns(d, &src, err)))
+		goto fail;
+	*out = d;
+	return PM_OK;
+fail:
+	pm_dataset_free(d);
+	return rc;
+}
+
+/* A subset's cells are its parent's, numbers included: nothing is parsed. */
+static const char *parent_text(const source *s, size_t row, size_t col)
+{
+	const pm_dataset *p = s->from;
+
+	return row == SIZE_MAX ? p->names[col] : text_at(p, s->rows[row], col);
+}
+
+static enum num parent_number(const source *s, size_t row, size_t col, const char *text,
+			      double *v)
+{
+	const column *c = &((const pm_dataset *)s->from)->col[col];
+	size_t level;
+
+	(void)text;
+	if (c->num) {
+		*v = c->num[s->rows[row]];
+		return NUM_OK;
+	}
+	level = code_at(c, s->rows[row]);
+	*v = c->value[level];
+	return (enum num)c->kind[level];
+}
+
+/* The exception of row `row`, or SIZE_MAX when it has none. */
+static size_t find_exception(const pm_dataset *d, size_t row)
+{
+	size_t lo = 0, hi = d->nexc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->exc_row[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nexc && d->exc_row[lo] == row ? lo : SIZE_MAX;
+}
+
+static pm_status subset_places(pm_dataset *d, const pm_dataset *p, const size_t *rows,
+			       pm_error *err)
+{
+	size_t cap = 0, n = d->nrows, ncols = d->ncols;
+	pm_status st;
+
+	if (p->row_line) {
+		d->row_line = malloc(n * sizeof(*d->row_line) + 1);
+		if (!d->row_line)
+			return oom(err);
+		for (size_t i = 0; i < n; i++)
+			d->row_line[i] = p->row_line[rows[i]];
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t e = find_exception(p, rows[i]);
+
+		if (e == SIZE_MAX)
+			continue;
+		if ((st = add_exception(d, i, &cap, err)))
+			return st;
+		memcpy(d->exc_line + (d->nexc - 1) * ncols, p->exc_line + e * ncols,
+		       ncols * sizeof(*d->exc_line));
+		memcpy(d->exc_column + (d->nexc - 1) * ncols, p->exc_column + e * ncols,
+		       ncols * sizeof(*d->exc_column));
+	}
+	return PM_OK;
+}
+
+pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
+			    pm_dataset **out, pm_error *err)
+{
+	const source src = { .text = parent_text, .number = parent_number, .from = d,
+			     .rows = rows };
+	pm_dataset *s;
+	pm_status rc;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the dataset");
+	*out = NULL;
+	if (!d || (n && !rows))
+		return pm__fail(err, PM_EINVAL, "no dataset or rows");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i] >= d->nrows)
+			return pm__fail(err, PM_EINVAL, "row %zu is out of range: %s has %zu rows",
+					rows[i], d->name, d->nrows);
+	if (n > SIZE_MAX / sizeof(size_t) / d->ncols)
+		return oom(err);
+	s = dataset_alloc(d->name, d->ncols);
+	if (!s)
+		return oom(err);
+	s->nrows = n;
+	if ((rc = set_names(s, &src, PM_ESCHEMA, NULL, err)) ||
+	    (rc = subset_places(s, d, rows, err)) || (rc = build_columns(s, &src, err)) ||
+	    (rc = pm__dataset_copy_rows(s, d, rows, err))) {
+		pm_dataset_free(s);
+		return rc;
+	}
+	*out = s;
+	return PM_OK;
+}
+
+const char *pm_dataset_name(const pm_dataset *d)
+{
+	return d ? d->name : NULL;
+}
+
+size_t pm_dataset_nrows(const pm_dataset *d)
+{
+	return d ? d->nrows : 0;
+}
+
+size_t pm_dataset_ncols(const pm_dataset *d)
+{
+	return d ? d->ncols : 0;
+}
+
+/* Out-of-range indices are a caller bug; the accessors answer NULL or 0
+ * rather than read out of bounds. */
+const char *pm_dataset_col_name(const pm_dataset *d, size_t col)
+{
+	return d && col < d->ncols ? d->names[col] : NULL;
+}
+
+pm_status pm_dataset_col_index(const pm_dataset *d, const char *name, size_t *col,
+			       pm_error *err)
+{
+	size_t h;
+
+	if (!d || !name || !col)
+		return pm__fail(err, PM_EINVAL, "no dataset, name or index");
+	h = (size_t)fnv1a(FNV_OFFSET, name, strlen(name)) & d->mask;
+	for (; d->slot[h]; h = (h + 1) & d->mask) {
+		if (strcmp(d->names[d->slot[h] - 1], name) == 0) {
+			*col = d->slot[h] - 1;
+			return PM_OK;
+		}
+	}
+	return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, d->name);
+}
+
+const char *pm_dataset_cell(const pm_dataset *d, size_t row, size_t col)
+{
+	return d && row < d->nrows && col < d->ncols ? text_at(d, row, col) : NULL;
+}
+
+static void place(const pm_dataset *d, size_t row, size_t col, unsigned *line,
+		  unsigned *column)
+{
+	size_t e = find_exception(d, row), at = 1;
+
+	if (e != SIZE_MAX) {
+		*line = d->exc_line[e * d->ncols + col];
+		*column = d->exc_column[e * d->ncols + col];
+		return;
+	}
+	if (!d->row_line) {
+		*line = *column = 0;
+		return;
+	}
+	/* a row without quotes: each cell and its comma, as they were in the file */
+	for (size_t c = 0; c < col; c++)
+		at += strlen(text_at(d, row, c)) + 1;
+	*line = d->row_line[row];
+	*column = at > UINT_MAX ? UINT_MAX : (unsigned)at;
+}
+
+unsigned pm_dataset_cell_line(const pm_dataset *d, size_t row, size_t col)
+{
+	unsigned line = 0, column = 0;
+
+	if (d && row < d->nrows && col < d->ncols)
+		place(d, row, col, &line, &column);
+	return line;
+}
+
+unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col)
+{
+	unsigned line = 0, column = 0;
+
+	if (d && row < d->nrows && col < d->ncols)
+		place(d, row, col, &line, &column);
+	return column;
+}
+
 int pm_dataset_col_is_numeric(const pm_dataset *d, size_t col)
 {
-	double v;
-
-	if (!d || col >= d->ncols)
-		return 0;
-	for (size_t r = 0; r < d->nrows; r++)
-		if (parse_number(text_at(d, r + 1, col), &v) != NUM_OK)
-			return 0;
-	return 1;
+	return d && col < d->ncols && d->col[col].num;
 }
 
 pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col, double *value,
 			    pm_error *err)
 {
-	const char *s, *cname;
+	const column *c;
+	const char *s;
 	unsigned line, column;
+	size_t level;
 
 	if (!d || !value)
 		return pm__fail(err, PM_EINVAL, "no dataset or value");
 	if (row >= d->nrows || col >= d->ncols)
 		return pm__fail(err, PM_EINVAL, "no cell (%zu, %zu) in %s", row, col, d->name);
-	s = text_at(d, row + 1, col);
-	cname = text_at(d, 0, col);
-	switch (parse_number(s, value)) {
+	c = &d->col[col];
+	if (c->num) {
+		*value = c->num[row];
+		return PM_OK;
+	}
+	level = code_at(c, row);
+	s = c->level[level];
+	switch ((enum num)c->kind[level]) {
 	case NUM_OK:
+		*value = c->value[level];
 		return PM_OK;
 	case NUM_EMPTY:
-		place(d, row + 1, col, &line, &column);
+		place(d, row, col, &line, &column);
 		return pm__fail_at(err, PM_ESCHEMA, d->name, line, column,
-				   "column '%s': empty cell", cname);
+				   "column '%s': empty cell", d->names[col]);
 	case NUM_TEXT:
-		place(d, row + 1, col, &line, &column);
+		place(d, row, col, &line, &column);
 		return pm__fail_at(err, PM_ESCHEMA, d->name, line, column,
-				   "column '%s': '%.64s' is not a number", cname, s);
+				   "column '%s': '%.64s' is not a number", d->names[col], s);
 	case NUM_INFINITE:
 		break;
 	}
-	place(d, row + 1, col, &line, &column);
+	place(d, row, col, &line, &column);
 	return pm__fail_at(err, PM_ESCHEMA, d->name, line, column,
-			   "column '%s': '%.64s' is not a finite number", cname, s);
+			   "column '%s': '%.64s' is not a finite number", d->names[col], s);
+}
+
+pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, const double **values,
+				 pm_error *err)
+{
+	const column *c;
+	size_t r = 0;
+
+	if (!d || !values)
+		return pm__fail(err, PM_EINVAL, "no dataset or values");
+	if (col >= d->ncols)
+		return pm__fail(err, PM_EINVAL, "no column %zu in %s", col, d->name);
+	c = &d->col[col];
+	*values = c->num;
+	if (c->num)
+		return PM_OK;
+	/* not every level is a number, so some row's is not: say which first */
+	while (c->kind[code_at(c, r)] == NUM_OK)
+		r++;
+	return pm_dataset_number(d, r, col, &(double){ 0 }, err);
+}
+
+size_t pm_dataset_col_nlevels(const pm_dataset *d, size_t col)
+{
+	return d && col < d->ncols ? d->col[col].nlevels : 0;
+}
+
+const char *pm_dataset_level_name(const pm_dataset *d, size_t col, size_t level)
+{
+	return d && col < d->ncols && level < d->col[col].nlevels ? d->col[col].level[level]
+								   : NULL;
+}
+
+void pm_dataset_col_codes(const pm_dataset *d, size_t col, uint32_t *codes)
+{
+	if (!d || col >= d->ncols || !codes)
+		return;
+	for (size_t r = 0; r < d->nrows; r++)
+		codes[r] = (uint32_t)code_at(&d->col[col], r);
 }
 
 /* Each name and cell is hashed with its NUL, and each row with a line end
@@ -506,7 +935,7 @@ void pm_dataset_fingerprint(const pm_dataset *d, char out[17])
 	if (d) {
 		for (size_t r = 0; r <= d->nrows; r++) {
 			for (size_t c = 0; c < d->ncols; c++) {
-				const char *s = text_at(d, r, c);
+				const char *s = r ? text_at(d, r - 1, c) : d->names[c];
 
 				h = fnv1a(h, s, strlen(s) + 1);
 			}
