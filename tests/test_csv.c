@@ -524,6 +524,8 @@ Test(csv, error_too_many_columns)
 #define pm__csv_tokenize small_tokenize
 #define pm__csv_free small_free
 #define pm__csv_place small_place
+#define pm__csv_scan small_scan
+#define pm__csv_row_place small_row_place
 #include "../lib/data/csv.c"
 #undef pm__csv_tokenize
 #undef pm__csv_free

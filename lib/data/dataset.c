@@ -22,7 +22,7 @@ typedef struct column {
 	void *code;		/* per row, its level: `width` bytes each */
 	unsigned width;		/* 1, 2 or 4: the fewest that hold every level */
 	size_t nlevels;
-	const char **level;	/* nlevels texts, in `text` */
+	size_t *off;		/* each level's text: text + off[level] */
 	char *text;
 	double *num;		/* nrows numbers, or NULL when a level is no number */
 	/* When num is NULL: each level's number, or why it is none (enum num),
@@ -43,12 +43,14 @@ struct pm_dataset {
 	column *col;
 	/*
 	 * Places, kept so that any later error can name the cell. A CSV row
-	 * without quoted fields needs only the line where it starts: its
-	 * cells' columns follow from the texts before them. Other rows (quoted
-	 * fields, or every row of a dataset built from cells with places) are
-	 * exceptions: exc_row ascending, ncols lines and columns each. No
-	 * row_line and no exception: every place is 0.
+	 * without quoted fields needs only the line where it starts (row + 2
+	 * until a quoted field spans lines; then row_line): its cells' columns
+	 * follow from the texts before them. Other rows (quoted fields, or
+	 * every row of a dataset built from cells with places) are exceptions:
+	 * exc_row ascending, ncols lines and columns each. Not placed and no
+	 * exception: every place is 0.
 	 */
+	int placed;
 	unsigned *row_line;
 	size_t nexc, *exc_row;
 	unsigned *exc_line, *exc_column;
@@ -88,13 +90,13 @@ static const char *text_at(const pm_dataset *d, size_t row, size_t col)
 {
 	const column *c = &d->col[col];
 
-	return c->level[code_at(c, row)];
+	return c->text + c->off[code_at(c, row)];
 }
 
 static void column_free(column *c)
 {
 	free(c->code);
-	free(c->level);
+	free(c->off);
 	free(c->text);
 	free(c->num);
 	free(c->value);
@@ -259,7 +261,7 @@ typedef struct source {
 	const char *(*text)(const struct source *s, size_t row, size_t col);
 	enum num (*number)(const struct source *s, size_t row, size_t col, const char *text,
 			   double *v);
-	const void *from;	/* the pm_csv, the cells, or the parent dataset */
+	const void *from;	/* the CSV record, the cells, or the parent dataset */
 	const size_t *rows;	/* a subset's rows of the parent */
 	size_t ncols;
 } source;
@@ -269,166 +271,241 @@ static pm_status oom(pm_error *err)
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
-/* A column's levels while they are gathered. */
-typedef struct levels {
-	column *c;
-	size_t *off;		/* each level's offset in c->text */
-	size_t cap, len, size;	/* levels' room; text's length and room */
-	uint32_t *slot;		/* open addressing: level + 1, or 0 for a free slot */
-	size_t mask;
-} levels;
-
 /* realloc to n elements of `size` bytes, NULL on overflow too */
 static void *resize(void *p, size_t n, size_t size)
 {
 	return n > SIZE_MAX / size ? NULL : realloc(p, n * size);
 }
 
-static int rehash(levels *l, size_t nslot)
+/* A column while its rows are added, one at a time: the rows of a CSV
+ * file are typed as they are read, so that the file's text is the only
+ * other copy of the table ever held. */
+typedef struct builder {
+	column *c;
+	size_t cap, len, size;	/* room for levels; the text's length and room */
+	uint32_t *slot;		/* open addressing: level + 1, or 0 for a free slot */
+	size_t mask;
+	size_t room;		/* rows c->code (and c->num) have room for */
+} builder;
+
+static int rehash(builder *b, size_t nslot)
 {
 	uint32_t *slot = calloc(nslot, sizeof(*slot));
 
 	if (!slot)
 		return -1;
-	free(l->slot);
-	l->slot = slot;
-	l->mask = nslot - 1;
-	for (size_t v = 0; v < l->c->nlevels; v++) {
-		const char *s = l->c->text + l->off[v];
-		size_t h = (size_t)fnv1a(FNV_OFFSET, s, strlen(s)) & l->mask;
+	free(b->slot);
+	b->slot = slot;
+	b->mask = nslot - 1;
+	for (size_t v = 0; v < b->c->nlevels; v++) {
+		const char *s = b->c->text + b->c->off[v];
+		size_t h = (size_t)fnv1a(FNV_OFFSET, s, strlen(s)) & b->mask;
 
-		while (l->slot[h])
-			h = (h + 1) & l->mask;
-		l->slot[h] = (uint32_t)(v + 1);
+		while (b->slot[h])
+			h = (h + 1) & b->mask;
+		b->slot[h] = (uint32_t)(v + 1);
 	}
 	return 0;
 }
 
 /* The level of text s (found, or added with the number `number` gives),
  * or -1: out of memory, or more levels than codes. */
-static int64_t level_of(levels *l, const source *src, size_t row, size_t col, const char *s)
+static int64_t level_of(builder *b, const source *src, size_t row, size_t col, const char *s)
 {
-	column *c = l->c;
-	size_t n = strlen(s), h = (size_t)fnv1a(FNV_OFFSET, s, n) & l->mask, v = c->nlevels;
+	column *c = b->c;
+	size_t n = strlen(s), h = (size_t)fnv1a(FNV_OFFSET, s, n) & b->mask, v = c->nlevels;
+	void *p;
 
-	for (; l->slot[h]; h = (h + 1) & l->mask)
-		if (strcmp(c->text + l->off[l->slot[h] - 1], s) == 0)
-			return l->slot[h] - 1;
-	if (v == UINT32_MAX - 1 || n >= SIZE_MAX / 2 - l->len)
+	for (; b->slot[h]; h = (h + 1) & b->mask)
+		if (strcmp(c->text + c->off[b->slot[h] - 1], s) == 0)
+			return b->slot[h] - 1;
+	if (v == UINT32_MAX - 1 || n >= SIZE_MAX / 2 - b->len)
 		return -1;
-	if (l->len + n + 1 > l->size) {
-		size_t size = l->size * 2 > l->len + n + 1 ? l->size * 2 : l->len + n + 65;
-		char *p = realloc(c->text, size);
+	if (b->len + n + 1 > b->size) {
+		size_t size = b->size * 2 > b->len + n + 1 ? b->size * 2 : b->len + n + 65;
 
-		if (!p)
+		if (!(p = realloc(c->text, size)))
 			return -1;
 		c->text = p;
-		l->size = size;
+		b->size = size;
 	}
-	if (v == l->cap) {
+	if (v == b->cap) {
 		size_t cap = v ? v * 2 : 16;
-		void *p;
 
-		if (!(p = resize(l->off, cap, sizeof(*l->off))))
+		if (!(p = resize(c->off, cap, sizeof(*c->off))))
 			return -1;
-		l->off = p;
+		c->off = p;
 		if (!(p = resize(c->value, cap, sizeof(*c->value))))
 			return -1;
 		c->value = p;
 		if (!(p = resize(c->kind, cap, sizeof(*c->kind))))
 			return -1;
 		c->kind = p;
-		l->cap = cap;
+		b->cap = cap;
 	}
-	memcpy(c->text + l->len, s, n + 1);
-	l->off[v] = l->len;
-	l->len += n + 1;
+	memcpy(c->text + b->len, s, n + 1);
+	c->off[v] = b->len;
+	b->len += n + 1;
 	c->kind[v] = (unsigned char)src->number(src, row, col, s, &c->value[v]);
 	c->nlevels = v + 1;
-	if (c->nlevels * 2 > l->mask + 1)
-		return rehash(l, (l->mask + 1) * 2) ? -1 : (int64_t)v;
-	l->slot[h] = (uint32_t)(v + 1);
+	/* at most 3/4 full: short probes, 4 to 8 bytes a level */
+	if (c->nlevels * 4 > (b->mask + 1) * 3)
+		return rehash(b, (b->mask + 1) * 2) ? -1 : (int64_t)v;
+	b->slot[h] = (uint32_t)(v + 1);
 	return (int64_t)v;
 }
 
-/* Column col of nrows rows from src; code: room for nrows codes. */
-static pm_status build_column(column *c, const source *src, size_t col, size_t nrows,
-			      uint32_t *code, pm_error *err)
+/* Codes one byte wide while there are at most 256 levels, then two, then
+ * four: rows [0, n) rewritten in place from the top down. */
+static int widen(column *c, size_t n, size_t room)
 {
-	levels l = { .c = c };
-	pm_status st = PM_OK;
-	int numeric = 1;
-	char *text;
+	unsigned w = c->width * 2;
+	unsigned char *p = resize(c->code, room, w);
 
-	if (rehash(&l, 16))
-		return oom(err);
-	for (size_t r = 0; r < nrows; r++) {
-		int64_t v = level_of(&l, src, r, col, src->text(src, r, col));
+	if (!p)
+		return -1;
+	for (size_t r = n; r-- > 0;) {
+		uint32_t v = c->width == 1 ? p[r] : ((uint16_t *)(void *)p)[r];
 
-		if (v < 0) {
-			st = oom(err);
-			goto out;
-		}
-		code[r] = (uint32_t)v;
-	}
-	/* the text stays where the levels point: shrink it first */
-	text = realloc(c->text, l.len + 1);
-	if (text)
-		c->text = text;
-	c->level = malloc((c->nlevels + 1) * sizeof(*c->level));
-	c->width = c->nlevels <= 256 ? 1 : c->nlevels <= 65536 ? 2 : 4;
-	c->code = malloc(nrows * c->width + 1);
-	if (!text || !c->level || !c->code) {
-		st = oom(err);
-		goto out;
-	}
-	for (size_t v = 0; v < c->nlevels; v++) {
-		c->level[v] = c->text + l.off[v];
-		numeric &= c->kind[v] == NUM_OK;
-	}
-	for (size_t r = 0; r < nrows; r++) {
-		if (c->width == 1)
-			((uint8_t *)c->code)[r] = (uint8_t)code[r];
-		else if (c->width == 2)
-			((uint16_t *)c->code)[r] = (uint16_t)code[r];
+		if (w == 2)
+			((uint16_t *)(void *)p)[r] = (uint16_t)v;
 		else
-			((uint32_t *)c->code)[r] = code[r];
+			((uint32_t *)(void *)p)[r] = v;
 	}
-	if (numeric) {
-		if (!(c->num = malloc(nrows * sizeof(*c->num) + 1))) {
-			st = oom(err);
-			goto out;
+	c->code = p;
+	c->width = w;
+	return 0;
+}
+
+static int builder_init(builder *b, column *c)
+{
+	*b = (builder){ .c = c, .room = 64 };
+	c->width = 1;
+	c->code = malloc(b->room);
+	/* numbers until a level is none */
+	c->num = malloc(b->room * sizeof(*c->num));
+	return !c->code || !c->num || rehash(b, 16);
+}
+
+/* Row r (the next) of the column is text s, cell (row, col) of src. */
+static pm_status builder_add(builder *b, size_t r, const char *s, const source *src,
+			     size_t row, size_t col, pm_error *err)
+{
+	column *c = b->c;
+	int64_t v = level_of(b, src, row, col, s);
+	void *p;
+
+	if (v < 0)
+		return oom(err);
+	if (r == b->room) {
+		size_t room = b->room * 2;
+
+		if (!(p = resize(c->code, room, c->width)))
+			return oom(err);
+		c->code = p;
+		if (c->num) {
+			if (!(p = resize(c->num, room, sizeof(*c->num))))
+				return oom(err);
+			c->num = p;
 		}
-		for (size_t r = 0; r < nrows; r++)
-			c->num[r] = c->value[code[r]];
+		b->room = room;
+	}
+	if ((c->nlevels == 257 && c->width == 1) || (c->nlevels == 65537 && c->width == 2))
+		if (widen(c, r, b->room))
+			return oom(err);
+	if (c->width == 1)
+		((uint8_t *)c->code)[r] = (uint8_t)v;
+	else if (c->width == 2)
+		((uint16_t *)c->code)[r] = (uint16_t)v;
+	else
+		((uint32_t *)c->code)[r] = (uint32_t)v;
+	if (c->num && c->kind[v] == NUM_OK) {
+		c->num[r] = c->value[v];
+	} else if (c->num) {
+		free(c->num);
+		c->num = NULL;
+	}
+	return PM_OK;
+}
+
+/* After the last row: the text shrunk to fit (nothing points into it, so
+ * it may move), and a numeric column's numbers per level dropped. */
+static pm_status builder_finish(builder *b, pm_error *err)
+{
+	column *c = b->c;
+	char *text = realloc(c->text, b->len + 1);
+
+	free(b->slot);
+	b->slot = NULL;
+	if (!text)
+		return oom(err);
+	c->text = text;
+	if (c->num) {
 		free(c->value);
 		free(c->kind);
 		c->value = NULL;
 		c->kind = NULL;
 	}
-out:
-	free(l.off);
-	free(l.slot);
+	return PM_OK;
+}
+
+/* Builders for every column of d, or NULL (out of memory). */
+static builder *builders_new(pm_dataset *d)
+{
+	builder *b = calloc(d->ncols, sizeof(*b));
+
+	for (size_t c = 0; b && c < d->ncols; c++) {
+		if (builder_init(&b[c], &d->col[c])) {
+			for (size_t k = 0; k <= c; k++)
+				free(b[k].slot);
+			free(b);
+			return NULL;
+		}
+	}
+	return b;
+}
+
+/* Each builder finished (on success) and freed. */
+static pm_status builders_end(builder *b, size_t ncols, pm_status st, pm_error *err)
+{
+	for (size_t c = 0; c < ncols; c++) {
+		if (!st)
+			st = builder_finish(&b[c], err);
+		free(b[c].slot);
+	}
+	free(b);
 	return st;
 }
 
-static pm_status build_columns(pm_dataset *d, const source *src, pm_error *err)
+/* Row r of d is row `row` of src. */
+static pm_status add_row(pm_dataset *d, builder *b, size_t r, const source *src, size_t row,
+			 pm_error *err)
 {
-	uint32_t *code = malloc(d->nrows * sizeof(*code) + 1);
+	pm_status st;
+
+	for (size_t c = 0; c < d->ncols; c++)
+		if ((st = builder_add(&b[c], r, src->text(src, row, c), src, row, c, err)))
+			return st;
+	return PM_OK;
+}
+
+/* d's nrows rows, row r of d being row r of src. */
+static pm_status build_rows(pm_dataset *d, const source *src, pm_error *err)
+{
+	builder *b = builders_new(d);
 	pm_status st = PM_OK;
 
-	if (!code)
+	if (!b)
 		return oom(err);
-	for (size_t c = 0; c < d->ncols && !st; c++)
-		st = build_column(&d->col[c], src, c, d->nrows, code, err);
-	free(code);
-	return st;
+	for (size_t r = 0; r < d->nrows && !st; r++)
+		st = add_row(d, b, r, src, r, err);
+	return builders_end(b, d->ncols, st, err);
 }
 
 /* The names, copied, and their index. An empty or repeated one is refused
  * with `code` at the place `where` gives (NULL: none). */
 static pm_status set_names(pm_dataset *d, const source *src, pm_status code,
-			   const pm_csv *where, pm_error *err)
+			   const pm_csv_row *where, pm_error *err)
 {
 	size_t nslot = 8, size = 0, pos = 0;
 	unsigned line = 0, column = 0;
@@ -456,7 +533,7 @@ static pm_status set_names(pm_dataset *d, const source *src, pm_status code,
 		size_t n = strlen(s), h = (size_t)fnv1a(FNV_OFFSET, s, n) & d->mask;
 
 		if (where)
-			pm__csv_place(where, 0, pm__csv_offset(where, 0, c), &line, &column);
+			pm__csv_row_place(where, c, &line, &column);
 		if (!n)
 			return pm__fail_at(err, code, d->name, line, column, "empty column name");
 		for (; d->slot[h]; h = (h + 1) & d->mask)
@@ -480,12 +557,14 @@ static enum num parse_level(const source *s, size_t row, size_t col, const char 
 	return parse_number(text, v);
 }
 
-/* row SIZE_MAX is the header, in every source */
+/* row SIZE_MAX is the header, in every source; a CSV source is the
+ * record at hand, whichever it is */
 static const char *csv_text(const source *s, size_t row, size_t col)
 {
-	const pm_csv *t = s->from;
+	const pm_csv_row *t = s->from;
 
-	return t->buf + pm__csv_offset(t, row == SIZE_MAX ? 0 : row + 1, col);
+	(void)row;
+	return t->buf + t->start + t->cell[col];
 }
 
 /* Room for one more exception row; *cap: rows there is room for. */
@@ -512,35 +591,84 @@ static pm_status add_exception(pm_dataset *d, size_t row, size_t *cap, pm_error 
 	return PM_OK;
 }
 
+/* A CSV file being typed, record by record. */
+typedef struct reading {
+	const char *name;
+	pm_dataset *d;
+	builder *b;
+	source src;
+	size_t ncap;		/* exceptions there is room for */
+	size_t nlines;		/* rows d->row_line has room for */
+} reading;
+
+/* Row r's line: row + 2 as long as every record is one line. */
+static pm_status row_line(reading *x, size_t r, unsigned line, pm_error *err)
+{
+	pm_dataset *d = x->d;
+
+	if (!d->row_line && line == r + 2)
+		return PM_OK;
+	if (r >= x->nlines) {
+		size_t n = r < 32 ? 64 : r * 2;
+		unsigned *p = resize(d->row_line, n, sizeof(*p));
+
+		if (!p)
+			return oom(err);
+		if (!d->row_line)
+			for (size_t k = 0; k < r; k++)
+				p[k] = (unsigned)(k + 2);
+		d->row_line = p;
+		x->nlines = n;
+	}
+	d->row_line[r] = line;
+	return PM_OK;
+}
+
 /* Each data row's line, and as exceptions the rows whose cells' columns do
  * not follow from the texts before them: those with a quoted field before
  * the last (unquoting shortened it). */
-static pm_status csv_places(pm_dataset *d, const pm_csv *t, pm_error *err)
+static pm_status csv_places(reading *x, const pm_csv_row *t, size_t r, pm_error *err)
 {
-	size_t cap = 0;
-	unsigned column;
+	pm_dataset *d = x->d;
+	size_t at = t->start;
+	unsigned line, column;
+	int plain = 1;
 	pm_status st;
 
-	d->row_line = malloc(d->nrows * sizeof(*d->row_line) + 1);
-	if (!d->row_line)
-		return oom(err);
-	for (size_t r = 0; r < d->nrows; r++) {
-		size_t at = pm__csv_offset(t, r + 1, 0);
-		int plain = 1;
-
-		pm__csv_place(t, r + 1, at, &d->row_line[r], &column);
-		for (size_t c = 1; c < d->ncols && plain; c++) {
-			at += strlen(t->buf + at) + 1;
-			plain = at == pm__csv_offset(t, r + 1, c);
-		}
-		if (plain)
-			continue;
-		if ((st = add_exception(d, r, &cap, err)))
-			return st;
-		for (size_t c = 0, k = (d->nexc - 1) * d->ncols; c < d->ncols; c++, k++)
-			pm__csv_place(t, r + 1, pm__csv_offset(t, r + 1, c), &d->exc_line[k],
-				      &d->exc_column[k]);
+	pm__csv_row_place(t, 0, &line, &column);
+	if ((st = row_line(x, r, line, err)))
+		return st;
+	for (size_t c = 1; c < d->ncols && plain; c++) {
+		at += strlen(t->buf + at) + 1;
+		plain = at == t->start + t->cell[c];
 	}
+	if (plain)
+		return PM_OK;
+	if ((st = add_exception(d, r, &x->ncap, err)))
+		return st;
+	for (size_t c = 0, k = (d->nexc - 1) * d->ncols; c < d->ncols; c++, k++)
+		pm__csv_row_place(t, c, &d->exc_line[k], &d->exc_column[k]);
+	return PM_OK;
+}
+
+static pm_status csv_record(void *ctx, const pm_csv_row *t, pm_error *err)
+{
+	reading *x = ctx;
+	size_t r = t->rec - 1;
+	pm_status st;
+
+	x->src.from = t;
+	if (t->rec == 0) {
+		if (!(x->d = dataset_alloc(x->name, t->ncols)))
+			return oom(err);
+		x->d->placed = 1;
+		if ((st = set_names(x->d, &x->src, PM_EPARSE, t, err)))
+			return st;
+		return (x->b = builders_new(x->d)) ? PM_OK : oom(err);
+	}
+	if ((st = csv_places(x, t, r, err)) || (st = add_row(x->d, x->b, r, &x->src, r, err)))
+		return st;
+	x->d->nrows = r + 1;
 	return PM_OK;
 }
 
@@ -548,29 +676,18 @@ static pm_status csv_places(pm_dataset *d, const pm_csv *t, pm_error *err)
 static pm_status from_buffer(char *buf, size_t len, const char *name, pm_dataset **out,
 			     pm_error *err)
 {
-	pm_csv t;
-	pm_dataset *d = NULL;
-	const source src = { .text = csv_text, .number = parse_level, .from = &t };
-	pm_status rc = pm__csv_tokenize(buf, len, name ? name : "<input>", &t, err);
+	reading x = { .name = name, .src = { .text = csv_text, .number = parse_level } };
+	pm_status st = pm__csv_scan(buf, len, name ? name : "<input>", csv_record, &x, err);
 
-	if (rc)
-		return rc;
-	d = dataset_alloc(name, t.ncols);
-	if (!d) {
-		rc = oom(err);
-		goto out;
-	}
-	d->nrows = t.nrecords - 1;
-	if (!(rc = set_names(d, &src, PM_EPARSE, &t, err)) && !(rc = csv_places(d, &t, err)))
-		rc = build_columns(d, &src, err);
-out:
 	/* the file's text is done with: the columns hold what is needed */
-	pm__csv_free(&t);
-	if (rc) {
-		pm_dataset_free(d);
-		return rc;
+	free(buf);
+	if (x.b)
+		st = builders_end(x.b, x.d->ncols, st, err);
+	if (st) {
+		pm_dataset_free(x.d);
+		return st;
 	}
-	*out = d;
+	*out = x.d;
 	return PM_OK;
 }
 
@@ -650,7 +767,7 @@ pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *n
 			d->exc_column[k + c] = column ? column[k + c] : 0;
 		}
 	}
-	if ((rc = build_columns(d, &src, err)))
+	if ((rc = build_rows(d, &src, err)))
 		goto fail;
 	*out = d;
 	return PM_OK;
@@ -705,12 +822,13 @@ static pm_status subset_places(pm_dataset *d, const pm_dataset *p, const size_t 
 	size_t cap = 0, n = d->nrows, ncols = d->ncols;
 	pm_status st;
 
-	if (p->row_line) {
+	d->placed = p->placed;
+	if (p->placed) {
 		d->row_line = malloc(n * sizeof(*d->row_line) + 1);
 		if (!d->row_line)
 			return oom(err);
 		for (size_t i = 0; i < n; i++)
-			d->row_line[i] = p->row_line[rows[i]];
+			d->row_line[i] = p->row_line ? p->row_line[rows[i]] : (unsigned)(rows[i] + 2);
 	}
 	for (size_t i = 0; i < n; i++) {
 		size_t e = find_exception(p, rows[i]);
@@ -751,7 +869,7 @@ pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
 		return oom(err);
 	s->nrows = n;
 	if ((rc = set_names(s, &src, PM_ESCHEMA, NULL, err)) ||
-	    (rc = subset_places(s, d, rows, err)) || (rc = build_columns(s, &src, err)) ||
+	    (rc = subset_places(s, d, rows, err)) || (rc = build_rows(s, &src, err)) ||
 	    (rc = pm__dataset_copy_rows(s, d, rows, err))) {
 		pm_dataset_free(s);
 		return rc;
@@ -814,14 +932,14 @@ static void place(const pm_dataset *d, size_t row, size_t col, unsigned *line,
 		*column = d->exc_column[e * d->ncols + col];
 		return;
 	}
-	if (!d->row_line) {
+	if (!d->placed) {
 		*line = *column = 0;
 		return;
 	}
 	/* a row without quotes: each cell and its comma, as they were in the file */
 	for (size_t c = 0; c < col; c++)
 		at += strlen(text_at(d, row, c)) + 1;
-	*line = d->row_line[row];
+	*line = d->row_line ? d->row_line[row] : (unsigned)(row + 2);
 	*column = at > UINT_MAX ? UINT_MAX : (unsigned)at;
 }
 
@@ -866,7 +984,7 @@ pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col, double 
 		return PM_OK;
 	}
 	level = code_at(c, row);
-	s = c->level[level];
+	s = c->text + c->off[level];
 	switch ((enum num)c->kind[level]) {
 	case NUM_OK:
 		*value = c->value[level];
@@ -914,8 +1032,9 @@ size_t pm_dataset_col_nlevels(const pm_dataset *d, size_t col)
 
 const char *pm_dataset_level_name(const pm_dataset *d, size_t col, size_t level)
 {
-	return d && col < d->ncols && level < d->col[col].nlevels ? d->col[col].level[level]
-								   : NULL;
+	const column *c = d && col < d->ncols ? &d->col[col] : NULL;
+
+	return c && level < c->nlevels ? c->text + c->off[level] : NULL;
 }
 
 void pm_dataset_col_codes(const pm_dataset *d, size_t col, uint32_t *codes)
