@@ -262,8 +262,13 @@ typedef struct source {
 	enum num (*number)(const struct source *s, size_t row, size_t col, const char *text,
 			   double *v);
 	const void *from;	/* the CSV record, the cells, or the parent dataset */
-	const size_t *rows;	/* a subset's rows of the parent */
+	const size_t *rows;	/* a subset's rows of the parent (NULL: all, in order) */
 	size_t ncols;
+	/* a column added after the parent's: its name, numbers, and room for
+	 * one number's text */
+	const char *name;
+	const double *values;
+	char *num;
 } source;
 
 static pm_status oom(pm_error *err)
@@ -781,7 +786,9 @@ static const char *parent_text(const source *s, size_t row, size_t col)
 {
 	const pm_dataset *p = s->from;
 
-	return row == SIZE_MAX ? p->names[col] : text_at(p, s->rows[row], col);
+	if (row == SIZE_MAX)
+		return p->names[col];
+	return text_at(p, s->rows ? s->rows[row] : row, col);
 }
 
 static enum num parent_number(const source *s, size_t row, size_t col, const char *text,
@@ -791,11 +798,12 @@ static enum num parent_number(const source *s, size_t row, size_t col, const cha
 	size_t level;
 
 	(void)text;
+	row = s->rows ? s->rows[row] : row;
 	if (c->num) {
-		*v = c->num[s->rows[row]];
+		*v = c->num[row];
 		return NUM_OK;
 	}
-	level = code_at(c, s->rows[row]);
+	level = code_at(c, row);
 	*v = c->value[level];
 	return (enum num)c->kind[level];
 }
@@ -814,6 +822,27 @@ static size_t find_exception(const pm_dataset *d, size_t row)
 			hi = mid;
 	}
 	return lo < d->nexc && d->exc_row[lo] == row ? lo : SIZE_MAX;
+}
+
+static void place(const pm_dataset *d, size_t row, size_t col, unsigned *line,
+		  unsigned *column)
+{
+	size_t e = find_exception(d, row), at = 1;
+
+	if (e != SIZE_MAX) {
+		*line = d->exc_line[e * d->ncols + col];
+		*column = d->exc_column[e * d->ncols + col];
+		return;
+	}
+	if (!d->placed) {
+		*line = *column = 0;
+		return;
+	}
+	/* a row without quotes: each cell and its comma, as they were in the file */
+	for (size_t c = 0; c < col; c++)
+		at += strlen(text_at(d, row, c)) + 1;
+	*line = d->row_line ? d->row_line[row] : (unsigned)(row + 2);
+	*column = at > UINT_MAX ? UINT_MAX : (unsigned)at;
 }
 
 static pm_status subset_places(pm_dataset *d, const pm_dataset *p, const size_t *rows,
@@ -878,6 +907,63 @@ pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
 	return PM_OK;
 }
 
+/* The parent's columns, then the added one: numbers written so that they
+ * read back exactly, as any derived number in a dataset. */
+static const char *added_text(const source *s, size_t row, size_t col)
+{
+	if (col < ((const pm_dataset *)s->from)->ncols)
+		return parent_text(s, row, col);
+	if (row == SIZE_MAX)
+		return s->name;
+	snprintf(s->num, 32, "%.17g", s->values[row]);
+	return s->num;
+}
+
+static enum num added_number(const source *s, size_t row, size_t col, const char *text,
+			     double *v)
+{
+	if (col < ((const pm_dataset *)s->from)->ncols)
+		return parent_number(s, row, col, text, v);
+	*v = s->values[row];
+	/* what its text, "inf" or "nan", would have parsed to */
+	return isfinite(*v) ? NUM_OK : NUM_INFINITE;
+}
+
+pm_status pm__dataset_add_column(const pm_dataset *d, const char *name, const double *values,
+				 size_t at, pm_dataset **out, pm_error *err)
+{
+	char num[32];	/* "%.17g" needs at most 24 */
+	const source src = { .text = added_text, .number = added_number, .from = d,
+			     .name = name, .values = values, .num = num };
+	size_t cap = 0;
+	pm_dataset *s;
+	pm_status rc;
+
+	*out = NULL;
+	if (d->nrows > SIZE_MAX / sizeof(size_t) / (d->ncols + 1))
+		return oom(err);
+	s = dataset_alloc(d->name, d->ncols + 1);
+	if (!s)
+		return oom(err);
+	s->nrows = d->nrows;
+	if ((rc = set_names(s, &src, PM_ESCHEMA, NULL, err)))
+		goto fail;
+	/* the added cells have the places of others: every row is an exception */
+	for (size_t r = 0; r < d->nrows; r++) {
+		if ((rc = add_exception(s, r, &cap, err)))
+			goto fail;
+		for (size_t c = 0, k = r * s->ncols; c < s->ncols; c++)
+			place(d, r, c < d->ncols ? c : at, &s->exc_line[k + c], &s->exc_column[k + c]);
+	}
+	if ((rc = build_rows(s, &src, err)) || (rc = pm__dataset_copy_rows(s, d, NULL, err)))
+		goto fail;
+	*out = s;
+	return PM_OK;
+fail:
+	pm_dataset_free(s);
+	return rc;
+}
+
 const char *pm_dataset_name(const pm_dataset *d)
 {
 	return d ? d->name : NULL;
@@ -920,27 +1006,6 @@ pm_status pm_dataset_col_index(const pm_dataset *d, const char *name, size_t *co
 const char *pm_dataset_cell(const pm_dataset *d, size_t row, size_t col)
 {
 	return d && row < d->nrows && col < d->ncols ? text_at(d, row, col) : NULL;
-}
-
-static void place(const pm_dataset *d, size_t row, size_t col, unsigned *line,
-		  unsigned *column)
-{
-	size_t e = find_exception(d, row), at = 1;
-
-	if (e != SIZE_MAX) {
-		*line = d->exc_line[e * d->ncols + col];
-		*column = d->exc_column[e * d->ncols + col];
-		return;
-	}
-	if (!d->placed) {
-		*line = *column = 0;
-		return;
-	}
-	/* a row without quotes: each cell and its comma, as they were in the file */
-	for (size_t c = 0; c < col; c++)
-		at += strlen(text_at(d, row, c)) + 1;
-	*line = d->row_line ? d->row_line[row] : (unsigned)(row + 2);
-	*column = at > UINT_MAX ? UINT_MAX : (unsigned)at;
 }
 
 unsigned pm_dataset_cell_line(const pm_dataset *d, size_t row, size_t col)
