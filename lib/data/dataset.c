@@ -20,7 +20,9 @@
  */
 typedef struct column {
 	void *code;		/* per row, its level: `width` bytes each */
-	unsigned width;		/* 1, 2 or 4: the fewest that hold every level */
+	unsigned width;		/* 1, 2 or 4: the fewest that hold every level; 0
+				 * (no code) when each row has a level of its own:
+				 * row r's is r, levels being numbered as they appear */
 	size_t nlevels;
 	size_t *off;		/* each level's text: text + off[level] */
 	char *text;
@@ -77,6 +79,8 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 static size_t code_at(const column *c, size_t row)
 {
 	switch (c->width) {
+	case 0:
+		return row;
 	case 1:
 		return ((const uint8_t *)c->code)[row];
 	case 2:
@@ -382,13 +386,14 @@ static int widen(column *c, size_t n, size_t room)
 	return 0;
 }
 
-static int builder_init(builder *b, column *c)
+/* room: the rows expected (more may come; fewer leave the rest untouched) */
+static int builder_init(builder *b, column *c, size_t room)
 {
-	*b = (builder){ .c = c, .room = 64 };
+	*b = (builder){ .c = c, .room = room ? room : 1 };
 	c->width = 1;
 	c->code = malloc(b->room);
 	/* numbers until a level is none */
-	c->num = malloc(b->room * sizeof(*c->num));
+	c->num = resize(NULL, b->room, sizeof(*c->num));
 	return !c->code || !c->num || rehash(b, 16);
 }
 
@@ -433,18 +438,35 @@ static pm_status builder_add(builder *b, size_t r, const char *s, const source *
 	return PM_OK;
 }
 
-/* After the last row: the text shrunk to fit (nothing points into it, so
- * it may move), and a numeric column's numbers per level dropped. */
-static pm_status builder_finish(builder *b, pm_error *err)
+/* After the last of nrows rows: the text shrunk to fit (nothing points
+ * into it, so it may move), the rows' arrays too, and a numeric column's
+ * numbers per level dropped. */
+static pm_status builder_finish(builder *b, size_t nrows, pm_error *err)
 {
 	column *c = b->c;
 	char *text = realloc(c->text, b->len + 1);
+	void *p;
 
 	free(b->slot);
 	b->slot = NULL;
 	if (!text)
 		return oom(err);
 	c->text = text;
+	if (c->nlevels == nrows && nrows) {
+		/* a time or an id: no code says more than the row */
+		free(c->code);
+		c->code = NULL;
+		c->width = 0;
+	} else if ((p = realloc(c->code, nrows * c->width + 1))) {
+		c->code = p;
+	} else {
+		return oom(err);
+	}
+	if (c->num) {
+		if (!(p = realloc(c->num, nrows * sizeof(*c->num) + 1)))
+			return oom(err);
+		c->num = p;
+	}
 	if (c->num) {
 		free(c->value);
 		free(c->kind);
@@ -454,13 +476,13 @@ static pm_status builder_finish(builder *b, pm_error *err)
 	return PM_OK;
 }
 
-/* Builders for every column of d, or NULL (out of memory). */
-static builder *builders_new(pm_dataset *d)
+/* Builders for every column of d, room rows each, or NULL (out of memory). */
+static builder *builders_new(pm_dataset *d, size_t room)
 {
 	builder *b = calloc(d->ncols, sizeof(*b));
 
 	for (size_t c = 0; b && c < d->ncols; c++) {
-		if (builder_init(&b[c], &d->col[c])) {
+		if (builder_init(&b[c], &d->col[c], room)) {
 			for (size_t k = 0; k <= c; k++)
 				free(b[k].slot);
 			free(b);
@@ -471,11 +493,11 @@ static builder *builders_new(pm_dataset *d)
 }
 
 /* Each builder finished (on success) and freed. */
-static pm_status builders_end(builder *b, size_t ncols, pm_status st, pm_error *err)
+static pm_status builders_end(pm_dataset *d, builder *b, pm_status st, pm_error *err)
 {
-	for (size_t c = 0; c < ncols; c++) {
+	for (size_t c = 0; c < d->ncols; c++) {
 		if (!st)
-			st = builder_finish(&b[c], err);
+			st = builder_finish(&b[c], d->nrows, err);
 		free(b[c].slot);
 	}
 	free(b);
@@ -497,14 +519,14 @@ static pm_status add_row(pm_dataset *d, builder *b, size_t r, const source *src,
 /* d's nrows rows, row r of d being row r of src. */
 static pm_status build_rows(pm_dataset *d, const source *src, pm_error *err)
 {
-	builder *b = builders_new(d);
+	builder *b = builders_new(d, d->nrows);
 	pm_status st = PM_OK;
 
 	if (!b)
 		return oom(err);
 	for (size_t r = 0; r < d->nrows && !st; r++)
 		st = add_row(d, b, r, src, r, err);
-	return builders_end(b, d->ncols, st, err);
+	return builders_end(d, b, st, err);
 }
 
 /* The names, copied, and their index. An empty or repeated one is refused
@@ -599,6 +621,7 @@ static pm_status add_exception(pm_dataset *d, size_t row, size_t *cap, pm_error 
 /* A CSV file being typed, record by record. */
 typedef struct reading {
 	const char *name;
+	size_t rows;		/* records expected: one a line */
 	pm_dataset *d;
 	builder *b;
 	source src;
@@ -669,7 +692,7 @@ static pm_status csv_record(void *ctx, const pm_csv_row *t, pm_error *err)
 		x->d->placed = 1;
 		if ((st = set_names(x->d, &x->src, PM_EPARSE, t, err)))
 			return st;
-		return (x->b = builders_new(x->d)) ? PM_OK : oom(err);
+		return (x->b = builders_new(x->d, x->rows)) ? PM_OK : oom(err);
 	}
 	if ((st = csv_places(x, t, r, err)) || (st = add_row(x->d, x->b, r, &x->src, r, err)))
 		return st;
@@ -682,12 +705,19 @@ static pm_status from_buffer(char *buf, size_t len, const char *name, pm_dataset
 			     pm_error *err)
 {
 	reading x = { .name = name, .src = { .text = csv_text, .number = parse_level } };
-	pm_status st = pm__csv_scan(buf, len, name ? name : "<input>", csv_record, &x, err);
+	pm_status st;
 
+	/* Sized once for as many rows as lines: growing columns of numbers
+	 * would copy them, and the copies' pages stay with the process. Line
+	 * ends in quotes make this an overestimate (never touched), CR-only
+	 * files an underestimate (then they grow). */
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		x.rows++;
+	st = pm__csv_scan(buf, len, name ? name : "<input>", csv_record, &x, err);
 	/* the file's text is done with: the columns hold what is needed */
 	free(buf);
 	if (x.b)
-		st = builders_end(x.b, x.d->ncols, st, err);
+		st = builders_end(x.d, x.b, st, err);
 	if (st) {
 		pm_dataset_free(x.d);
 		return st;
