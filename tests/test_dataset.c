@@ -586,20 +586,24 @@ Test(dataset, column_levels)
 }
 
 /* Codes widen from one byte to two past 256 levels and to four past
- * 65 536; every cell keeps its text, number and place. */
+ * 65 536, and a column whose every row is a level of its own needs none;
+ * every cell keeps its text, number and place. */
 Test(dataset, many_levels)
 {
-	size_t n = 70000, len = 4;
-	char *text = xmalloc(n * 24 + 8);
+	size_t n = 70000, len;
+	char *text = xmalloc(n * 36 + 8);
 	uint32_t *code = xmalloc(n * sizeof(*code));
 	pm_dataset *d;
 
-	memcpy(text, "a,b\n", 4);
+	memcpy(text, "a,b,c\n", 6);
+	len = 6;
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)sprintf(text + len, "%zu,%zu\n", i, i % 300);
+		len += (size_t)sprintf(text + len, "%zu,%zu,%zu\n", i, i % 300, i % 69000);
 	d = parse(text);
 	cr_assert_eq(pm_dataset_col_nlevels(d, 0), n);
 	cr_assert_eq(pm_dataset_col_nlevels(d, 1), 300);
+	cr_assert_eq(pm_dataset_col_nlevels(d, 2), 69000);
+	cr_expect_str_eq(pm_dataset_cell(d, 69001, 2), "1");
 	pm_dataset_col_codes(d, 0, code);
 	for (size_t i = 0; i < n; i += 997) {
 		char want[24];
@@ -616,6 +620,9 @@ Test(dataset, many_levels)
 	pm_dataset_col_codes(d, 1, code);
 	cr_expect_eq(code[299], 299);
 	cr_expect_eq(code[300], 0);
+	pm_dataset_col_codes(d, 2, code);
+	cr_expect_eq(code[68999], 68999);
+	cr_expect_eq(code[69001], 1);
 	pm_dataset_free(d);
 	free(code);
 	free(text);
