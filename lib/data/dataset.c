@@ -24,7 +24,10 @@ typedef struct column {
 				 * (no code) when each row has a level of its own:
 				 * row r's is r, levels being numbered as they appear */
 	size_t nlevels;
-	size_t *off;		/* each level's text: text + off[level] */
+	/* each level's text: text + off[level]; 32 bits, as a column of a
+	 * million distinct numbers has as many offsets (so a column's distinct
+	 * texts must stay under 4 GiB) */
+	uint32_t *off;
 	char *text;
 	double *num;		/* nrows numbers, or NULL when a level is no number */
 	/* When num is NULL: each level's number, or why it is none (enum num),
@@ -318,7 +321,7 @@ static int rehash(builder *b, size_t nslot)
 }
 
 /* The level of text s (found, or added with the number `number` gives),
- * or -1: out of memory, or more levels than codes. */
+ * or -1: out of memory, more levels than codes, or 4 GiB of text. */
 static int64_t level_of(builder *b, const source *src, size_t row, size_t col, const char *s)
 {
 	column *c = b->c;
@@ -328,7 +331,7 @@ static int64_t level_of(builder *b, const source *src, size_t row, size_t col, c
 	for (; b->slot[h]; h = (h + 1) & b->mask)
 		if (strcmp(c->text + c->off[b->slot[h] - 1], s) == 0)
 			return b->slot[h] - 1;
-	if (v == UINT32_MAX - 1 || n >= SIZE_MAX / 2 - b->len)
+	if (v == UINT32_MAX - 1 || n >= UINT32_MAX - b->len)
 		return -1;
 	if (b->len + n + 1 > b->size) {
 		size_t size = b->size * 2 > b->len + n + 1 ? b->size * 2 : b->len + n + 65;
@@ -353,7 +356,7 @@ static int64_t level_of(builder *b, const source *src, size_t row, size_t col, c
 		b->cap = cap;
 	}
 	memcpy(c->text + b->len, s, n + 1);
-	c->off[v] = b->len;
+	c->off[v] = (uint32_t)b->len;
 	b->len += n + 1;
 	c->kind[v] = (unsigned char)src->number(src, row, col, s, &c->value[v]);
 	c->nlevels = v + 1;
