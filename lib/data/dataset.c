@@ -298,6 +298,7 @@ typedef struct builder {
 	uint32_t *slot;		/* open addressing: level + 1, or 0 for a free slot */
 	size_t mask;
 	size_t room;		/* rows c->code (and c->num) have room for */
+	int text;		/* a level is no number: c->num is not written */
 } builder;
 
 static int rehash(builder *b, size_t nslot)
@@ -416,7 +417,7 @@ static pm_status builder_add(builder *b, size_t r, const char *s, const source *
 		if (!(p = resize(c->code, room, c->width)))
 			return oom(err);
 		c->code = p;
-		if (c->num) {
+		if (!b->text) {
 			if (!(p = resize(c->num, room, sizeof(*c->num))))
 				return oom(err);
 			c->num = p;
@@ -432,12 +433,12 @@ static pm_status builder_add(builder *b, size_t r, const char *s, const source *
 		((uint16_t *)c->code)[r] = (uint16_t)v;
 	else
 		((uint32_t *)c->code)[r] = (uint32_t)v;
-	if (c->num && c->kind[v] == NUM_OK) {
+	/* A column found to be text keeps its numbers' room until the last
+	 * row: freed now, the block would make malloc serve the blocks that
+	 * grow after it from the heap, and their old copies stay resident. */
+	b->text |= c->kind[v] != NUM_OK;
+	if (!b->text)
 		c->num[r] = c->value[v];
-	} else if (c->num) {
-		free(c->num);
-		c->num = NULL;
-	}
 	return PM_OK;
 }
 
@@ -452,6 +453,10 @@ static pm_status builder_finish(builder *b, size_t nrows, pm_error *err)
 
 	free(b->slot);
 	b->slot = NULL;
+	if (b->text) {
+		free(c->num);
+		c->num = NULL;
+	}
 	if (!text)
 		return oom(err);
 	c->text = text;
