@@ -2,8 +2,9 @@
  *
  * usage: ingest_bench FILE.csv
  * prints one JSON line: the file's size, the time of pm_dataset_read_csv()
- * (read + tokenize + index) and of then parsing every cell as a number
- * (pm_dataset_number(), what a fit does to its numeric columns), each as
+ * (read, tokenize and type: every column's levels and numbers) and of then
+ * reading every numeric column (pm_dataset_col_numbers(), what a fit does),
+ * each as
  * seconds and MB/s of the file (1 MB = 10^6 bytes); and the read's CPU time
  * (user + system), which other processes on a busy machine inflate less
  * than the wall time. */
@@ -34,7 +35,8 @@ int main(int argc, char **argv)
 {
 	pm_dataset *d = NULL;
 	pm_error err = { 0 };
-	double t0, t1, t2, c0, c1, sum = 0.0, v, mb;
+	double t0, t1, t2, c0, c1, sum = 0.0, mb;
+	const double *v;
 	size_t nrows, ncols;
 	FILE *f;
 	long size;
@@ -63,9 +65,9 @@ int main(int argc, char **argv)
 	nrows = pm_dataset_nrows(d);
 	ncols = pm_dataset_ncols(d);
 	for (size_t c = 0; c < ncols; c++)
-		for (size_t r = 0; r < nrows; r++)
-			if (pm_dataset_number(d, r, c, &v, NULL) == PM_OK)
-				sum += v;
+		if (pm_dataset_col_numbers(d, c, &v, NULL) == PM_OK)
+			for (size_t r = 0; r < nrows; r++)
+				sum += v[r];
 	t2 = now();
 	printf("{\"bytes\": %ld, \"rows\": %zu, \"cols\": %zu, \"read_s\": %.6f, "
 	       "\"read_mb_per_s\": %.1f, \"read_cpu_s\": %.6f, \"read_cpu_mb_per_s\": %.1f, "

@@ -518,12 +518,85 @@ Test(csv, error_too_many_columns)
 	free(text);
 }
 
+/* ---- streaming ------------------------------------------------------------ */
+
+struct seen {
+	size_t nrec, stop_at;
+	char text[8][4][8];
+	unsigned place[8][4][2];
+};
+
+static pm_status on_record(void *ctx, const pm_csv_row *r, pm_error *err)
+{
+	struct seen *s = ctx;
+
+	cr_assert_eq(r->rec, s->nrec);
+	cr_assert_eq(r->ncols, 3);
+	for (size_t c = 0; c < r->ncols; c++) {
+		snprintf(s->text[r->rec][c], sizeof(s->text[0][0]), "%s",
+			 r->buf + r->start + r->cell[c]);
+		pm__csv_row_place(r, c, &s->place[r->rec][c][0], &s->place[r->rec][c][1]);
+	}
+	s->nrec++;
+	if (s->nrec == s->stop_at) {
+		snprintf(err->msg, sizeof(err->msg), "stop");
+		return err->code = PM_ESCHEMA;
+	}
+	return PM_OK;
+}
+
+static pm_status scan_text(const char *text, struct seen *s, pm_error *err)
+{
+	size_t len = strlen(text);
+	char *buf = xmalloc(len + 1);
+	pm_status rc;
+
+	memcpy(buf, text, len);
+	rc = pm__csv_scan(buf, len, "t.csv", on_record, s, err);
+	free(buf);
+	return rc;
+}
+
+/* Each record as it is read, header first, with its fields and places;
+ * the callback's error stops the scan; the tokenizer's own errors too. */
+Test(csv, scan)
+{
+	static const char text[] = "a,b,c\n1,\"x\n,y\",3\r\n4,5,\"\"\n";
+	struct seen s = { 0 };
+	pm_error err = { 0 };
+
+	cr_assert_eq(scan_text(text, &s, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(s.nrec, 3);
+	cr_expect_str_eq(s.text[0][2], "c");
+	cr_expect_str_eq(s.text[1][1], "x\n,y");
+	cr_expect_str_eq(s.text[2][2], "");
+	cr_expect_eq(s.place[1][2][0], 3);
+	cr_expect_eq(s.place[1][2][1], 5);
+	cr_expect_eq(s.place[2][0][0], 4);
+	cr_expect_eq(s.place[2][2][1], 5);
+
+	s = (struct seen){ .stop_at = 2 };
+	cr_expect_eq(scan_text(text, &s, &err), PM_ESCHEMA);
+	cr_expect_str_eq(err.msg, "stop");
+	cr_expect_eq(s.nrec, 2);
+
+	s = (struct seen){ 0 };
+	cr_expect_eq(scan_text("a,b,c\n1,2\n", &s, &err), PM_EPARSE);
+	cr_expect_str_eq(err.msg, "row has 2 fields, header has 3");
+	cr_expect_eq(s.nrec, 1);
+	s = (struct seen){ 0 };
+	cr_expect_eq(scan_text("a,b,c\n", &s, &err), PM_EPARSE);
+	cr_expect_str_eq(err.msg, "no data rows");
+}
+
 /* The row length limit, on a copy of the tokenizer built with a limit of 8
  * bytes instead of 4 GiB. */
 #define PM_CSV_ROW_MAX 8
 #define pm__csv_tokenize small_tokenize
 #define pm__csv_free small_free
 #define pm__csv_place small_place
+#define pm__csv_scan small_scan
+#define pm__csv_row_place small_row_place
 #include "../lib/data/csv.c"
 #undef pm__csv_tokenize
 #undef pm__csv_free

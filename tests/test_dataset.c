@@ -508,6 +508,189 @@ Test(dataset, numeric_detection)
 	pm_dataset_free(d);
 }
 
+/* ---- typed columns ---------------------------------------------------------- */
+
+Test(dataset, column_numbers)
+{
+	pm_dataset *d = parse("n,t,x\n"
+			      "1,0.5,a\n"
+			      "2,,3\n"
+			      "1,abc,4\n");
+	pm_error err = { 0 };
+	const double *v = (const double *)1;
+
+	cr_assert_eq(pm_dataset_col_numbers(d, 0, &v, &err), PM_OK);
+	cr_assert_not_null(v);
+	cr_expect_eq(v[0], 1.0);
+	cr_expect_eq(v[1], 2.0);
+	cr_expect_eq(v[2], 1.0);
+	/* the first cell that is no number, in row order, with its place */
+	cr_expect_eq(pm_dataset_col_numbers(d, 1, &v, &err), PM_ESCHEMA);
+	cr_expect_null(v);
+	cr_expect_str_eq(err.msg, "column 't': empty cell");
+	cr_expect_eq(err.line, 3);
+	cr_expect_eq(err.column, 3);
+	cr_expect_eq(pm_dataset_col_numbers(d, 2, &v, &err), PM_ESCHEMA);
+	cr_expect_str_eq(err.msg, "column 'x': 'a' is not a number");
+	cr_expect_eq(err.line, 2);
+	cr_expect_eq(err.column, 7);
+	/* a text column's numeric cells are still numbers, one at a time */
+	{
+		double x;
+
+		cr_expect_eq(pm_dataset_number(d, 1, 2, &x, NULL), PM_OK);
+		cr_expect_eq(x, 3.0);
+	}
+	cr_expect_eq(pm_dataset_col_numbers(d, 3, &v, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_col_numbers(NULL, 0, &v, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_col_numbers(d, 0, NULL, NULL), PM_EINVAL);
+	pm_dataset_free(d);
+}
+
+Test(dataset, column_levels)
+{
+	pm_dataset *d = parse("act,n\n"
+			      "tanh,2\n"
+			      "relu,2.0\n"
+			      "tanh,2\n"
+			      "\"\",1\n");
+	uint32_t code[4] = { 9, 9, 9, 9 };
+
+	/* in order of first appearance; a number's text as it was written */
+	cr_assert_eq(pm_dataset_col_nlevels(d, 0), 3);
+	cr_expect_str_eq(pm_dataset_level_name(d, 0, 0), "tanh");
+	cr_expect_str_eq(pm_dataset_level_name(d, 0, 1), "relu");
+	cr_expect_str_eq(pm_dataset_level_name(d, 0, 2), "");
+	cr_expect_null(pm_dataset_level_name(d, 0, 3));
+	pm_dataset_col_codes(d, 0, code);
+	cr_expect_eq(code[0], 0);
+	cr_expect_eq(code[1], 1);
+	cr_expect_eq(code[2], 0);
+	cr_expect_eq(code[3], 2);
+	cr_assert_eq(pm_dataset_col_nlevels(d, 1), 3);
+	cr_expect_str_eq(pm_dataset_level_name(d, 1, 1), "2.0");
+	cr_expect_str_eq(pm_dataset_cell(d, 1, 1), "2.0");
+	/* the same level is the same text */
+	cr_expect_eq(pm_dataset_cell(d, 0, 0), pm_dataset_cell(d, 2, 0));
+	/* out of range: nothing */
+	cr_expect_eq(pm_dataset_col_nlevels(d, 2), 0);
+	cr_expect_eq(pm_dataset_col_nlevels(NULL, 0), 0);
+	cr_expect_null(pm_dataset_level_name(d, 2, 0));
+	cr_expect_null(pm_dataset_level_name(NULL, 0, 0));
+	code[0] = 7;
+	pm_dataset_col_codes(d, 2, code);
+	pm_dataset_col_codes(NULL, 0, code);
+	pm_dataset_col_codes(d, 0, NULL);
+	cr_expect_eq(code[0], 7);
+	pm_dataset_free(d);
+}
+
+/* Codes widen from one byte to two past 256 levels and to four past
+ * 65 536, and a column whose every row is a level of its own needs none;
+ * every cell keeps its text, number and place. */
+Test(dataset, many_levels)
+{
+	size_t n = 70000, len;
+	char *text = xmalloc(n * 36 + 8);
+	uint32_t *code = xmalloc(n * sizeof(*code));
+	pm_dataset *d;
+
+	memcpy(text, "a,b,c\n", 6);
+	len = 6;
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%zu,%zu,%zu\n", i, i % 300, i % 69000);
+	d = parse(text);
+	cr_assert_eq(pm_dataset_col_nlevels(d, 0), n);
+	cr_assert_eq(pm_dataset_col_nlevels(d, 1), 300);
+	cr_assert_eq(pm_dataset_col_nlevels(d, 2), 69000);
+	cr_expect_str_eq(pm_dataset_cell(d, 69001, 2), "1");
+	pm_dataset_col_codes(d, 0, code);
+	for (size_t i = 0; i < n; i += 997) {
+		char want[24];
+		double v;
+
+		sprintf(want, "%zu", i);
+		cr_expect_eq(code[i], i);
+		cr_expect_str_eq(pm_dataset_cell(d, i, 0), want);
+		cr_expect_eq(pm_dataset_number(d, i, 0, &v, NULL), PM_OK);
+		cr_expect_eq(v, (double)i);
+		cr_expect_eq(pm_dataset_cell_line(d, i, 1), i + 2);
+		cr_expect_eq(pm_dataset_cell_column(d, i, 1), strlen(want) + 2);
+	}
+	pm_dataset_col_codes(d, 1, code);
+	cr_expect_eq(code[299], 299);
+	cr_expect_eq(code[300], 0);
+	pm_dataset_col_codes(d, 2, code);
+	cr_expect_eq(code[68999], 68999);
+	cr_expect_eq(code[69001], 1);
+	pm_dataset_free(d);
+	free(code);
+	free(text);
+}
+
+/* A row's places follow from its texts unless a quoted field comes before
+ * the last; a field spanning lines moves every later row's line. */
+Test(dataset, places)
+{
+	pm_dataset *d = parse("a,b,c\n"
+			      "1,22,333\n"
+			      "\"x,y\",2,\"p\nq\"\n"
+			      "4,\"5\",6\n"
+			      "7,8,9\n");
+	static const unsigned want[4][3][2] = {
+		{ { 2, 1 }, { 2, 3 }, { 2, 6 } },
+		{ { 3, 1 }, { 3, 7 }, { 3, 9 } },
+		{ { 5, 1 }, { 5, 3 }, { 5, 7 } },
+		{ { 6, 1 }, { 6, 3 }, { 6, 5 } },
+	};
+	size_t rows[] = { 3, 1, 2, 0, 1 };
+	pm_dataset *s = NULL;
+
+	for (size_t r = 0; r < 4; r++) {
+		for (size_t c = 0; c < 3; c++) {
+			cr_expect_eq(pm_dataset_cell_line(d, r, c), want[r][c][0], "%zu %zu", r, c);
+			cr_expect_eq(pm_dataset_cell_column(d, r, c), want[r][c][1], "%zu %zu", r,
+				     c);
+		}
+	}
+	/* a subset keeps them, whatever the order */
+	cr_assert_eq(pm_dataset_subset(d, rows, 5, &s, NULL), PM_OK);
+	for (size_t i = 0; i < 5; i++) {
+		for (size_t c = 0; c < 3; c++) {
+			cr_expect_eq(pm_dataset_cell_line(s, i, c), want[rows[i]][c][0]);
+			cr_expect_eq(pm_dataset_cell_column(s, i, c), want[rows[i]][c][1]);
+			cr_expect_str_eq(pm_dataset_cell(s, i, c), pm_dataset_cell(d, rows[i], c));
+		}
+	}
+	pm_dataset_free(s);
+	pm_dataset_free(d);
+}
+
+/* A subset is typed anew: its levels are those of its rows, in its order,
+ * and a column whose other rows were text may be numeric in it. */
+Test(dataset, subset_types)
+{
+	pm_dataset *d = parse("k,t\n"
+			      "b,1\n"
+			      "a,x\n"
+			      "c,3\n");
+	size_t rows[] = { 2, 0 };
+	pm_dataset *s = NULL;
+	const double *v;
+
+	cr_assert_eq(pm_dataset_subset(d, rows, 2, &s, NULL), PM_OK);
+	cr_expect_eq(pm_dataset_col_nlevels(s, 0), 2);
+	cr_expect_str_eq(pm_dataset_level_name(s, 0, 0), "c");
+	cr_expect_str_eq(pm_dataset_level_name(s, 0, 1), "b");
+	cr_expect_eq(pm_dataset_col_is_numeric(d, 1), 0);
+	cr_expect_eq(pm_dataset_col_is_numeric(s, 1), 1);
+	cr_assert_eq(pm_dataset_col_numbers(s, 1, &v, NULL), PM_OK);
+	cr_expect_eq(v[0], 3.0);
+	cr_expect_eq(v[1], 1.0);
+	pm_dataset_free(s);
+	pm_dataset_free(d);
+}
+
 /* ---- fingerprint ------------------------------------------------------------ */
 
 static void fingerprint_of(const char *text, char out[17])
@@ -768,6 +951,25 @@ Test(dataset, out_of_memory_read)
 Test(dataset, out_of_memory_build)
 {
 	exhaust(op_build, 0);
+}
+
+static pm_status op_subset(pm_dataset **out, pm_error *err)
+{
+	static const char text[] = "a,b\n1,x\n\"2\",y\n3,\"z\nw\"\n4,x\n";
+	static const size_t rows[] = { 3, 1, 1, 0, 2 };
+	pm_dataset *d = NULL;
+	pm_status rc = pm_dataset_parse_csv(text, sizeof(text) - 1, "m.csv", &d, err);
+
+	*out = NULL;
+	if (!rc)
+		rc = pm_dataset_subset(d, rows, 5, out, err);
+	pm_dataset_free(d);
+	return rc;
+}
+
+Test(dataset, out_of_memory_subset)
+{
+	exhaust(op_subset, 0);
 }
 
 Test(dataset, hook_is_live)

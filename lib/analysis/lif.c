@@ -437,55 +437,17 @@ static pm_status set_workers(pm_spec *s, const pm_dataset *d, const size_t *wc, 
 	return PM_OK;
 }
 
-/* d with a column PM_LIF_COLUMN holding r->lif, each cell placed at its
- * row's first worker cell so that errors about it point at the data. */
-static pm_status with_lif_column(const pm_dataset *d, const pm_lif_report *r, size_t wcol,
-				 pm_dataset **out, pm_error *err)
-{
-	size_t nc = pm_dataset_ncols(d) + 1, n = r->nrows;
-	const char **names = malloc(nc * sizeof(*names));
-	const char **cells = malloc(n * nc * sizeof(*cells) + 1);
-	unsigned *line = malloc(n * nc * sizeof(*line) + 1);
-	unsigned *column = malloc(n * nc * sizeof(*column) + 1);
-	char *text = malloc(n * 32 + 1);	/* "%.17g" needs at most 24 */
-	pm_status st;
-
-	if (!names || !cells || !line || !column || !text) {
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t c = 0; c + 1 < nc; c++)
-		names[c] = pm_dataset_col_name(d, c);
-	names[nc - 1] = PM_LIF_COLUMN;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < nc; c++) {
-			size_t from = c + 1 < nc ? c : wcol;
-
-			cells[i * nc + c] = pm_dataset_cell(d, i, from);
-			line[i * nc + c] = pm_dataset_cell_line(d, i, from);
-			column[i * nc + c] = pm_dataset_cell_column(d, i, from);
-		}
-		snprintf(text + i * 32, 32, "%.17g", r->lif[i]);
-		cells[i * nc + nc - 1] = text + i * 32;
-	}
-	st = pm__dataset_build(pm_dataset_name(d), nc, names, n, cells, line, column, out, err);
-out:
-	free(names);
-	free(cells);
-	free(line);
-	free(column);
-	free(text);
-	return st;
-}
-
-/* *out: d with the LIF of the columns `workers` names; *r (the caller frees
- * it, also on failure) says which columns those were. */
+/* *out: d with the LIF of the columns `workers` names, in a column
+ * PM_LIF_COLUMN whose cells are placed at their row's first worker cell so
+ * that errors about them point at the data; *r (the caller frees it, also
+ * on failure) says which columns those were. */
 static pm_status derive(const pm_dataset *d, const pm_names *workers, pm_lif_report **r,
 			pm_dataset **out, pm_error *err)
 {
 	pm_status st = pm_lif_report_new(d, workers, NULL, r, err);
 
-	return st ? st : with_lif_column(d, *r, (*r)->worker_col[0], out, err);
+	return st ? st : pm__dataset_add_column(d, PM_LIF_COLUMN, (*r)->lif, (*r)->worker_col[0],
+						out, err);
 }
 
 pm_status pm_spec_derive_lif(pm_spec *s, const pm_dataset *d, pm_dataset **out,

@@ -38,6 +38,7 @@ static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, doub
 {
 	const pm_input *in = &m->inputs[i];
 	size_t n = pm_dataset_nrows(d), c, best = 0;
+	const double *v;
 	pm_status st;
 
 	if ((st = pm_dataset_col_index(d, in->name, &c, err)))
@@ -60,9 +61,9 @@ static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, doub
 		*out = (double)best;
 		return PM_OK;
 	}
-	for (size_t r = 0; r < n; r++)
-		if ((st = pm_dataset_number(d, r, c, &x[r], err)))
-			return st;
+	if ((st = pm_dataset_col_numbers(d, c, &v, err)))
+		return st;
+	memcpy(x, v, n * sizeof(*x));
 	qsort(x, n, sizeof(*x), cmp_double);
 	*out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 	return PM_OK;

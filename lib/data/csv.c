@@ -95,8 +95,11 @@ void pm__csv_free(pm_csv *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The tokenizer's tables while they grow. */
+/* The tokenizer's tables while they grow. Streaming (fn set), row holds
+ * nothing and cell only the current record's fields. */
 struct tok {
+	pm_csv_row_fn fn;
+	void *ctx;
 	size_t *row, nrow, caprow;
 	uint32_t *cell;
 	size_t ncell, capcell;
@@ -109,7 +112,7 @@ static int reserve(struct tok *k, size_t rows, size_t cells, size_t extra)
 {
 	void *p;
 
-	if (rows > k->caprow) {
+	if (rows > k->caprow && !k->fn) {
 		if (!(p = grow(k->row, &k->caprow, rows, sizeof(*k->row))))
 			return -1;
 		k->row = p;
@@ -174,14 +177,20 @@ static int presize(struct tok *k, const char *buf, size_t pos, size_t end, size_
 	return 0;
 }
 
-pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
-			   pm_error *err)
+void pm__csv_row_place(const pm_csv_row *r, size_t col, unsigned *line, unsigned *column)
 {
-	struct tok k = { .name = name, .err = err };
+	locate(r->extra, r->nextra, r->rec, r->start, r->start + r->cell[col], line, column);
+}
+
+/* Hands each record to k->fn, or keeps the tables (k->fn NULL). buf stays
+ * the caller's; *ncols: fields per record. */
+static pm_status scan(struct tok *k, char *buf, size_t len, size_t *ncols_out)
+{
+	const char *name = k->name;
+	pm_error *err = k->err;
 	size_t pos = 0, end = len, ncols = 0;
 	pm_status rc;
 
-	memset(t, 0, sizeof(*t));
 	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 		pos = 3;
 	/* Dropping every line end at the very end removes the blank lines the
@@ -200,9 +209,14 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 		size_t rec_start = pos, nfields = 0;
 		unsigned char c;
 
-		if (k.nrow == k.caprow && reserve(&k, k.nrow + 1, k.ncell, k.nextra))
-			goto oom;
-		k.row[k.nrow++] = rec_start;
+		if (k->fn) {
+			k->nrow++;
+			k->ncell = 0;
+		} else {
+			if (k->nrow == k->caprow && reserve(k, k->nrow + 1, k->ncell, k->nextra))
+				goto oom;
+			k->row[k->nrow++] = rec_start;
+		}
 		for (;;) {
 			size_t start = pos, w;
 
@@ -225,24 +239,24 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 					}
 					if (c == '\0') {
 						rc = pos >= end ?
-							fail_here(&k, rec_start, start,
+							fail_here(k, rec_start, start,
 								  "unterminated quoted field") :
-							fail_here(&k, rec_start, pos,
+							fail_here(k, rec_start, pos,
 								  "nul byte in text");
 						goto fail;
 					}
 					buf[w++] = (char)c;
 					pos++;
 					if (c == '\n' || buf[pos] != '\n') {
-						if (k.nextra == k.capextra &&
-						    reserve(&k, k.nrow, k.ncell, k.nextra + 1))
+						if (k->nextra == k->capextra &&
+						    reserve(k, k->nrow, k->ncell, k->nextra + 1))
 							goto oom;
-						k.extra[k.nextra++] = pos;
+						k->extra[k->nextra++] = pos;
 					}
 				}
 				c = (unsigned char)buf[pos];
 				if (!plain_stop[c] || (c == '\0' && pos < end)) {
-					rc = after_quote(&k, rec_start, pos, c);
+					rc = after_quote(k, rec_start, pos, c);
 					goto fail;
 				}
 			} else {
@@ -250,26 +264,26 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 					pos++;
 				c = (unsigned char)buf[pos];
 				if (c == '\0' && pos < end) {
-					rc = fail_here(&k, rec_start, pos, "nul byte in text");
+					rc = fail_here(k, rec_start, pos, "nul byte in text");
 					goto fail;
 				}
 				w = pos;
 			}
 			if (start - rec_start > PM_CSV_ROW_MAX) {
-				rc = fail_here(&k, rec_start, rec_start, "row longer than 4 GiB");
+				rc = fail_here(k, rec_start, rec_start, "row longer than 4 GiB");
 				goto fail;
 			}
 			if (pos - start > PM_CSV_FIELD_MAX) {
-				rc = fail_here(&k, rec_start, start, "field longer than 1 MiB");
+				rc = fail_here(k, rec_start, start, "field longer than 1 MiB");
 				goto fail;
 			}
-			if (k.nrow == 1 && nfields == PM_CSV_COLS_MAX) {
-				rc = fail_here(&k, rec_start, start, "more than 10000 columns");
+			if (k->nrow == 1 && nfields == PM_CSV_COLS_MAX) {
+				rc = fail_here(k, rec_start, start, "more than 10000 columns");
 				goto fail;
 			}
-			if (k.ncell == k.capcell && reserve(&k, k.nrow, k.ncell + 1, k.nextra))
+			if (k->ncell == k->capcell && reserve(k, k->nrow, k->ncell + 1, k->nextra))
 				goto oom;
-			k.cell[k.ncell++] = (uint32_t)(start - rec_start);
+			k->cell[k->ncell++] = (uint32_t)(start - rec_start);
 			/* c was read first: for an unquoted field w == pos */
 			buf[w] = '\0';
 			nfields++;
@@ -278,27 +292,57 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 			pos++;
 		}
 
-		if (k.nrow == 1) {
+		if (k->nrow == 1) {
 			ncols = nfields;
-			if (pos < end && presize(&k, buf, pos, end, ncols))
+			if (!k->fn && pos < end && presize(k, buf, pos, end, ncols))
 				goto oom;
 		} else if (nfields != ncols) {
 			unsigned line, column;
 
-			locate(k.extra, k.nextra, k.nrow - 1, rec_start, rec_start, &line, &column);
+			locate(k->extra, k->nextra, k->nrow - 1, rec_start, rec_start, &line, &column);
 			rc = pm__fail_at(err, PM_EPARSE, name, line, column,
 					 "row has %zu field%s, header has %zu", nfields,
 					 plural(nfields), ncols);
 			goto fail;
+		}
+		if (k->fn) {
+			const pm_csv_row r = { buf, k->nrow - 1, rec_start, k->cell, ncols,
+					       k->extra, k->nextra };
+
+			if ((rc = k->fn(k->ctx, &r, err)))
+				goto fail;
 		}
 		if (pos >= end)
 			break;
 		pos += c == '\r' && buf[pos + 1] == '\n' ? 2 : 1;
 	}
 
-	if (k.nrow < 2) {
-		rc = pm__fail_at(err, PM_EPARSE, name, saturate(k.nextra + 2), 1, "no data rows");
+	if (k->nrow < 2) {
+		rc = pm__fail_at(err, PM_EPARSE, name, saturate(k->nextra + 2), 1, "no data rows");
 		goto fail;
+	}
+	*ncols_out = ncols;
+	return PM_OK;
+oom:
+	rc = pm__fail(err, PM_ENOMEM, "out of memory");
+fail:
+	return rc;
+}
+
+pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
+			   pm_error *err)
+{
+	struct tok k = { .name = name, .err = err };
+	size_t ncols = 0;
+	pm_status rc;
+
+	memset(t, 0, sizeof(*t));
+	if ((rc = scan(&k, buf, len, &ncols))) {
+		free(k.row);
+		free(k.cell);
+		free(k.extra);
+		free(buf);
+		return rc;
 	}
 	t->buf = buf;
 	t->len = len;
@@ -309,12 +353,16 @@ pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 	t->extra = k.extra;
 	t->nextra = k.nextra;
 	return PM_OK;
-oom:
-	rc = pm__fail(err, PM_ENOMEM, "out of memory");
-fail:
-	free(k.row);
+}
+
+pm_status pm__csv_scan(char *buf, size_t len, const char *name, pm_csv_row_fn fn, void *ctx,
+		       pm_error *err)
+{
+	struct tok k = { .fn = fn, .ctx = ctx, .name = name, .err = err };
+	size_t ncols;
+	pm_status rc = scan(&k, buf, len, &ncols);
+
 	free(k.cell);
 	free(k.extra);
-	free(buf);
 	return rc;
 }

@@ -9,6 +9,8 @@
  * per row (size_t) plus per cell from the row's start (32 bits, so a row may
  * not exceed 4 GiB), and rows are lines except where a quoted field holds a
  * line end: those few line starts are listed apart, to find places again.
+ * pm__csv_scan hands each record over as it is read instead, keeping no
+ * table: the dataset types the cells as they come (lib/data/dataset.c).
  *
  * Places: line is 1-based; column is the 1-based byte offset of the field's
  * first byte (its opening quote when quoted) within its line. Line 1 is
@@ -63,6 +65,31 @@ static inline size_t pm__csv_offset(const pm_csv *t, size_t rec, size_t col)
  */
 pm_status pm__csv_tokenize(char *buf, size_t len, const char *name, pm_csv *t,
 			   pm_error *err);
+
+/* One record as pm__csv_scan hands it over: its fields are NUL-terminated
+ * in buf at start + cell[0, ncols); extra: the line starts inside quoted
+ * fields so far (for its places). Valid during the call only. */
+typedef struct pm_csv_row {
+	const char *buf;
+	size_t rec;		/* 0: the header */
+	size_t start;		/* its first byte in buf */
+	const uint32_t *cell;
+	size_t ncols;
+	const size_t *extra;
+	size_t nextra;
+} pm_csv_row;
+
+typedef pm_status (*pm_csv_row_fn)(void *ctx, const pm_csv_row *row, pm_error *err);
+
+/* The same tokenizer, streaming: each record, the header first, goes to
+ * fn as soon as it is read, and no table is kept (a reader that keeps its
+ * own form of the cells needs no second copy of their offsets). buf stays
+ * the caller's, modified as by pm__csv_tokenize. Errors: those of
+ * pm__csv_tokenize, and fn's, which stops the scan. */
+pm_status pm__csv_scan(char *buf, size_t len, const char *name, pm_csv_row_fn fn, void *ctx,
+		       pm_error *err);
+/* The place of field col of a record handed to fn. */
+void pm__csv_row_place(const pm_csv_row *r, size_t col, unsigned *line, unsigned *column);
 
 /* Free what t owns and empty it; t itself is the caller's. An empty t is fine. */
 void pm__csv_free(pm_csv *t);

@@ -24,6 +24,14 @@ pm_status pm__dataset_build(const char *name, size_t ncols, const char *const *n
 			    size_t nrows, const char *const *cells, const unsigned *line,
 			    const unsigned *column, pm_dataset **out, pm_error *err);
 
+/* d with one more column, `name`, of nrows numbers (written "%.17g" as
+ * their text, which reads back exactly), each cell placed where cell
+ * (row, at) of d is; the runs and weights are d's. A derived column
+ * without a second parse of d's cells. Errors: PM_ESCHEMA "duplicate
+ * column name 'x'", PM_ENOMEM; *out NULL on failure. */
+pm_status pm__dataset_add_column(const pm_dataset *d, const char *name, const double *values,
+				 size_t at, pm_dataset **out, pm_error *err);
+
 /* A CSV dataset from buf[0, len), which must have one more byte after it:
  * what pm_dataset_read_csv does after reading the file, for readers that
  * read it themselves. Ownership of buf passes to the call whatever it

@@ -1,4 +1,4 @@
-/* What Extra-P's JSON layouts and JSON Lines share (lib/data/fmt_extrap_json.c):
+/* What Extra-P's JSON layouts and JSON Lines share (lib/data/fmt_extrap_runs.c):
  * the columns, the runs of one point, and choosing a region and a metric
  * run by run. Private to the libraries. */
 #ifndef PM_FMT_EXTRAP_JSON_H

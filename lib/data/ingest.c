@@ -275,3 +275,12 @@ pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset
 		return rc;
 	return ingest(text, len, 1, path, o, out, info, err);
 }
+
+pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)
+{
+	/* CSV as it is: no aggregation without a target, no conversion */
+	pm_read_options o = pm_read_options_default();
+
+	o.format = PM_FORMAT_CSV;
+	return pm_dataset_read(path, &o, out, NULL, err);
+}

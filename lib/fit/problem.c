@@ -52,19 +52,43 @@ static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, p
 			   pm_dataset_col_name(d, c), v);
 }
 
+/* A check of one number of column c at row r (NULL: none). */
+typedef pm_status (*check_fn)(const pm_dataset *d, size_t r, size_t c, double v,
+			      pm_error *err);
+
+/* Column c's numbers, owned by d; when one is no number, the error of the
+ * column's first wrong cell in row order: one that is no number, or one
+ * that `check` refuses. */
+static pm_status numbers(const pm_dataset *d, size_t c, check_fn check, const double **v,
+			 pm_error *err)
+{
+	double x;
+	pm_status st;
+
+	if (pm_dataset_col_numbers(d, c, v, NULL) == PM_OK)
+		return PM_OK;
+	/* some cell is no number: the loop ends there at the latest */
+	for (size_t r = 0;; r++)
+		if ((st = pm_dataset_number(d, r, c, &x, err)) ||
+		    (check && (st = check(d, r, c, x, err))))
+			return st;
+}
+
 /* powered: the column is under a power or log2, so its values must be > 0
  * and are scaled; one only in indicators may take any finite value and
  * has no scale (log_scale 0, u NaN). */
 static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale, int powered,
-				pm_column *col, double *x, pm_error *err)
+				pm_column *col, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), nd = 0;
 	double logsum = 0.0, *shrunk;
+	const double *x;
 	pm_status st;
 
+	if ((st = numbers(d, c, powered ? positive : NULL, &x, err)))
+		return st;
 	for (size_t r = 0; r < n; r++) {
-		if ((st = pm_dataset_number(d, r, c, &x[r], err)) ||
-		    (powered && (st = positive(d, r, c, x[r], err))))
+		if (powered && (st = positive(d, r, c, x[r], err)))
 			return st;
 		if (powered)
 			logsum += pm__log(x[r]);
@@ -96,67 +120,87 @@ static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale, i
 	return PM_OK;
 }
 
+/* The dataset's levels (in order of first appearance) sorted by their
+ * text: the fit numbers a category's levels in that order. */
 static pm_status categorical_column(const pm_dataset *d, size_t c, pm_column *col,
 				    pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d), nd = 0;
-	const char **cell = malloc(n * sizeof(*cell));
+	size_t n = pm_dataset_nrows(d), nd = pm_dataset_col_nlevels(d, c);
+	const char **name = malloc((nd + 1) * sizeof(*name));
+	uint32_t *rank = malloc((nd + 1) * sizeof(*rank));
 
-	if (!cell)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (size_t r = 0; r < n; r++) {
-		cell[r] = pm_dataset_cell(d, r, c);
-		if (cell[r][0] == '\0') {
-			free(cell);
-			return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d),
-					   pm_dataset_cell_line(d, r, c),
-					   pm_dataset_cell_column(d, r, c),
-					   "column '%s': empty cell", pm_dataset_col_name(d, c));
+	if (!name || !rank)
+		goto oom;
+	pm_dataset_col_codes(d, c, col->code);
+	for (size_t v = 0; v < nd; v++) {
+		name[v] = pm_dataset_level_name(d, c, v);
+		if (name[v][0] != '\0')
+			continue;
+		/* the first empty cell: the first row of this level */
+		for (size_t r = 0;; r++) {
+			if (col->code[r] == v) {
+				free(name);
+				free(rank);
+				return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d),
+						   pm_dataset_cell_line(d, r, c),
+						   pm_dataset_cell_column(d, r, c),
+						   "column '%s': empty cell", pm_dataset_col_name(d, c));
+			}
 		}
 	}
-	qsort(cell, n, sizeof(*cell), cmp_str);
-	for (size_t r = 0; r < n; r++)
-		if (nd == 0 || strcmp(cell[r], cell[nd - 1]) != 0)
-			cell[nd++] = cell[r];
-	col->levels = calloc(nd, sizeof(*col->levels));
+	qsort(name, nd, sizeof(*name), cmp_str);
+	col->levels = calloc(nd + 1, sizeof(*col->levels));
 	if (!col->levels)
 		goto oom;
 	col->ndistinct = nd;
 	for (size_t v = 0; v < nd; v++) {
-		size_t len = strlen(cell[v]) + 1;
+		size_t len = strlen(name[v]) + 1;
 
 		if (!(col->levels[v] = malloc(len)))
 			goto oom;
-		memcpy(col->levels[v], cell[v], len);
+		memcpy(col->levels[v], name[v], len);
 	}
-	free(cell);
-	for (size_t r = 0; r < n; r++) {
-		const char *text = pm_dataset_cell(d, r, c);
-		char **hit = bsearch(&text, col->levels, nd, sizeof(*col->levels), cmp_str);
-		col->code[r] = (uint32_t)(hit - col->levels);
+	for (size_t v = 0; v < nd; v++) {
+		const char *text = pm_dataset_level_name(d, c, v);
+		const char **hit = bsearch(&text, name, nd, sizeof(*name), cmp_str);
+
+		rank[v] = (uint32_t)(hit - name);
 	}
+	for (size_t r = 0; r < n; r++)
+		col->code[r] = rank[col->code[r]];
+	free(name);
+	free(rank);
 	return PM_OK;
 oom:
-	free(cell);
+	free(name);
+	free(rank);
 	return pm__fail(err, PM_ENOMEM, "out of memory");
+}
+
+/* A target must be a time > 0. */
+static pm_status time_positive(const pm_dataset *d, size_t r, size_t c, double v,
+			       pm_error *err)
+{
+	if (v > 0)
+		return PM_OK;
+	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), pm_dataset_cell_line(d, r, c),
+			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a time > 0",
+			   pm_dataset_col_name(d, c), v);
 }
 
 static pm_status target_column(const pm_dataset *d, size_t c, pm_scale scale, pm_problem *p,
 			       double *sorted, pm_error *err)
 {
 	size_t n = p->nrows;
+	const double *t;
 	pm_status st;
 
+	if ((st = numbers(d, c, time_positive, &t, err)))
+		return st;
 	for (size_t r = 0; r < n; r++) {
-		if ((st = pm_dataset_number(d, r, c, &p->t_raw[r], err)))
+		if ((st = time_positive(d, r, c, t[r], err)))
 			return st;
-		p->t[r] = p->t_raw[r];
-		if (!(p->t[r] > 0))
-			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
-					   pm_dataset_cell_line(d, r, c),
-					   pm_dataset_cell_column(d, r, c),
-					   "target '%s': %g is not a time > 0",
-					   pm_dataset_col_name(d, c), p->t[r]);
+		p->t[r] = p->t_raw[r] = t[r];
 	}
 	p->target_scale = 1.0;
 	if (scale == PM_SCALE_AUTO) {
@@ -230,7 +274,7 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 				     ? categorical_column(d, c, col, err)
 				     : numeric_column(d, c, scale,
 						      !f || pm__formula_powered(f, col->name), col,
-						      scratch, err);
+						      err);
 			if (st)
 				goto fail;
 		}

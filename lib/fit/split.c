@@ -1,10 +1,9 @@
-/* Splitting rows: subsets of a dataset, a seeded train/test split and seeded
- * K-fold assignment (thesis §4.2: fit on some rows, measure on the others). */
+/* Splitting rows: a seeded train/test split and seeded K-fold assignment,
+ * and the folds as subsets of a dataset (pm_dataset_subset, lib/data/dataset.c) (thesis §4.2: fit on some rows, measure on the others). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "data/dataset_impl.h"
 #include "core/error.h"
 #include "fit/holdout.h"
 #include "core/pcg32.h"
@@ -14,62 +13,6 @@
  * every member's draws. */
 #define SPLIT_STREAM UINT64_C(0x73706c6974000000)	/* "split" */
 #define KFOLD_STREAM UINT64_C(0x6b666f6c64000000)	/* "kfold" */
-
-pm_status pm_dataset_subset(const pm_dataset *d, const size_t *rows, size_t n,
-			    pm_dataset **out, pm_error *err)
-{
-	size_t ncols, nrows, ncells;
-	const char **names = NULL, **cells = NULL;
-	unsigned *line = NULL, *column = NULL;
-	pm_status rc;
-
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "no place for the dataset");
-	*out = NULL;
-	if (!d || (n && !rows))
-		return pm__fail(err, PM_EINVAL, "no dataset or rows");
-	ncols = pm_dataset_ncols(d);
-	nrows = pm_dataset_nrows(d);
-	for (size_t i = 0; i < n; i++)
-		if (rows[i] >= nrows)
-			return pm__fail(err, PM_EINVAL, "row %zu is out of range: %s has %zu rows",
-					rows[i], pm_dataset_name(d), nrows);
-	if (n > SIZE_MAX / sizeof(*cells) / ncols)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	ncells = n * ncols;
-	names = malloc(ncols * sizeof(*names));
-	/* +1: malloc(0) may answer NULL, which would read as out of memory */
-	cells = malloc(ncells * sizeof(*cells) + 1);
-	line = malloc(ncells * sizeof(*line) + 1);
-	column = malloc(ncells * sizeof(*column) + 1);
-	if (!names || !cells || !line || !column) {
-		rc = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t c = 0; c < ncols; c++)
-		names[c] = pm_dataset_col_name(d, c);
-	for (size_t i = 0; i < n; i++) {
-		for (size_t c = 0; c < ncols; c++) {
-			size_t k = i * ncols + c;
-
-			cells[k] = pm_dataset_cell(d, rows[i], c);
-			line[k] = pm_dataset_cell_line(d, rows[i], c);
-			column[k] = pm_dataset_cell_column(d, rows[i], c);
-		}
-	}
-	rc = pm__dataset_build(pm_dataset_name(d), ncols, names, n, cells, line, column, out,
-			       err);
-	if (!rc && (rc = pm__dataset_copy_rows(*out, d, rows, err))) {
-		pm_dataset_free(*out);
-		*out = NULL;
-	}
-out:
-	free(names);
-	free(cells);
-	free(line);
-	free(column);
-	return rc;
-}
 
 /* perm[0..n) = a uniform random permutation of 0..n-1 (Fisher-Yates);
  * only its first `len` entries are drawn, which is all a split needs. */

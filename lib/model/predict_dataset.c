@@ -5,27 +5,31 @@
 #include "core/error.h"
 #include "model/model_impl.h"
 
-/* Map the model's inputs to d's columns, then predict row by row through
- * pm_model_predict, so that a file and the library give the same numbers. */
+/* Map the model's inputs to d's columns (numeric ones read whole), then
+ * predict row by row through pm_model_predict, so that a file and the
+ * library give the same numbers. */
 pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, double *out,
 				   pm_error *err)
 {
 	size_t *col = malloc((m->ninputs + 1) * sizeof(*col));
 	double *x = malloc((m->ninputs + 1) * sizeof(*x));
+	const double **num = malloc((m->ninputs + 1) * sizeof(*num));
 	pm_status st = PM_OK;
 
-	if (!col || !x) {
+	if (!col || !x || !num) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < m->ninputs; i++)
+	for (size_t i = 0; i < m->ninputs; i++) {
 		if ((st = pm_dataset_col_index(d, m->inputs[i].name, &col[i], err)))
 			goto out;
+		/* NULL when some cell is no number: that row then says which */
+		num[i] = NULL;
+		if (m->inputs[i].role != PM_ROLE_CATEGORICAL)
+			pm_dataset_col_numbers(d, col[i], &num[i], NULL);
+	}
 	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
 		for (size_t i = 0; i < m->ninputs; i++) {
-			const char *file = pm_dataset_name(d);
-			unsigned line = pm_dataset_cell_line(d, r, col[i]);
-			unsigned column = pm_dataset_cell_column(d, r, col[i]);
 			size_t level;
 
 			if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
@@ -33,16 +37,20 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 							  err);
 				x[i] = (double)level;
 			} else {
-				st = pm_dataset_number(d, r, col[i], &x[i], err);
-				if (!st)
+				st = num[i] ? PM_OK : pm_dataset_number(d, r, col[i], &x[i], err);
+				if (!st) {
+					if (num[i])
+						x[i] = num[i][r];
 					st = pm__input_check(&m->inputs[i], x[i], err);
+				}
 			}
 			if (st) {
 				/* Give the model's message the cell's place. */
 				if (err && err->line == 0) {
-					err->line = line;
-					err->column = column;
-					snprintf(err->file, sizeof(err->file), "%s", file);
+					err->line = pm_dataset_cell_line(d, r, col[i]);
+					err->column = pm_dataset_cell_column(d, r, col[i]);
+					snprintf(err->file, sizeof(err->file), "%s",
+						 pm_dataset_name(d));
 				}
 				goto out;
 			}
@@ -53,5 +61,6 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 out:
 	free(col);
 	free(x);
+	free(num);
 	return st;
 }

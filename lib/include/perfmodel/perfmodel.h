@@ -22,10 +22,14 @@ extern "C" {
 #endif
 
 /* ---- measurements ---------------------------------------------------------
- * A dataset is a CSV table kept as text: header names, and per cell its text
- * and its place in the file (line, column), so that any later error can name
- * the cell. Numbers are parsed when a role needs them. Immutable once read;
- * safe to share between threads. */
+ * A dataset is a table typed once, when it is read: every column keeps its
+ * distinct texts (levels, in order of first appearance) and each row's
+ * level, and a column whose every cell is a finite decimal number keeps
+ * the numbers too, parsed once. Each cell keeps its place in the file
+ * (line, column), so that any later error can name the cell. Readers take
+ * whole columns (pm_dataset_col_numbers, pm_dataset_col_codes); nothing
+ * parses a cell after the read. Immutable once read; safe to share between
+ * threads. */
 typedef struct pm_dataset pm_dataset;
 
 /* Read an RFC 4180 CSV file: header row, quoted fields ("" escapes a quote),
@@ -51,12 +55,27 @@ PM_API const char *pm_dataset_cell(const pm_dataset *d, size_t row, size_t col);
 /* Where the cell starts in the file: 1-based line and column (in bytes). */
 PM_API unsigned pm_dataset_cell_line(const pm_dataset *d, size_t row, size_t col);
 PM_API unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col);
-/* 1 if every cell of the column is a finite decimal number, else 0. */
+/* 1 if every cell of the column is a finite decimal number, else 0. O(1). */
 PM_API int pm_dataset_col_is_numeric(const pm_dataset *d, size_t col);
-/* Parse one cell as a finite number. PM_ESCHEMA naming FILE:LINE:COL and the
- * column when the cell is empty, text, NaN or infinite. */
+/* One cell as a finite number (parsed when the dataset was read). PM_ESCHEMA
+ * naming FILE:LINE:COL and the column when the cell is empty, text, NaN or
+ * infinite. */
 PM_API pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col,
 				   double *value, pm_error *err);
+/* The whole column as numbers: *values = nrows doubles owned by d (valid
+ * while d lives). When some cell is not a finite number, *values is NULL
+ * and the error is pm_dataset_number's for the first such cell. PM_EINVAL
+ * for no d or values, or col out of range. */
+PM_API pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col,
+					const double **values, pm_error *err);
+/* The column's distinct texts (levels), numbered in order of first
+ * appearance; pm_dataset_cell(d, r, col) is the level of row r. The name
+ * is owned by d; NULL (and 0 levels) out of range. */
+PM_API size_t pm_dataset_col_nlevels(const pm_dataset *d, size_t col);
+PM_API const char *pm_dataset_level_name(const pm_dataset *d, size_t col, size_t level);
+/* Each row's level of the column into codes[0, nrows). Nothing is written
+ * for no d, no codes or col out of range. */
+PM_API void pm_dataset_col_codes(const pm_dataset *d, size_t col, uint32_t *codes);
 /* A 64-bit FNV-1a hash of the parsed table (names and cells), as 16 hex
  * digits + NUL, to record which data a model was fitted to. */
 PM_API void pm_dataset_fingerprint(const pm_dataset *d, char out[17]);
