@@ -8,7 +8,8 @@ in lib/ or cli/, may call each other, directly or around a circle.
 Calls are read from the built objects (nm), includes from the sources, so a
 call through the public header, which every folder may include, still counts.
 
-usage: layering.py BUILD_ROOT SOURCE_ROOT
+usage: layering.py BUILD_ROOT SOURCE_ROOT [--graph]
+(--graph also prints how many calls go from each folder to each other one)
 """
 import os
 import re
@@ -125,7 +126,16 @@ def main():
     for e in errors:
         print(e)
     edges = sum(len(v) for v in graph.values())
-    print(f"{len(objs)} files, {edges} calls between files, {len(errors)} breaking the layers")
+    if "--graph" in sys.argv[3:]:
+        between = {}
+        for a in graph:
+            for b in graph[a]:
+                if layer(a) != layer(b):
+                    key = (layer(a), layer(b))
+                    between[key] = between.get(key, 0) + 1
+        for (a, b), n in sorted(between.items(), key=lambda kv: (RANK[kv[0][0]], -RANK[kv[0][1]])):
+            print(f"{a:>9} -> {b:<9} {n:3d} file pairs")
+    print(f"{len(objs)} files, {edges} caller-callee pairs of files, {len(errors)} breaking the layers")
     return 1 if errors else 0
 
 
