@@ -1,12 +1,38 @@
 /* perfmodel: dispatch to a command of the table (cmd_help.c), in the manner
  * of git. */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-int main(int argc, char **argv)
+/* Every command writes its output through stdout's buffer, so a failed
+ * write (a full disk, /dev/full) shows at the latest when the buffer is
+ * flushed and closed: it must turn the exit status into a failure, not
+ * leave a truncated output behind an exit 0. */
+static int close_stdout(int rc)
+{
+	int failed = ferror(stdout), e = 0;
+
+	if (fflush(stdout) != 0) {
+		failed = 1;
+		e = errno;
+	}
+	if (fclose(stdout) != 0 && !e) {
+		failed = 1;
+		e = errno;
+	}
+	if (!failed)
+		return rc;
+	if (e)
+		fprintf(stderr, "perfmodel: write error: %s\n", strerror(e));
+	else
+		fputs("perfmodel: write error: the output is incomplete\n", stderr);
+	return EXIT_FAIL;
+}
+
+static int run(int argc, char **argv)
 {
 	const struct command *c;
 	pm_error err = { 0 };
@@ -29,4 +55,9 @@ int main(int argc, char **argv)
 	if (!c)
 		return usage_error(NULL, "'%s' is not a command; see 'perfmodel help'", argv[1]);
 	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }

@@ -113,6 +113,26 @@ if "$pm" predict sub/config.json --json | grep -q '"predicted": '; then ok "pred
 if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" | grep -q "MAPE"; then ok "eval"; else bad "eval"; fi
 if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" --json | grep -q '"r2": '; then ok "eval --json"; else bad "eval --json"; fi
 check "--version" "$pm" --version
+
+# A write error on stdout is a failure with its reason, never exit 0: small
+# outputs fail at the final flush, large ones (fit's table) on the way.
+if [ -w /dev/full ]; then
+	for args in "--version" "--version --json" "predict sub/config.json" "predict sub/config.json --json" \
+		"eval -m gemm.json $data/gemm_cpu.csv --json" "predict -m gemm.json $data/gemm_cpu.csv" \
+		"ssgd $data/ssgd_phases.csv" "fit $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 5"; do
+		# shellcheck disable=SC2086
+		"$pm" $args >/dev/full 2>full.err
+		rc=$?
+		if [ "$rc" -eq 1 ] && [ "$(wc -l <full.err)" -eq 1 ] &&
+			grep -Eq '^perfmodel: write error: ' full.err; then
+			ok "stdout on /dev/full: $args exits 1"
+		else
+			bad "stdout on /dev/full: $args exits 1" "exit $rc" "$(cat full.err)"
+		fi
+	done
+else
+	bad "stdout on /dev/full" "no writable /dev/full"
+fi
 check "help fit" "$pm" help fit
 check "fit -h" "$pm" fit -h
 
