@@ -24,6 +24,9 @@ const struct command *find_command(const char *name);
 /* "perfmodel: FILE:LINE:COL: message" on stderr (the parts it has). */
 void report_error(const pm_error *err);
 /* "perfmodel: message" on stderr; returns EXIT_USAGE, for bad arguments. */
+/* --threads beyond the CPUs online only take turns (and a thousand would
+ * cost their stacks): cap it, with a note on stderr unless quiet. */
+void cap_threads(pm_fit_options *o, int quiet);
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

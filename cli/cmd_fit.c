@@ -48,7 +48,7 @@ const char fit_usage[] =
 	"      --seed N           random seed (default 1: runs repeat)\n"
 	"      --seeds K          K fits with seeds N..N+K-1: table of mean ± std of every\n"
 	"                         parameter (thesis Tables 4.2/4.3); saves the lowest-cost fit\n"
-	"      --threads N        threads (default: all CPUs; small fits use fewer; same fit)\n"
+	"      --threads N        threads (default and most: the CPUs; small fits use fewer; same fit)\n"
 	"      --maxiter N        generations at most (1000)\n"
 	"      --popsize N        population = N * unknowns (15)\n"
 	"      --tol X            stop when std(costs) <= atol + tol*|mean(costs)| (0.01)\n"
@@ -490,6 +490,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 
 	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
+	cap_threads(&a.opt, a.quiet);
 	rc = EXIT_FAIL;
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();

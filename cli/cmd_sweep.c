@@ -26,7 +26,7 @@ const char sweep_usage[] =
 	"  --cv-seed N            seed of the folds (default: --seed)\n"
 	"  --test-fraction F      instead of --cv: one seeded split, F held out\n"
 	"  --seed N               seed of every fit (1)\n"
-	"  --threads N            threads (default: all CPUs; results do not depend on it)\n"
+	"  --threads N            threads (default and most: the CPUs; results do not depend on it)\n"
 	"  --maxiter N, --popsize N, --scale auto|none   as for fit\n"
 	"  --csv                  the table as CSV on stdout\n"
 	"  --json                 one JSON document on stdout (docs/formats.md)\n"
@@ -280,6 +280,7 @@ int cmd_sweep(int argc, char **argv)
 	a.opt.reg = PM_REG_L2;
 	if ((rc = parse_args(argc, argv, &a)))
 		return rc;
+	cap_threads(&a.opt, a.quiet);
 	rc = EXIT_FAIL;
 	src = (pm_source){ .path = a.data, .read = a.ro };
 	a.opt.stop = interrupt_install();

@@ -22,6 +22,18 @@ void report_error(const pm_error *err)
 	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : pm_status_string(err->code));
 }
 
+void cap_threads(pm_fit_options *o, int quiet)
+{
+	unsigned cpus = pm_cpu_count();
+
+	if (o->threads <= cpus)
+		return;
+	if (!quiet)
+		fprintf(stderr, "perfmodel: note: --threads %u is more than the %u CPUs online: "
+			"using %u\n", o->threads, cpus, cpus);
+	o->threads = cpus;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -114,6 +114,18 @@ if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" | grep -q "MAPE"; then ok "eval"
 if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" --json | grep -q '"r2": '; then ok "eval --json"; else bad "eval --json"; fi
 check "--version" "$pm" --version
 
+# --threads beyond the CPUs online is capped, with a note unless --quiet
+cpus=$(nproc)
+"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \
+	>cap.json 2>cap.err
+if grep -q "\"threads\": $cpus," cap.json && grep -q "^perfmodel: note: --threads 1024 is more than the $cpus CPUs online: using $cpus\$" cap.err &&
+	[ "$(wc -l <cap.err)" -eq 1 ] &&
+	[ -z "$("$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 -q 2>&1)" ]; then
+	ok "--threads 1024 is capped at the CPUs, with a note unless --quiet"
+else
+	bad "--threads 1024 is capped at the CPUs, with a note unless --quiet" "$(cat cap.err)" "$(grep threads cap.json)"
+fi
+
 # A write error on stdout is a failure with its reason, never exit 0: small
 # outputs fail at the final flush, large ones (fit's table) on the way.
 if [ -w /dev/full ]; then

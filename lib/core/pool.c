@@ -68,6 +68,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "perfmodel/perfmodel.h"
 
 #define SPIN_NS 20000
 /* chunks per thread and job: small enough to even out the threads' ends */
@@ -438,7 +439,7 @@ void pm__pool_for(pm_pool *p, size_t n, pm_pool_fn fn, void *ctx)
 	wait_finished(p, p->done_before, 1);
 }
 
-unsigned pm__cpu_count(void)
+unsigned pm_cpu_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 

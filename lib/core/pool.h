@@ -22,7 +22,5 @@ unsigned pm__pool_threads(const pm_pool *p);
 /* Run fn over [0, n), the calling thread taking part. Which thread runs which
  * i is not fixed: fn must write only to places owned by i. */
 void pm__pool_for(pm_pool *p, size_t n, pm_pool_fn fn, void *ctx);
-/* The number of online CPUs (>= 1). */
-unsigned pm__cpu_count(void);
 
 #endif

@@ -217,7 +217,7 @@ out:
  * it; info.threads_used reports it. */
 static unsigned fit_threads(const pm_problem *p, const pm_model *m, const pm_fit_options *o)
 {
-	unsigned asked = o->threads ? o->threads : pm__cpu_count();
+	unsigned asked = o->threads ? o->threads : pm_cpu_count();
 	double members = (double)pm__de_members(o->popsize, m->nparams);
 	double shares = floor(members * (double)p->nrows / ROWS_PER_THREAD);
 

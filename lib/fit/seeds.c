@@ -64,7 +64,7 @@ pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
 	b.progress_arg = o[0].progress_arg;
 	/* Whole fits in parallel first: they share nothing, whereas one fit
 	 * synchronises its threads every generation and polishes serially. */
-	threads = threads ? threads : pm__cpu_count();
+	threads = threads ? threads : pm_cpu_count();
 	workers = threads < n ? threads : (unsigned)n;
 	for (size_t i = 0; i < n; i++) {
 		o[i].threads = threads / workers;
@@ -182,7 +182,7 @@ pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 	if ((st = gather(model[best], model, nseeds, o->seed, err)))
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	threads = o->threads ? o->threads : pm__cpu_count();
+	threads = o->threads ? o->threads : pm_cpu_count();
 	model[best]->info.wall_time_s =
 		(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	/* fits ran side by side, each on info.threads_used threads */

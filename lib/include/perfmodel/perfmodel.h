@@ -252,6 +252,10 @@ typedef struct pm_fit_options {
 
 /* scipy.optimize.differential_evolution's defaults, seed 1, all CPUs. */
 PM_API pm_fit_options pm_fit_options_default(void);
+/* The CPUs online (at least 1): what threads = 0 uses. A fit runs any
+ * number of threads asked for, with the same results; more than this only
+ * take turns. */
+PM_API unsigned pm_cpu_count(void);
 
 typedef struct pm_metrics {
 	size_t n;		/* rows compared */
