@@ -114,6 +114,19 @@ if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" | grep -q "MAPE"; then ok "eval"
 if "$pm" eval -m gemm.json "$data/gemm_cpu.csv" --json | grep -q '"r2": '; then ok "eval --json"; else bad "eval --json"; fi
 check "--version" "$pm" --version
 
+# A prediction that overflows is an error naming the point, never "null" or inf
+printf '{"model": "gemm.json", "points": [{"n": 1e200, "threads": 2}]}' >overflow.json
+expect_fail "predict: an overflowing point" 1 "the prediction at n=1e\\+200, threads=2 is not a finite number" -- \
+	"$pm" predict overflow.json
+expect_fail "predict --json: an overflowing point" 1 "n=1e\\+200, threads=2 is not a finite number" -- \
+	"$pm" predict overflow.json --json
+printf 'n,threads\n512,1\n1e200,2\n' >overflow.csv
+expect_fail "predict -m: an overflowing row names its line" 1 "overflow.csv:3:.*n=1e\\+200, threads=2 is not a finite" -- \
+	"$pm" predict -m gemm.json overflow.csv
+printf '{"n": 1e200}' >overflow_job.json
+expect_fail "advise: an overflowing point" 1 "not a finite number" -- \
+	"$pm" advise -m gemm.json overflow_job.json --vary threads=1..4
+
 # --threads beyond the CPUs online is capped, with a note unless --quiet
 cpus=$(nproc)
 "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \

@@ -5,6 +5,7 @@
 
 #include "leak_check.h"
 #include "model_fixture.h"
+#include "model/model_impl.h"
 
 PM_LEAK_CHECKED_SUITE(model);
 
@@ -74,4 +75,43 @@ Test(model, accessors_on_no_model)
 	cr_assert_eq(pm_model_nseeds(NULL), 0);
 	EXPECT_FAIL(pm_model_input_index(NULL, "x", &i, E), PM_EINVAL, "no model");
 	cr_assert_eq(i, 3);
+}
+
+/* t = n^2 * g^-1: finite for every finite input, until it overflows. */
+static pm_model *square(void)
+{
+	static const char *const names[] = { "n", "g" };
+	static const pm_role role[] = { PM_ROLE_INTRINSIC, PM_ROLE_EXTRINSIC };
+	const size_t nlevels[2] = { 0 };
+	pm_model *m = NULL;
+
+	cr_assert_eq(pm__model_new("t", 2, (const char **)names, role, nlevels, NULL, NULL, &m,
+				   NULL), PM_OK);
+	m->value[0] = 1;	/* a_n */
+	m->value[1] = 2;	/* p_n */
+	m->value[2] = -1;	/* q_g */
+	m->value[3] = 0;	/* C */
+	pm__model_raw(m);
+	return m;
+}
+
+Test(model, a_prediction_that_overflows_is_an_error_naming_the_point)
+{
+	pm_model *m = square();
+	double ok[2] = { 1e100, 4 }, big[2] = { 1e200, 0.5 }, t = 7, x[6] = { 3, 1, 1e200, 2, 5, 1 };
+	double out[3] = { 0, 0, 0 };
+	pm_vary vary = { .input = 1, .n = 2, .values = (const double[]){ 1, 2 } };
+	pm_advice advice;
+
+	cr_assert_eq(pm_model_predict(m, ok, &t, NULL), PM_OK);
+	cr_assert(fabs(t / (1e200 / 4) - 1) < 1e-12, "%g", t);
+	t = 7;
+	EXPECT_FAIL(pm_model_predict(m, big, &t, E), PM_ERANGE,
+		    "the prediction at n=1e+200, g=0.5 is not a finite number");
+	cr_assert_eq(t, 7, "nothing written on failure");
+	EXPECT_FAIL(pm_model_predict_batch(m, x, 3, out, E), PM_ERANGE, "point 2: the prediction at n=1e+200");
+	cr_assert(fabs(out[0] - 9.0) < 1e-12, "the points before it are predicted: %g", out[0]);
+	EXPECT_FAIL(pm_model_advise(m, big, &vary, 1, NULL, &advice, E), PM_ERANGE, "n=1e+200");
+	cr_assert_str_eq(pm_status_string(PM_ERANGE), "prediction out of range");
+	pm_model_free(m);
 }

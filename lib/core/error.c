@@ -49,6 +49,7 @@ const char *pm_status_string(pm_status s)
 	case PM_ESCHEMA: return "wrong shape";
 	case PM_EDOMAIN: return "value out of the model's domain";
 	case PM_EFIT: return "fit failed";
+	case PM_ERANGE: return "prediction out of range";
 	}
 	return "unknown status";
 }

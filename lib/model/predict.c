@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
 #include "model/model_impl.h"
 #include "model/predict_impl.h"
 
@@ -270,10 +271,35 @@ static uint32_t cached_level(const void *ctx, uint32_t i)
 	return point_level(&((const struct cached *)ctx)->p, i);
 }
 
+/* "n=1e+200, activation=relu, threads=2": the point, for an error message
+ * (cut short at size; no allocation). */
+static void describe_point(const struct point *p, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->m->ninputs && used < size; i++) {
+		const pm_input *in = &p->m->inputs[i];
+		double v = value_of(p, i);
+		char num[PM_NUM_MAX];
+		int n;
+
+		if (in->role == PM_ROLE_CATEGORICAL)
+			n = snprintf(buf + used, size - used, "%s%s=%s", i ? ", " : "", in->name,
+				     in->levels[(size_t)v]);
+		else
+			n = (pm__num_format(num, v),
+			     snprintf(buf + used, size - used, "%s%s=%s", i ? ", " : "", in->name, num));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
 pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
 			 double *out, pm_error *err)
 {
-	double fv[FACTOR_CACHE];
+	double fv[FACTOR_CACHE], v;
 	struct cached c = { { m, x, vi, vv }, NULL };
 	pm_status st = check_point(&c.p, err);
 
@@ -284,8 +310,16 @@ pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double v
 			fv[f] = point_factor(&c.p, f);
 		c.fv = fv;
 	}
-	*out = m->target_scale *
-	       pm__terms_combine(&m->terms, m->value, cached_factor, cached_level, &c);
+	v = m->target_scale * pm__terms_combine(&m->terms, m->value, cached_factor, cached_level, &c);
+	/* an overflow (or inf - inf) is no run time: say where, never hand it on */
+	if (!isfinite(v)) {
+		char where[200];
+
+		describe_point(&c.p, where, sizeof(where));
+		return pm__fail(err, PM_ERANGE, "the prediction at %s is not a finite number "
+				"(the model overflows there)", where);
+	}
+	*out = v;
 	return PM_OK;
 }
 
@@ -319,6 +353,15 @@ static pm_status one_by_one(const pm_model *m, const double *x, size_t k0, size_
 	return PM_OK;
 }
 
+static int all_finite(const double *v, size_t n)
+{
+	int ok = 1;
+
+	for (size_t i = 0; i < n; i++)	/* no early exit: it vectorises */
+		ok &= isfinite(v[i]) != 0;
+	return ok;
+}
+
 pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, double *out,
 				 pm_error *err)
 {
@@ -337,7 +380,10 @@ pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, d
 
 		b.zero = area + b.n * m->ninputs;
 		b.fv = b.zero + b.n;
-		if (!predict_block(&b, x + k * m->ninputs, out + k)) {
+		/* a block with a point the model cannot take, or whose prediction
+		 * is not finite, again one point at a time to say which */
+		if (!predict_block(&b, x + k * m->ninputs, out + k) ||
+		    !all_finite(out + k, b.n)) {
 			pm_status st = one_by_one(m, x, k, b.n, out, err);
 
 			if (st)

@@ -55,8 +55,15 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 				goto out;
 			}
 		}
-		if ((st = pm_model_predict(m, x, &out[r], err)))
+		/* a prediction that overflows: the row's line, the message names
+		 * the inputs */
+		if ((st = pm_model_predict(m, x, &out[r], err))) {
+			if (err && err->line == 0 && m->ninputs) {
+				err->line = pm_dataset_cell_line(d, r, col[0]);
+				snprintf(err->file, sizeof(err->file), "%s", pm_dataset_name(d));
+			}
 			goto out;
+		}
 	}
 out:
 	free(col);

@@ -42,7 +42,8 @@ typedef enum pm_status {
 	PM_EPARSE,	/* bad CSV/JSON text; err->line/column say where */
 	PM_ESCHEMA,	/* valid JSON or CSV of the wrong shape, format or version */
 	PM_EDOMAIN,	/* a value the model cannot take (x <= 0 under a power) */
-	PM_EFIT		/* the fit could not produce a finite model */
+	PM_EFIT,	/* the fit could not produce a finite model */
+	PM_ERANGE	/* a prediction is not a finite number: the model overflows there */
 } pm_status;
 
 typedef struct pm_error {
@@ -198,15 +199,18 @@ PM_API const char *pm_model_scale_name(const pm_model *m);
 /* Predict one point. x[i] is the value of input i: a number for a numeric
  * input, the level index (0, 1, ...) for a categorical one. PM_EDOMAIN when a
  * numeric value is not finite and > 0 (NaN: "has no value"), a level is out
- * of range, or a log2() input is below 1; PM_EINVAL for a NULL argument (x
- * may be NULL for a model of no inputs). On error *out is not written.
+ * of range, or a log2() input is below 1; PM_ERANGE when the prediction is
+ * not a finite number (the model overflows at that point: the message names
+ * the inputs); PM_EINVAL for a NULL argument (x may be NULL for a model of
+ * no inputs). On error *out is not written.
  * Reentrant, allocation-free. */
 PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *out,
 				  pm_error *err);
 
 /* Predict n points at once into the caller's out[0..n): point k's inputs
  * are x[k * ninputs .. (k + 1) * ninputs), as for pm_model_predict. Stops
- * at the first point the model cannot take (out[k..n) then unset) with its
+ * at the first point the model cannot take or predicts no finite number for
+ * (out[k..n) then unset or not finite) with its
  * error prefixed "point K: " (1-based). Reentrant, allocation-free (about
  * 19 KiB of stack); the same numbers, bit for bit, as pm_model_predict
  * point by point, and several times faster: blocks of points, vectorised. */
