@@ -127,6 +127,15 @@ printf '{"n": 1e200}' >overflow_job.json
 expect_fail "advise: an overflowing point" 1 "not a finite number" -- \
 	"$pm" advise -m gemm.json overflow_job.json --vary threads=1..4
 
+# Non-positive times are errors where they enter, with their place
+printf 'n,threads,time_s\n512,1,0.01\n512,1,-0.5\n512,1,0.012\n1024,1,0.08\n1024,1,0.09\n' >negrun.csv
+expect_fail "--aggregate: a negative run does not vanish into the median" 1 \
+	"negrun.csv:3:[0-9]+: column 'time_s': -0.5 must be > 0 \\(a run's time" -- \
+	"$pm" fit negrun.csv --target time_s --intrinsic n --extrinsic threads --aggregate median -o out.json
+printf 'n,threads,time_s\n512,1,0.01\n1024,2,0\n' >zero.csv
+expect_fail "eval: a zero target" 1 "zero.csv:3:[0-9]+: target 'time_s': 0 is not a time > 0" -- \
+	"$pm" eval -m gemm.json zero.csv
+
 # --threads beyond the CPUs online is capped, with a note unless --quiet
 cpus=$(nproc)
 "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \

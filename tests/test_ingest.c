@@ -522,8 +522,18 @@ Test(ingest, extrap_errors)
 
 	cr_assert_eq(pm_dataset_read(data_path("extrap.txt"), NULL, &(pm_dataset *){ NULL },
 				     NULL, NULL), PM_ESCHEMA, "two regions: choose one");
-	expect_error("PARAMETER p\nPOINTS 1 2\nREGION a\nDATA 1\nREGION b\nDATA 2\n", NULL,
-		     PM_ESCHEMA, "more than one region ('a', 'b'): choose one with --region", 6, 1);
+	/* (each region with a DATA line for each point: fewer is an error of its own) */
+	expect_error("PARAMETER p\nPOINTS 1 2\nREGION a\nDATA 1\nDATA 2\nREGION b\nDATA 2\nDATA 3\n",
+		     NULL, PM_ESCHEMA, "more than one region ('a', 'b'): choose one with --region", 7,
+		     1);
+	expect_error("PARAMETER p\nPOINTS 1 2 3\nREGION a\nDATA 1\nDATA 2\nREGION b\nDATA 2\n", NULL,
+		     PM_ESCHEMA, "only 2 DATA lines for the 3 points (region 'a', metric '')", 4, 1);
+	expect_error("PARAMETER p\nPOINTS 1 2\nMETRIC time\nDATA 1 1.5\n", NULL, PM_ESCHEMA,
+		     "only 1 DATA lines for the 2 points (region '', metric 'time')", 4, 1);
+	expect_error("PARAMETER p\nPOINTS 1 2\nDATA 1 -0.5 2\nDATA 3\n", NULL, PM_ESCHEMA,
+		     "DATA value -0.5 is not a time > 0", 3, 8);
+	expect_error("PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 0\n", NULL, PM_ESCHEMA,
+		     "DATA value 0 is not a time > 0", 4, 6);
 	expect_error("PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 2\nDATA 3\n", NULL, PM_ESCHEMA,
 		     "more DATA lines than the 2 points", 5, 1);
 	expect_error("PARAMETER p q\nPOINTS ( 1 2 ) ( 3 )\n", NULL, PM_ESCHEMA,

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/numcodec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@ static pm_status vfail(pm_error *err, pm_status code, const char *file, unsigned
 	err->line = line;
 	err->column = column;
 	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* numbers in messages read the same under any locale */
+	pm__num_vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	return code;
 }
 

@@ -35,17 +35,18 @@ static void runs_free(struct runs *r)
 	free(r->order);
 }
 
+/* Every run's number must be > 0 before runs are merged: a negative or zero
+ * time would otherwise vanish into a median. `why` ends the message. */
 static pm_status positive(const pm_dataset *d, size_t row, size_t col, double *v,
-			  pm_error *err)
+			  const char *why, pm_error *err)
 {
 	pm_status rc = pm_dataset_number(d, row, col, v, err);
 
 	if (rc || *v > 0)
 		return rc;
 	return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d), pm_dataset_cell_line(d, row, col),
-			   pm_dataset_cell_column(d, row, col),
-			   "column '%s': %.17g must be > 0 to convert throughput to time",
-			   pm_dataset_col_name(d, col), *v);
+			   pm_dataset_cell_column(d, row, col), "column '%s': %.17g must be > 0 %s",
+			   pm_dataset_col_name(d, col), *v, why);
 }
 
 static pm_status row_times(struct runs *r, pm_error *err)
@@ -55,11 +56,13 @@ static pm_status row_times(struct runs *r, pm_error *err)
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (!r->convert) {
-			rc = pm_dataset_number(r->d, i, r->tcol, &r->t[i], err);
+			rc = positive(r->d, i, r->tcol, &r->t[i],
+				      "(a run's time, before runs are merged)", err);
 		} else {
-			rc = positive(r->d, i, r->tcol, &thr, err);
+			rc = positive(r->d, i, r->tcol, &thr, "to convert throughput to time", err);
 			if (!rc)
-				rc = positive(r->d, i, r->pcol, &per, err);
+				rc = positive(r->d, i, r->pcol, &per, "to convert throughput to time",
+					      err);
 			r->t[i] = per / thr;
 		}
 		if (rc)

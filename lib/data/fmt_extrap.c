@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
 #include "data/ingest_impl.h"
 #include "data/table.h"
 
@@ -29,6 +30,7 @@ struct extrap {
 	const char *want_region, *want_metric;	/* NULL: the only one there is */
 	const char *seen_region, *seen_metric;	/* of the first DATA line read */
 	size_t next;		/* the point the next DATA line is for */
+	unsigned block_line;	/* the block's first DATA line (0: none yet) */
 	unsigned line;
 	pm_table t;
 };
@@ -132,6 +134,31 @@ static pm_status unique(struct extrap *x, const char *cur, const char **seen,
 	return PM_OK;
 }
 
+/* A REGION/METRIC block ends (at the next one or the file's end): it must
+ * have a DATA line for every point, or the values would belong to the
+ * wrong points' neighbours in the reader's mind. */
+static pm_status block_end(struct extrap *x)
+{
+	if (x->next && x->next < x->npoint)
+		return pm__fail_at(x->err, PM_ESCHEMA, x->name, x->block_line, 1,
+				   "only %zu DATA lines for the %zu points (region '%s', metric "
+				   "'%s')", x->next, x->npoint, x->region, x->metric);
+	return PM_OK;
+}
+
+/* A DATA value that reads as a number must be a time > 0: a zero or a
+ * negative run would otherwise vanish into the configuration's median.
+ * Text that is no number is left to the table's own error. */
+static pm_status run_time(const struct extrap *x, const struct tok *tk)
+{
+	char *end;
+	double v = pm__num_strtod(tk->s, &end);
+
+	if (end != tk->s && *end == '\0' && !(v > 0))
+		return FAIL(x, tk->column, "DATA value %s is not a time > 0", tk->s);
+	return PM_OK;
+}
+
 static pm_status data(struct extrap *x, struct tok *tk, size_t n)
 {
 	pm_status rc;
@@ -140,6 +167,8 @@ static pm_status data(struct extrap *x, struct tok *tk, size_t n)
 		return FAIL(x, 1, "more DATA lines than the %zu points", x->npoint);
 	if (!n)
 		return FAIL(x, 1, "DATA without values");
+	if (!x->next)
+		x->block_line = x->line;
 	if ((x->want_region && strcmp(x->want_region, x->region)) ||
 	    (x->want_metric && strcmp(x->want_metric, x->metric))) {
 		x->next++;
@@ -151,6 +180,8 @@ static pm_status data(struct extrap *x, struct tok *tk, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct cellref *p = &x->point[x->next * x->nparam];
 
+		if ((rc = run_time(x, &tk[i])))
+			return rc;
 		for (size_t k = 0; k < x->nparam; k++)
 			if ((rc = pm__table_add_at(&x->t, p[k].s, p[k].line, p[k].column, x->err)))
 				return rc;
@@ -185,6 +216,10 @@ static pm_status one_line(struct extrap *x, char *s, const char *base, struct to
 	if (more)
 		after++;
 	if (!strcmp(s, "REGION") || !strcmp(s, "METRIC")) {
+		pm_status rc = block_end(x);
+
+		if (rc)
+			return rc;
 		*(s[0] == 'R' ? &x->region : &x->metric) = rest(after);
 		x->next = 0;
 		return PM_OK;
@@ -241,6 +276,8 @@ pm_status pm__read_extrap(const char *text, size_t len, const char *name, const 
 		if (*s && *s != '#')
 			rc = one_line(&x, s, line, tk, MAXTOK);
 	}
+	if (!rc)
+		rc = block_end(&x);
 	if (rc)
 		goto out;
 	if (!x.nparam) {

@@ -92,6 +92,10 @@ pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
  * is powered; else PM_EDOMAIN naming the input. The one check of a value
  * for prediction (a point, a batch, a file, a config). */
 pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
+/* Every t[r] of d's column c is a time > 0, or PM_EDOMAIN naming the first
+ * that is not by file, line and column: relative errors (MAPE) and the log
+ * loss mean nothing over a zero or a negative time. */
+pm_status pm__times_check(const pm_dataset *d, size_t c, const double *t, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library
