@@ -230,9 +230,31 @@ expect_fail "a field longer than 1 MiB" 1 "big.csv:2:3: field longer than 1 MiB"
 expect_fail "a categorical with more levels than rows/2" 1 "hosts.csv: categorical column 'host' has 11 levels in 20 rows" \
 	-- "$pm" fit hosts.csv --target time_s --extrinsic threads --categorical host -o out.json -q
 
-# an endless device is binary: refused at its first NUL, never read to the end
-expect_fail "data from /dev/zero" 1 "/dev/zero:1:1: nul byte in text" -- timeout 20 "$pm" fit /dev/zero --spec "$spec" -o out.json -q
-expect_fail "a model from /dev/urandom" 1 "/dev/urandom:[0-9]+:[0-9]+: invalid JSON" -- timeout 20 "$pm" predict -m /dev/urandom points.csv
+# a device, a folder or a FIFO nobody writes to is refused before any read
+# (never a hang); standard input is "-", and an endless stream of binary
+# there is refused at its first NUL, never read to the end
+expect_fail "data from /dev/zero" 1 "/dev/zero: not a regular file \\(a character device\\)" -- \
+	timeout 20 "$pm" fit /dev/zero --spec "$spec" -o out.json -q
+expect_fail "a model from /dev/urandom" 1 "/dev/urandom: not a regular file \\(a character device\\)" -- \
+	timeout 20 "$pm" predict -m /dev/urandom points.csv
+expect_fail "a folder as the data" 1 "sub: not a regular file \\(a folder\\)" -- \
+	timeout 20 "$pm" fit sub --spec "$spec" -o out.json -q
+mkfifo fifo
+expect_fail "a FIFO with no writer as a predict config" 1 "fifo: a FIFO with no writer" -- timeout 20 "$pm" predict fifo
+expect_fail "a FIFO with no writer as a model" 1 "fifo: a FIFO with no writer" -- \
+	timeout 20 "$pm" predict -m fifo points.csv
+expect_fail "a FIFO with no writer as a spec" 1 "fifo: a FIFO with no writer" -- \
+	timeout 20 "$pm" fit "$data/gemm_cpu.csv" --spec fifo -o out.json -q
+expect_fail "binary on standard input" 1 "^perfmodel: -:1:1: nul byte in text" -- \
+	timeout 20 bash -c '"$0" fit - --spec "$1" -o out.json -q </dev/zero' "$pm" "$spec"
+if timeout 20 "$pm" fit - --spec "$root/models/gemm.json" -o stdin.json -q <"$data/gemm_cpu.csv" &&
+	timeout 20 "$pm" fit <(cat "$data/gemm_cpu.csv") --spec "$root/models/gemm.json" -o pipe.json -q &&
+	cmp -s <(sed '/"run"/,$d;/"file"/d' stdin.json) <(sed '/"run"/,$d;/"file"/d' gemm.json) &&
+	cmp -s <(sed '/"run"/,$d;/"file"/d' pipe.json) <(sed '/"run"/,$d;/"file"/d' gemm.json); then
+	ok "data from standard input (-) and from a pipe (<(cat ...)) fit as from the file"
+else
+	bad "data from standard input (-) and from a pipe (<(cat ...)) fit as from the file"
+fi
 
 # ---- interruption: SIGINT or SIGTERM saves the best model so far, exit 130
 long_fit() {	# long_fit OUT [OPTIONS]: a fit that runs until it is stopped

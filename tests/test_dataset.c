@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,8 +174,52 @@ Test(dataset, read_directory)
 {
 	char *path = data_path("csv");
 
-	read_fails(path, PM_EIO, "cannot read: Is a directory", 0, 0);
+	read_fails(path, PM_EIO, "not a regular file (a folder): give a file, a pipe, or - to read "
+		   "standard input", 0, 0);
 	free(path);
+}
+
+Test(dataset, read_device)
+{
+	read_fails("/dev/zero", PM_EIO, "not a regular file (a character device): give a file, "
+		   "a pipe, or - to read standard input", 0, 0);
+}
+
+/* A FIFO nobody writes to is refused at once, never waited for. */
+Test(dataset, read_fifo_without_writer, .timeout = 10)
+{
+	char path[] = "/tmp/pm_fifo_XXXXXX";
+
+	cr_assert_not_null(mkdtemp(path));
+	strcat(path, "/f");
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	read_fails(path, PM_EIO, "a FIFO with no writer: give a file, or - to read standard input",
+		   0, 0);
+	unlink(path);
+	path[strlen(path) - 2] = '\0';
+	rmdir(path);
+}
+
+/* "-" reads standard input, here a file put there. */
+Test(dataset, read_stdin)
+{
+	char path[] = "/tmp/pm_stdin_XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDIN_FILENO);
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_neq(fd, -1);
+	cr_assert_eq(write(fd, "k,v\n1,2\n3,4\n", 12), 12);
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	cr_assert_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	cr_assert_eq(pm_dataset_read_csv("-", &d, &err), PM_OK, "%s", err.msg);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	close(fd);
+	unlink(path);
+	cr_expect_eq(pm_dataset_nrows(d), 2);
+	cr_expect_str_eq(pm_dataset_name(d), "-");
+	pm_dataset_free(d);
 }
 
 Test(dataset, read_pipe)
