@@ -36,7 +36,7 @@ const char fit_usage[] =
 	"                         (docs/maths.md); its columns are the inputs\n"
 	"\n"
 	"Output:\n"
-	"  -o, --output FILE      where to save the model (default model.json)\n"
+	"  -o, --output FILE      the model file (default model.json; -: stdout)\n"
 	"      --json             print one JSON document on stdout instead: the model, the\n"
 	"                         held-out metrics, every seed and the scaling report\n"
 	"  -q, --quiet            print nothing but errors\n"
@@ -486,12 +486,26 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	const pm_model *m;
 	pm_error err = { 0 };
 	char *json = NULL;
-	int rc;
+	int rc, to_stdout;
 
 	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
 	cap_threads(&a.opt, a.quiet);
+	/* -o -: model.json on stdout, which the report then leaves alone */
+	to_stdout = strcmp(a.out, "-") == 0;
+	if (to_stdout && a.json)
+		return usage_error(select ? "select" : "fit",
+				   "-o - and --json both write to standard output: choose one");
 	rc = EXIT_FAIL;
+	/* before any work: an output that would destroy an input, or cannot
+	 * be a file, fails now rather than after the fit */
+	if (!to_stdout &&
+	    pm_output_check(a.out, (const char *const[]){ a.data, a.spec_path, a.test_path }, 3,
+			    &err)) {
+		report_error(&err);
+		return rc;
+	}
+	a.quiet |= to_stdout;
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
 	/* select prints its table as it goes: a progress line would cut into it */
@@ -513,7 +527,8 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
 	if (pm_model_to_json(m, &json, &err) ||
-	    pm_write_file_atomic(a.out, json, strlen(json), &err) ||
+	    (to_stdout ? (fputs(json, stdout), PM_OK)
+		       : pm_write_file_atomic(a.out, json, strlen(json), &err)) ||
 	    (a.plot_dir && write_plots(a.plot_dir, m,
 				       &(pm_report_data){ .data = r->data, .test = r->test }, &err))) {
 		report_error(&err);

@@ -20,7 +20,7 @@ const char report_usage[] =
 	"  -m, --model FILE   the fitted model\n"
 	"      --test FILE    held-out rows, drawn with other marks than DATA.csv's\n"
 	"      --sweep FILE   a sweep written by 'perfmodel sweep --json'\n"
-	"  -o, --output FILE  the page to write (atomically)\n"
+	"  -o, --output FILE  the page to write (atomically; - for stdout); never an input\n"
 	"      --plot-dir DIR the same plots as SVG files in DIR (made if missing)\n"
 	"      --json         say what was written, and the page's numbers, as one JSON\n"
 	"                     object on stdout (docs/json.md)\n"
@@ -78,7 +78,7 @@ int cmd_report(int argc, char **argv)
 	pm_model *m = NULL;
 	pm_error err = { 0 };
 	char *html = NULL, *doc = NULL;
-	int c, json = 0, rc = EXIT_FAIL;
+	int c, json = 0, rc = EXIT_FAIL, to_stdout;
 
 	opterr = 0;
 	optind = 1;
@@ -102,6 +102,15 @@ int cmd_report(int argc, char **argv)
 				   "(or a folder for the plots with --plot-dir DIR)");
 	if (optind != argc - 1)
 		return usage_error("report", "give one data file");
+	to_stdout = out_path && strcmp(out_path, "-") == 0;
+	if (to_stdout && json)
+		return usage_error("report", "-o - and --json both write to standard output: "
+				   "choose one");
+	/* before any work: the page must not replace the model or the data */
+	if (out_path && !to_stdout &&
+	    pm_output_check(out_path, (const char *const[]){ model_path, argv[optind], test_path,
+							      rd.sweep }, 4, &err))
+		goto fail;
 	if (pm_model_load_file(model_path, &m, &err) ||
 	    pm_model_read_data(m, argv[optind], &csv, &d, NULL, &err) ||
 	    (test_path && pm_model_read_data(m, test_path, &csv, &test, NULL, &err)))
@@ -110,7 +119,8 @@ int cmd_report(int argc, char **argv)
 	rd.test = test;
 	rd.model_name = model_path;
 	if ((out_path && (pm_report_html(m, &rd, &html, &err) ||
-			  pm_write_file_atomic(out_path, html, strlen(html), &err))) ||
+			  (to_stdout ? (fputs(html, stdout), PM_OK)
+				     : pm_write_file_atomic(out_path, html, strlen(html), &err)))) ||
 	    (plot_dir && write_plots(plot_dir, m, &rd, &err)) ||
 	    (json && pm_report_to_json(m, &rd, out_path, plot_dir, &doc, &err)))
 		goto fail;

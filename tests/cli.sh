@@ -136,6 +136,41 @@ printf 'n,threads,time_s\n512,1,0.01\n1024,2,0\n' >zero.csv
 expect_fail "eval: a zero target" 1 "zero.csv:3:[0-9]+: target 'time_s': 0 is not a time > 0" -- \
 	"$pm" eval -m gemm.json zero.csv
 
+# Output paths: never an input, never a FIFO or a device; a link's target
+# is replaced and the link kept; -o - writes to standard output
+cp "$data/gemm_cpu.csv" measurements.csv
+cp measurements.csv measurements.bak
+expect_fail "fit -o DATA refuses to destroy the measurements" 1 \
+	"cannot write measurements.csv: it is the input measurements.csv" -- \
+	"$pm" fit measurements.csv --spec "$root/models/gemm.json" -o measurements.csv
+check "the measurements are untouched" cmp measurements.csv measurements.bak
+ln -s measurements.csv mlink
+expect_fail "fit -o LINK-TO-DATA refuses too" 1 "cannot write mlink: it is the input measurements.csv" -- \
+	"$pm" fit measurements.csv --spec "$root/models/gemm.json" -o mlink
+expect_fail "report -o MODEL refuses to destroy the model" 1 "cannot write gemm.json: it is the input gemm.json" -- \
+	"$pm" report -m gemm.json measurements.csv -o gemm.json
+mkfifo outfifo
+expect_fail "fit -o FIFO" 1 "cannot write outfifo: it is a FIFO, not a regular file" -- \
+	timeout 20 "$pm" fit measurements.csv --spec "$root/models/gemm.json" -o outfifo
+expect_fail "fit -o /dev/null" 1 "cannot write /dev/null: it is a device" -- \
+	"$pm" fit measurements.csv --spec "$root/models/gemm.json" -o /dev/null
+ln -s linked_model.json model_link.json
+if "$pm" fit measurements.csv --spec "$root/models/gemm.json" --maxiter 5 -o model_link.json -q &&
+	[ -L model_link.json ] && [ -s linked_model.json ]; then
+	ok "fit -o LINK writes the link's target and keeps the link"
+else
+	bad "fit -o LINK writes the link's target and keeps the link"
+fi
+if "$pm" fit measurements.csv --spec "$root/models/gemm.json" --maxiter 5 -o - >stdout_model.json &&
+	"$pm" predict -m stdout_model.json measurements.csv >/dev/null &&
+	"$pm" report -m stdout_model.json measurements.csv -o - | grep -q '^<!DOCTYPE html>'; then
+	ok "fit -o - and report -o - write to standard output"
+else
+	bad "fit -o - and report -o - write to standard output" "$(head -3 stdout_model.json)"
+fi
+expect_fail "fit -o - with --json" 2 "-o - and --json both write to standard output" -- \
+	"$pm" fit measurements.csv --spec "$root/models/gemm.json" -o - --json
+
 # --threads beyond the CPUs online is capped, with a note unless --quiet
 cpus=$(nproc)
 "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \

@@ -1271,3 +1271,78 @@ Test(model_io, loaded_accessors)
 	pm_model_free(l);
 	pm_model_free(m);
 }
+
+/* What stands at an output path decides (pm_output_check, and the same rule
+ * inside pm_write_file_atomic): a symbolic link is followed and its target
+ * replaced, the link kept; a FIFO (never waited on), a device or a folder
+ * is refused; an input is never the output. */
+Test(model_io, output_paths, .timeout = 20)
+{
+	char *dir = temp_dir(), link[128], target[128], fifo[128], data[128], loop[128];
+	char dangling[128], created[128], *text;
+	struct stat st;
+	pm_error e = { 0 };
+
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	snprintf(target, sizeof(target), "%s/target.json", dir);
+	spit(target, "old\n");
+	cr_assert_eq(symlink("target.json", link), 0);	/* relative to the link's folder */
+	cr_assert_eq(pm_output_check(link, NULL, 0, &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_write_file_atomic(link, "new\n", 4, &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(lstat(link, &st), 0);
+	cr_assert(S_ISLNK(st.st_mode), "the link is kept");
+	text = slurp(target);
+	cr_assert_str_eq(text, "new\n");
+	free(text);
+
+	/* a dangling link: its target is created */
+	snprintf(dangling, sizeof(dangling), "%s/dangling.json", dir);
+	snprintf(created, sizeof(created), "%s/created.json", dir);
+	cr_assert_eq(symlink(created, dangling), 0);
+	cr_assert_eq(pm_write_file_atomic(dangling, "x", 1, &e), PM_OK, "%s", e.msg);
+	text = slurp(created);
+	cr_assert_str_eq(text, "x");
+	free(text);
+
+	snprintf(loop, sizeof(loop), "%s/loop", dir);
+	cr_assert_eq(symlink("loop", loop), 0);
+	cr_assert_eq(pm_write_file_atomic(loop, "x", 1, &e), PM_EIO);
+	cr_assert(strstr(e.msg, "symbolic links"), "%s", e.msg);
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(pm_output_check(fifo, NULL, 0, &e), PM_EIO);
+	cr_assert(strstr(e.msg, "it is a FIFO, not a regular file"), "%s", e.msg);
+	cr_assert_eq(pm_write_file_atomic(fifo, "x", 1, &e), PM_EIO);
+	cr_assert_eq(lstat(fifo, &st), 0);
+	cr_assert(S_ISFIFO(st.st_mode), "the FIFO is still a FIFO");
+	cr_assert_eq(pm_write_file_atomic("/dev/null", "x", 1, &e), PM_EIO);
+	cr_assert(strstr(e.msg, "it is a device"), "%s", e.msg);
+	cr_assert_eq(pm_output_check(dir, NULL, 0, &e), PM_EIO);
+	cr_assert(strstr(e.msg, "it is a folder"), "%s", e.msg);
+
+	/* the same file as an input, under another name too */
+	snprintf(data, sizeof(data), "%s/data.csv", dir);
+	spit(data, "a,b\n");
+	cr_assert_eq(pm_output_check(data, (const char *const[]){ NULL, "-", data }, 3, &e),
+		     PM_EIO);
+	cr_assert(strstr(e.msg, "it is the input"), "%s", e.msg);
+	cr_assert_eq(unlink(link), 0);
+	cr_assert_eq(symlink("data.csv", link), 0);
+	cr_assert_eq(pm_output_check(link, (const char *const[]){ data }, 1, &e), PM_EIO);
+	cr_assert_eq(pm_output_check(target, (const char *const[]){ data }, 1, &e), PM_OK,
+		     "%s", e.msg);
+	cr_assert_eq(pm_output_check("", NULL, 0, &e), PM_EINVAL);
+	text = slurp(data);
+	cr_assert_str_eq(text, "a,b\n");
+	free(text);
+	cr_assert_eq(dir_entries(dir), 7, "no temporary file left behind");
+	for (const char *f = "link.json\0target.json\0dangling.json\0created.json\0loop\0fifo\0data.csv\0";
+	     *f; f += strlen(f) + 1) {
+		char p[160];
+
+		snprintf(p, sizeof(p), "%s/%s", dir, f);
+		unlink(p);
+	}
+	rmdir(dir);
+}
