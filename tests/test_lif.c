@@ -2,7 +2,9 @@
  * the degenerate regressions, the worker-column errors and LIF as a derived
  * column. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_linalg.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,4 +432,16 @@ Test(lif, json_document)
 	cr_assert_eq(pm_lif_report_to_json(d, r, NULL, NULL, NULL, NULL, &err), PM_EINVAL);
 	pm_lif_report_free(r);
 	pm_dataset_free(d);
+}
+
+/* The guard (tests/gsl_guard.c) is in place: GSL's handler fails the test
+ * that reaches it. Reached here on purpose, in a child, to see it can. */
+Test(lif, gsl_error_handler_fails_the_test_that_reaches_it, .signal = SIGABRT)
+{
+	double a[2] = { 1, 2 }, v[4], s[2], w[2];
+	gsl_matrix_view A = gsl_matrix_view_array(a, 1, 2), V = gsl_matrix_view_array(v, 2, 2);
+	gsl_vector_view S = gsl_vector_view_array(s, 2), W = gsl_vector_view_array(w, 2);
+
+	/* GSL_EUNIMPL: "svd of MxN matrix, M<N, is not implemented" */
+	gsl_linalg_SV_decomp(&A.matrix, &V.matrix, &S.vector, &W.vector);
 }

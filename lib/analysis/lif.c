@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_multifit.h>
-
 #include "data/dataset_impl.h"
 #include "core/error.h"
 #include "core/jsonw.h"
@@ -311,102 +309,6 @@ out:
 	free(gid);
 	free(buf);
 	return st;
-}
-
-/* 1 when every x[k] equals x[0]. */
-static int constant(const double *x, size_t n)
-{
-	for (size_t k = 1; k < n; k++)
-		if (x[k] != x[0])
-			return 0;
-	return 1;
-}
-
-/* Singular values below this fraction of the largest mean collinear
- * columns: far above the rounding of exactly collinear data (~1e-16),
- * far below any real spread of N_g and LIF. */
-#define RANK_TOL 1e-10
-
-static pm_status regress_gsl(const double *n, const double *lif, const double *t, size_t rows,
-			     pm_lif_regression *out, pm_error *err)
-{
-	gsl_matrix *X = gsl_matrix_alloc(rows, 3), *cov = gsl_matrix_alloc(3, 3);
-	gsl_vector *y = gsl_vector_alloc(rows), *c = gsl_vector_alloc(3);
-	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(rows, 3);
-	pm_status st = PM_OK;
-	double chisq, mean = 0;
-
-	if (!X || !cov || !y || !c || !w) {
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t k = 0; k < rows; k++) {
-		gsl_matrix_set(X, k, 0, 1.0);
-		gsl_matrix_set(X, k, 1, n[k]);
-		gsl_matrix_set(X, k, 2, lif[k]);
-		gsl_vector_set(y, k, t[k]);
-	}
-	if (gsl_multifit_linear(X, y, c, cov, &chisq, w)) {
-		st = pm__fail(err, PM_EDOMAIN, "eq. 3.9: the least-squares solver failed");
-		goto out;
-	}
-	if (gsl_multifit_linear_rank(RANK_TOL, w) < 3) {
-		st = pm__fail(err, PM_EDOMAIN,
-			      "eq. 3.9: N_g and LIF are collinear in these rows (LIF is a "
-			      "linear function of N_g), so b1 and b2 cannot be told apart");
-		goto out;
-	}
-	out->rows = rows;
-	for (int j = 0; j < 3; j++) {
-		out->beta[j] = gsl_vector_get(c, (size_t)j);
-		out->se[j] = sqrt(fmax(gsl_matrix_get(cov, (size_t)j, (size_t)j), 0.0));
-	}
-	for (size_t k = 0; k < rows; k++)
-		mean += t[k];
-	mean /= (double)rows;
-	out->ss_res = out->ss_tot = 0;
-	for (size_t k = 0; k < rows; k++) {
-		double e = t[k] - (out->beta[0] + out->beta[1] * n[k] + out->beta[2] * lif[k]);
-
-		out->ss_res += e * e;
-		out->ss_tot += (t[k] - mean) * (t[k] - mean);
-	}
-	out->r2 = 1.0 - out->ss_res / out->ss_tot;
-	out->adj_r2 = 1.0 - (1.0 - out->r2) * (double)(rows - 1) / (double)(rows - 3);
-out:
-	gsl_matrix_free(X);
-	gsl_matrix_free(cov);
-	gsl_vector_free(y);
-	gsl_vector_free(c);
-	gsl_multifit_linear_free(w);
-	return st;
-}
-
-pm_status pm_lif_regress(const double *n, const double *lif, const double *t, size_t rows,
-			 pm_lif_regression *out, pm_error *err)
-{
-	if (!out || (rows && (!n || !lif || !t)))
-		return pm__fail(err, PM_EINVAL, "pm_lif_regress: NULL argument");
-	if (rows < 4)
-		return pm__fail(err, PM_EINVAL,
-				"eq. 3.9 needs at least 4 rows for its 3 coefficients and their "
-				"standard errors, not %zu", rows);
-	for (size_t k = 0; k < rows; k++)
-		if (!isfinite(n[k]) || !isfinite(lif[k]) || !isfinite(t[k]))
-			return pm__fail(err, PM_EINVAL, "eq. 3.9: row %zu holds a value that is "
-					"not finite", k + 1);
-	if (constant(n, rows))
-		return pm__fail(err, PM_EDOMAIN,
-				"eq. 3.9: b1 (N_g) is not identifiable: every row has N_g = %g; "
-				"it needs rows with different numbers of workers", n[0]);
-	if (constant(lif, rows))
-		return pm__fail(err, PM_EDOMAIN,
-				"eq. 3.9: b2 (LIF) is not identifiable: every row has LIF = %.17g",
-				lif[0]);
-	if (constant(t, rows))
-		return pm__fail(err, PM_EDOMAIN,
-				"eq. 3.9: t is %.17g in every row, so R^2 is undefined", t[0]);
-	return regress_gsl(n, lif, t, rows, out, err);
 }
 
 /* Replace the worker names of s by the columns they match. */
