@@ -171,6 +171,19 @@ fi
 expect_fail "fit -o - with --json" 2 "-o - and --json both write to standard output" -- \
 	"$pm" fit measurements.csv --spec "$root/models/gemm.json" -o - --json
 
+# Predict configs as strict as specs; no raw control character in a message
+printf '{"model": "gemm.json", "model": "gemm.json", "points": [{"n": 512, "threads": 1}]}' >dupcfg.json
+expect_fail "predict config: a duplicate key" 1 "dupcfg.json: duplicate key 'model'" -- "$pm" predict dupcfg.json
+printf '{"model": "gemm.json", "points": [{"n": 512, "n": 1024, "threads": 1}]}' >duppt.json
+expect_fail "predict config: a duplicate key in a point" 1 "duppt.json: duplicate key 'n'" -- "$pm" predict duppt.json
+printf '{"model": "gemm.json", "poi\\u0000nts": [{"n": 512, "threads": 1}]}' >nulcfg.json
+expect_fail "predict config: \\u0000 in a key" 1 "nulcfg.json:1:28: invalid JSON: \\\\u0000" -- "$pm" predict nulcfg.json
+printf 'n,thr\033[31meads,time_s\n1,2,3\n' >esc.csv
+expect_fail "a control character of the input is escaped in the message" 1 \
+	"no column 'thr\\\\x1b\\[31meads2' in esc.csv; did you mean 'thr\\\\x1b\\[31meads'" -- \
+	"$pm" fit esc.csv --target time_s --extrinsic $'thr\033[31meads2' --intrinsic n -o out.json
+if grep -q "$(printf '\033')" stderr.txt; then bad "no raw ESC on stderr" "$(od -c stderr.txt | head -3)"; else ok "no raw ESC on stderr"; fi
+
 # --threads beyond the CPUs online is capped, with a note unless --quiet
 cpus=$(nproc)
 "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \

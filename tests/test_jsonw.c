@@ -283,6 +283,25 @@ Test(jsonw, string_escapes)
 	free(out);
 }
 
+/* Bytes that are not UTF-8 (Latin-1 "µs", a cut sequence, an overlong form,
+ * a surrogate) become U+FFFD: the document stays valid JSON. */
+Test(jsonw, invalid_utf8_becomes_replacement_characters)
+{
+	pm_jw w;
+	char *out;
+	cJSON *doc;
+
+	pm__jw_init(&w);
+	pm__jw_string(&w, "\xb5s \xe2\x82 \xc0\xaf \xed\xa0\x80 \xf0\x9f\x98\x80 \xc3\xa9\xff");
+	out = finish_ok(&w);
+	cr_assert_str_eq(out, "\"\\ufffds \\ufffd\\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+			      "\xf0\x9f\x98\x80 \xc3\xa9\\ufffd\"\n");
+	doc = cJSON_Parse(out);
+	cr_assert_not_null(doc);
+	cJSON_Delete(doc);
+	free(out);
+}
+
 Test(jsonw, top_level_scalar)
 {
 	pm_jw w;

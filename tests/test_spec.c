@@ -622,6 +622,29 @@ Test(resolve, target_in_a_role_from_flags)
 	resolve_fails(s, "column 'threads' is both the target and extrinsic");
 }
 
+/* Strings no reader can take: \u0000 (a C string would end there) and bytes
+ * that are not UTF-8, placed; control characters of the input are escaped
+ * in the message, never copied. */
+Test(spec, nul_bad_utf8_and_control_characters)
+{
+	pm_spec *s = (pm_spec *)1;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_spec_parse("{\"target\": \"t\",\n \"intr\\u0000insic\": [\"x\"]}", "s.json",
+				   &s, &e), PM_EPARSE);
+	cr_assert_null(s);
+	cr_assert_str_eq(e.msg, "invalid JSON: \\u0000 (a NUL) in a string");
+	cr_assert_eq(e.line, 2);
+	cr_assert_eq(e.column, 7);	/* the backslash */
+	cr_assert_eq(pm_spec_parse("{\"target\": \"t\xe9\"}", "s.json", &s, &e), PM_EPARSE);
+	cr_assert_str_eq(e.msg, "invalid JSON: a string that is not UTF-8");
+	cr_assert_eq(e.column, 14);
+	cr_assert_eq(pm_spec_parse("{\"target\": \"t\", \"a\\u001b[31m\": 1}", "s.json", &s, &e),
+		     PM_ESCHEMA);
+	cr_assert(strstr(e.msg, "unknown key 'a\\x1b[31m'"), "%s", e.msg);
+	cr_assert_null(strchr(e.msg, '\x1b'));
+}
+
 /* The opaque spec's public view (perfmodel.h): what the setters did, read
  * back through the accessors; lists and bounds checked. */
 Test(spec, accessors_and_setters)

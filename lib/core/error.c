@@ -5,17 +5,43 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Copy s into out[size], control characters written as \x1b: a message
+ * quotes names and cells of the input, and a terminal must not take an
+ * escape sequence in a file for an order. Cut short at a whole escape. */
+static void copy_visible(char *out, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p && n + 1 < size; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[n++] = (char)*p;
+		} else if (n + 4 < size) {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[*p >> 4];
+			out[n++] = hex[*p & 15];
+		} else {
+			break;
+		}
+	}
+	out[n] = '\0';
+}
+
 static pm_status vfail(pm_error *err, pm_status code, const char *file, unsigned line,
 		       unsigned column, const char *fmt, va_list ap)
 {
+	char msg[sizeof(err->msg)];
+
 	if (!err)
 		return code;
 	err->code = code;
 	err->line = line;
 	err->column = column;
-	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	copy_visible(err->file, sizeof(err->file), file ? file : "");
 	/* numbers in messages read the same under any locale */
-	pm__num_vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
+	copy_visible(err->msg, sizeof(err->msg), msg);
 	return code;
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -27,9 +28,42 @@ static void place(const char *text, size_t pos, unsigned *line, unsigned *col)
 	*col = c;
 }
 
+size_t pm__utf8_length(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+	unsigned cp;
+
+	if (n == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xC2 && u[0] <= 0xDF)
+		len = 2, cp = u[0] & 0x1F;
+	else if (u[0] >= 0xE0 && u[0] <= 0xEF)
+		len = 3, cp = u[0] & 0x0F;
+	else if (u[0] >= 0xF0 && u[0] <= 0xF4)
+		len = 4, cp = u[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3F);
+	}
+	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
 /* What cJSON lets through: nesting deeper than we allow (the readers
- * recurse; cJSON's own limit is 1000) and raw control characters inside
- * strings (JSON requires them escaped). Returns the offset of the first, or
+ * recurse; cJSON's own limit is 1000), raw control characters inside
+ * strings (JSON requires them escaped), bytes that are not UTF-8, and
+ * \u0000, which no C string can hold. Returns the offset of the first, or
  * SIZE_MAX. Lexical, so it also works on text that fails to parse further on. */
 static size_t lex_check(const char *text, size_t len, const char **why)
 {
@@ -39,14 +73,28 @@ static size_t lex_check(const char *text, size_t len, const char **why)
 		unsigned char ch = (unsigned char)text[i];
 
 		if (in_string) {
+			size_t bad;
+
 			if (ch < 0x20) {
 				*why = "invalid JSON: a control character in a string";
 				return i;
 			}
-			if (ch == '\\')
+			/* a NUL would cut the C string short: a key "a\u0000b" would
+			 * read as "a", a name as another name */
+			if (ch == '\\' && i + 5 < len && !memcmp(text + i + 1, "u0000", 5)) {
+				*why = "invalid JSON: \\u0000 (a NUL) in a string";
+				return i;
+			}
+			if (ch >= 0x80 && (bad = pm__utf8_length(text + i, len - i)) == 0) {
+				*why = "invalid JSON: a string that is not UTF-8";
+				return i;
+			} else if (ch >= 0x80) {
+				i += bad - 1;
+			} else if (ch == '\\') {
 				i++;
-			else if (ch == '"')
+			} else if (ch == '"') {
 				in_string = 0;
+			}
 		} else if (ch == '"') {
 			in_string = 1;
 		} else if (ch == '[' || ch == '{') {
@@ -68,6 +116,39 @@ static pm_status parse_error(const char *text, size_t pos, const char *name, pm_
 
 	place(text, pos, &line, &col);
 	return pm__fail_at(err, PM_EPARSE, name, line, col, "%s", what);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+pm_status pm__json_distinct_keys(const cJSON *node, const char *name, pm_error *err)
+{
+	const cJSON *v;
+	const char **key;
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (v = node->child; v; v = v->next)
+		if ((st = pm__json_distinct_keys(v, name, err)))
+			return st;
+	if (!cJSON_IsObject(node) || !node->child || !node->child->next)
+		return PM_OK;
+	for (v = node->child; v; v = v->next)
+		n++;
+	key = malloc(n * sizeof(*key));
+	if (!key)
+		return pm__fail_at(err, PM_ENOMEM, name, 0, 0, "out of memory");
+	n = 0;
+	for (v = node->child; v; v = v->next)
+		key[n++] = v->string;
+	qsort(key, n, sizeof(*key), by_key);
+	for (size_t i = 1; i < n && !st; i++)
+		if (strcmp(key[i - 1], key[i]) == 0)
+			st = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "duplicate key '%s'", key[i]);
+	free(key);
+	return st;
 }
 
 pm_status pm__json_parse(const char *text, size_t len, const char *name, cJSON **out,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/json_read.h"
 #include "core/numcodec.h"
 #include "perfmodel/perfmodel.h"
 
@@ -221,8 +222,20 @@ static void string_body(pm_jw *w, const char *s)
 				esc[5] = hex[*p & 15];
 				esc[6] = '\0';
 				puts_(w, esc);
-			} else {
+			} else if (*p < 0x80) {
 				put(w, (const char *)p, 1);
+			} else {
+				/* JSON is UTF-8: a byte that starts no UTF-8 sequence
+				 * (Latin-1 text) becomes U+FFFD, never invalid JSON.
+				 * 4 is safe: a NUL ends any sequence before it. */
+				size_t n = pm__utf8_length((const char *)p, 4);
+
+				if (n == 0) {
+					puts_(w, "\\ufffd");
+				} else {
+					put(w, (const char *)p, n);
+					p += n - 1;
+				}
 			}
 		}
 	}

@@ -12,6 +12,7 @@
 #include "data/dataset_impl.h"
 #include "core/error.h"
 #include "core/json_read.h"
+#include "core/numcodec.h"
 #include "model/model_impl.h"
 
 /* The model path as written, resolved against the config's folder. */
@@ -56,7 +57,7 @@ static pm_status point_cell(const char *path, size_t k, const pm_model *m, size_
 				   k + 1, in->name);
 	if (pm__input_check(in, v->valuedouble, &lerr))
 		return pm__fail_at(err, PM_EDOMAIN, path, 0, 0, "point %zu: %s", k + 1, lerr.msg);
-	snprintf(buf, size, "%.17g", v->valuedouble);
+	pm__num_snprintf(buf, size, "%.17g", v->valuedouble);
 	return PM_OK;
 }
 
@@ -140,6 +141,9 @@ pm_status pm_predict_config_read(const char *path, pm_model **model, pm_dataset 
 		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "a predict config must be an object");
 		goto out;
 	}
+	/* as strict as a spec: {"n": 1, "n": 2} is no point */
+	if ((st = pm__json_distinct_keys(doc, path, err)))
+		goto out;
 	for (const cJSON *v = doc->child; v; v = v->next)
 		if (strcmp(v->string, "model") && strcmp(v->string, "points") &&
 		    strcmp(v->string, "point")) {
