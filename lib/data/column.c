@@ -11,7 +11,6 @@ void pm__column_free(column *c)
 	free(c->code);
 	free(c->off);
 	free(c->text);
-	free(c->num);
 	free(c->value);
 	free(c->kind);
 }
@@ -21,8 +20,8 @@ struct builder {
 	size_t cap, len, size;	/* room for levels; the text's length and room */
 	uint32_t *slot;		/* open addressing: level + 1, or 0 for a free slot */
 	size_t mask;
-	size_t room;		/* rows c->code (and c->num) have room for */
-	int text;		/* a level is no number: c->num is not written */
+	size_t room;		/* rows c->code has room for */
+	int text;		/* a level is no number */
 };
 static int rehash(builder *b, size_t nslot)
 {
@@ -119,9 +118,7 @@ static int builder_init(builder *b, column *c, size_t room)
 	*b = (builder){ .c = c, .room = room ? room : 1 };
 	c->width = 1;
 	c->code = malloc(b->room);
-	/* numbers until a level is none */
-	c->num = pm__resize(NULL, b->room, sizeof(*c->num));
-	return !c->code || !c->num || rehash(b, 16);
+	return !c->code || rehash(b, 16);
 }
 
 /* Row r (the next) of the column is text s, cell (row, col) of src. */
@@ -140,11 +137,6 @@ static pm_status builder_add(builder *b, size_t r, const char *s, const source *
 		if (!(p = pm__resize(c->code, room, c->width)))
 			return pm__oom(err);
 		c->code = p;
-		if (!b->text) {
-			if (!(p = pm__resize(c->num, room, sizeof(*c->num))))
-				return pm__oom(err);
-			c->num = p;
-		}
 		b->room = room;
 	}
 	if ((c->nlevels == 257 && c->width == 1) || (c->nlevels == 65537 && c->width == 2))
@@ -156,18 +148,13 @@ static pm_status builder_add(builder *b, size_t r, const char *s, const source *
 		((uint16_t *)c->code)[r] = (uint16_t)v;
 	else
 		((uint32_t *)c->code)[r] = (uint32_t)v;
-	/* A column found to be text keeps its numbers' room until the last
-	 * row: freed now, the block would make malloc serve the blocks that
-	 * grow after it from the heap, and their old copies stay resident. */
 	b->text |= c->kind[v] != PM_NUM_OK;
-	if (!b->text)
-		c->num[r] = c->value[v];
 	return PM_OK;
 }
 
 /* After the last of nrows rows: the text shrunk to fit (nothing points
- * into it, so it may move), the rows' arrays too, and a numeric column's
- * numbers per level dropped. */
+ * into it, so it may move), the levels' and rows' arrays too, and a
+ * numeric column's kinds dropped (each would be PM_NUM_OK). */
 static pm_status builder_finish(builder *b, size_t nrows, pm_error *err)
 {
 	column *c = b->c;
@@ -176,13 +163,22 @@ static pm_status builder_finish(builder *b, size_t nrows, pm_error *err)
 
 	free(b->slot);
 	b->slot = NULL;
-	if (b->text) {
-		free(c->num);
-		c->num = NULL;
-	}
 	if (!text)
 		return pm__oom(err);
 	c->text = text;
+	if (c->nlevels) {
+		if (!(p = realloc(c->off, c->nlevels * sizeof(*c->off))))
+			return pm__oom(err);
+		c->off = p;
+		if (!(p = realloc(c->value, c->nlevels * sizeof(*c->value))))
+			return pm__oom(err);
+		c->value = p;
+	}
+	c->numeric = !b->text;
+	if (c->numeric) {
+		free(c->kind);
+		c->kind = NULL;
+	}
 	if (c->nlevels == nrows && nrows) {
 		/* a time or an id: no code says more than the row */
 		free(c->code);
@@ -192,17 +188,6 @@ static pm_status builder_finish(builder *b, size_t nrows, pm_error *err)
 		c->code = p;
 	} else {
 		return pm__oom(err);
-	}
-	if (c->num) {
-		if (!(p = realloc(c->num, nrows * sizeof(*c->num) + 1)))
-			return pm__oom(err);
-		c->num = p;
-	}
-	if (c->num) {
-		free(c->value);
-		free(c->kind);
-		c->value = NULL;
-		c->kind = NULL;
 	}
 	return PM_OK;
 }

@@ -13,10 +13,10 @@
 
 /*
  * A column as ingest typed it: each row's level (its distinct text, in the
- * order of first appearance) and, when every level is a finite number,
- * every row's number. Each level's text was parsed once, so nothing after
- * ingest parses a cell. Most columns have few levels: their codes take one
- * byte a row.
+ * order of first appearance) and each level's number. Each level's text was
+ * parsed once, so nothing after ingest parses a cell. Most columns have few
+ * levels: their codes take one byte a row, and their numbers are a few
+ * doubles, not one a row (a row's number is its level's).
  */
 typedef struct column {
 	void *code;		/* per row, its level: `width` bytes each */
@@ -29,10 +29,10 @@ typedef struct column {
 	 * texts must stay under 4 GiB) */
 	uint32_t *off;
 	char *text;
-	double *num;		/* nrows numbers, or NULL when a level is no number */
-	/* When num is NULL: each level's number, or why it is none (pm_num),
-	 * for pm_dataset_number's answer about one cell. */
-	double *value;
+	int numeric;		/* every level is a finite number */
+	double *value;		/* each level's number (NaN if none) */
+	/* When not numeric: why each level's number is or is none (pm_num),
+	 * for pm_dataset_number's answer about one cell; NULL when numeric. */
 	unsigned char *kind;
 } column;
 

@@ -222,7 +222,7 @@ unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col)
 
 int pm_dataset_col_is_numeric(const pm_dataset *d, size_t col)
 {
-	return d && col < d->ncols && d->col[col].num;
+	return d && col < d->ncols && d->col[col].numeric;
 }
 
 pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col, double *value,
@@ -238,13 +238,9 @@ pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col, double 
 	if (row >= d->nrows || col >= d->ncols)
 		return pm__fail(err, PM_EINVAL, "no cell (%zu, %zu) in %s", row, col, d->name);
 	c = &d->col[col];
-	if (c->num) {
-		*value = c->num[row];
-		return PM_OK;
-	}
 	level = pm__code_at(c, row);
 	s = c->text + c->off[level];
-	switch ((pm_num)c->kind[level]) {
+	switch (c->numeric ? PM_NUM_OK : (pm_num)c->kind[level]) {
 	case PM_NUM_OK:
 		*value = c->value[level];
 		return PM_OK;
@@ -264,7 +260,7 @@ pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col, double 
 			   "column '%s': '%.64s' is not a finite number", d->names[col], s);
 }
 
-pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, const double **values,
+pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, double *values,
 				 pm_error *err)
 {
 	const column *c;
@@ -275,13 +271,30 @@ pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, const double *
 	if (col >= d->ncols)
 		return pm__fail(err, PM_EINVAL, "no column %zu in %s", col, d->name);
 	c = &d->col[col];
-	*values = c->num;
-	if (c->num)
-		return PM_OK;
-	/* not every level is a number, so some row's is not: say which first */
-	while (c->kind[pm__code_at(c, r)] == PM_NUM_OK)
-		r++;
-	return pm_dataset_number(d, r, col, &(double){ 0 }, err);
+	if (!c->numeric) {
+		/* not every level is a number, so some row's is not: say which first */
+		while (c->kind[pm__code_at(c, r)] == PM_NUM_OK)
+			r++;
+		return pm_dataset_number(d, r, col, &(double){ 0 }, err);
+	}
+	/* the widths apart, so that each loop is a plain gather */
+	switch (c->width) {
+	case 0:
+		memcpy(values, c->value, d->nrows * sizeof(*values));
+		break;
+	case 1:
+		for (r = 0; r < d->nrows; r++)
+			values[r] = c->value[((const uint8_t *)c->code)[r]];
+		break;
+	case 2:
+		for (r = 0; r < d->nrows; r++)
+			values[r] = c->value[((const uint16_t *)c->code)[r]];
+		break;
+	default:
+		for (r = 0; r < d->nrows; r++)
+			values[r] = c->value[((const uint32_t *)c->code)[r]];
+	}
+	return PM_OK;
 }
 
 size_t pm_dataset_col_nlevels(const pm_dataset *d, size_t col)

@@ -84,14 +84,9 @@ static pm_num parent_number(const source *s, size_t row, size_t col, const char 
 	size_t level;
 
 	(void)text;
-	row = s->rows ? s->rows[row] : row;
-	if (c->num) {
-		*v = c->num[row];
-		return PM_NUM_OK;
-	}
-	level = pm__code_at(c, row);
+	level = pm__code_at(c, s->rows ? s->rows[row] : row);
 	*v = c->value[level];
-	return (pm_num)c->kind[level];
+	return c->numeric ? PM_NUM_OK : (pm_num)c->kind[level];
 }
 
 
