@@ -15,6 +15,9 @@ void pm__column_free(column *c)
 	free(c->kind);
 }
 
+/* A column while its rows are added, one at a time: the rows of a CSV
+ * file are typed as they are read, so that the file's text is the only
+ * other copy of the table ever held. */
 struct builder {
 	column *c;
 	size_t cap, len, size;	/* room for levels; the text's length and room */
@@ -23,6 +26,7 @@ struct builder {
 	size_t room;		/* rows c->code has room for */
 	int text;		/* a level is no number */
 };
+
 static int rehash(builder *b, size_t nslot)
 {
 	uint32_t *slot = calloc(nslot, sizeof(*slot));

@@ -105,8 +105,8 @@ static pm_status from_buffer(char *buf, size_t len, const char *name, pm_dataset
 	reading x = { .name = name, .src = { .text = csv_text, .number = pm__level_number } };
 	pm_status st;
 
-	/* Sized once for as many rows as lines: growing columns of numbers
-	 * would copy them, and the copies' pages stay with the process. Line
+	/* Codes sized once for as many rows as lines: growing them would copy
+	 * them, and the copies' pages stay with the process. Line
 	 * ends in quotes make this an overestimate (never touched), CR-only
 	 * files an underestimate (then they grow). */
 	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
