@@ -563,20 +563,21 @@ Test(dataset, column_numbers)
 			      "2,,3\n"
 			      "1,abc,4\n");
 	pm_error err = { 0 };
-	const double *v = (const double *)1;
+	double v[3];
 
-	cr_assert_eq(pm_dataset_col_numbers(d, 0, &v, &err), PM_OK);
-	cr_assert_not_null(v);
+	cr_assert_eq(pm_dataset_col_numbers(d, 0, v, &err), PM_OK);
 	cr_expect_eq(v[0], 1.0);
 	cr_expect_eq(v[1], 2.0);
 	cr_expect_eq(v[2], 1.0);
-	/* the first cell that is no number, in row order, with its place */
-	cr_expect_eq(pm_dataset_col_numbers(d, 1, &v, &err), PM_ESCHEMA);
-	cr_expect_null(v);
+	/* the first cell that is no number, in row order, with its place;
+	 * nothing written */
+	v[0] = v[1] = v[2] = -7.0;
+	cr_expect_eq(pm_dataset_col_numbers(d, 1, v, &err), PM_ESCHEMA);
+	cr_expect(v[0] == -7.0 && v[1] == -7.0 && v[2] == -7.0);
 	cr_expect_str_eq(err.msg, "column 't': empty cell");
 	cr_expect_eq(err.line, 3);
 	cr_expect_eq(err.column, 3);
-	cr_expect_eq(pm_dataset_col_numbers(d, 2, &v, &err), PM_ESCHEMA);
+	cr_expect_eq(pm_dataset_col_numbers(d, 2, v, &err), PM_ESCHEMA);
 	cr_expect_str_eq(err.msg, "column 'x': 'a' is not a number");
 	cr_expect_eq(err.line, 2);
 	cr_expect_eq(err.column, 7);
@@ -587,8 +588,8 @@ Test(dataset, column_numbers)
 		cr_expect_eq(pm_dataset_number(d, 1, 2, &x, NULL), PM_OK);
 		cr_expect_eq(x, 3.0);
 	}
-	cr_expect_eq(pm_dataset_col_numbers(d, 3, &v, &err), PM_EINVAL);
-	cr_expect_eq(pm_dataset_col_numbers(NULL, 0, &v, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_col_numbers(d, 3, v, &err), PM_EINVAL);
+	cr_expect_eq(pm_dataset_col_numbers(NULL, 0, v, &err), PM_EINVAL);
 	cr_expect_eq(pm_dataset_col_numbers(d, 0, NULL, NULL), PM_EINVAL);
 	pm_dataset_free(d);
 }
@@ -639,6 +640,7 @@ Test(dataset, many_levels)
 	size_t n = 70000, len;
 	char *text = xmalloc(n * 36 + 8);
 	uint32_t *code = xmalloc(n * sizeof(*code));
+	double *num = xmalloc(n * sizeof(*num));
 	pm_dataset *d;
 
 	memcpy(text, "a,b,c\n", 6);
@@ -669,7 +671,16 @@ Test(dataset, many_levels)
 	pm_dataset_col_codes(d, 2, code);
 	cr_expect_eq(code[68999], 68999);
 	cr_expect_eq(code[69001], 1);
+	/* the whole column's numbers, whatever the codes' width */
+	for (size_t c = 0; c < 3; c++) {
+		size_t mod[] = { n, 300, 69000 };
+
+		cr_assert_eq(pm_dataset_col_numbers(d, c, num, NULL), PM_OK);
+		for (size_t i = 0; i < n; i += 331)
+			cr_expect_eq(num[i], (double)(i % mod[c]), "column %zu row %zu", c, i);
+	}
 	pm_dataset_free(d);
+	free(num);
 	free(code);
 	free(text);
 }
@@ -722,7 +733,7 @@ Test(dataset, subset_types)
 			      "c,3\n");
 	size_t rows[] = { 2, 0 };
 	pm_dataset *s = NULL;
-	const double *v;
+	double v[2];
 
 	cr_assert_eq(pm_dataset_subset(d, rows, 2, &s, NULL), PM_OK);
 	cr_expect_eq(pm_dataset_col_nlevels(s, 0), 2);
@@ -730,7 +741,7 @@ Test(dataset, subset_types)
 	cr_expect_str_eq(pm_dataset_level_name(s, 0, 1), "b");
 	cr_expect_eq(pm_dataset_col_is_numeric(d, 1), 0);
 	cr_expect_eq(pm_dataset_col_is_numeric(s, 1), 1);
-	cr_assert_eq(pm_dataset_col_numbers(s, 1, &v, NULL), PM_OK);
+	cr_assert_eq(pm_dataset_col_numbers(s, 1, v, NULL), PM_OK);
 	cr_expect_eq(v[0], 3.0);
 	cr_expect_eq(v[1], 1.0);
 	pm_dataset_free(s);

@@ -38,7 +38,6 @@ static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, doub
 {
 	const pm_input *in = &m->inputs[i];
 	size_t n = pm_dataset_nrows(d), c, best = 0;
-	const double *v;
 	pm_status st;
 
 	if ((st = pm_dataset_col_index(d, in->name, &c, err)))
@@ -61,9 +60,8 @@ static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, doub
 		*out = (double)best;
 		return PM_OK;
 	}
-	if ((st = pm_dataset_col_numbers(d, c, &v, err)))
+	if ((st = pm_dataset_col_numbers(d, c, x, err)))
 		return st;
-	memcpy(x, v, n * sizeof(*x));
 	qsort(x, n, sizeof(*x), cmp_double);
 	*out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 	return PM_OK;

@@ -10,7 +10,7 @@
  * not exceed 4 GiB), and rows are lines except where a quoted field holds a
  * line end: those few line starts are listed apart, to find places again.
  * pm__csv_scan hands each record over as it is read instead, keeping no
- * table: the dataset types the cells as they come (lib/data/dataset.c).
+ * table: the dataset types the cells as they come (lib/data/dataset_csv.c).
  *
  * Places: line is 1-based; column is the 1-based byte offset of the field's
  * first byte (its opening quote when quoted) within its line. Line 1 is

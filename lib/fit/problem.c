@@ -7,6 +7,7 @@
 #include "core/detmath.h"
 #include "core/error.h"
 #include "model/formula.h"
+#include "model/model_impl.h"
 #include "fit/spec_impl.h"
 
 void pm__problem_free(pm_problem *p)
@@ -56,10 +57,10 @@ static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, p
 typedef pm_status (*check_fn)(const pm_dataset *d, size_t r, size_t c, double v,
 			      pm_error *err);
 
-/* Column c's numbers, owned by d; when one is no number, the error of the
- * column's first wrong cell in row order: one that is no number, or one
+/* Column c's numbers into v[nrows]; when one is no number, the error of
+ * the column's first wrong cell in row order: one that is no number, or one
  * that `check` refuses. */
-static pm_status numbers(const pm_dataset *d, size_t c, check_fn check, const double **v,
+static pm_status numbers(const pm_dataset *d, size_t c, check_fn check, double *v,
 			 pm_error *err)
 {
 	double x;
@@ -76,48 +77,67 @@ static pm_status numbers(const pm_dataset *d, size_t c, check_fn check, const do
 
 /* powered: the column is under a power or log2, so its values must be > 0
  * and are scaled; one only in indicators may take any finite value and
- * has no scale (log_scale 0, u NaN). */
+ * has no scale (log_scale 0, u NaN). The distinct values come from the
+ * dataset's levels (a row's number is its level's), so that nothing a row
+ * long is held but the codes. */
 static pm_status numeric_column(const pm_dataset *d, size_t c, pm_scale scale, int powered,
 				pm_column *col, pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d), nd = 0;
-	double logsum = 0.0, *shrunk;
-	const double *x;
-	pm_status st;
+	size_t n = pm_dataset_nrows(d), nl = pm_dataset_col_nlevels(d, c), nd = 0, seen = 0;
+	double logsum = 0.0, *level = malloc((nl + 1) * sizeof(*level)), *shrunk;
+	uint32_t *rank = malloc((nl + 1) * sizeof(*rank));
+	pm_status st = PM_OK;
 
-	if ((st = numbers(d, c, powered ? positive : NULL, &x, err)))
-		return st;
+	if (!level || !rank)
+		goto oom;
+	pm_dataset_col_codes(d, c, col->code);
+	/* Levels are numbered as they first appear: row r's is either the
+	 * next one or seen before. So each level is read (and checked) at its
+	 * first row, and the first wrong cell in row order is found first. */
 	for (size_t r = 0; r < n; r++) {
-		if (powered && (st = positive(d, r, c, x[r], err)))
-			return st;
+		uint32_t v = col->code[r];
+
+		if (v == seen) {
+			if ((st = pm_dataset_number(d, r, c, &level[v], err)) ||
+			    (powered && (st = positive(d, r, c, level[v], err))))
+				goto out;
+			seen++;
+		}
 		if (powered)
-			logsum += pm__log(x[r]);
+			logsum += pm__log(level[v]);
 	}
 	col->log_scale = powered && scale == PM_SCALE_AUTO ? logsum / (double)n : 0.0;
-	col->u = malloc(n * sizeof(*col->u));
+	col->u = malloc((nl + 1) * sizeof(*col->u));
 	if (!col->u)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	memcpy(col->u, x, n * sizeof(*x));
-	qsort(col->u, n, sizeof(*col->u), cmp_double);
-	for (size_t r = 0; r < n; r++)
-		if (nd == 0 || col->u[r] != col->u[nd - 1])
-			col->u[nd++] = col->u[r];
+		goto oom;
+	memcpy(col->u, level, nl * sizeof(*col->u));
+	qsort(col->u, nl, sizeof(*col->u), cmp_double);
+	for (size_t v = 0; v < nl; v++)
+		if (nd == 0 || col->u[v] != col->u[nd - 1])
+			col->u[nd++] = col->u[v];
 	col->ndistinct = nd;
-	/* n values sorted, nd kept: the rest would stay allocated all the fit */
 	if ((shrunk = realloc(col->u, (nd ? nd : 1) * sizeof(*col->u))))
 		col->u = shrunk;
-	for (size_t r = 0; r < n; r++) {
-		const double *hit = bsearch(&x[r], col->u, nd, sizeof(*col->u), cmp_double);
-		col->code[r] = (uint32_t)(hit - col->u);
+	for (size_t v = 0; v < nl; v++) {
+		const double *hit = bsearch(&level[v], col->u, nd, sizeof(*col->u), cmp_double);
+		rank[v] = (uint32_t)(hit - col->u);
 	}
+	for (size_t r = 0; r < n; r++)
+		col->code[r] = rank[col->code[r]];
 	col->x = malloc(nd * sizeof(*col->x));
 	if (!col->x)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
+		goto oom;
 	memcpy(col->x, col->u, nd * sizeof(*col->x));
 	/* Last, so that the codes were found on the raw values. */
 	for (size_t k = 0; k < nd; k++)
 		col->u[k] = powered ? pm__log(col->u[k]) - col->log_scale : NAN;
-	return PM_OK;
+	goto out;
+oom:
+	st = pm__fail(err, PM_ENOMEM, "out of memory");
+out:
+	free(level);
+	free(rank);
+	return st;
 }
 
 /* The dataset's levels (in order of first appearance) sorted by their
@@ -177,30 +197,18 @@ oom:
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
-/* A target must be a time > 0. */
-static pm_status time_positive(const pm_dataset *d, size_t r, size_t c, double v,
-			       pm_error *err)
-{
-	if (v > 0)
-		return PM_OK;
-	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), pm_dataset_cell_line(d, r, c),
-			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a time > 0",
-			   pm_dataset_col_name(d, c), v);
-}
-
 static pm_status target_column(const pm_dataset *d, size_t c, pm_scale scale, pm_problem *p,
 			       double *sorted, pm_error *err)
 {
 	size_t n = p->nrows;
-	const double *t;
 	pm_status st;
 
-	if ((st = numbers(d, c, time_positive, &t, err)))
+	if ((st = numbers(d, c, pm__time_at, p->t_raw, err)))
 		return st;
 	for (size_t r = 0; r < n; r++) {
-		if ((st = time_positive(d, r, c, t[r], err)))
+		if ((st = pm__time_at(d, r, c, p->t_raw[r], err)))
 			return st;
-		p->t[r] = p->t_raw[r] = t[r];
+		p->t[r] = p->t_raw[r];
 	}
 	p->target_scale = 1.0;
 	if (scale == PM_SCALE_AUTO) {

@@ -1,5 +1,5 @@
 /* Splitting rows: a seeded train/test split and seeded K-fold assignment,
- * and the folds as subsets of a dataset (pm_dataset_subset, lib/data/dataset.c) (thesis §4.2: fit on some rows, measure on the others). */
+ * and the folds as subsets of a dataset (pm_dataset_subset, lib/data/dataset_derive.c) (thesis §4.2: fit on some rows, measure on the others). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

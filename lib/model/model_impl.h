@@ -96,6 +96,8 @@ pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
  * that is not by file, line and column: relative errors (MAPE) and the log
  * loss mean nothing over a zero or a negative time. */
 pm_status pm__times_check(const pm_dataset *d, size_t c, const double *t, pm_error *err);
+/* The same for row r's value v. */
+pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, double v, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library

@@ -5,28 +5,22 @@
 #include "core/error.h"
 #include "model/model_impl.h"
 
-/* Map the model's inputs to d's columns (numeric ones read whole), then
- * predict row by row through pm_model_predict, so that a file and the
+/* Map the model's inputs to d's columns, then predict row by row through pm_model_predict, so that a file and the
  * library give the same numbers. */
 pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, double *out,
 				   pm_error *err)
 {
 	size_t *col = malloc((m->ninputs + 1) * sizeof(*col));
 	double *x = malloc((m->ninputs + 1) * sizeof(*x));
-	const double **num = malloc((m->ninputs + 1) * sizeof(*num));
 	pm_status st = PM_OK;
 
-	if (!col || !x || !num) {
+	if (!col || !x) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < m->ninputs; i++) {
 		if ((st = pm_dataset_col_index(d, m->inputs[i].name, &col[i], err)))
 			goto out;
-		/* NULL when some cell is no number: that row then says which */
-		num[i] = NULL;
-		if (m->inputs[i].role != PM_ROLE_CATEGORICAL)
-			pm_dataset_col_numbers(d, col[i], &num[i], NULL);
 	}
 	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
 		for (size_t i = 0; i < m->ninputs; i++) {
@@ -37,12 +31,9 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 							  err);
 				x[i] = (double)level;
 			} else {
-				st = num[i] ? PM_OK : pm_dataset_number(d, r, col[i], &x[i], err);
-				if (!st) {
-					if (num[i])
-						x[i] = num[i][r];
+				st = pm_dataset_number(d, r, col[i], &x[i], err);
+				if (!st)
 					st = pm__input_check(&m->inputs[i], x[i], err);
-				}
 			}
 			if (st) {
 				/* Give the model's message the cell's place. */
@@ -68,6 +59,5 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 out:
 	free(col);
 	free(x);
-	free(num);
 	return st;
 }

@@ -69,14 +69,14 @@ static pm_status column(const pm_dataset *d, const char *name, double *out, size
 			pm_error *err)
 {
 	size_t c;
-	const double *v;
 	pm_status st;
 
-	if ((st = pm_dataset_col_index(d, name, &c, err)) ||
-	    (st = pm_dataset_col_numbers(d, c, &v, err)))
+	if ((st = pm_dataset_col_index(d, name, &c, err)))
 		return st;
+	/* cell by cell, strided: the first that is no number says so */
 	for (size_t r = 0; r < pm_dataset_nrows(d); r++)
-		out[r * stride] = v[r];
+		if ((st = pm_dataset_number(d, r, c, &out[r * stride], err)))
+			return st;
 	return PM_OK;
 }
 

@@ -23,9 +23,9 @@ extern "C" {
 
 /* ---- measurements ---------------------------------------------------------
  * A dataset is a table typed once, when it is read: every column keeps its
- * distinct texts (levels, in order of first appearance) and each row's
- * level, and a column whose every cell is a finite decimal number keeps
- * the numbers too, parsed once. Each cell keeps its place in the file
+ * distinct texts (levels, in order of first appearance), each row's level
+ * and each level's number (parsed once; a column is numeric when every
+ * cell is a finite decimal number). Each cell keeps its place in the file
  * (line, column), so that any later error can name the cell. Readers take
  * whole columns (pm_dataset_col_numbers, pm_dataset_col_codes); nothing
  * parses a cell after the read. Immutable once read; safe to share between
@@ -62,12 +62,13 @@ PM_API int pm_dataset_col_is_numeric(const pm_dataset *d, size_t col);
  * infinite. */
 PM_API pm_status pm_dataset_number(const pm_dataset *d, size_t row, size_t col,
 				   double *value, pm_error *err);
-/* The whole column as numbers: *values = nrows doubles owned by d (valid
- * while d lives). When some cell is not a finite number, *values is NULL
- * and the error is pm_dataset_number's for the first such cell. PM_EINVAL
- * for no d or values, or col out of range. */
-PM_API pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col,
-					const double **values, pm_error *err);
+/* The whole column as numbers, written to values[0, nrows) (the caller's:
+ * the dataset keeps a number per level, not per row). When some cell is
+ * not a finite number, nothing is written and the error is
+ * pm_dataset_number's for the first such cell. PM_EINVAL for no d or
+ * values, or col out of range. */
+PM_API pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, double *values,
+					pm_error *err);
 /* The column's distinct texts (levels), numbered in order of first
  * appearance; pm_dataset_cell(d, r, col) is the level of row r. The name
  * is owned by d; NULL (and 0 levels) out of range. */
