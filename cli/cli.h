@@ -22,6 +22,11 @@ extern const struct command pm_commands[];
 const struct command *find_command(const char *name);
 
 /* "perfmodel: FILE:LINE:COL: message" on stderr (the parts it has). */
+/* printf to f through the library's number formatting: '.' as the decimal
+ * point whatever the locale (main sets it from the environment, as GNU
+ * tools do), so that output is the same bytes everywhere. */
+int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void report_error(const pm_error *err);
 /* "perfmodel: message" on stderr; returns EXIT_USAGE, for bad arguments. */
 /* --threads beyond the CPUs online only take turns (and a thousand would

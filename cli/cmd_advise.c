@@ -132,14 +132,14 @@ static int width(const char *name)
 static void print_pick_text(const char *label, const pm_advice_pick *p, const struct axis *ax,
 			    size_t nax)
 {
-	printf("%-9s", label);
+	cprintf(stdout, "%-9s", label);
 	if (!p->found) {
 		puts("  none reaches the minimum efficiency");
 		return;
 	}
 	for (size_t j = 0; j < nax; j++)
-		printf("  %*g", width(ax[j].name), p->value[j]);
-	printf("  %14.6g  %14.6g  %8.4g  %10.3f\n", p->time, p->cost, p->speedup, p->efficiency);
+		cprintf(stdout, "  %*g", width(ax[j].name), p->value[j]);
+	cprintf(stdout, "  %14.6g  %14.6g  %8.4g  %10.3f\n", p->time, p->cost, p->speedup, p->efficiency);
 }
 
 static void print_advice(const pm_model *m, const char *path, const pm_advice *a,
@@ -147,14 +147,14 @@ static void print_advice(const pm_model *m, const char *path, const pm_advice *a
 {
 	const char *res = ax[o->resource].name;
 
-	printf("%s: %s over %zu combinations\n", path, pm_model_target(m), a->combinations);
-	printf("cost = %s x time; speedup and efficiency against the smallest %s; "
+	cprintf(stdout, "%s: %s over %zu combinations\n", path, pm_model_target(m), a->combinations);
+	cprintf(stdout, "cost = %s x time; speedup and efficiency against the smallest %s; "
 	       "largest: the largest %s with efficiency >= %g\n\n", res, res, res,
 	       o->min_efficiency);
-	printf("%-9s", "");
+	cprintf(stdout, "%-9s", "");
 	for (size_t j = 0; j < nax; j++)
-		printf("  %*s", width(ax[j].name), ax[j].name);
-	printf("  %14s  %14s  %8s  %10s\n", "time", "cost", "speedup", "efficiency");
+		cprintf(stdout, "  %*s", width(ax[j].name), ax[j].name);
+	cprintf(stdout, "  %14s  %14s  %8s  %10s\n", "time", "cost", "speedup", "efficiency");
 	print_pick_text("fastest", &a->fastest, ax, nax);
 	print_pick_text("cheapest", &a->cheapest, ax, nax);
 	print_pick_text("largest", &a->largest, ax, nax);

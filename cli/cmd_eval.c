@@ -50,9 +50,9 @@ int cmd_eval(int argc, char **argv)
 				    &doc, &err);
 	} else {
 		print_read_info(stdout, &info, d);
-		printf("%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
+		cprintf(stdout, "%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
 		       pm_model_target(m));
-		printf("  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
+		cprintf(stdout, "  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
 		       "  R^2    %.4f\n  SMAPE  %.2f %%\n  adj R^2 %.4f\n",
 		       x.mae, x.mape, x.mse, x.rmse, x.r2, x.smape, x.adj_r2);
 	}

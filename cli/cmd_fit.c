@@ -190,15 +190,15 @@ static void print_table(FILE *f, const pm_candidate *cand, size_t n, const pm_cv
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(cand[i].form) > w)
 			w = (int)strlen(cand[i].form);
-	fprintf(f, "model selection: %u-fold cross-validation, fold seed %llu\n", cv[0].folds,
+	cprintf(f, "model selection: %u-fold cross-validation, fold seed %llu\n", cv[0].folds,
 		(unsigned long long)seed);
-	fprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
+	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
 		"held-out MAPE %", "R^2", "fit time s");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s\n", w, cand[i].form,
+		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s\n", w, cand[i].form,
 			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, cv[i].mape_std,
 			cv[i].r2, cv[i].fit_time_s, i == best ? "  <- best" : "");
-	fprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[best].form,
+	cprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[best].form,
 		pm_loss_name(cand[best].loss));
 }
 
@@ -212,7 +212,7 @@ static int parse_mutation(const char *text, pm_fit_options *o)
 	char buf[64];
 	char *comma;
 
-	snprintf(buf, sizeof(buf), "%s", text);
+	pm_snprintf(buf, sizeof(buf), "%s", text);
 	comma = strchr(buf, ',');
 	if (!comma)
 		return parse_double(buf, &o->mutation_lo) ||
@@ -540,7 +540,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 		goto out;
 	rc = EXIT_OK;
 	if (pm_model_fit_info(m)->interrupted) {
-		fprintf(stderr, "perfmodel: interrupted: saved the best model so far (%u "
+		cprintf(stderr, "perfmodel: interrupted: saved the best model so far (%u "
 			"generations) to %s\n", pm_model_fit_info(m)->generations, a.out);
 		rc = EXIT_INTERRUPTED;
 	}

@@ -51,12 +51,12 @@ int cmd_help(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	printf("usage: perfmodel COMMAND [ARGS]\n\n"
+	cprintf(stdout, "usage: perfmodel COMMAND [ARGS]\n\n"
 	       "Fit interpretable performance models to measured run times and predict\n"
 	       "from them (perfmodel %s).\n\ncommands:\n", pm_version());
 	for (c = pm_commands; c->name; c++)
-		printf("  %-10s %s\n", c->name, c->summary);
-	printf("\n  perfmodel --version       print the version\n"
+		cprintf(stdout, "  %-10s %s\n", c->name, c->summary);
+	cprintf(stdout, "\n  perfmodel --version       print the version\n"
 	       "  perfmodel help COMMAND    the options of a command\n");
 	return EXIT_OK;
 }

@@ -85,36 +85,36 @@ static int parse_args(int argc, char **argv, struct lif_args *a)
 static void print_text(const pm_dataset *d, const pm_lif_report *r,
 		       const pm_lif_regression *reg, const char *tname)
 {
-	printf("%s: %zu rows, workers", pm_dataset_name(d), r->nrows);
+	cprintf(stdout, "%s: %zu rows, workers", pm_dataset_name(d), r->nrows);
 	for (size_t i = 0; i < r->nworkers; i++)
-		printf("%s %s", i ? "," : "", pm_dataset_col_name(d, r->worker_col[i]));
-	printf("\n\nLIF per row (eq. 3.8)\n  %-6s %4s %12s %14s\n", "line", "N", "LIF", "t");
+		cprintf(stdout, "%s %s", i ? "," : "", pm_dataset_col_name(d, r->worker_col[i]));
+	cprintf(stdout, "\n\nLIF per row (eq. 3.8)\n  %-6s %4s %12s %14s\n", "line", "N", "LIF", "t");
 	for (size_t i = 0; i < r->nrows; i++)
-		printf("  %-6u %4g %12.6f %14.6g\n", pm_dataset_cell_line(d, i, 0), r->n[i],
+		cprintf(stdout, "  %-6u %4g %12.6f %14.6g\n", pm_dataset_cell_line(d, i, 0), r->n[i],
 		       r->lif[i], r->t[i]);
-	printf("\nLIF per configuration (mean +- sample std, count)\n  ");
+	cprintf(stdout, "\nLIF per configuration (mean +- sample std, count)\n  ");
 	for (size_t j = 0; j < r->nby; j++)
-		printf("%-12s ", pm_dataset_col_name(d, r->by_col[j]));
+		cprintf(stdout, "%-12s ", pm_dataset_col_name(d, r->by_col[j]));
 	if (!r->nby)
-		printf("%-12s ", "N");
-	printf("%12s %12s %6s\n", "mean", "std", "count");
+		cprintf(stdout, "%-12s ", "N");
+	cprintf(stdout, "%12s %12s %6s\n", "mean", "std", "count");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		const pm_lif_group *G = &r->group[g];
 
-		printf("  ");
+		cprintf(stdout, "  ");
 		for (size_t j = 0; j < r->nby; j++)
-			printf("%-12s ", pm_dataset_cell(d, G->first_row, r->by_col[j]));
+			cprintf(stdout, "%-12s ", pm_dataset_cell(d, G->first_row, r->by_col[j]));
 		if (!r->nby)
-			printf("%-12g ", r->n[G->first_row]);
-		printf("%12.6f %12.6f %6zu\n", G->mean, G->std, G->count);
+			cprintf(stdout, "%-12g ", r->n[G->first_row]);
+		cprintf(stdout, "%12.6f %12.6f %6zu\n", G->mean, G->std, G->count);
 	}
 	if (!reg)
 		return;
-	printf("\nregression (eq. 3.9): %s = b0 + b1*N + b2*LIF, %zu rows\n"
+	cprintf(stdout, "\nregression (eq. 3.9): %s = b0 + b1*N + b2*LIF, %zu rows\n"
 	       "  %-4s %16s %16s\n", tname, reg->rows, "", "estimate", "std error");
 	for (int j = 0; j < 3; j++)
-		printf("  b%-3d %16.8g %16.8g\n", j, reg->beta[j], reg->se[j]);
-	printf("  R^2 %.6f   adjusted R^2 %.6f   SS_res %.6g   SS_tot %.6g\n", reg->r2,
+		cprintf(stdout, "  b%-3d %16.8g %16.8g\n", j, reg->beta[j], reg->se[j]);
+	cprintf(stdout, "  R^2 %.6f   adjusted R^2 %.6f   SS_res %.6g   SS_tot %.6g\n", reg->r2,
 	       reg->adj_r2, reg->ss_res, reg->ss_tot);
 }
 

@@ -45,8 +45,8 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		*err = (pm_error){ .code = PM_EIO };
-		snprintf(err->file, sizeof(err->file), "%s", dir);
-		snprintf(err->msg, sizeof(err->msg), "cannot make the folder: %s", strerror(errno));
+		pm_snprintf(err->file, sizeof(err->file), "%s", dir);
+		pm_snprintf(err->msg, sizeof(err->msg), "cannot make the folder: %s", strerror(errno));
 		return PM_EIO;
 	}
 	if ((st = pm_report_plots(m, rd, &ps, err)))
@@ -60,7 +60,7 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 			st = PM_ENOMEM;
 			break;
 		}
-		snprintf(path, n, "%s/%s", dir, ps->plot[i].name);
+		pm_snprintf(path, n, "%s/%s", dir, ps->plot[i].name);
 		st = pm_write_file_atomic(path, ps->plot[i].svg, strlen(ps->plot[i].svg), err);
 		free(path);
 	}

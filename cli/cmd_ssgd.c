@@ -34,11 +34,11 @@ static const struct option long_options[] = {
 
 static void print_text(const pm_dataset *d, const pm_ssgd_report *R)
 {
-	printf("%s: %zu rows, up to %u workers; configuration:", pm_dataset_name(d), R->nrows,
+	cprintf(stdout, "%s: %zu rows, up to %u workers; configuration:", pm_dataset_name(d), R->nrows,
 	       R->max_workers);
 	for (size_t j = 0; j < R->nby; j++)
-		printf("%s %s", j ? "," : "", pm_dataset_col_name(d, R->by_col[j]));
-	printf("%s\n\n  %-6s %-28s %3s %12s %12s %9s %8s %8s\n", R->nby ? "" : " (none)",
+		cprintf(stdout, "%s %s", j ? "," : "", pm_dataset_col_name(d, R->by_col[j]));
+	cprintf(stdout, "%s\n\n  %-6s %-28s %3s %12s %12s %9s %8s %8s\n", R->nby ? "" : " (none)",
 	       "line", "configuration", "N", "t_iter 3.3", "t_pipe 3.5", "LIF", "S 3.6",
 	       "S 3.7");
 	for (size_t r = 0; r < R->nrows; r++) {
@@ -48,14 +48,14 @@ static void print_text(const pm_dataset *d, const pm_ssgd_report *R)
 
 		config[0] = '\0';
 		for (size_t j = 0; j < R->nby && len < sizeof(config); j++)
-			len += (size_t)snprintf(config + len, sizeof(config) - len, "%s%s",
+			len += (size_t)pm_snprintf(config + len, sizeof(config) - len, "%s%s",
 						j ? " " : "", pm_dataset_cell(d, r, R->by_col[j]));
-		printf("  %-6u %-28s %3u %12.6g %12.6g %9.6f", pm_dataset_cell_line(d, r, 0),
+		cprintf(stdout, "  %-6u %-28s %3u %12.6g %12.6g %9.6f", pm_dataset_cell_line(d, r, 0),
 		       config, x->workers, x->t_iter, x->t_pipe, x->lif);
 		if (x->has_speedup)
-			printf(" %8.4f %8.4f\n", x->speedup, x->speedup_overlap);
+			cprintf(stdout, " %8.4f %8.4f\n", x->speedup, x->speedup_overlap);
 		else
-			printf(" %8s %8s\n", "-", "-");
+			cprintf(stdout, " %8s %8s\n", "-", "-");
 	}
 }
 

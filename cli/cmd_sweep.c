@@ -88,7 +88,7 @@ static int parse_grid(const char *v, pm_sweep_options *so)
 	char buf[128], *c1, *c2;
 	unsigned long long n;
 
-	snprintf(buf, sizeof(buf), "%s", v);
+	pm_snprintf(buf, sizeof(buf), "%s", v);
 	c1 = strchr(buf, ':');
 	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	if (!c2)
@@ -220,20 +220,20 @@ static int width(const char *name)
 
 static void print_table(const pm_sweep *sw)
 {
-	printf("%-10s %9s %9s %9s", "lambda", "MAPE %", "± std", "R^2");
+	cprintf(stdout, "%-10s %9s %9s %9s", "lambda", "MAPE %", "± std", "R^2");
 	for (size_t k = 0; k < sw->nparams; k++)
-		printf(" %12s", sw->param_name[k]);
-	printf("\n");
+		cprintf(stdout, " %12s", sw->param_name[k]);
+	cprintf(stdout, "\n");
 	for (size_t p = 0; p < sw->npoints; p++) {
 		const pm_sweep_point *pt = &sw->point[p];
 
-		printf("%-10.3g %9.4g %9.2g %9.4f", pt->lambda, pt->test.mape, pt->mape_std,
+		cprintf(stdout, "%-10.3g %9.4g %9.2g %9.4f", pt->lambda, pt->test.mape, pt->mape_std,
 		       pt->test.r2);
 		for (size_t k = 0; k < sw->nparams; k++)
-			printf(" %*.5g", width(sw->param_name[k]), sw->param[p * sw->nparams + k]);
-		printf("%s\n", p == sw->best ? "  <- best" : "");
+			cprintf(stdout, " %*.5g", width(sw->param_name[k]), sw->param[p * sw->nparams + k]);
+		cprintf(stdout, "%s\n", p == sw->best ? "  <- best" : "");
 	}
-	printf("\nbest lambda %.6g: held-out MAPE %.4g %% (%s), %.2f s\n",
+	cprintf(stdout, "\nbest lambda %.6g: held-out MAPE %.4g %% (%s), %.2f s\n",
 	       sw->point[sw->best].lambda, sw->point[sw->best].test.mape,
 	       sw->folds ? "mean over the folds" : "one split", sw->wall_time_s);
 }
@@ -300,7 +300,7 @@ int cmd_sweep(int argc, char **argv)
 		print_table(sw);
 	rc = EXIT_OK;
 	if (sw->interrupted) {
-		fprintf(stderr, "perfmodel: interrupted: the fits were stopped early; the table "
+		cprintf(stderr, "perfmodel: interrupted: the fits were stopped early; the table "
 			"is provisional\n");
 		rc = EXIT_INTERRUPTED;
 	}

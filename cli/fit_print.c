@@ -10,20 +10,20 @@ static void print_names(const char *label, const pm_model *m, pm_role role)
 {
 	int first = 1;
 
-	printf("  %-12s", label);
+	cprintf(stdout, "  %-12s", label);
 	for (size_t i = 0; i < pm_model_ninputs(m); i++) {
 		if (pm_model_input_role(m, i) != role)
 			continue;
-		printf("%s%s", first ? "" : ", ", pm_model_input_name(m, i));
+		cprintf(stdout, "%s%s", first ? "" : ", ", pm_model_input_name(m, i));
 		first = 0;
 		if (role == PM_ROLE_CATEGORICAL) {
-			printf(" (");
+			cprintf(stdout, " (");
 			for (size_t v = 0; v < pm_model_nlevels(m, i); v++)
-				printf("%s%s", v ? " " : "", pm_model_level_name(m, i, v));
-			printf(")");
+				cprintf(stdout, "%s%s", v ? " " : "", pm_model_level_name(m, i, v));
+			cprintf(stdout, ")");
 		}
 	}
-	printf("%s\n", first ? "(none)" : "");
+	cprintf(stdout, "%s\n", first ? "(none)" : "");
 }
 
 static void print_param_rows(const pm_model *m)
@@ -31,14 +31,14 @@ static void print_param_rows(const pm_model *m)
 	size_t np = pm_model_nparams(m);
 
 	if (pm_model_formula(m))
-		printf("\nmodel (%s)\n  t = %s\n", pm_model_form(m), pm_model_formula(m));
-	printf("\nparameters (raw: %s in the data's units; scaled: as fitted)\n",
+		cprintf(stdout, "\nmodel (%s)\n  t = %s\n", pm_model_form(m), pm_model_formula(m));
+	cprintf(stdout, "\nparameters (raw: %s in the data's units; scaled: as fitted)\n",
 	       pm_model_formula(m) ? "the formula" : "eq. 4.4");
-	printf("  %-28s %-6s %14s %14s\n", "name", "kind", "raw", "scaled");
+	cprintf(stdout, "  %-28s %-6s %14s %14s\n", "name", "kind", "raw", "scaled");
 	for (size_t k = 0; k < np; k++) {
 		static const char *const kind[] = { "a", "p", "b", "q", "C", "ln m" };
 
-		printf("  %-28s %-6s %14.6g %14.6g\n", pm_model_param_name(m, k),
+		cprintf(stdout, "  %-28s %-6s %14.6g %14.6g\n", pm_model_param_name(m, k),
 		       kind[pm_model_param_kind(m, k)], pm_model_param_value(m, k),
 		       pm_model_param_scaled(m, k));
 	}
@@ -58,15 +58,15 @@ static void print_meaning(const pm_model *m)
 						    kind == PM_PARAM_SCALING) && isfinite(dbl))))
 			continue;
 		if (first)
-			printf("\nwhat the parameters mean\n");
+			cprintf(stdout, "\nwhat the parameters mean\n");
 		first = 0;
 		if (kind == PM_PARAM_LOGMULT)
-			printf("  level(%s) = %s: its term is %.3g× what it is at %s\n",
+			cprintf(stdout, "  level(%s) = %s: its term is %.3g× what it is at %s\n",
 			       pm_model_input_name(m, in),
 			       pm_model_level_name(m, in, pm_model_param_level(m, k)),
 			       exp(pm_model_param_value(m, k)), pm_model_level_name(m, in, 0));
 		else
-			printf("  %s^%.3g: doubling %s multiplies its term by %.3g\n",
+			cprintf(stdout, "  %s^%.3g: doubling %s multiplies its term by %.3g\n",
 			       pm_model_input_name(m, in), log2(dbl), pm_model_input_name(m, in),
 			       dbl);
 	}
@@ -78,10 +78,10 @@ static void mean_std(const pm_model *m, size_t k, int pad)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.4g ± %.2g", pm_model_param_mean(m, k),
+	pm_snprintf(buf, sizeof(buf), "%.4g ± %.2g", pm_model_param_mean(m, k),
 		 pm_model_param_std(m, k));
 	/* ± is two bytes and one column */
-	printf(" %-*s", pad ? 27 : 0, buf);
+	cprintf(stdout, " %-*s", pad ? 27 : 0, buf);
 }
 
 /* One group of thesis Tables 4.2/4.3: rows of parameters of the given
@@ -90,9 +90,9 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 		      pm_param_kind k2)
 {
 	if (k1 == PM_PARAM_COEF)
-		printf("  %-28s %-26s p\n", title, "a, b");
+		cprintf(stdout, "  %-28s %-26s p\n", title, "a, b");
 	else
-		printf("  %-28s %s\n", title, k1 == PM_PARAM_SCALING ? "q" : "C");
+		cprintf(stdout, "  %-28s %s\n", title, k1 == PM_PARAM_SCALING ? "q" : "C");
 	for (size_t k = 0; k < pm_model_nparams(m); k++) {
 		pm_param_kind kind = pm_model_param_kind(m, k);
 		size_t in = pm_model_param_input(m, k);
@@ -101,18 +101,18 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 		if (kind != k1 && kind != k2)
 			continue;
 		if (kind == PM_PARAM_LEVEL)
-			snprintf(name, sizeof(name), "%s=%s", pm_model_input_name(m, in),
+			pm_snprintf(name, sizeof(name), "%s=%s", pm_model_input_name(m, in),
 				 pm_model_level_name(m, in, pm_model_param_level(m, k)));
 		else
-			snprintf(name, sizeof(name), "%s",
+			pm_snprintf(name, sizeof(name), "%s",
 				 kind == PM_PARAM_CONST ? "" : pm_model_input_name(m, in));
-		printf("  %-28s", name);
+		cprintf(stdout, "  %-28s", name);
 		mean_std(m, k, kind == PM_PARAM_COEF || kind == PM_PARAM_LEVEL);
 		if (kind == PM_PARAM_COEF)
 			mean_std(m, ++k, 0);	/* p_i follows a_i */
 		else if (kind == PM_PARAM_LEVEL)
-			printf(" -");
-		printf("\n");
+			cprintf(stdout, " -");
+		cprintf(stdout, "\n");
 	}
 }
 
@@ -122,21 +122,21 @@ static void print_seed_table(const pm_model *m)
 	const pm_fit_info *fi = pm_model_fit_info(m);
 	size_t n = pm_model_nseeds(m);
 
-	printf("\nparameters over %zu seeds (%llu..%llu), raw units: mean ± std\n", n,
+	cprintf(stdout, "\nparameters over %zu seeds (%llu..%llu), raw units: mean ± std\n", n,
 	       (unsigned long long)pm_model_seed(m, 0), (unsigned long long)pm_model_seed(m, n - 1));
 	if (pm_model_formula(m)) {
 		/* a formula's parameters have no thesis table: one row each */
 		for (size_t k = 0; k < pm_model_nparams(m); k++) {
-			printf("  %-28s", pm_model_param_name(m, k));
+			cprintf(stdout, "  %-28s", pm_model_param_name(m, k));
 			mean_std(m, k, 0);
-			printf("\n");
+			cprintf(stdout, "\n");
 		}
 	} else {
 		seed_rows(m, "intrinsic", PM_PARAM_COEF, PM_PARAM_LEVEL);
 		seed_rows(m, "extrinsic", PM_PARAM_SCALING, PM_PARAM_SCALING);
 		seed_rows(m, "constant", PM_PARAM_CONST, PM_PARAM_CONST);
 	}
-	printf("  saved: seed %llu, the lowest cost (%.6g); its values below\n",
+	cprintf(stdout, "  saved: seed %llu, the lowest cost (%.6g); its values below\n",
 	       (unsigned long long)fi->options.seed, fi->cost);
 }
 
@@ -148,51 +148,51 @@ static void print_accuracy(const pm_fit_info *fi)
 	const pm_metrics *set[2] = { &fi->training, &fi->test };
 	int nset = fi->test.n ? 2 : 1;
 
-	printf("\naccuracy        %14s%s\n", "training", nset == 2 ? "           test" : "");
-	printf("  %-14s", "rows");
+	cprintf(stdout, "\naccuracy        %14s%s\n", "training", nset == 2 ? "           test" : "");
+	cprintf(stdout, "  %-14s", "rows");
 	for (int j = 0; j < nset; j++)
-		printf(" %14zu", set[j]->n);
-	printf("\n");
+		cprintf(stdout, " %14zu", set[j]->n);
+	cprintf(stdout, "\n");
 	for (size_t i = 0; i < sizeof(label) / sizeof(label[0]); i++) {
-		printf("  %-14s", label[i]);
+		cprintf(stdout, "  %-14s", label[i]);
 		for (int j = 0; j < nset; j++) {
 			const pm_metrics *t = set[j];
 			const double v[] = { t->mape, t->smape, t->mae, t->mse, t->rmse, t->r2,
 					     t->adj_r2 };
 
-			printf(" %14.6g", v[i]);
+			cprintf(stdout, " %14.6g", v[i]);
 		}
-		printf("\n");
+		cprintf(stdout, "\n");
 	}
 	if (fi->test.n && fi->options.test_fraction > 0)
-		printf("  held out: %zu rows of %s chosen by split seed %llu\n", fi->test.n,
+		cprintf(stdout, "  held out: %zu rows of %s chosen by split seed %llu\n", fi->test.n,
 		       fi->test_name, (unsigned long long)fi->options.split_seed);
 	else if (fi->test.n)
-		printf("  held out: the rows of %s\n", fi->test_name);
+		cprintf(stdout, "  held out: the rows of %s\n", fi->test_name);
 	else
-		printf("  no rows held out: --test-fraction 0.333 or --test FILE measures the "
+		cprintf(stdout, "  no rows held out: --test-fraction 0.333 or --test FILE measures the "
 		       "accuracy on rows the fit never saw\n");
 }
 
 /* "X: q = -0.74 ± 0.01: doubling X multiplies time by 2^q = 0.6×, i.e. 1.67× faster" */
 static void print_q_words(const char *name, const pm_scaling *s)
 {
-	printf("  %s: q = %.4g", name, s->q);
+	cprintf(stdout, "  %s: q = %.4g", name, s->q);
 	if (isfinite(s->q_std))
-		printf(" ± %.2g", s->q_std);
-	printf(": doubling %s multiplies time by 2^q = %.3g×", name, s->doubling);
+		cprintf(stdout, " ± %.2g", s->q_std);
+	cprintf(stdout, ": doubling %s multiplies time by 2^q = %.3g×", name, s->doubling);
 	if (s->doubling < 1)
-		printf(", i.e. %.3g× faster", 1 / s->doubling);
+		cprintf(stdout, ", i.e. %.3g× faster", 1 / s->doubling);
 	else if (s->doubling > 1)
-		printf(", i.e. %.3g× slower", s->doubling);
-	printf("%s\n", s->q <= -0.999 && s->q >= -1.001 ? " (ideal strong scaling)" : "");
+		cprintf(stdout, ", i.e. %.3g× slower", s->doubling);
+	cprintf(stdout, "%s\n", s->q <= -0.999 && s->q >= -1.001 ? " (ideal strong scaling)" : "");
 }
 
 /* Thesis §4.3: q in words, then the model's speedup and efficiency over the
  * values in the data, every other input at its baseline. */
 static void print_scaling(const pm_model *m, const pm_scaling_report *r)
 {
-	printf("\nscaling (other inputs at their median or most frequent level; C included)\n");
+	cprintf(stdout, "\nscaling (other inputs at their median or most frequent level; C included)\n");
 	for (size_t j = 0; j < r->n; j++) {
 		const pm_scaling *s = &r->scaling[j];
 		const char *name = pm_model_input_name(m, s->input);
@@ -200,10 +200,10 @@ static void print_scaling(const pm_model *m, const pm_scaling_report *r)
 		if (isfinite(s->q))
 			print_q_words(name, s);
 		else
-			printf("  %s: no power of its own in the formula\n", name);
-		printf("    %14s %14s %10s %10s\n", name, "predicted", "speedup", "efficiency");
+			cprintf(stdout, "  %s: no power of its own in the formula\n", name);
+		cprintf(stdout, "    %14s %14s %10s %10s\n", name, "predicted", "speedup", "efficiency");
 		for (size_t k = 0; k < s->npoints; k++)
-			printf("    %14.6g %14.6g %10.3f %10.3f\n", s->value[k], s->time[k],
+			cprintf(stdout, "    %14.6g %14.6g %10.3f %10.3f\n", s->value[k], s->time[k],
 			       s->speedup[k], s->efficiency[k]);
 	}
 }
@@ -213,7 +213,7 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 {
 	const pm_fit_info *fi = pm_model_fit_info(m);
 
-	printf("data\n  %-12s%s, %zu rows\n  %-12s%s\n", "file", pm_dataset_name(d),
+	cprintf(stdout, "data\n  %-12s%s, %zu rows\n  %-12s%s\n", "file", pm_dataset_name(d),
 	       pm_dataset_nrows(d), "target", pm_model_target(m));
 	print_names("intrinsic", m, PM_ROLE_INTRINSIC);
 	print_names("categorical", m, PM_ROLE_CATEGORICAL);
@@ -224,15 +224,15 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 	print_meaning(m);
 	print_accuracy(fi);
 	print_scaling(m, r);
-	printf("\nfit\n  %u generations, %llu evaluations, stop: %s%s\n", fi->generations,
+	cprintf(stdout, "\nfit\n  %u generations, %llu evaluations, stop: %s%s\n", fi->generations,
 	       (unsigned long long)fi->evaluations, fi->stop,
 	       fi->options.polish ? (fi->polished ? ", polish improved it" : ", polish kept it")
 				  : ", no polish");
-	printf("  %.3f s on %u thread%s, seed %llu, scale %s, cost (%s) %.6g\n", fi->wall_time_s,
+	cprintf(stdout, "  %.3f s on %u thread%s, seed %llu, scale %s, cost (%s) %.6g\n", fi->wall_time_s,
 	       fi->threads_used, fi->threads_used == 1 ? "" : "s",
 	       (unsigned long long)fi->options.seed, pm_model_scale_name(m),
 	       pm_loss_name(fi->options.loss), fi->cost);
-	printf("  saved to %s\n", out);
+	cprintf(stdout, "  saved to %s\n", out);
 }
 
 

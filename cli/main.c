@@ -2,6 +2,7 @@
  * of git. */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static int close_stdout(int rc)
 	if (!failed)
 		return rc;
 	if (e)
-		fprintf(stderr, "perfmodel: write error: %s\n", strerror(e));
+		cprintf(stderr, "perfmodel: write error: %s\n", strerror(e));
 	else
 		fputs("perfmodel: write error: the output is incomplete\n", stderr);
 	return EXIT_FAIL;
@@ -46,7 +47,7 @@ static int run(int argc, char **argv)
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		if (argc > 2 && strcmp(argv[2], "--json") == 0)
 			return print_document(pm_version_to_json(&doc, &err), &doc, &err);
-		printf("perfmodel %s\n", pm_version());
+		cprintf(stdout, "perfmodel %s\n", pm_version());
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
@@ -59,5 +60,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* the user's locale, as GNU tools take it: every number perfmodel
+	 * reads or writes goes through the library's codec, the same bytes
+	 * under a decimal comma (tests/cli.sh runs the commands under one) */
+	setlocale(LC_ALL, "");
 	return close_stdout(run(argc, argv));
 }

@@ -40,12 +40,12 @@ static void show(const pm_progress *p, void *arg)
 		 * for 80 columns (a wrapped line cannot be redrawn), so a batch
 		 * of fits (sweep, --seeds) shows its count instead of the evals */
 		if (p->fits > 1)
-			fprintf(stderr, "\rfits %u/%u done  seed %llu  gen %u/%u  best %.5g  "
+			cprintf(stderr, "\rfits %u/%u done  seed %llu  gen %u/%u  best %.5g  "
 				"conv %.3g/1  %.1f s\033[K",
 				p->fits_done, p->fits, (unsigned long long)p->seed, p->generation,
 				p->maxiter, p->best_cost, p->convergence, t - state.start);
 		else
-			fprintf(stderr, "\rseed %llu  gen %u/%u  evals %llu  best %.5g  "
+			cprintf(stderr, "\rseed %llu  gen %u/%u  evals %llu  best %.5g  "
 				"conv %.3g/1  %.1f s\033[K",
 				(unsigned long long)p->seed, p->generation, p->maxiter,
 				(unsigned long long)p->evaluations, p->best_cost, p->convergence,

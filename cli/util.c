@@ -8,18 +8,49 @@
 
 #include "cli.h"
 
+int cvfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	char small[1024], *buf = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = pm_vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= 0 && (size_t)n >= sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		n = buf ? pm_vsnprintf(buf, (size_t)n + 1, fmt, again) : -1;
+	}
+	va_end(again);
+	if (n > 0)
+		fwrite(buf, 1, (size_t)n, f);
+	if (buf != small)
+		free(buf);
+	return n;
+}
+
+int cprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = cvfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 void report_error(const pm_error *err)
 {
 	fputs("perfmodel: ", stderr);
 	if (err->file[0]) {
 		fputs(err->file, stderr);
 		if (err->line)
-			fprintf(stderr, ":%u", err->line);
+			cprintf(stderr, ":%u", err->line);
 		if (err->line && err->column)
-			fprintf(stderr, ":%u", err->column);
+			cprintf(stderr, ":%u", err->column);
 		fputs(": ", stderr);
 	}
-	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : pm_status_string(err->code));
+	cprintf(stderr, "%s\n", err->msg[0] ? err->msg : pm_status_string(err->code));
 }
 
 void cap_threads(pm_fit_options *o, int quiet)
@@ -29,21 +60,30 @@ void cap_threads(pm_fit_options *o, int quiet)
 	if (o->threads <= cpus)
 		return;
 	if (!quiet)
-		fprintf(stderr, "perfmodel: note: --threads %u is more than the %u CPUs online: "
+		cprintf(stderr, "perfmodel: note: --threads %u is more than the %u CPUs online: "
 			"using %u\n", o->threads, cpus, cpus);
 	o->threads = cpus;
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
+	static const char hex[] = "0123456789abcdef";
+	char msg[512];
 	va_list ap;
 
-	fputs("perfmodel: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("perfmodel: ", stderr);
+	/* it quotes the command line: control characters escaped, as the
+	 * library's messages have them */
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			cprintf(stderr, "\\x%c%c", hex[*p >> 4], hex[*p & 15]);
+		else
+			fputc(*p, stderr);
 	if (cmd)
-		fprintf(stderr, " (see 'perfmodel help %s')", cmd);
+		cprintf(stderr, " (see 'perfmodel help %s')", cmd);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
 }
@@ -71,7 +111,7 @@ int parse_double(const char *text, double *out)
 	if (!text || !*text)
 		return -1;
 	errno = 0;
-	v = strtod(text, &end);
+	v = pm_strtod(text, &end);
 	if (errno || *end || !isfinite(v))
 		return -1;
 	*out = v;
@@ -234,7 +274,7 @@ static void print_weights(FILE *f, const pm_dataset *d)
 		lo = w[r] < lo ? w[r] : lo;
 		hi = w[r] > hi ? w[r] : hi;
 	}
-	fprintf(f, "  weights: 1/variance of each configuration's time, %.3g to %.3g (mean 1)\n",
+	cprintf(f, "  weights: 1/variance of each configuration's time, %.3g to %.3g (mean 1)\n",
 		lo, hi);
 }
 
@@ -249,18 +289,18 @@ void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d)
 		lo = info->reps[r] < lo ? info->reps[r] : lo;
 		hi = info->reps[r] > hi ? info->reps[r] : hi;
 	}
-	fprintf(f, "%s (%s): %zu runs in %zu configurations, %u", pm_dataset_name(d),
+	cprintf(f, "%s (%s): %zu runs in %zu configurations, %u", pm_dataset_name(d),
 		pm_format_name(info->format), info->runs, info->nrows, lo);
 	if (hi != lo)
-		fprintf(f, "-%u", hi);
-	fprintf(f, " per configuration");
+		cprintf(f, "-%u", hi);
+	cprintf(f, " per configuration");
 	if (info->dropped)
-		fprintf(f, " after dropping %zu warm-up runs", info->dropped);
+		cprintf(f, " after dropping %zu warm-up runs", info->dropped);
 	if (!isnan(info->cv_max)) {
-		fprintf(f, "\n  run-to-run coefficient of variation: median %.2f %%, max %.2f %% (",
+		cprintf(f, "\n  run-to-run coefficient of variation: median %.2f %%, max %.2f %% (",
 			100 * info->cv_median, 100 * info->cv_max);
 		for (size_t c = 0; c < last; c++)
-			fprintf(f, "%s%s=%s", c ? ", " : "", pm_dataset_col_name(d, c),
+			cprintf(f, "%s%s=%s", c ? ", " : "", pm_dataset_col_name(d, c),
 				pm_dataset_cell(d, info->cv_max_row, c));
 		fputc(')', f);
 	}

@@ -184,6 +184,13 @@ expect_fail "a control character of the input is escaped in the message" 1 \
 	"$pm" fit esc.csv --target time_s --extrinsic $'thr\033[31meads2' --intrinsic n -o out.json
 if grep -q "$(printf '\033')" stderr.txt; then bad "no raw ESC on stderr" "$(od -c stderr.txt | head -3)"; else ok "no raw ESC on stderr"; fi
 
+# Text that is not UTF-8 is refused where its first foreign byte stands
+printf 'n,thr\xe9ads,time_s\n1,2,3\n' >latin1.csv
+expect_fail "a Latin-1 header" 1 "latin1.csv:1:6: not UTF-8 text \\(byte 0xe9\\)" -- \
+	"$pm" fit latin1.csv --target time_s -o out.json
+expect_fail "a formula that is not UTF-8" 1 "formula:1:8: not UTF-8 text \\(byte 0xff\\)" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --target time_s --formula "$(printf 'a * n^`\xff` + C')" -o out.json
+
 # --threads beyond the CPUs online is capped, with a note unless --quiet
 cpus=$(nproc)
 "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 --threads 1024 --json \
@@ -852,6 +859,48 @@ if [ -z "$missing" ] && "$pm" help | grep -q '^  report'; then
 	ok "man page has every command of 'perfmodel help'"
 else
 	bad "man page has every command of 'perfmodel help'" "missing:$missing"
+fi
+
+# ---- locale: under de_DE.UTF-8 (a decimal comma; made by the build with
+# localedef, found through LOCPATH) every command reads and writes the same
+# bytes as under C, wall times aside
+if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" = "," ]; then
+	printf '{"model": "gemm.json", "points": [{"n": 512.5, "threads": 1.5}]}' >loc_config.json
+	printf '{"n": 2048.5}' >loc_job.json
+	printf 'n,threads\n512.25,1\n1e3,2\n' >loc_points.csv
+	locale_cmds=(
+		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 30 --test-fraction 0.25 -o loc_model.json"
+		"fit $data/ddp_mlp.csv --spec $root/models/ddp_mlp.json --maxiter 10 --json -o loc_ddp.json"
+		"fit $data/gemm_cpu.csv --target time_s --formula a*n^2.5*threads^q+C --maxiter 10 -o loc_f.json"
+		"predict loc_config.json" "predict loc_config.json --json" "predict -m gemm.json loc_points.csv"
+		"eval -m gemm.json $data/gemm_cpu.csv" "eval -m gemm.json $data/gemm_cpu.csv --json"
+		"advise -m gemm.json loc_job.json --vary threads=1..4 --min-efficiency 0.75"
+		"lif $data/ddp_mlp.csv --spec $root/models/ddp_mlp.json" "ssgd $data/ssgd_phases.csv --json"
+		"sweep $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 1e-3:0.5:3 --cv 2 --maxiter 10"
+		"report -m gemm.json $data/gemm_cpu.csv -o -"
+		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 0,5 -o out.json")
+	differ=""
+	for args in "${locale_cmds[@]}"; do
+		# shellcheck disable=SC2086
+		LC_ALL=C "$pm" $args >loc_c.out 2>&1
+		c_rc=$?
+		cp -f loc_model.json loc_model_c.json 2>/dev/null
+		# shellcheck disable=SC2086
+		LC_ALL=de_DE.UTF-8 "$pm" $args >loc_de.out 2>&1
+		de_rc=$?
+		if [ "$c_rc" -ne "$de_rc" ] ||
+			! cmp -s <(grep -Ev 'wall_time|[0-9.]+ s on [0-9]+ thread|fit time|, [0-9.e-]+ s\.|[0-9.]+ s$' loc_c.out) \
+				<(grep -Ev 'wall_time|[0-9.]+ s on [0-9]+ thread|fit time|, [0-9.e-]+ s\.|[0-9.]+ s$' loc_de.out); then
+			differ="$differ; $args (exit $c_rc/$de_rc): $(diff loc_c.out loc_de.out | head -3 | tr '\n' ' ')"
+		fi
+	done
+	if [ -z "$differ" ] && cmp -s <(sed '/"run"/,$d' loc_model_c.json) <(sed '/"run"/,$d' loc_model.json); then
+		ok "under de_DE.UTF-8 every command gives the bytes it gives under C (${#locale_cmds[@]} commands)"
+	else
+		bad "under de_DE.UTF-8 every command gives the bytes it gives under C" "$differ"
+	fi
+else
+	bad "under de_DE.UTF-8 every command gives the bytes it gives under C" "no de_DE.UTF-8 locale: LOCPATH=${LOCPATH:-}"
 fi
 
 echo "cli: $pass passed, $fail failed"

@@ -84,6 +84,27 @@ check "$tmp/lenet5.json" "$src/data/lenet5_cpu.csv"
 check "$src/docs/examples/ddp_mlp_model.json" "$src/data/ddp_mlp.csv"
 check "$src/tests/data/ddp_mlp_multiplicative.json" "$src/data/ddp_mlp.csv"
 
+# the library under a host's decimal-comma locale reads models (a formula
+# with a decimal power too) and points, and predicts, the same bits
+compile -o "$tmp/locale" "$src/tests/embed/locale.c" $flags
+"$perfmodel" fit "$src/data/gemm_cpu.csv" --target time_s --formula 'a * n^2.5 * threads^q + C' \
+	--maxiter 20 -o "$tmp/formula.json" --quiet >/dev/null
+[ -n "${LOCPATH:-}" ] || fail "no LOCPATH: tests/meson.build makes de_DE.UTF-8 for this test"
+same_under_locales() {	# MODEL POINT...
+	local rc=0
+	LC_ALL=C "$tmp/locale" . "$@" >"$tmp/locale_c.txt" || fail "the locale program failed under C on $1"
+	LC_ALL=de_DE.UTF-8 "$tmp/locale" , "$@" >"$tmp/locale_de.txt" || rc=$?
+	[ "$rc" -ne 3 ] || fail "de_DE.UTF-8 has no decimal comma here (LOCPATH=$LOCPATH)"
+	[ "$rc" -eq 0 ] || fail "the locale program failed under de_DE.UTF-8 on $1"
+	[ "$(wc -l <"$tmp/locale_c.txt")" -eq $(($# - 1)) ] && cmp -s "$tmp/locale_c.txt" "$tmp/locale_de.txt" ||
+		fail "predictions differ between the C and the de_DE.UTF-8 locale on $1"
+}
+same_under_locales "$src/docs/examples/ddp_mlp_model.json" \
+	'{"hidden": 0.5e3, "layers": 2, "input_dim": 64.25, "activation": "relu", "world_size": 2, "batch_size": 32}' \
+	'{"hidden": 1024, "layers": 1.5, "input_dim": 0.125, "activation": "tanh", "world_size": 1, "batch_size": 8}'
+same_under_locales "$tmp/formula.json" '{"n": 512.5, "threads": 2}' '{"n": 0.75, "threads": 1.5}'
+echo "the same bits under C and de_DE.UTF-8"
+
 "$tmp/scheduler" "$src/docs/examples/ddp_mlp_model.json" > "$tmp/sched.txt"
 grep -q '^job 3: ' "$tmp/sched.txt" || fail "the example scheduler did not place job 3"
 echo "ok"

@@ -8,57 +8,10 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
 #include "core/json_valid.h"
+#include "core/utf8.h"
 
-
-/* 1-based line and column (in bytes) of text[pos]. */
-static void place(const char *text, size_t pos, unsigned *line, unsigned *col)
-{
-	unsigned l = 1, c = 1;
-
-	for (size_t i = 0; i < pos; i++) {
-		if (text[i] == '\n') {
-			l++;
-			c = 1;
-		} else {
-			c++;
-		}
-	}
-	*line = l;
-	*col = c;
-}
-
-size_t pm__utf8_length(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len;
-	unsigned cp;
-
-	if (n == 0)
-		return 0;
-	if (u[0] < 0x80)
-		return 1;
-	if (u[0] >= 0xC2 && u[0] <= 0xDF)
-		len = 2, cp = u[0] & 0x1F;
-	else if (u[0] >= 0xE0 && u[0] <= 0xEF)
-		len = 3, cp = u[0] & 0x0F;
-	else if (u[0] >= 0xF0 && u[0] <= 0xF4)
-		len = 4, cp = u[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3F);
-	}
-	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
 
 /* What cJSON lets through: nesting deeper than we allow (the readers
  * recurse; cJSON's own limit is 1000), raw control characters inside
@@ -114,7 +67,7 @@ static pm_status parse_error(const char *text, size_t pos, const char *name, pm_
 {
 	unsigned line, col;
 
-	place(text, pos, &line, &col);
+	pm__text_place(text, pos, &line, &col);
 	return pm__fail_at(err, PM_EPARSE, name, line, col, "%s", what);
 }
 
@@ -204,7 +157,7 @@ pm_status pm__json_fail(const pm_jctx *c, pm_status code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (c->where)
 		return pm__fail_at(c->err, code, c->name, 0, 0, "%s: %s", c->where, msg);

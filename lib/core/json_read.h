@@ -33,11 +33,6 @@
 pm_status pm__json_parse(const char *text, size_t len, const char *name, cJSON **out,
 			 pm_error *err);
 
-/* The length of the UTF-8 sequence at s[0, n): 1 to 4, or 0 when it is not
- * one (a stray or missing continuation byte, an overlong form, a UTF-16
- * surrogate, beyond U+10FFFF). */
-size_t pm__utf8_length(const char *s, size_t n);
-
 /* cJSON keeps both members of {"a": 1, "a": 2} and a reader would silently
  * take one. PM_OK when every object in node's tree has distinct keys, else
  * PM_ESCHEMA "duplicate key 'a'" (err->file = name), or PM_ENOMEM. Sorted:

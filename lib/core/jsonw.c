@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/json_read.h"
+#include "core/utf8.h"
 #include "core/numcodec.h"
 #include "perfmodel/perfmodel.h"
 
@@ -321,20 +321,6 @@ void pm__jw_string(pm_jw *w, const char *s)
 	before_value(w, NULL);
 	string_body(w, s);
 	w->need_comma |= HAVE;
-}
-
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double
- * (%.17g always does), so 0.7 is "0.7" and not "0.69999999999999996". */
-const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS])
-{
-	if (!isfinite(v)) {
-		strcpy(out, "null");
-		return out;
-	}
-	_Static_assert(PM_DOUBLE_CHARS >= PM_NUM_MAX, "room for any double");
-	/* the one locale-proof codec */
-	pm__num_format(out, v);
-	return out;
 }
 
 void pm__jw_double(pm_jw *w, double v)

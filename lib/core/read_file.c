@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/prefault.h"
+#include "core/utf8.h"
 
 static pm_status io_fail(pm_error *err, const char *path, const char *what, int e)
 {
@@ -169,6 +170,12 @@ pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *er
 	}
 	close(fd);
 	buf[n] = '\0';
+	/* every format we read is UTF-8 text: a file in another encoding is
+	 * refused where its first foreign byte stands */
+	if (pm__utf8_check(buf, n, path, err) != PM_OK) {
+		free(buf);
+		return PM_EPARSE;
+	}
 	*text = buf;
 	*len = n;
 	return PM_OK;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data/dataset_impl.h"
+#include "core/utf8.h"
 
 /* row SIZE_MAX is the header, in every source; a CSV source is the
  * record at hand, whichever it is */
@@ -141,6 +142,8 @@ pm_status pm_dataset_parse_csv(const char *text, size_t len, const char *name,
 	*out = NULL;
 	if (!text && len)
 		return pm__fail(err, PM_EINVAL, "no text");
+	if (len && pm__utf8_check(text, len, name ? name : "<input>", err) != PM_OK)
+		return PM_EPARSE;
 	/* the tokenizer wants a spare byte for its sentinel */
 	buf = len < SIZE_MAX ? malloc(len + 1) : NULL;
 	if (!buf)

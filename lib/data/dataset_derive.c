@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/dataset_impl.h"
+#include "core/numcodec.h"
 
 /* The cells of pm__dataset_build: row-major, NULL for empty; names likewise. */
 typedef struct cells {
@@ -160,7 +161,7 @@ static const char *added_text(const source *s, size_t row, size_t col)
 		return parent_text(s, row, col);
 	if (row == SIZE_MAX)
 		return s->name;
-	snprintf(s->num, 32, "%.17g", s->values[row]);
+	pm__num_snprintf(s->num, 32, "%.17g", s->values[row]);
 	return s->num;
 }
 

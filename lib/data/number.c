@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/numcodec.h"
+
 /*
  * The common cell, a plain decimal such as "0.004301776", "-12" or "1e-05",
  * without strtod: Clinger's fast path. When the digits make an integer w <
@@ -86,7 +88,7 @@ pm_num pm__parse_number(const char *s, double *value)
 	if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
 		return PM_NUM_TEXT;
 	if (!fast_decimal(s, &v, &end)) {
-		v = strtod(s, &e);
+		v = pm__num_strtod(s, &e);
 		if (e == s)
 			return PM_NUM_TEXT;
 		for (const char *p = s; p < e; p++)

@@ -7,6 +7,7 @@
 
 #include "data/dataset_impl.h"
 #include "core/error.h"
+#include "core/numcodec.h"
 
 static int grow(void **p, size_t cap, size_t size)
 {
@@ -51,7 +52,7 @@ pm_status pm__table_add_number(pm_table *t, double v, pm_error *err)
 {
 	char buf[32];	/* "%.17g" needs at most 24 */
 
-	snprintf(buf, sizeof(buf), "%.17g", v);
+	pm__num_snprintf(buf, sizeof(buf), "%.17g", v);
 	return pm__table_add(t, buf, err);
 }
 
@@ -116,7 +117,7 @@ void pm__grid_number(pm_grid *g, size_t row, size_t col, double v)
 {
 	char *text = g->num + row * GRID_NUM;
 
-	snprintf(text, GRID_NUM, "%.17g", v);
+	pm__num_snprintf(text, GRID_NUM, "%.17g", v);
 	g->cells[row * g->ncols + col] = text;
 }
 

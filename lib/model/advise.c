@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
 #include "model/model_impl.h"
 #include "model/predict_impl.h"
 
@@ -80,7 +81,7 @@ static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t 
 		return;
 	len = strlen(err->msg);
 	for (size_t j = 0; j < nvary && len < sizeof(err->msg); j++)
-		len += (size_t)snprintf(err->msg + len, sizeof(err->msg) - len, "%s%s=%g",
+		len += (size_t)pm__num_snprintf(err->msg + len, sizeof(err->msg) - len, "%s%s=%g",
 					j ? ", " : " (at ", m->inputs[vary[j].input].name,
 					x[vary[j].input]);
 	if (len < sizeof(err->msg))

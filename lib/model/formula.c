@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
+#include "core/utf8.h"
 
 /* A factor as written; names point into pm_formula.names. */
 struct item {
@@ -80,7 +82,7 @@ static pm_status fail_at(pm_error *err, size_t pos, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return pm__fail_at(err, PM_EPARSE, "formula", 1, (unsigned)(pos + 1), "%s", msg);
 }
@@ -141,7 +143,7 @@ static pm_status number(struct parser *p, double *out)
 	if (!(isdigit((unsigned char)p->s[p->i]) || p->s[p->i] == '.' || p->s[p->i] == '-' ||
 	      p->s[p->i] == '+'))
 		return fail_at(p->err, p->i, "expected a number");
-	*out = strtod(p->s + p->i, &end);
+	*out = pm__num_strtod(p->s + p->i, &end);
 	if (end == p->s + p->i || !isfinite(*out))
 		return fail_at(p->err, p->i, "expected a finite number");
 	p->i = (size_t)(end - p->s);
@@ -315,6 +317,10 @@ pm_status pm__formula_parse(const char *text, pm_formula **out, pm_error *err)
 	if (len > PM_FORMULA_MAX)
 		return fail_at(err, PM_FORMULA_MAX, "a formula of more than %d bytes",
 			       PM_FORMULA_MAX);
+	/* its names become the model's inputs and parameters' names */
+	for (size_t i = 0, k; i < len; i += k)
+		if (!(k = pm__utf8_length(text + i, len - i)))
+			return fail_at(err, i, "not UTF-8 text (byte 0x%02x)", (unsigned char)text[i]);
 	/* every factor and term is at least one byte of text */
 	n = len + 1;
 	f = calloc(1, sizeof(*f));
