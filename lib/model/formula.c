@@ -378,7 +378,6 @@ static size_t find_param(const struct compiler *c, const char *name)
 
 static pm_status add_param(struct compiler *c, const char *name, pm_param_desc d)
 {
-	/* strdup, not pm__dupstr: that is model.c's, which calls this file */
 	if (!(c->name[c->np] = strdup(name)))
 		return pm__fail(c->err, PM_ENOMEM, "out of memory");
 	c->desc[c->np++] = d;

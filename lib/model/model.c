@@ -13,16 +13,6 @@ const char *pm_version(void)
 	return PM_VERSION;
 }
 
-char *pm__dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *c = malloc(n);
-
-	if (c)
-		memcpy(c, s, n);
-	return c;
-}
-
 static void free_workers(pm_model *m)
 {
 	for (size_t i = 0; m->workers && i < m->nworkers; i++)
@@ -71,7 +61,7 @@ static char *param_name(const pm_param_desc *d, const pm_input *in)
 	char *s;
 
 	if (d->kind == PM_PARAM_CONST)
-		return pm__dupstr("C");
+		return strdup("C");
 	s = malloc(n);
 	if (!s)
 		return NULL;
@@ -133,7 +123,7 @@ static pm_status make_terms(pm_model *m, const char **names, const pm_role *role
 			return st;
 	} else {
 		m->form = PM_FORM_FORMULA;
-		if (!(m->formula = pm__dupstr(form)))
+		if (!(m->formula = strdup(form)))
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	if ((st = pm__formula_parse(m->formula, &f, err)))
@@ -160,7 +150,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 	if (!m)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	m->target_scale = 1.0;
-	m->target = pm__dupstr(target);
+	m->target = strdup(target);
 	m->inputs = calloc(ninputs ? ninputs : 1, sizeof(*m->inputs));
 	if (!m->target || !m->inputs)
 		goto oom;
@@ -169,7 +159,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 		pm_input *in = &m->inputs[i];
 
 		in->role = role[i];
-		in->name = pm__dupstr(names[i]);
+		in->name = strdup(names[i]);
 		if (!in->name)
 			goto oom;
 		if (role[i] != PM_ROLE_CATEGORICAL)
@@ -179,7 +169,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			goto oom;
 		in->nlevels = nlevels[i];
 		for (size_t v = 0; v < nlevels[i]; v++)
-			if (!(in->levels[v] = pm__dupstr(levels[i][v])))
+			if (!(in->levels[v] = strdup(levels[i][v])))
 				goto oom;
 	}
 	if ((st = make_terms(m, names, role, nlevels, form, &desc, &pname, err))) {
@@ -404,7 +394,7 @@ pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 	char **w = calloc(n + 1, sizeof(*w));
 
 	for (size_t i = 0; w && i < n; i++)
-		if (!(w[i] = pm__dupstr(names[i]))) {
+		if (!(w[i] = strdup(names[i]))) {
 			while (i--)
 				free(w[i]);
 			free(w);

@@ -76,8 +76,6 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
 			pm_error *err);
-/* A malloc'd copy of s, or NULL. */
-char *pm__dupstr(const char *s);
 /* The exponent power parameter k gives its input in the terms (−q after a
  * '/' in a formula); NaN if it is no power factor's. */
 double pm__model_param_exponent(const pm_model *m, size_t k);
