@@ -20,7 +20,8 @@ static int close_stdout(int rc)
 		failed = 1;
 		e = errno;
 	}
-	if (fclose(stdout) != 0 && !e) {
+	/* a closed stdout (>&-) that nothing was written to is no error */
+	if (fclose(stdout) != 0 && !e && !(errno == EBADF && !failed)) {
 		failed = 1;
 		e = errno;
 	}

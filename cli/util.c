@@ -39,18 +39,32 @@ int cprintf(FILE *f, const char *fmt, ...)
 	return n;
 }
 
+/* s on stderr with control characters as \x1b: a message quotes file
+ * names and the command line, whose bytes must not drive the terminal. */
+static void put_visible(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			cprintf(stderr, "\\x%c%c", hex[*p >> 4], hex[*p & 15]);
+		else
+			fputc(*p, stderr);
+}
+
 void report_error(const pm_error *err)
 {
 	fputs("perfmodel: ", stderr);
 	if (err->file[0]) {
-		fputs(err->file, stderr);
+		put_visible(err->file);
 		if (err->line)
 			cprintf(stderr, ":%u", err->line);
 		if (err->line && err->column)
 			cprintf(stderr, ":%u", err->column);
 		fputs(": ", stderr);
 	}
-	cprintf(stderr, "%s\n", err->msg[0] ? err->msg : pm_status_string(err->code));
+	put_visible(err->msg[0] ? err->msg : pm_status_string(err->code));
+	fputc('\n', stderr);
 }
 
 void cap_threads(pm_fit_options *o, int quiet)
@@ -67,7 +81,6 @@ void cap_threads(pm_fit_options *o, int quiet)
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
-	static const char hex[] = "0123456789abcdef";
 	char msg[512];
 	va_list ap;
 
@@ -75,13 +88,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fputs("perfmodel: ", stderr);
-	/* it quotes the command line: control characters escaped, as the
-	 * library's messages have them */
-	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			cprintf(stderr, "\\x%c%c", hex[*p >> 4], hex[*p & 15]);
-		else
-			fputc(*p, stderr);
+	put_visible(msg);	/* it quotes the command line */
 	if (cmd)
 		cprintf(stderr, " (see 'perfmodel help %s')", cmd);
 	fputc('\n', stderr);

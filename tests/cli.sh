@@ -32,7 +32,7 @@ expect_fail() {
 		bad "$name" "stderr has $lines lines" "$(cat stderr.txt)"
 	elif ! grep -Eq -e "$regex" stderr.txt; then
 		bad "$name" "stderr does not match /$regex/" "$(cat stderr.txt)"
-	elif [ -e out.json ] || ls out.json.* >/dev/null 2>&1; then
+	elif [ -e out.json ] || ls out.json.* .perfmodel-* >/dev/null 2>&1; then
 		bad "$name" "an output file was left behind"
 	else
 		ok "$name"
@@ -222,6 +222,13 @@ if [ -w /dev/full ]; then
 else
 	bad "stdout on /dev/full" "no writable /dev/full"
 fi
+# a closed stdout that nothing is written to is no write error
+if "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --maxiter 5 -q -o closed.json >&- 2>closed.err &&
+	[ ! -s closed.err ] && [ -s closed.json ]; then
+	ok "fit -q with stdout closed succeeds"
+else
+	bad "fit -q with stdout closed succeeds" "$(cat closed.err)"
+fi
 check "help fit" "$pm" help fit
 check "fit -h" "$pm" fit -h
 
@@ -335,7 +342,7 @@ for case in INT TERM "INT --seeds 3"; do
 		bad "SIG$sig: the model is marked interrupted" "$(head -c 300 int.json)"
 	elif ! grep -q "interrupted: saved the best model so far" int.json.err; then
 		bad "SIG$sig: says so on stderr" "$(cat int.json.err)"
-	elif ls int.json.?????? >/dev/null 2>&1; then
+	elif ls .perfmodel-?????? >/dev/null 2>&1; then
 		bad "SIG$sig: no temporary file left"
 	elif ! "$pm" eval -m int.json "$data/lenet5_cpu.csv" >/dev/null 2>int.eval; then
 		bad "SIG$sig: the interrupted model loads" "$(cat int.eval)"
@@ -364,7 +371,7 @@ wait $pid
 rc=$?
 if [ $rc -ne 130 ]; then
 	bad "a second signal: exit 130" "exit $rc"
-elif ls int.json.?????? >/dev/null 2>&1; then
+elif ls .perfmodel-?????? >/dev/null 2>&1; then
 	bad "a second signal: no temporary file left"
 elif [ "$(cat int.json)" != keep ] && ! "$pm" eval -m int.json "$data/lenet5_cpu.csv" >/dev/null; then
 	bad "a second signal: the output is the old file or a whole model"

@@ -1276,7 +1276,7 @@ Test(model_io, loaded_accessors)
  * inside pm_write_file_atomic): a symbolic link is followed and its target
  * replaced, the link kept; a FIFO (never waited on), a device or a folder
  * is refused; an input is never the output. */
-Test(model_io, output_paths, .timeout = 20)
+Test(model_io, output_paths)
 {
 	char *dir = temp_dir(), link[128], target[128], fifo[128], data[128], loop[128];
 	char dangling[128], created[128], *text;

@@ -29,8 +29,9 @@ static int constant(const double *x, size_t n)
  * far below any real spread of N_g and LIF. */
 #define RANK_TOL 1e-10
 
-/* The least squares of X = [1, n, lif] by the SVD of X with its columns
- * scaled to unit length (so that the rank test compares like with like):
+/* The least squares of X = [1, n, lif] by the SVD of X with each column
+ * divided by its largest magnitude (so that the rank test compares like
+ * with like, and no sum of squares can overflow):
  * X D^-1 = U S V', beta = D^-1 V S^-1 U' t, and cov(beta) = s^2 D^-1 V S^-2
  * V' D^-1 with s^2 = SS_res / (rows - 3). */
 static pm_status least_squares(const double *n, const double *lif, const double *t, size_t rows,
@@ -48,11 +49,16 @@ static pm_status least_squares(const double *n, const double *lif, const double 
 		for (int j = 0; j < 3; j++) {
 			double xkj = j ? col[j][k] : 1.0;
 
-			d[j] += xkj * xkj;
+			d[j] = fmax(d[j], fabs(xkj));
 			a[k * 3 + (size_t)j] = xkj;
 		}
+	/* a column of zeros (N_g or LIF 0 everywhere) is caught as constant
+	 * before; this guards the division */
 	for (int j = 0; j < 3; j++)
-		d[j] = sqrt(d[j]);
+		if (!(d[j] > 0)) {
+			free(a);
+			return pm__fail(err, PM_EDOMAIN, "eq. 3.9: a column of zeros");
+		}
 	for (size_t k = 0; k < rows; k++)
 		for (int j = 0; j < 3; j++)
 			a[k * 3 + (size_t)j] /= d[j];

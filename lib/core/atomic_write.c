@@ -177,13 +177,15 @@ pm_status pm_write_file_atomic(const char *path, const char *data, size_t len, p
 		free(final);
 		return st;
 	}
-	tmp = malloc(strlen(final) + sizeof(".XXXXXX"));
+	/* a short name of its own in the same folder: final + ".XXXXXX" would
+	 * be too long for a name of 249 to 255 bytes */
+	tmp = malloc(strlen(final) + sizeof(".perfmodel-XXXXXX"));
 	if (!tmp) {
 		free(final);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	strcpy(tmp, final);
-	strcat(tmp, ".XXXXXX");
+	strcpy(strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp, ".perfmodel-XXXXXX");
 	fd = pm__mkstemp_cloexec(tmp);
 	if (fd < 0) {
 		e = errno;

@@ -45,6 +45,27 @@ static pm_status vfail(pm_error *err, pm_status code, const char *file, unsigned
 	return code;
 }
 
+void pm__err_append(pm_error *err, const char *fmt, ...)
+{
+	char more[sizeof(err->msg)];
+	size_t len;
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	pm__num_vsnprintf(more, sizeof(more), fmt, ap);
+	va_end(ap);
+	len = strlen(err->msg);
+	copy_visible(err->msg + len, sizeof(err->msg) - len, more);
+}
+
+void pm__err_set_file(pm_error *err, const char *file)
+{
+	if (err)
+		copy_visible(err->file, sizeof(err->file), file ? file : "");
+}
+
 pm_status pm__fail(pm_error *err, pm_status code, const char *fmt, ...)
 {
 	va_list ap;

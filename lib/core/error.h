@@ -16,5 +16,10 @@ pm_status pm__fail(pm_error *err, pm_status code, const char *fmt, ...) PM_PRINT
 /* The same with a place: file (may be NULL), 1-based line and column. */
 pm_status pm__fail_at(pm_error *err, pm_status code, const char *file, unsigned line,
 		      unsigned column, const char *fmt, ...) PM_PRINTF(6, 7);
+/* Add to err->msg (cut at its size); set err->file. Like the two above,
+ * they write control characters as \x1b and numbers as under "C": the only
+ * ways a message or file name is changed after the fact. */
+void pm__err_append(pm_error *err, const char *fmt, ...) PM_PRINTF(2, 3);
+void pm__err_set_file(pm_error *err, const char *file);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,11 @@ pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *er
 			int e = errno;
 
 			if (e == EINTR)
+				continue;
+			/* a stdin handed over non-blocking: wait for its data (its
+			 * flags are the caller's too: not ours to change) */
+			if ((e == EAGAIN || e == EWOULDBLOCK) &&
+			    poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, -1) >= 0)
 				continue;
 			free(buf);
 			close(fd);

@@ -64,6 +64,12 @@ static pm_status row_times(struct runs *r, pm_error *err)
 				rc = positive(r->d, i, r->pcol, &per, "to convert throughput to time",
 					      err);
 			r->t[i] = per / thr;
+			/* 1e-300 / 1e300 is 0, the reverse inf: no time either */
+			if (!rc && !(isfinite(r->t[i]) && r->t[i] > 0))
+				rc = pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(r->d),
+						 pm_dataset_cell_line(r->d, i, r->tcol),
+						 pm_dataset_cell_column(r->d, i, r->tcol),
+						 "%g / %g is no time > 0 a run can take", per, thr);
 		}
 		if (rc)
 			return rc;

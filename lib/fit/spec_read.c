@@ -139,11 +139,8 @@ static pm_status parse_form(const cJSON *item, pm_spec *s, const char *file, pm_
 				   "'form' must be \"additive\" or \"multiplicative\" (a formula "
 				   "goes in \"formula\")");
 	st = pm_spec_set_form(s, item->valuestring, err);
-	if (st == PM_EPARSE && err) {
-		size_t len = strlen(err->msg);
-
-		snprintf(err->msg + len, sizeof(err->msg) - len, " (in %s)", file);
-	}
+	if (st == PM_EPARSE)
+		pm__err_append(err, " (in %s)", file);
 	return st;
 }
 

@@ -75,17 +75,10 @@ static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, 
 static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t nvary,
 		  const double *x)
 {
-	size_t len;
-
-	if (!err)
-		return;
-	len = strlen(err->msg);
-	for (size_t j = 0; j < nvary && len < sizeof(err->msg); j++)
-		len += (size_t)pm__num_snprintf(err->msg + len, sizeof(err->msg) - len, "%s%s=%g",
-					j ? ", " : " (at ", m->inputs[vary[j].input].name,
-					x[vary[j].input]);
-	if (len < sizeof(err->msg))
-		snprintf(err->msg + len, sizeof(err->msg) - len, ")");
+	for (size_t j = 0; j < nvary; j++)
+		pm__err_append(err, "%s%s=%g", j ? ", " : " (at ", m->inputs[vary[j].input].name,
+			       x[vary[j].input]);
+	pm__err_append(err, ")");
 }
 
 static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const double *x,

@@ -96,12 +96,13 @@ static void skip_space(struct parser *p)
 
 static int name_start(char c)
 {
-	return isalpha((unsigned char)c) || c == '_';
+	/* ASCII, not isalpha: the user's LC_CTYPE must not change what a name is */
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
 static int name_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '.';
+	return name_start(c) || (c >= '0' && c <= '9') || c == '.';
 }
 
 /* A NAME at p->i: *out points at its NUL-terminated copy in f->names. */

@@ -512,12 +512,9 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 	    (st = read_inputs(&c, root, &in)))
 		goto out;
 	st = pm__model_new(target, in.n, in.name, in.role, in.nlevels, in.levels, form, &m, err);
-	if (st == PM_EPARSE && err) {
-		/* placed in the formula: say which file's */
-		size_t len = strlen(err->msg);
-
-		snprintf(err->msg + len, sizeof(err->msg) - len, " (the 'formula' of %s)", name);
-	}
+	/* placed in the formula: say which file's */
+	if (st == PM_EPARSE)
+		pm__err_append(err, " (the 'formula' of %s)", name);
 	if (st)
 		goto out;
 	m->scale = scale;

@@ -40,8 +40,7 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 				if (err && err->line == 0) {
 					err->line = pm_dataset_cell_line(d, r, col[i]);
 					err->column = pm_dataset_cell_column(d, r, col[i]);
-					snprintf(err->file, sizeof(err->file), "%s",
-						 pm_dataset_name(d));
+					pm__err_set_file(err, pm_dataset_name(d));
 				}
 				goto out;
 			}
@@ -51,7 +50,7 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 		if ((st = pm_model_predict(m, x, &out[r], err))) {
 			if (err && err->line == 0 && m->ninputs) {
 				err->line = pm_dataset_cell_line(d, r, col[0]);
-				snprintf(err->file, sizeof(err->file), "%s", pm_dataset_name(d));
+				pm__err_set_file(err, pm_dataset_name(d));
 			}
 			goto out;
 		}

@@ -71,7 +71,11 @@ typedef enum pm_role {
 
 /* Load a model.json (any format this version writes). On success *out owns
  * a new model; on failure *out is NULL and err says why (PM_EIO, PM_EPARSE
- * with line/column, PM_ESCHEMA for another format or version). */
+ * with line/column, PM_ESCHEMA for another format or version).
+ * Every function that reads a path, here and in perfmodel.h, takes a
+ * regular file or a pipe with a writer, and "-" for standard input; a
+ * device, socket, folder or a FIFO with no writer is PM_EIO at once, and
+ * text that is not UTF-8 PM_EPARSE where it stands. */
 PM_API pm_status pm_model_load_file(const char *path, pm_model **out, pm_error *err);
 /* The same from a NUL-terminated JSON text; `name` labels errors (may be NULL). */
 PM_API pm_status pm_model_load_string(const char *json, const char *name,
