@@ -67,7 +67,7 @@ Test(numcodec, random_doubles_read_back_bit_exact)
 			continue;
 		pm__num_format(out, v);
 		cr_assert_null(strchr(out, ','), "%s", out);
-		back = pm__num_strtod(out, &end);
+		back = pm_strtod(out, &end);
 		cr_assert_eq(*end, '\0', "%s", out);
 		cr_assert_eq(memcmp(&back, &v, sizeof(v)), 0, "%s read back differently", out);
 	}
@@ -77,16 +77,16 @@ Test(numcodec, strtod_takes_a_point_and_stops_at_a_comma)
 {
 	char *end;
 
-	cr_assert_eq(pm__num_strtod("2.5e3 rest", &end), 2500.0);
+	cr_assert_eq(pm_strtod("2.5e3 rest", &end), 2500.0);
 	cr_assert_str_eq(end, " rest");
-	cr_assert_eq(pm__num_strtod("1,5", &end), 1.0);
+	cr_assert_eq(pm_strtod("1,5", &end), 1.0);
 	cr_assert_str_eq(end, ",5");
 }
 
 Test(numcodec, snprintf_formats_with_a_point_and_leaves_the_locale_alone)
 {
 	char out[32], probe[16];
-	int n = pm__num_snprintf(out, sizeof(out), "%.3f|%g|%s", 1.25, 1e-5, "x");
+	int n = pm_snprintf(out, sizeof(out), "%.3f|%g|%s", 1.25, 1e-5, "x");
 
 	cr_assert_str_eq(out, "1.250|1e-05|x");
 	cr_assert_eq(n, (int)strlen(out));
@@ -94,6 +94,6 @@ Test(numcodec, snprintf_formats_with_a_point_and_leaves_the_locale_alone)
 	snprintf(probe, sizeof(probe), "%.1f", 0.5);
 	cr_assert_str_eq(probe, "0,5");
 	/* the length of what did not fit, as snprintf */
-	cr_assert_eq(pm__num_snprintf(out, 4, "%.4f", 3.14159), 6);
+	cr_assert_eq(pm_snprintf(out, 4, "%.4f", 3.14159), 6);
 	cr_assert_str_eq(out, "3.1");
 }

@@ -40,7 +40,7 @@ static pm_status vfail(pm_error *err, pm_status code, const char *file, unsigned
 	err->column = column;
 	copy_visible(err->file, sizeof(err->file), file ? file : "");
 	/* numbers in messages read the same under any locale */
-	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
+	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	copy_visible(err->msg, sizeof(err->msg), msg);
 	return code;
 }
@@ -54,7 +54,7 @@ void pm__err_append(pm_error *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	pm__num_vsnprintf(more, sizeof(more), fmt, ap);
+	pm_vsnprintf(more, sizeof(more), fmt, ap);
 	va_end(ap);
 	len = strlen(err->msg);
 	copy_visible(err->msg + len, sizeof(err->msg) - len, more);

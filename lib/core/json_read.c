@@ -157,7 +157,7 @@ pm_status pm__json_fail(const pm_jctx *c, pm_status code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
+	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (c->where)
 		return pm__fail_at(c->err, code, c->name, 0, 0, "%s: %s", c->where, msg);

@@ -14,7 +14,7 @@ static locale_t c_locale(void)
 	return newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
-double pm__num_strtod(const char *s, char **end)
+double pm_strtod(const char *s, char **end)
 {
 	locale_t c = c_locale();
 	locale_t old = uselocale(c);
@@ -24,7 +24,7 @@ double pm__num_strtod(const char *s, char **end)
 	return v;
 }
 
-int pm__num_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
+int pm_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
 {
 	locale_t c = c_locale();
 	locale_t old = uselocale(c);
@@ -34,13 +34,13 @@ int pm__num_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
 	return n;
 }
 
-int pm__num_snprintf(char *out, size_t size, const char *fmt, ...)
+int pm_snprintf(char *out, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = pm__num_vsnprintf(out, size, fmt, ap);
+	n = pm_vsnprintf(out, size, fmt, ap);
 	va_end(ap);
 	return n;
 }

@@ -10,25 +10,19 @@
 #ifndef PM_CORE_NUMCODEC_H
 #define PM_CORE_NUMCODEC_H
 
-#include <stdarg.h>
 #include <stddef.h>
+
+#include "perfmodel/predict.h"
 
 /* Enough for any double pm__num_format writes, with its NUL. */
 #define PM_NUM_MAX 32
-
-/* strtod in the "C" locale: the same syntax and the same *end. */
-double pm__num_strtod(const char *s, char **end);
 
 /* The shortest of %.15g, %.16g and %.17g that reads back as v, bit for bit
  * (%.17g always does): 0.7 is "0.7", not "0.69999999999999996". "inf",
  * "-inf" or "nan" for a value that is not finite. Returns the length. */
 size_t pm__num_format(char out[PM_NUM_MAX], double v);
 
-/* snprintf and vsnprintf in the "C" locale, for the formats (%g, %.4f...)
- * of tables and reports. */
-int pm__num_snprintf(char *out, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int pm__num_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+/* pm_snprintf, pm_vsnprintf and pm_strtod (perfmodel/predict.h) are the
+ * rest of the codec. */
 
 #endif

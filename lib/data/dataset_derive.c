@@ -161,7 +161,7 @@ static const char *added_text(const source *s, size_t row, size_t col)
 		return parent_text(s, row, col);
 	if (row == SIZE_MAX)
 		return s->name;
-	pm__num_snprintf(s->num, 32, "%.17g", s->values[row]);
+	pm_snprintf(s->num, 32, "%.17g", s->values[row]);
 	return s->num;
 }
 

@@ -152,7 +152,7 @@ static pm_status block_end(struct extrap *x)
 static pm_status run_time(const struct extrap *x, const struct tok *tk)
 {
 	char *end;
-	double v = pm__num_strtod(tk->s, &end);
+	double v = pm_strtod(tk->s, &end);
 
 	if (end != tk->s && *end == '\0' && !(v > 0))
 		return FAIL(x, tk->column, "DATA value %s is not a time > 0", tk->s);

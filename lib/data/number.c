@@ -88,7 +88,7 @@ pm_num pm__parse_number(const char *s, double *value)
 	if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
 		return PM_NUM_TEXT;
 	if (!fast_decimal(s, &v, &end)) {
-		v = pm__num_strtod(s, &e);
+		v = pm_strtod(s, &e);
 		if (e == s)
 			return PM_NUM_TEXT;
 		for (const char *p = s; p < e; p++)

@@ -52,7 +52,7 @@ pm_status pm__table_add_number(pm_table *t, double v, pm_error *err)
 {
 	char buf[32];	/* "%.17g" needs at most 24 */
 
-	pm__num_snprintf(buf, sizeof(buf), "%.17g", v);
+	pm_snprintf(buf, sizeof(buf), "%.17g", v);
 	return pm__table_add(t, buf, err);
 }
 
@@ -117,7 +117,7 @@ void pm__grid_number(pm_grid *g, size_t row, size_t col, double v)
 {
 	char *text = g->num + row * GRID_NUM;
 
-	pm__num_snprintf(text, GRID_NUM, "%.17g", v);
+	pm_snprintf(text, GRID_NUM, "%.17g", v);
 	g->cells[row * g->ncols + col] = text;
 }
 

@@ -25,7 +25,7 @@ static pm_status with_context(pm_status st, pm_error *err, const char *fmt, ...)
 	if (!err)
 		return st;
 	va_start(ap, fmt);
-	pm__num_vsnprintf(what, sizeof(what), fmt, ap);
+	pm_vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	len = strlen(err->msg);
 	snprintf(err->msg + len, sizeof(err->msg) - len, " (%s)", what);

@@ -82,7 +82,7 @@ static pm_status fail_at(pm_error *err, size_t pos, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	pm__num_vsnprintf(msg, sizeof(msg), fmt, ap);
+	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return pm__fail_at(err, PM_EPARSE, "formula", 1, (unsigned)(pos + 1), "%s", msg);
 }
@@ -144,7 +144,7 @@ static pm_status number(struct parser *p, double *out)
 	if (!(isdigit((unsigned char)p->s[p->i]) || p->s[p->i] == '.' || p->s[p->i] == '-' ||
 	      p->s[p->i] == '+'))
 		return fail_at(p->err, p->i, "expected a number");
-	*out = pm__num_strtod(p->s + p->i, &end);
+	*out = pm_strtod(p->s + p->i, &end);
 	if (end == p->s + p->i || !isfinite(*out))
 		return fail_at(p->err, p->i, "expected a finite number");
 	p->i = (size_t)(end - p->s);

@@ -57,7 +57,7 @@ static pm_status point_cell(const char *path, size_t k, const pm_model *m, size_
 				   k + 1, in->name);
 	if (pm__input_check(in, v->valuedouble, &lerr))
 		return pm__fail_at(err, PM_EDOMAIN, path, 0, 0, "point %zu: %s", k + 1, lerr.msg);
-	pm__num_snprintf(buf, size, "%.17g", v->valuedouble);
+	pm_snprintf(buf, size, "%.17g", v->valuedouble);
 	return PM_OK;
 }
 

@@ -35,7 +35,7 @@ pm_status pm_eval_to_json(const pm_model *m, const char *model_name, const char 
 static void cell(pm_jw *w, const char *text)
 {
 	char *end;
-	double v = pm__num_strtod(text, &end);
+	double v = pm_strtod(text, &end);
 
 	if (*text && !*end && isfinite(v))
 		pm__jw_double(w, v);

@@ -368,7 +368,7 @@ static pm_status sweep_plots(const pm_model *m, const char *name, pm_plots *ps,
 	    (st = sweep_read(root, name, &sw, err)))
 		goto out;
 	normalise_coefficients(m, &sw);
-	pm__num_snprintf(mark, sizeof(mark), "best λ = %g", sw.best);
+	pm_snprintf(mark, sizeof(mark), "best λ = %g", sw.best);
 	pm_svg_series s = { "held-out MAPE", sw.lambda, sw.mape, sw.n, PM_SVG_LINE };
 	pm_svg_plot p = pm__svg_plot_default();
 

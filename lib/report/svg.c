@@ -52,7 +52,7 @@ void pm__sb_printf(pm_sbuf *b, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = pm__num_vsnprintf(NULL, 0, fmt, ap);
+	n = pm_vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		b->failed = 1;
@@ -61,7 +61,7 @@ void pm__sb_printf(pm_sbuf *b, const char *fmt, ...)
 	if (grow(b, (size_t)n))
 		return;
 	va_start(ap, fmt);
-	pm__num_vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	pm_vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
 }

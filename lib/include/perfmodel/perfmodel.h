@@ -540,14 +540,7 @@ PM_API pm_status pm_version_to_json(char **out, pm_error *err);
  * the decimal point whatever the locale; "null" when v is not finite. */
 #define PM_DOUBLE_CHARS 40
 PM_API const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS]);
-/* snprintf, vsnprintf and strtod with '.' as the decimal point whatever the
- * locale (setlocale affects neither the process's other threads nor these):
- * what the libraries use for every number they read or write. */
-PM_API int pm_snprintf(char *out, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-PM_API int pm_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-PM_API double pm_strtod(const char *s, char **end);
+
 
 /* The model as a model.json text (malloc'd, caller frees): every double
  * printed so that it reads back bit-exact. */

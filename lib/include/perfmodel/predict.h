@@ -21,6 +21,7 @@
 #ifndef PERFMODEL_PREDICT_H
 #define PERFMODEL_PREDICT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -196,6 +197,24 @@ PM_API const char *pm_weights_name(pm_weights w);
  * pointers may be NULL. */
 PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const double **cv,
 				   const double **weight);
+
+/* ---- numbers as text, the same under every locale --------------------------
+ * snprintf, vsnprintf and strtod with '.' as the decimal point whatever the
+ * process's locale: a host that calls setlocale(LC_ALL, "") under a decimal
+ * comma gets the same bytes as under "C". The libraries read and write every
+ * number through these (the C library's conversions in the "C" locale, for
+ * the calling thread only: reentrant, nothing allocated). */
+PM_API int pm_snprintf(char *out, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+PM_API int pm_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 0)))
+#endif
+	;
+PM_API double pm_strtod(const char *s, char **end);
 
 /* "auto" or "none": how the model was scaled for fitting. */
 PM_API const char *pm_model_scale_name(const pm_model *m);
