@@ -66,6 +66,12 @@ void progress_end(void);
 /* Strict numeric option values: the whole text must be a number in range. */
 int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
 int parse_double(const char *text, double *out);
+/* --engine NAME into o->engine; a usage error of `cmd` (nonzero) if NAME
+ * is no engine. */
+int engine_option(const char *cmd, const char *name, pm_fit_options *o);
+/* After the options: the popsize and tol not given take o->engine's
+ * defaults (pm_fit_options_engine), whatever the order of the flags. */
+void engine_defaults(pm_fit_options *o, int popsize_given, int tol_given);
 
 /* The roles of fit and sweep: --spec FILE, then --target, --extrinsic,
  * --intrinsic, --categorical (lists add to the spec's) and --form/--formula

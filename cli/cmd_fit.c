@@ -10,16 +10,14 @@ const char fit_usage[] =
 	"usage: perfmodel fit DATA.csv [--spec SPEC.json | ROLES] [options]\n"
 	"\n"
 	"Fit t = (sum_i a_i*I_i^p_i + sum_c b_c,level) * prod_j E_j^q_j + C (thesis eq. 4.4)\n"
-	"to the rows of DATA.csv by differential evolution, print the parameters, the\n"
-	"accuracy (training, and held-out with --test-fraction or --test), the scaling\n"
-	"report (each extrinsic's q in words, predicted speedup and efficiency), and save\n"
-	"the model.\n"
+	"to the rows of DATA.csv, print the parameters, the accuracy (training, held-out\n"
+	"with --test-fraction or --test), the scaling report, and save the model.\n"
 	"\n"
 	"Roles (instead of, or on top of, --spec):\n"
 	"  --spec FILE            a spec: {\"target\", \"intrinsic\", \"categorical\", \"extrinsic\", \"bounds\"}\n"
 	"  --target COL           the measured time (must be > 0); 'lif' with --workers: the\n"
 	"                         load-imbalance factor of the worker times (thesis eq. 3.8)\n"
-	"  --workers COLS         per-worker time columns or globs ('t_worker_*'), for --target lif\n"
+	"  --workers COLS         worker time columns or globs ('t_worker_*'), for --target lif\n"
 	"  --extrinsic A,B        scaling parameters E_j (threads, GPUs, batch size)\n"
 	"  --intrinsic A,B        numeric intrinsic parameters I_i\n"
 	"  --categorical A,B      text parameters, one coefficient per level\n"
@@ -42,22 +40,24 @@ const char fit_usage[] =
 	"  -q, --quiet            print nothing but errors\n"
 	"      --plot-dir DIR     also write the plots of 'perfmodel report' there as SVG\n"
 	"\n"
-	"Fit (defaults are scipy.optimize.differential_evolution's):\n"
-	"      --scale auto|none  auto (default): fit on columns / geometric mean and time /\n"
-	"                         median; none: raw units, the thesis exactly\n"
+	"Fit:\n"
+	"      --engine varpro|de varpro (default): DE over the powers, coefficients solved\n"
+	"                         per trial; de: DE over all, scipy's defaults (the thesis)\n"
+	"      --scale auto|none  auto (default): columns / geometric mean, time / median;\n"
+	"                         none: raw units, the thesis exactly\n"
 	"      --seed N           random seed (default 1: runs repeat)\n"
 	"      --seeds K          K fits with seeds N..N+K-1: table of mean ± std of every\n"
 	"                         parameter (thesis Tables 4.2/4.3); saves the lowest-cost fit\n"
 	"      --threads N        threads (default and most: the CPUs; small fits use fewer; same fit)\n"
 	"      --maxiter N        generations at most (1000)\n"
-	"      --popsize N        population = N * unknowns (15)\n"
-	"      --tol X            stop when std(costs) <= atol + tol*|mean(costs)| (0.01)\n"
+	"      --popsize N        population = N * searched unknowns (varpro 10, de 15)\n"
+	"      --tol X            stop at std(costs) <= atol + tol*|mean| (0.001, de 0.01)\n"
 	"      --atol X           (0)\n"
 	"      --mutation LO,HI   differential weight F, dithered per generation (0.5,1)\n"
 	"      --recombination X  crossover probability CR (0.7)\n"
 	"      --no-polish        skip the final local search\n"
-	"      --loss L           what the fit minimises over the rows: mae |t-t^| (default,\n"
-	"                         the thesis), mse, mape |t-t^|/t, log |log(t^/t)|\n"
+	"      --loss L           mae |t-t^| (default, the thesis), mse, mape |t-t^|/t,\n"
+	"                         log |log(t^/t)|\n"
 	"      --reg none|l1|l2   penalty on coefficients and powers, never C (none)\n"
 	"      --lambda X         penalty weight for both groups (0)\n"
 	"      --lambda-power X   penalty weight for the powers alone\n"
@@ -77,6 +77,7 @@ enum {
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
+	OPT_ENGINE,
 };
 
 static const struct option long_options[] = {
@@ -92,6 +93,7 @@ static const struct option long_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "maxiter", required_argument, NULL, OPT_MAXITER },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "popsize", required_argument, NULL, OPT_POPSIZE },
 	{ "tol", required_argument, NULL, OPT_TOL },
 	{ "atol", required_argument, NULL, OPT_ATOL },
@@ -300,6 +302,8 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 			return bad_value("maxiter", v, "a whole number >= 1");
 		o->maxiter = (unsigned)u;
 		return 0;
+	case OPT_ENGINE:
+		return engine_option("fit", v, o);
 	case OPT_POPSIZE:
 		if (parse_uint(v, 100000, &u) || u == 0)
 			return bad_value("popsize", v, "a whole number >= 1");
@@ -357,7 +361,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 
 static int parse_args(int argc, char **argv, const char *usage, struct fit_args *a)
 {
-	int c, rc, power_given = 0;
+	int c, rc, power_given = 0, popsize_given = 0, tol_given = 0;
 	double lambda_power = 0;
 
 	opterr = 0;
@@ -373,6 +377,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 			return usage_error("fit", "option '%s' needs a value", argv[optind - 1]);
 		if (c == OPT_LAMBDA_POWER)
 			power_given = 1;
+		popsize_given |= c == OPT_POPSIZE;
+		tol_given |= c == OPT_TOL;
 		if ((rc = parse_read_option("fit", c, optarg, &a->ro)) > 0)
 			return rc;
 		if (rc < 0 && parse_option(c, optarg, a))
@@ -380,6 +386,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		if (c == OPT_LAMBDA_POWER)
 			lambda_power = a->opt.lambda_power;
 	}
+	engine_defaults(&a->opt, popsize_given, tol_given);
 	/* --lambda-power wins over --lambda whatever their order. */
 	if (power_given)
 		a->opt.lambda_power = lambda_power;

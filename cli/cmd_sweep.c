@@ -27,7 +27,7 @@ const char sweep_usage[] =
 	"  --test-fraction F      instead of --cv: one seeded split, F held out\n"
 	"  --seed N               seed of every fit (1)\n"
 	"  --threads N            threads (default and most: the CPUs; results do not depend on it)\n"
-	"  --maxiter N, --popsize N, --scale auto|none   as for fit\n"
+	"  --maxiter N, --popsize N, --scale auto|none, --engine varpro|de   as for fit\n"
 	"  --csv                  the table as CSV on stdout\n"
 	"  --json                 one JSON document on stdout (docs/formats.md)\n"
 	"  -q, --quiet            no progress line on stderr (shown only on a terminal)\n"
@@ -38,6 +38,7 @@ enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
 	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
 	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
+	OPT_ENGINE,
 };
 
 /* in the order of the enum: parse_one names an option by c - OPT_SPEC */
@@ -62,6 +63,7 @@ static const struct option sweep_options[] = {
 	{ "form", required_argument, NULL, OPT_FORM },
 	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "loss", required_argument, NULL, OPT_LOSS },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	READ_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -122,6 +124,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 		if (pm_loss_from_name(v, &a->opt.loss, NULL))
 			return bad("loss", v, "mae, mse, mape or log");
 		return 0;
+	case OPT_ENGINE: return engine_option("sweep", v, &a->opt);
 	case OPT_CSV: a->csv = 1; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case OPT_LAMBDA:
@@ -174,7 +177,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 
 static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
-	int c, rc;
+	int c, rc, popsize_given = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -195,7 +198,9 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 			return rc;
 		if (rc < 0 && parse_one(c, optarg, a))
 			return EXIT_USAGE;
+		popsize_given |= c == OPT_POPSIZE;
 	}
+	engine_defaults(&a->opt, popsize_given, 0);
 	if (a->cv_given && a->opt.test_fraction > 0)
 		return usage_error("sweep", "--cv and --test-fraction exclude each other");
 	if (a->opt.test_fraction > 0)

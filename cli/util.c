@@ -110,6 +110,27 @@ int parse_uint(const char *text, unsigned long long max, unsigned long long *out
 	return 0;
 }
 
+int engine_option(const char *cmd, const char *name, pm_fit_options *o)
+{
+	if (!strcmp(name, "varpro"))
+		o->engine = PM_ENGINE_VARPRO;
+	else if (!strcmp(name, "de"))
+		o->engine = PM_ENGINE_DE;
+	else
+		return usage_error(cmd, "--engine must be varpro or de, not '%s'", name);
+	return 0;
+}
+
+void engine_defaults(pm_fit_options *o, int popsize_given, int tol_given)
+{
+	pm_fit_options d = pm_fit_options_engine(o->engine);
+
+	if (!popsize_given)
+		o->popsize = d.popsize;
+	if (!tol_given)
+		o->tol = d.tol;
+}
+
 int parse_double(const char *text, double *out)
 {
 	char *end;

@@ -49,10 +49,10 @@ Test(fit, recovers_scaling_under_noise)
 }
 
 /* The contract of DESIGN.md §3: the thread count never changes a result. */
-Test(fit, same_result_for_any_thread_count)
+static void same_result_for_any_thread_count(pm_engine engine)
 {
 	pm_dataset *d = syn_dataset(200, 0.05, 13);
-	pm_fit_options o = pm_fit_options_default();
+	pm_fit_options o = pm_fit_options_engine(engine);
 	pm_model *m1, *m4;
 	char *j1 = NULL, *j4 = NULL;
 	pm_error err = { 0 };
@@ -62,8 +62,10 @@ Test(fit, same_result_for_any_thread_count)
 	m1 = syn_fit_with(d, o, 1);
 	o.threads = 4;
 	m4 = syn_fit_with(d, o, 1);
-	/* 210 members x 200 rows a generation: enough for 4 threads' shares */
+	/* DE: 210 members x 200 rows a generation; varpro: 40 members, each
+	 * its passes over the rows: enough for 4 threads' shares either way */
 	cr_expect_eq(m4->info.threads_used, 4);
+	cr_expect_eq(m1->info.options.engine, engine);
 	cr_assert_eq(m1->nparams, m4->nparams);
 	cr_expect_eq(memcmp(m1->value, m4->value, m1->nparams * sizeof(double)), 0);
 	cr_expect_eq(m1->info.generations, m4->info.generations);
@@ -82,13 +84,20 @@ Test(fit, same_result_for_any_thread_count)
 	pm_dataset_free(d);
 }
 
+Test(fit, same_result_for_any_thread_count_de) { same_result_for_any_thread_count(PM_ENGINE_DE); }
+
+Test(fit, same_result_for_any_thread_count_varpro)
+{
+	same_result_for_any_thread_count(PM_ENGINE_VARPRO);
+}
+
 /* A generation too small to share (210 members x 30 rows, under two shares
  * of 8192 rows) runs on the calling thread: a second thread only made such
  * fits slower. The result is the same either way. */
 Test(fit, small_fit_uses_one_thread)
 {
 	pm_dataset *d = syn_dataset(30, 0.05, 15), *d2 = syn_dataset(80, 0.05, 15);
-	pm_fit_options o = pm_fit_options_default();
+	pm_fit_options o = pm_fit_options_engine(PM_ENGINE_DE);
 	pm_model *m1, *m2, *m3;
 
 	o.maxiter = 20;

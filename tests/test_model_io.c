@@ -324,7 +324,7 @@ Test(model_io, format_layout)
 	static const char *const top[] = { "format", "version", "library_version", "form",
 					   "target", "scale", "target_scale", "inputs",
 					   "parameters", "fit", "run", NULL };
-	static const char *const fit[] = { "seed", "maxiter", "popsize", "tol", "atol",
+	static const char *const fit[] = { "engine", "seed", "maxiter", "popsize", "tol", "atol",
 					   "mutation", "recombination", "polish", "scale", "loss", "reg",
 					   "lambda", "lambda_power", "generations", "evaluations",
 					   "stop", "polished", "cost", "training", "data", NULL };

@@ -28,11 +28,11 @@ static double penalty(const pm_model *m, pm_reg reg, double lc, double lp)
 	return f;
 }
 
-static void check_cost(pm_reg reg, double lc, double lp, int see_c)
+static void check_cost(pm_engine engine, pm_reg reg, double lc, double lp, int see_c)
 {
 	pm_dataset *d = syn_dataset(120, 0.05, 61);
 	pm_spec *s = syn_spec();
-	pm_fit_options o = pm_fit_options_default();
+	pm_fit_options o = pm_fit_options_engine(engine);
 	pm_model *m = NULL;
 	pm_error err = { 0 };
 	double mae, pen, cost, c;
@@ -63,8 +63,24 @@ static void check_cost(pm_reg reg, double lc, double lp, int see_c)
 	pm_dataset_free(d);
 }
 
-/* the L2 fit keeps C > 0 (the truth is 0.001), so C's absence shows */
-Test(reg, l2_cost_is_mae_plus_penalty_without_c) { check_cost(PM_REG_L2, 0.01, 0.003, 1); }
+/* DE's L2 fit keeps C > 0 (the truth is 0.001), so C's absence shows */
+Test(reg, l2_cost_is_mae_plus_penalty_without_c)
+{
+	check_cost(PM_ENGINE_DE, PM_REG_L2, 0.01, 0.003, 1);
+}
+/* varpro's L2 fit ends with C too small to tell: the sum alone */
+Test(reg, l2_cost_is_mae_plus_penalty_varpro)
+{
+	check_cost(PM_ENGINE_VARPRO, PM_REG_L2, 0.01, 0.003, 0);
+}
 /* L1 drives this fit's C to 0: the sum alone is checked */
-Test(reg, l1_cost_is_mae_plus_penalty) { check_cost(PM_REG_L1, 0.002, 0.02, 0); }
-Test(reg, no_reg_cost_is_the_mae) { check_cost(PM_REG_NONE, 0, 0, 0); }
+Test(reg, l1_cost_is_mae_plus_penalty)
+{
+	check_cost(PM_ENGINE_DE, PM_REG_L1, 0.002, 0.02, 0);
+	check_cost(PM_ENGINE_VARPRO, PM_REG_L1, 0.002, 0.02, 0);
+}
+Test(reg, no_reg_cost_is_the_mae)
+{
+	check_cost(PM_ENGINE_DE, PM_REG_NONE, 0, 0, 0);
+	check_cost(PM_ENGINE_VARPRO, PM_REG_NONE, 0, 0, 0);
+}

@@ -44,6 +44,7 @@
 static const char *const role_names[] = { "intrinsic", "categorical", "extrinsic", NULL };
 static const char *const scale_names[] = { "auto", "none", NULL };	/* pm_scale order */
 static const char *const reg_names[] = { "none", "l1", "l2", NULL };	/* pm_reg order */
+static const char *const engine_names[] = { "varpro", "de", NULL };	/* pm_engine order */
 
 /* Indices into parameters and factors are 32-bit (terms.h). */
 #define MAX_PARAMS (UINT32_MAX / 4)
@@ -412,6 +413,12 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 		return st;
 	memset(&f, 0, sizeof(f));
 	c.where = "fit";
+	/* absent in models saved before there was a choice: DE's */
+	if ((st = pm__json_item(&c, fit, "engine", 0, &item)))
+		return st;
+	if (item && (st = pm__json_enum(&c, fit, "engine", engine_names, &e)))
+		return st;
+	o->engine = item ? (pm_engine)e : PM_ENGINE_DE;
 	if ((st = pm__json_uint(&c, fit, "seed", UINT64_MAX, &o->seed)) ||
 	    (st = read_unsigned(&c, fit, "maxiter", &o->maxiter)) ||
 	    (st = read_unsigned(&c, fit, "popsize", &o->popsize)) ||

@@ -233,6 +233,8 @@ static void write_fit(pm_jw *w, const pm_model *m)
 
 	pm__jw_key(w, "fit");
 	pm__jw_object_begin(w);
+	pm__jw_key(w, "engine");
+	pm__jw_string(w, o->engine == PM_ENGINE_DE ? "de" : "varpro");
 	pm__jw_key(w, "seed");
 	exact_uint(w, o->seed);
 	pm__jw_key(w, "maxiter");
