@@ -28,7 +28,7 @@ static void print_names(const char *label, const pm_model *m, pm_role role)
 
 static void print_param_rows(const pm_model *m)
 {
-	size_t np = pm_model_nparams(m);
+	size_t np = pm_model_nparams(m), free_ones = 0;
 
 	if (pm_model_formula(m))
 		cprintf(stdout, "\nmodel (%s)\n  t = %s\n", pm_model_form(m), pm_model_formula(m));
@@ -38,10 +38,20 @@ static void print_param_rows(const pm_model *m)
 	for (size_t k = 0; k < np; k++) {
 		static const char *const kind[] = { "a", "p", "b", "q", "C", "ln m" };
 
+		if (pm_model_param_undetermined(m, k)) {
+			cprintf(stdout, "  %-28s %-6s %14s %14s\n", pm_model_param_name(m, k),
+				kind[pm_model_param_kind(m, k)], "undetermined", "-");
+			free_ones++;
+			continue;
+		}
 		cprintf(stdout, "  %-28s %-6s %14.6g %14.6g\n", pm_model_param_name(m, k),
 		       kind[pm_model_param_kind(m, k)], pm_model_param_value(m, k),
 		       pm_model_param_scaled(m, k));
 	}
+	if (free_ones)
+		cprintf(stdout, "  undetermined: %zu parameter%s the rows leave free (a power of "
+			"terms that are all 0, a term no row has); any value fits as well\n",
+			free_ones, free_ones == 1 ? "" : "s");
 }
 
 /* Issue 10: each power and level multiplier in words. */
@@ -55,7 +65,8 @@ static void print_meaning(const pm_model *m)
 		double dbl = pm_model_param_doubling(m, k);
 
 		if (!(kind == PM_PARAM_LOGMULT || ((kind == PM_PARAM_POWER ||
-						    kind == PM_PARAM_SCALING) && isfinite(dbl))))
+						    kind == PM_PARAM_SCALING) && isfinite(dbl))) ||
+		    pm_model_param_undetermined(m, k))
 			continue;
 		if (first)
 			cprintf(stdout, "\nwhat the parameters mean\n");
@@ -78,8 +89,11 @@ static void mean_std(const pm_model *m, size_t k, int pad)
 {
 	char buf[64];
 
-	pm_snprintf(buf, sizeof(buf), "%.4g ± %.2g", pm_model_param_mean(m, k),
-		 pm_model_param_std(m, k));
+	if (pm_model_param_undetermined(m, k))
+		pm_snprintf(buf, sizeof(buf), "undetermined");
+	else
+		pm_snprintf(buf, sizeof(buf), "%.4g ± %.2g", pm_model_param_mean(m, k),
+			    pm_model_param_std(m, k));
 	/* ± is two bytes and one column */
 	cprintf(stdout, " %-*s", pad ? 27 : 0, buf);
 }

@@ -397,6 +397,34 @@ if [ "$(wc -l <formula_pred.csv)" -eq "$(wc -l <"$data/ddp_mlp.csv")" ] &&
 else
 	bad "a formula model predicts and evaluates" "$(cat formula_pred.err)"
 fi
+# ---- engines and undetermined parameters (issue 19)
+# [world_size > 64] is never true in the data (2 workers at most): b has no
+# row and r1 is the power of that absent term
+if "$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --extrinsic world_size,batch_size \
+	--formula 'a * hidden^p1 + b * [world_size > 64] * hidden^r1 + C' -o undet.json \
+	>undet.txt 2>undet.err &&
+	python3 -c 'import json, sys
+d = json.load(open("undet.json"))
+u = sorted(p["name"] for p in d["parameters"] if p.get("undetermined"))
+sys.exit(0 if u == ["b", "r1"] and d["fit"]["engine"] == "varpro" else 1)' &&
+	grep -Eq '^  r1 +p +undetermined' undet.txt &&
+	"$pm" predict -m undet.json "$data/ddp_mlp.csv" >undet_pred.csv 2>>undet.err; then
+	ok "undetermined parameters are flagged in model.json and the table, and load back"
+else
+	bad "undetermined parameters are flagged in model.json and the table, and load back" \
+		"$(cat undet.err undet.txt)"
+fi
+if "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --engine de -o de.json -q &&
+	grep -q '"engine": "de"' de.json && grep -q '"popsize": 15' de.json &&
+	grep -q '"tol": 0.01' de.json &&
+	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --popsize 7 --engine de \
+		-o de7.json -q && grep -q '"popsize": 7' de7.json; then
+	ok "--engine de: the thesis's DE with scipy's defaults, an explicit --popsize kept"
+else
+	bad "--engine de: the thesis's DE with scipy's defaults, an explicit --popsize kept"
+fi
+expect_fail "--engine: an unknown engine" 2 "--engine must be varpro or de, not 'lbfgs'" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --engine lbfgs -o x.json
 printf '{"target": "time_per_iter_s", "extrinsic": ["world_size", "batch_size"],\n "formula": "%s"}\n' \
 	"$ddp_formula" >formula_spec.json
 "$pm" fit "$data/ddp_mlp.csv" --spec formula_spec.json --maxiter 60 -o formula2.json -q

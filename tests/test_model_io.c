@@ -1346,3 +1346,38 @@ Test(model_io, output_paths)
 	}
 	rmdir(dir);
 }
+
+/* "undetermined" is written only when true, read back, and must be a
+ * boolean; "engine" likewise round-trips, and a model saved before there
+ * was a choice reads as DE's. */
+Test(model_io, undetermined_and_engine_round_trip)
+{
+	pm_model *m = make_model(1), *l;
+	char *json, *at, *old;
+
+	m->params[1].undetermined = 1;
+	m->info.options.engine = PM_ENGINE_DE;
+	json = to_json(m);
+	at = strstr(json, "\"undetermined\": true");
+	cr_assert_not_null(at);
+	cr_assert_null(strstr(at + 1, "\"undetermined\""), "written for the free one alone");
+	l = load_ok(json);
+	cr_expect_eq(pm_model_param_undetermined(l, 1), 1);
+	cr_expect_eq(pm_model_param_undetermined(l, 0), 0);
+	cr_expect_eq(pm_model_fit_info(l)->options.engine, PM_ENGINE_DE);
+	pm_model_free(l);
+	memcpy(at, "\"undetermined\": 1   ", 20);
+	load_fails(json, PM_ESCHEMA, "undetermined");
+	free(json);
+	m->params[1].undetermined = 0;
+	m->info.options.engine = PM_ENGINE_VARPRO;
+	json = to_json(m);
+	old = strstr(json, "\"engine\": \"varpro\",");
+	cr_assert_not_null(old);
+	memset(old, ' ', strlen("\"engine\": \"varpro\","));
+	l = load_ok(json);
+	cr_expect_eq(pm_model_fit_info(l)->options.engine, PM_ENGINE_DE, "absent: DE's");
+	pm_model_free(l);
+	free(json);
+	pm_model_free(m);
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit/undetermined.h"
 #include "fit/varpro.h"
 #include "leak_check.h"
 #include "synth.h"
@@ -218,4 +219,31 @@ Test(varpro, every_seed_reaches_the_same_optimum)
 	}
 	cr_expect_lt(hi - lo, 1e-3 * lo, "costs from %.9g to %.9g", lo, hi);
 	pm_dataset_free(d);
+}
+
+/* A power is free when every term it is in has a zero coefficient; the
+ * coefficients themselves are findings (0: the term is absent). */
+Test(varpro, powers_of_absent_terms_are_undetermined)
+{
+	struct fixture f;
+	pm_varpro v;
+
+	setup(&f, &v, PM_LOSS_MAE, PM_REG_NONE, 0);
+	memcpy(f.m->value, truth, sizeof(truth));
+	cr_assert_eq(pm__fit_undetermined(&f.p, f.m, NULL), PM_OK);
+	for (size_t k = 0; k < 6; k++)
+		cr_expect_eq(pm_model_param_undetermined(f.m, k), 0, "parameter %zu", k);
+	f.m->value[0] = 0.0;	/* a_x: p_x is free, q_e still has the levels */
+	cr_assert_eq(pm__fit_undetermined(&f.p, f.m, NULL), PM_OK);
+	cr_expect_eq(pm_model_param_undetermined(f.m, 1), 1);
+	cr_expect_eq(pm_model_param_undetermined(f.m, 4), 0);
+	f.m->value[2] = f.m->value[3] = 0.0;	/* and every b: q_e too */
+	cr_assert_eq(pm__fit_undetermined(&f.p, f.m, NULL), PM_OK);
+	cr_expect_eq(pm_model_param_undetermined(f.m, 4), 1);
+	for (size_t k = 0; k < 6; k++)
+		if (k != 1 && k != 4)
+			cr_expect_eq(pm_model_param_undetermined(f.m, k), 0, "parameter %zu", k);
+	cr_expect_eq(pm_model_param_undetermined(f.m, 6), 0, "no such parameter");
+	pm__varpro_free(&v);
+	teardown(&f);
 }

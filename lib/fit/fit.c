@@ -16,6 +16,7 @@
 #include "fit/problem.h"
 #include "fit/smooth.h"
 #include "fit/spec_impl.h"
+#include "fit/undetermined.h"
 #include "fit/varpro.h"
 
 pm_fit_options pm_fit_options_default(void)
@@ -427,7 +428,8 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
 	m->info.options.progress = NULL;
 	m->info.options.progress_arg = NULL;
-	if ((st = optimise(&p, m, o, err)))	/* records the engine that ran */
+	if ((st = optimise(&p, m, o, err)) ||	/* records the engine that ran */
+	    (st = pm__fit_undetermined(&p, m, err)))
 		goto out;
 	pm__model_raw(m);
 	m->has_fit_info = 1;

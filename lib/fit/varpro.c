@@ -36,19 +36,6 @@ static size_t round_up(size_t n)
 	return (n + ALIGN - 1) / ALIGN * ALIGN;
 }
 
-/* Whether parameter k is factor f's exponent, or one of its log
- * multipliers (a level factor's run of nlevels - 1 parameters). */
-static int is_power_of(const pm_model *m, const pm_factor *fa, size_t k)
-{
-	size_t span = 1;
-
-	if (fa->power == PM_NONE)
-		return 0;
-	if (fa->kind == PM_FACTOR_LEVEL)
-		span = m->inputs[fa->input].nlevels ? m->inputs[fa->input].nlevels - 1 : 0;
-	return k >= fa->power && k - fa->power < span;
-}
-
 /* Terms times factors: both are few, and nothing is allocated, so that
  * the answer never depends on memory. */
 int pm__varpro_applies(const pm_model *m)
@@ -59,7 +46,7 @@ int pm__varpro_applies(const pm_model *m)
 		return 0;
 	for (size_t k = 0; k < t->nterms; k++)
 		for (size_t f = 0; f < t->nfactors; f++)
-			if (is_power_of(m, &t->factor[f], t->term[k].coef))
+			if (pm__model_factor_has_param(m, &t->factor[f], t->term[k].coef))
 				return 0;
 	return 1;
 }

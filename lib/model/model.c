@@ -291,6 +291,22 @@ double pm_model_param_std(const pm_model *m, size_t k)
 	return has_param(m, k) ? m->params[k].std : NAN;
 }
 
+int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k)
+{
+	size_t span = 1;
+
+	if (f->power == PM_NONE)
+		return 0;
+	if (f->kind == PM_FACTOR_LEVEL)
+		span = m->inputs[f->input].nlevels ? m->inputs[f->input].nlevels - 1 : 0;
+	return k >= f->power && k - f->power < span;
+}
+
+int pm_model_param_undetermined(const pm_model *m, size_t k)
+{
+	return has_param(m, k) && m->params[k].undetermined;
+}
+
 pm_param_kind pm_model_param_kind(const pm_model *m, size_t k)
 {
 	return has_param(m, k) ? m->params[k].desc.kind : PM_PARAM_INVALID;

@@ -28,6 +28,10 @@ typedef struct pm_param {
 	pm_param_desc desc;
 	double lo, hi;		/* bounds, scaled space */
 	double std;		/* over seeds; NaN when not repeated */
+	/* 1: the fitted rows did not determine it (a power whose terms are
+	 * all zero, a coefficient of a term no row has): any value fits them
+	 * as well. pm__fit_undetermined */
+	int undetermined;
 } pm_param;
 
 /* How the terms were made: eq. 4.4 from the inputs' roles, the
@@ -96,6 +100,9 @@ pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
 pm_status pm__times_check(const pm_dataset *d, size_t c, const double *t, pm_error *err);
 /* The same for row r's value v. */
 pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, double v, pm_error *err);
+/* Whether parameter k is factor f's exponent, or one of its log
+ * multipliers (a level factor has one per level beyond the first). */
+int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library

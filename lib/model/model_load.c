@@ -270,6 +270,19 @@ static pm_status read_bounds(const pm_jctx *c, const cJSON *obj, pm_param *p)
 	return PM_OK;
 }
 
+/* An optional boolean member, written only when true ("interrupted": a
+ * fit stopped early; a parameter's "undetermined"): absent is false. */
+static pm_status read_flag(const pm_jctx *c, const cJSON *obj, const char *key, int *out)
+{
+	const cJSON *item;
+	pm_status st = pm__json_item(c, obj, key, 0, &item);
+
+	*out = 0;
+	if (st || !item)
+		return st;
+	return pm__json_bool(c, obj, key, out);
+}
+
 static pm_status read_params(const pm_jctx *top, const cJSON *root, pm_model *m)
 {
 	const cJSON *arr, *v;
@@ -310,7 +323,8 @@ static pm_status read_params(const pm_jctx *top, const cJSON *root, pm_model *m)
 		snprintf(where, sizeof(where), "parameter '%.40s'", m->params[k].name);
 		if ((st = pm__json_number(&c, v, "scaled", &m->value[k])) ||
 		    (st = pm__json_number_or_null(&c, v, "std", &m->params[k].std)) ||
-		    (st = read_bounds(&c, v, &m->params[k])))
+		    (st = read_bounds(&c, v, &m->params[k])) ||
+		    (st = read_flag(&c, v, "undetermined", &m->params[k].undetermined)))
 			return st;
 	}
 	return PM_OK;
@@ -340,18 +354,6 @@ static pm_status read_fixed(const pm_jctx *c, const cJSON *obj, const char *key,
 		return pm__json_fail(c, PM_ESCHEMA, "'%s' is longer than %zu bytes", key, size - 1);
 	memcpy(out, s, strlen(s) + 1);
 	return PM_OK;
-}
-
-/* Written only by a fit that was stopped early: absent means false. */
-static pm_status read_interrupted(const pm_jctx *c, const cJSON *fit, int *out)
-{
-	const cJSON *item;
-	pm_status st = pm__json_item(c, fit, "interrupted", 0, &item);
-
-	*out = 0;
-	if (st || !item)
-		return st;
-	return pm__json_bool(c, fit, "interrupted", out);
 }
 
 /* fit.training (required) or fit.test (optional: absent leaves t->n 0). */
@@ -452,7 +454,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = pm__json_uint(&c, fit, "evaluations", UINT64_MAX, &f.evaluations)) ||
 	    (st = read_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
 	    (st = pm__json_bool(&c, fit, "polished", &f.polished)) ||
-	    (st = read_interrupted(&c, fit, &f.interrupted)) ||
+	    (st = read_flag(&c, fit, "interrupted", &f.interrupted)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
 	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||

@@ -145,6 +145,11 @@ static void write_params(pm_jw *w, const pm_model *m)
 		pm__jw_double(w, p->lo);
 		pm__jw_double(w, p->hi);
 		pm__jw_array_end(w);
+		/* only when true: a determined parameter's entry stays as it was */
+		if (p->undetermined) {
+			pm__jw_key(w, "undetermined");
+			pm__jw_bool(w, 1);
+		}
 		pm__jw_object_end(w);
 	}
 	pm__jw_array_end(w);

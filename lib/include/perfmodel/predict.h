@@ -138,6 +138,14 @@ PM_API size_t pm_model_param_level(const pm_model *m, size_t k);
 PM_API double pm_model_param_value(const pm_model *m, size_t k);
 PM_API double pm_model_param_scaled(const pm_model *m, size_t k);
 PM_API double pm_model_param_std(const pm_model *m, size_t k);
+/* 1 if the fit could not determine parameter k from its rows, and any
+ * value would have fitted them as well: a power whose terms all have a
+ * zero coefficient (the term is absent, so its power means nothing), a
+ * coefficient of a term that is zero on every fitted row (a level or an
+ * indicator that never occurs there). Its value is kept, so that
+ * predictions are the fit's, but is no finding. 0 otherwise, and for no
+ * such parameter. */
+PM_API int pm_model_param_undetermined(const pm_model *m, size_t k);
 /* Repeated fits (perfmodel fit --seeds K): the model is the fit with the
  * lowest cost, and these give every seed's fit, i in [0, pm_model_nseeds)
  * in seed order (0: not repeated). seed_value is the raw parameter k of
