@@ -653,7 +653,9 @@ PM_API void pm_fit_result_free(pm_fit_result *r);
  * with o, holding out o->test_fraction of the rows or measuring on the test
  * rows, nseeds times (pm_fit_seeds). o->test must be NULL: the test rows
  * come from src. On success *out owns the result; on failure *out is NULL.
- * A fit stopped by o->stop succeeds with info.interrupted set. Errors:
+ * A fit stopped by o->stop succeeds with info.interrupted set; stopped
+ * while the files were read, no fit begins: PM_EFIT ("interrupted while
+ * reading"), as for pm_select_file and pm_sweep_file. Errors:
  * PM_EINVAL (no src, path, s or o; o->test given), and those of
  * pm_spec_read_data, pm_spec_derive_lif and pm_fit_seeds, in that order. */
 PM_API pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
