@@ -475,6 +475,24 @@ Test(de, edge_settings_are_valid)
 	run(3, lo, hi, sphere, &c, &s, 2, x);
 }
 
+/* DE on 0 (no pool) or more threads with the call count reset, without
+ * run()'s checks (a stop request leaves calls uncounted). */
+static pm_de_result minimize(size_t dim, const double *lo, const double *hi, pm_cost_fn f,
+			     struct fn *c, const pm_de_settings *s, unsigned threads, double *x)
+{
+	pm_pool *pool = NULL;
+	pm_de_result r;
+	pm_error err = { 0 };
+
+	atomic_store(&c->calls, 0);
+	if (threads)
+		cr_assert_eq(pm__pool_new(threads, &pool, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__de_minimize(dim, lo, hi, f, c, 0, s, pool, x, &r, &err), PM_OK, "%s",
+		     err.msg);
+	pm__pool_free(pool);
+	return r;
+}
+
 /* A stop request is seen member by member. The generation it cuts short is
  * dropped whole, so DE returns exactly what a run with maxiter set to the
  * last whole generation returns, for any thread count, and counts only the
@@ -487,7 +505,6 @@ Test(de, a_stop_request_drops_the_generation_it_cuts)
 	pm_de_settings s = defaults(8);
 	pm_de_result r0, r;
 	size_t np = popsize_of(&s, 3);
-	pm_error err = { 0 };
 
 	s.tol = 0.0;
 	s.maxiter = 6;
@@ -495,17 +512,10 @@ Test(de, a_stop_request_drops_the_generation_it_cuts)
 	s.maxiter = 1000;
 	s.stop = &stop;
 	for (unsigned threads = 0; threads <= 2; threads++) {
-		pm_pool *pool = NULL;
-
 		stop = 0;
 		/* 10 members into generation 7 */
 		c.stop_after = np * 7 + 10;
-		atomic_store(&c.calls, 0);
-		if (threads)
-			cr_assert_eq(pm__pool_new(threads, &pool, &err), PM_OK, "%s", err.msg);
-		cr_assert_eq(pm__de_minimize(3, lo, hi, rosen, &c, 0, &s, pool, x, &r, &err),
-			     PM_OK, "%s", err.msg);
-		pm__pool_free(pool);
+		r = minimize(3, lo, hi, rosen, &c, &s, threads, x);
 		cr_assert_str_eq(r.stop, "interrupted");
 		cr_assert_eq(r.generations, 6);
 		cr_assert_eq(r.evaluations, r0.evaluations, "the cut generation is not counted");
@@ -530,21 +540,13 @@ Test(de, a_stop_request_in_the_initial_population)
 	struct fn c = { .stop = &stop };
 	pm_de_settings s = defaults(4);
 	pm_de_result r;
-	pm_error err = { 0 };
 
 	s.stop = &stop;
 	c.dim = 2;
 	c.lo = lo;
 	c.hi = hi;
 	for (unsigned threads = 0; threads <= 2; threads++) {
-		pm_pool *pool = NULL;
-
-		atomic_store(&c.calls, 0);
-		if (threads)
-			cr_assert_eq(pm__pool_new(threads, &pool, &err), PM_OK, "%s", err.msg);
-		cr_assert_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, pool, x, &r, &err),
-			     PM_OK, "%s", err.msg);
-		pm__pool_free(pool);
+		r = minimize(2, lo, hi, sphere, &c, &s, threads, x);
 		cr_assert_eq(atomic_load(&c.calls), 1, "%u threads", threads);
 		cr_assert_eq(r.evaluations, 1);
 		cr_assert_eq(r.generations, 0);
@@ -555,8 +557,7 @@ Test(de, a_stop_request_in_the_initial_population)
 	/* part-way: the first 7 members costed, one thread */
 	stop = 0;
 	c.stop_after = 7;
-	atomic_store(&c.calls, 0);
-	cr_assert_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, NULL, x, &r, &err), PM_OK);
+	r = minimize(2, lo, hi, sphere, &c, &s, 0, x);
 	cr_assert_eq(r.evaluations, 7);
 	cr_assert_eq(r.generations, 0);
 	cr_assert_str_eq(r.stop, "interrupted");
@@ -564,20 +565,12 @@ Test(de, a_stop_request_in_the_initial_population)
 	s.stop = NULL;
 	s.maxiter = 0;
 	c.stop = NULL;
-	cr_assert_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, NULL, xfull, &r, &err), PM_OK);
+	r = minimize(2, lo, hi, sphere, &c, &s, 0, xfull);
 	cr_assert_leq(r.cost, sphere(x, &c, NULL));
 }
 
 /* A cost that is +inf everywhere and a stop request at once: PM_EFIT that
  * says it was interrupted, not that the model overflows. */
-static double nowhere(const double *x, void *ctx, void *scratch)
-{
-	(void)x;
-	(void)ctx;
-	(void)scratch;
-	return HUGE_VAL;
-}
-
 Test(de, interrupted_before_a_finite_cost_is_efit)
 {
 	double lo[1] = { 0 }, hi[1] = { 1 }, x[1] = { 42 };
@@ -587,7 +580,7 @@ Test(de, interrupted_before_a_finite_cost_is_efit)
 	pm_error err = { 0 };
 
 	s.stop = &stop;
-	cr_assert_eq(pm__de_minimize(1, lo, hi, nowhere, NULL, 0, &s, NULL, x, &r, &err), PM_EFIT);
+	cr_assert_eq(pm__de_minimize(1, lo, hi, all_inf, NULL, 0, &s, NULL, x, &r, &err), PM_EFIT);
 	cr_assert(strstr(err.msg, "interrupted") != NULL, "%s", err.msg);
 	cr_assert_eq(x[0], 42, "x unchanged on error");
 }
