@@ -16,6 +16,10 @@
 # Each case starts a command, waits DELAY seconds (chosen for 300 000 rows
 # on a 2-CPU machine to land in the phase named), sends SIGINT and waits.
 set -u
+# job control: a background command of a script otherwise starts with
+# SIGINT ignored, and a command that keeps the default action (lif) would
+# not see it at all; ^C at a terminal reaches it with the default action
+set -m
 root=$(realpath "$(dirname "$0")/..")
 pm=$(realpath "${1:-$root/build/cli/perfmodel}")
 rows=${2:-300000}
@@ -85,5 +89,6 @@ case_ "fit ddp, loss mse" 3 -- fit ddp_mlp.csv --spec "$root/models/ddp_mlp.json
 case_ "select: a cross-validation fold" 3 -- select "${lenet[@]}" "${t[@]}" --cv 3 --tol 0
 case_ "select: between candidates" 8 -- select "${lenet[@]}" "${t[@]}" --cv 2 --maxiter 1 \
 	--no-polish
-case_ "sweep --cv 2" 3 -- sweep "${lenet[@]}" --threads "$threads" --lambda 1e-4:1e-2:3 --cv 2 --json
+case_ "sweep --cv 2" 3 -- sweep "${lenet[@]}" --threads "$threads" --lambda 1e-4:1e-2:3 \
+	--cv 2 --json
 case_ "lif (ddp)" 0.3 -- lif ddp_mlp.csv --workers 't_worker_*' --n-col world_size

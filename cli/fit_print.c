@@ -134,8 +134,8 @@ static void print_seed_table(const pm_model *m)
 		cprintf(stdout, "parameters over the %zu completed seeds, raw units: mean ± std\n",
 			n);
 	} else {
-		cprintf(stdout, "\nparameters over %zu seeds (%llu..%llu), raw units: mean ± std\n",
-			n, (unsigned long long)pm_model_seed(m, 0),
+		cprintf(stdout, "\nparameters over %zu seeds (%llu..%llu), raw units: "
+			"mean ± std\n", n, (unsigned long long)pm_model_seed(m, 0),
 			(unsigned long long)pm_model_seed(m, n - 1));
 	}
 	if (pm_model_formula(m)) {
@@ -232,7 +232,7 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 	print_names("intrinsic", m, PM_ROLE_INTRINSIC);
 	print_names("categorical", m, PM_ROLE_CATEGORICAL);
 	print_names("extrinsic", m, PM_ROLE_EXTRINSIC);
-	if (fi->seeds_asked)
+	if (fi->seeds_asked || pm_model_nseeds(m))
 		print_seed_table(m);
 	print_param_rows(m);
 	print_meaning(m);
