@@ -75,7 +75,7 @@ case_() {
 }
 t=(--threads "$threads" -o out.json)
 case_ "fit: reading the CSV" 0.15 -- fit "${lenet[@]}" "${t[@]}"
-case_ "fit: initial population" 0.6 -- fit "${lenet[@]}" "${t[@]}"
+case_ "fit: initial population" 1 -- fit "${lenet[@]}" "${t[@]}"
 case_ "fit: DE" 3 -- fit "${lenet[@]}" "${t[@]}" --tol 0
 case_ "fit: polish" 6 -- fit "${lenet[@]}" "${t[@]}" --maxiter 1 --tol 0
 case_ "fit --seeds 4" 4 -- fit "${lenet[@]}" "${t[@]}" --seeds 4 --tol 0
