@@ -28,15 +28,16 @@ big gemm_cpu 3 1 100000
 lenet=(lenet5_cpu.csv --spec "$root/models/lenet5.json" --threads 2)
 long=(--tol 0 --maxiter 100000000)
 
-# interrupted CMD...: run it, SIGINT after a second, wait; $rc is its exit
-# status, out.txt and err.txt what it printed. "ended early" if it had
-# finished before the signal (the data would then be too small).
+# interrupted CMD...: run it, SIGINT after $delay seconds (1 unless set),
+# wait; $rc is its exit status, out.txt and err.txt what it printed; $early
+# says whether it had ended before the signal (the data would then be too
+# small).
 interrupted() {
 	local pid
 	rm -f out.json .perfmodel-*
 	"$pm" "$@" >out.txt 2>err.txt &
 	pid=$!
-	sleep 1
+	sleep "${delay:-1}"
 	early=no
 	kill -0 $pid 2>/dev/null || early=yes
 	kill -INT $pid 2>/dev/null
@@ -66,8 +67,9 @@ saved() {
 
 interrupted fit "${lenet[@]}" "${long[@]}" -o out.json
 saved "fit, during DE"
-# DE ends at its one generation: what the signal stops is the polish
-interrupted fit "${lenet[@]}" --tol 0 --maxiter 1 -o out.json
+# DE ends at its one generation (well within 2 s, even under a sanitizer):
+# what the signal stops is the polish, which takes far longer
+delay=2 interrupted fit "${lenet[@]}" --tol 0 --maxiter 1 -o out.json
 saved "fit, during the polish"
 if grep -q '"generations": 1,' out.json; then
 	ok "fit, during the polish: DE had ended (generations 1)"
