@@ -55,9 +55,9 @@ case_() {
 	fi
 	# CPU time so far: utime and stime, fields 14 and 15 of /proc/PID/stat
 	# (after the command name, which may hold spaces, in parentheses)
-	cpu0=$(sed 's/.*) //' /proc/$pid/stat | awk -v t="$tick" '{ print ($12 + $13) / t }')
+	cpu0=$(sed 's/.*) //' /proc/"$pid"/stat | awk -v t="$tick" '{ print ($12 + $13) / t }')
 	t0=$(date +%s%N)
-	kill -INT $pid
+	kill -INT "$pid"
 	wait $tpid
 	rc=$?
 	t1=$(date +%s%N)

@@ -78,8 +78,11 @@ else
 fi
 interrupted fit "${lenet[@]}" "${long[@]}" --test-fraction 0.3 -o out.json
 saved "fit --test-fraction"
-grep -q '"test_data"' out.json && ok "fit --test-fraction: the held-out accuracy is there" ||
+if grep -q '"test_data"' out.json; then
+	ok "fit --test-fraction: the held-out accuracy is there"
+else
 	bad "fit --test-fraction: the held-out accuracy is there"
+fi
 interrupted fit "${lenet[@]}" "${long[@]}" --form multiplicative --loss log -o out.json
 saved "fit --form multiplicative --loss log"
 interrupted fit gemm_cpu.csv --target time_s --threads 2 "${long[@]}" \
