@@ -50,7 +50,7 @@ int parse_model_options(int argc, char **argv, const char *cmd, const char *usag
 
 /* SIGINT and SIGTERM (cli/interrupt.c). interrupt_install() sets the
  * handler and returns the flag for pm_fit_options.stop: the first signal
- * sets it (the fit stops at its next generation boundary with the best model
+ * sets it (the fit stops at its next cost evaluation with the best model
  * so far), a second one exits at once with EXIT_INTERRUPTED. While
  * interrupt_hold(1) is in force (writing an output file) both signals wait;
  * interrupt_hold(0) lets them in. */

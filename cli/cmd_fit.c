@@ -524,8 +524,9 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 		      : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {
 		progress_end();
 		report_error(&err);
-		/* a selection cut short chooses nothing and saves nothing */
-		if (a.select && *a.opt.stop)
+		/* a selection cut short chooses nothing and saves nothing; a fit
+		 * stopped before it had any finite cost saves nothing either */
+		if (*a.opt.stop)
 			rc = EXIT_INTERRUPTED;
 		goto out;
 	}
@@ -547,8 +548,14 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 		goto out;
 	rc = EXIT_OK;
 	if (pm_model_fit_info(m)->interrupted) {
+		const pm_fit_info *fi = pm_model_fit_info(m);
+
 		cprintf(stderr, "perfmodel: interrupted: saved the best model so far (%u "
-			"generations) to %s\n", pm_model_fit_info(m)->generations, a.out);
+			"generations) to %s", fi->generations, a.out);
+		if (fi->seeds_asked)
+			cprintf(stderr, "; %zu of %u seeds completed", pm_model_nseeds(m),
+				fi->seeds_asked);
+		cprintf(stderr, "\n");
 		rc = EXIT_INTERRUPTED;
 	}
 out:

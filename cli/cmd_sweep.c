@@ -294,6 +294,8 @@ int cmd_sweep(int argc, char **argv)
 	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {
 		progress_end();
 		report_error(&err);
+		if (*a.opt.stop)
+			rc = EXIT_INTERRUPTED;
 		goto out;
 	}
 	progress_end();

@@ -130,14 +130,28 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 	}
 }
 
-/* Thesis Tables 4.2/4.3: every parameter as mean ± std over the seeds. */
+/* Thesis Tables 4.2/4.3: every parameter as mean ± std over the seeds
+ * (those that completed, when a signal cut the run short). */
 static void print_seed_table(const pm_model *m)
 {
 	const pm_fit_info *fi = pm_model_fit_info(m);
 	size_t n = pm_model_nseeds(m);
 
-	cprintf(stdout, "\nparameters over %zu seeds (%llu..%llu), raw units: mean ± std\n", n,
-	       (unsigned long long)pm_model_seed(m, 0), (unsigned long long)pm_model_seed(m, n - 1));
+	if (n < fi->seeds_asked) {
+		cprintf(stdout, "\n%zu of %u seeds completed (interrupted)%s", n, fi->seeds_asked,
+			n ? ": seeds" : "; no mean ± std\n");
+		for (size_t i = 0; i < n; i++)
+			cprintf(stdout, " %llu%s", (unsigned long long)pm_model_seed(m, i),
+				i + 1 < n ? "," : "\n");
+		if (!n)
+			return;
+		cprintf(stdout, "parameters over the %zu completed seeds, raw units: mean ± std\n",
+			n);
+	} else {
+		cprintf(stdout, "\nparameters over %zu seeds (%llu..%llu), raw units: "
+			"mean ± std\n", n, (unsigned long long)pm_model_seed(m, 0),
+			(unsigned long long)pm_model_seed(m, n - 1));
+	}
 	if (pm_model_formula(m)) {
 		/* a formula's parameters have no thesis table: one row each */
 		for (size_t k = 0; k < pm_model_nparams(m); k++) {
@@ -232,7 +246,7 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 	print_names("intrinsic", m, PM_ROLE_INTRINSIC);
 	print_names("categorical", m, PM_ROLE_CATEGORICAL);
 	print_names("extrinsic", m, PM_ROLE_EXTRINSIC);
-	if (pm_model_nseeds(m))
+	if (fi->seeds_asked || pm_model_nseeds(m))
 		print_seed_table(m);
 	print_param_rows(m);
 	print_meaning(m);

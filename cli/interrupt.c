@@ -1,5 +1,5 @@
 /* SIGINT and SIGTERM during a long run. The first asks the library to stop
- * at its next generation boundary (pm_fit_options.stop; the library only
+ * at its next cost evaluation (pm_fit_options.stop; the library only
  * polls), so that the best model so far can still be saved; a second one
  * ends the process at once. Everything about signals lives here. */
 #include <signal.h>

@@ -22,11 +22,16 @@ struct fn {
 	atomic_int misaligned;	/* scratch not 64-byte aligned */
 	atomic_int shared;	/* scratch used by two threads at once */
 	size_t scratch_bytes;
+	/* set *stop when the call count reaches stop_after (a stop request
+	 * arriving during an evaluation) */
+	volatile sig_atomic_t *stop;
+	unsigned long long stop_after;
 };
 
 static void touch(struct fn *c, const double *x, void *scratch)
 {
-	atomic_fetch_add(&c->calls, 1);
+	if (atomic_fetch_add(&c->calls, 1) + 1 == c->stop_after && c->stop)
+		*c->stop = 1;
 	for (size_t k = 0; k < c->dim; k++)
 		if (x[k] < c->lo[k] || x[k] > c->hi[k])
 			atomic_store(&c->outside, 1);
@@ -143,6 +148,7 @@ static int polish_after(size_t dim, const double *lo, const double *hi, pm_cost_
 	cr_assert_leq(c->scratch_bytes, sizeof(scratch));
 	atomic_store(&c->calls, 0);
 	cr_assert_eq(pm__polish(dim, lo, hi, f, c, c->scratch_bytes ? scratch : NULL, 200 * nfree,
+				NULL,
 				x, &pc, &nfev, &err),
 		     PM_OK, "%s", err.msg);
 	cr_assert_eq(nfev, atomic_load(&c->calls), "every call is counted");
@@ -467,4 +473,114 @@ Test(de, edge_settings_are_valid)
 	s.mutation_lo = 0.0;
 	s.mutation_hi = 2.0;
 	run(3, lo, hi, sphere, &c, &s, 2, x);
+}
+
+/* DE on 0 (no pool) or more threads with the call count reset, without
+ * run()'s checks (a stop request leaves calls uncounted). */
+static pm_de_result minimize(size_t dim, const double *lo, const double *hi, pm_cost_fn f,
+			     struct fn *c, const pm_de_settings *s, unsigned threads, double *x)
+{
+	pm_pool *pool = NULL;
+	pm_de_result r;
+	pm_error err = { 0 };
+
+	atomic_store(&c->calls, 0);
+	if (threads)
+		cr_assert_eq(pm__pool_new(threads, &pool, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__de_minimize(dim, lo, hi, f, c, 0, s, pool, x, &r, &err), PM_OK, "%s",
+		     err.msg);
+	pm__pool_free(pool);
+	return r;
+}
+
+/* A stop request is seen member by member. The generation it cuts short is
+ * dropped whole, so DE returns exactly what a run with maxiter set to the
+ * last whole generation returns, for any thread count, and counts only the
+ * whole generations' evaluations. */
+Test(de, a_stop_request_drops_the_generation_it_cuts)
+{
+	double lo[3] = { -5, -5, -5 }, hi[3] = { 5, 5, 5 }, x0[3], x[3];
+	volatile sig_atomic_t stop = 0;
+	struct fn c = { .stop = &stop };
+	pm_de_settings s = defaults(8);
+	pm_de_result r0, r;
+	size_t np = popsize_of(&s, 3);
+
+	s.tol = 0.0;
+	s.maxiter = 6;
+	r0 = run(3, lo, hi, rosen, &c, &s, 1, x0);
+	s.maxiter = 1000;
+	s.stop = &stop;
+	for (unsigned threads = 0; threads <= 2; threads++) {
+		stop = 0;
+		/* 10 members into generation 7 */
+		c.stop_after = np * 7 + 10;
+		r = minimize(3, lo, hi, rosen, &c, &s, threads, x);
+		cr_assert_str_eq(r.stop, "interrupted");
+		cr_assert_eq(r.generations, 6);
+		cr_assert_eq(r.evaluations, r0.evaluations, "the cut generation is not counted");
+		cr_assert_eq(memcmp(x, x0, sizeof(x)), 0, "%u threads: not the last whole "
+			     "generation's best", threads);
+		cr_assert_eq(memcmp(&r.cost, &r0.cost, sizeof(r.cost)), 0);
+		/* one thread sees it at the next member; more may finish the
+		 * members they have begun */
+		if (threads <= 1)
+			cr_assert_eq(atomic_load(&c.calls), np * 7 + 10);
+		cr_assert_lt(atomic_load(&c.calls), np * 8);
+	}
+}
+
+/* Stopped before it begins, DE still costs member 0 of its initial
+ * population and returns it; stopped part-way through the initial
+ * population, the best member costed so far. */
+Test(de, a_stop_request_in_the_initial_population)
+{
+	double lo[2] = { -2, -2 }, hi[2] = { 2, 2 }, x[2], xfull[2];
+	volatile sig_atomic_t stop = 1;
+	struct fn c = { .stop = &stop };
+	pm_de_settings s = defaults(4);
+	pm_de_result r;
+
+	s.stop = &stop;
+	c.dim = 2;
+	c.lo = lo;
+	c.hi = hi;
+	for (unsigned threads = 0; threads <= 2; threads++) {
+		r = minimize(2, lo, hi, sphere, &c, &s, threads, x);
+		cr_assert_eq(atomic_load(&c.calls), 1, "%u threads", threads);
+		cr_assert_eq(r.evaluations, 1);
+		cr_assert_eq(r.generations, 0);
+		cr_assert_str_eq(r.stop, "interrupted");
+		cr_assert(isfinite(r.cost));
+		cr_assert_eq(r.cost, sphere(x, &c, NULL), "x is the member costed");
+	}
+	/* part-way: the first 7 members costed, one thread */
+	stop = 0;
+	c.stop_after = 7;
+	r = minimize(2, lo, hi, sphere, &c, &s, 0, x);
+	cr_assert_eq(r.evaluations, 7);
+	cr_assert_eq(r.generations, 0);
+	cr_assert_str_eq(r.stop, "interrupted");
+	/* never better than the whole population's best */
+	s.stop = NULL;
+	s.maxiter = 0;
+	c.stop = NULL;
+	r = minimize(2, lo, hi, sphere, &c, &s, 0, xfull);
+	cr_assert_leq(r.cost, sphere(x, &c, NULL));
+}
+
+/* A cost that is +inf everywhere and a stop request at once: PM_EFIT that
+ * says it was interrupted, not that the model overflows. */
+Test(de, interrupted_before_a_finite_cost_is_efit)
+{
+	double lo[1] = { 0 }, hi[1] = { 1 }, x[1] = { 42 };
+	volatile sig_atomic_t stop = 1;
+	pm_de_settings s = defaults(1);
+	pm_de_result r;
+	pm_error err = { 0 };
+
+	s.stop = &stop;
+	cr_assert_eq(pm__de_minimize(1, lo, hi, all_inf, NULL, 0, &s, NULL, x, &r, &err), PM_EFIT);
+	cr_assert(strstr(err.msg, "interrupted") != NULL, "%s", err.msg);
+	cr_assert_eq(x[0], 42, "x unchanged on error");
 }

@@ -396,3 +396,31 @@ Test(pipeline, model_read_data_derives_the_target)
 	pm_fit_result_free(r);
 	pm_spec_free(s);
 }
+
+/* A stop request that came while the files were read: no fit begins, in
+ * any of the three pipelines, and nothing is returned. */
+Test(pipeline, stopped_while_reading_fits_nothing)
+{
+	pm_spec *s = ddp_spec(PM_LIF_COLUMN, "t_worker_*");
+	pm_source src = { .path = ddp() };
+	pm_fit_options o = quick();
+	pm_candidate cand = { "additive", PM_LOSS_MAE };
+	pm_sweep_options so = { 1e-4, 1e-2, 2, 2, 1 };
+	volatile sig_atomic_t stop = 1;
+	pm_fit_result *r = NULL;
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+
+	o.stop = &stop;
+	o.reg = PM_REG_L2;
+	cr_assert_eq(pm_fit_file(&src, s, &o, 2, &r, &err), PM_EFIT);
+	cr_assert(strstr(err.msg, "interrupted while reading") != NULL, "%s", err.msg);
+	cr_assert_null(r);
+	cr_assert_eq(pm_select_file(&src, s, &o, &cand, 1, 2, 1, &r, &err), PM_EFIT);
+	cr_assert(strstr(err.msg, "interrupted while reading") != NULL, "%s", err.msg);
+	cr_assert_null(r);
+	cr_assert_eq(pm_sweep_file(&src, s, &o, &so, &sw, &err), PM_EFIT);
+	cr_assert(strstr(err.msg, "interrupted while reading") != NULL, "%s", err.msg);
+	cr_assert_null(sw);
+	pm_spec_free(s);
+}

@@ -52,7 +52,7 @@ Test(polish, improves_a_rough_point)
 	double c = sphere(x, &b, NULL), c0 = c;
 	uint64_t nfev = 5;
 
-	cr_assert_eq(pm__polish(3, lo, hi, sphere, &b, NULL, 600, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(3, lo, hi, sphere, &b, NULL, 600, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert_lt(c, c0);
 	cr_assert_lt(c, 1e-10, "cost %g", c);
 	for (int k = 0; k < 3; k++)
@@ -70,7 +70,7 @@ Test(polish, rosenbrock_from_near)
 	double c = rosen(x, &b, NULL);
 	uint64_t nfev = 0;
 
-	cr_assert_eq(pm__polish(2, lo, hi, rosen, &b, NULL, 400, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(2, lo, hi, rosen, &b, NULL, 400, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert(fabs(x[0] - 1) < 1e-3 && fabs(x[1] - 1) < 1e-3, "x = %g %g", x[0], x[1]);
 	cr_assert_leq(nfev, 400);
 }
@@ -85,7 +85,7 @@ Test(polish, stays_inside_the_bounds)
 	double c = sphere(x, &b, NULL), c0 = c;
 	uint64_t nfev = 0;
 
-	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 400, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 400, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert_lt(c, c0);
 	cr_assert_eq(b.outside, 0);
 	for (int k = 0; k < 2; k++)
@@ -103,7 +103,7 @@ Test(polish, never_returns_a_worse_point)
 	uint64_t nfev = 0;
 
 	memcpy(x0, x, sizeof(x));
-	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 100, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 100, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert_eq(memcmp(x, x0, sizeof(x)), 0);
 	cr_assert_eq(c, 0.0);
 	cr_assert_leq(nfev, 100);
@@ -120,7 +120,7 @@ Test(polish, keeps_x_unless_strictly_better)
 	uint64_t nfev = 0;
 
 	memcpy(x0, x, sizeof(x));
-	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 200, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(2, lo, hi, sphere, &b, NULL, 200, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert_eq(memcmp(x, x0, sizeof(x)), 0);
 	cr_assert_eq(c, -1.0);
 }
@@ -133,7 +133,7 @@ Test(polish, fixed_dimensions_and_budget)
 	double c = sphere(x, &b, NULL);
 	uint64_t nfev = 0;
 
-	cr_assert_eq(pm__polish(3, lo, hi, sphere, &b, NULL, 17, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(3, lo, hi, sphere, &b, NULL, 17, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert_eq(nfev, 17, "the whole budget and no more: %llu", (unsigned long long)nfev);
 	cr_assert_eq(x[1], 0.3);
 	/* nothing free: nothing to do */
@@ -142,7 +142,7 @@ Test(polish, fixed_dimensions_and_budget)
 		struct box b1 = { 1, l1, h1, 0, 0 };
 
 		nfev = 0;
-		cr_assert_eq(pm__polish(1, l1, h1, sphere, &b1, NULL, 50, x1, &c1, &nfev, NULL), PM_OK);
+		cr_assert_eq(pm__polish(1, l1, h1, sphere, &b1, NULL, 50, NULL, x1, &c1, &nfev, NULL), PM_OK);
 		cr_assert_eq(nfev, 0);
 		cr_assert_eq(x1[0], 2.0);
 	}
@@ -164,8 +164,53 @@ Test(polish, nan_costs_are_not_taken)
 	double c = nan_left(x, NULL, NULL), c0 = c;
 	uint64_t nfev = 0;
 
-	cr_assert_eq(pm__polish(2, lo, hi, nan_left, NULL, NULL, 400, x, &c, &nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish(2, lo, hi, nan_left, NULL, NULL, 400, NULL, x, &c, &nfev, NULL), PM_OK);
 	cr_assert(!isnan(c));
 	cr_assert_lt(c, c0);
 	cr_assert_geq(x[0], 0.0);
+}
+
+/* The stop request arrives during evaluation 9: no tenth evaluation, and
+ * the best point of the nine is returned. Set before the start: no
+ * evaluation, x and its cost unchanged. */
+struct stopping {
+	struct box b;
+	size_t calls, stop_after;
+	volatile sig_atomic_t *stop;
+};
+
+static double stopping_sphere(const double *x, void *ctx, void *scratch)
+{
+	struct stopping *s = ctx;
+
+	if (++s->calls == s->stop_after)
+		*s->stop = 1;
+	return sphere(x, &s->b, scratch);
+}
+
+Test(polish, a_stop_request_ends_it_within_one_evaluation)
+{
+	double lo[2] = { -5, -5 }, hi[2] = { 5, 5 };
+	volatile sig_atomic_t stop = 0;
+	struct stopping s = { { 2, lo, hi, 0, 0.7 }, 0, 9, &stop };
+	double x[2] = { 2, 2 }, c = sphere(x, &s.b, NULL), c0 = c;
+	uint64_t nfev = 0;
+
+	cr_assert_eq(pm__polish(2, lo, hi, stopping_sphere, &s, NULL, 400, &stop, x, &c, &nfev,
+				NULL), PM_OK);
+	cr_expect_eq(s.calls, 9);
+	cr_expect_eq(nfev, 9);
+	cr_expect_lt(c, c0);
+	cr_expect_eq(c, sphere(x, &s.b, NULL));
+
+	s.calls = 0;
+	nfev = 0;
+	x[0] = x[1] = 2;
+	c = c0;
+	cr_assert_eq(pm__polish(2, lo, hi, stopping_sphere, &s, NULL, 400, &stop, x, &c, &nfev,
+				NULL), PM_OK);
+	cr_expect_eq(s.calls, 0);
+	cr_expect_eq(nfev, 0);
+	cr_expect_eq(c, c0);
+	cr_expect(x[0] == 2 && x[1] == 2);
 }

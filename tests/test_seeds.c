@@ -236,7 +236,82 @@ Test(seeds, a_stop_request_marks_the_result_interrupted)
 	m = syn_fit_with(d, o, 3);
 	cr_assert(pm_model_fit_info(m)->interrupted);
 	cr_assert_str_eq(pm_model_fit_info(m)->stop, "interrupted");
-	cr_assert_eq(pm_model_nseeds(m), 3);
+	/* stopped before any began: the first seed's fit ran (stopped at
+	 * once) for a model to return; none completed */
+	cr_assert_eq(pm_model_nseeds(m), 0);
+	cr_assert_eq(pm_model_fit_info(m)->seeds_asked, 3);
+	cr_assert_eq(pm_model_fit_info(m)->options.seed, 5);
+	cr_assert_eq(pm_model_fit_info(m)->evaluations, 1);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+/* The stop request comes from the progress callback at generation 3 of the
+ * second seed. On one thread the seeds run in order, so seed 5 completed,
+ * seed 6 was cut short and seed 7 never began: the mean and std are seed
+ * 5's alone, model.json says 1 of 3 completed and reads back so. */
+struct stop_at {
+	volatile sig_atomic_t stop;
+	uint64_t seed;
+	unsigned generation;
+};
+
+static void stop_at(const pm_progress *p, void *arg)
+{
+	struct stop_at *s = arg;
+
+	if (p->seed == s->seed && p->generation == s->generation)
+		s->stop = 1;
+}
+
+Test(seeds, the_statistics_are_over_the_completed_seeds)
+{
+	pm_dataset *d = syn_dataset(60, 0.05, 36);
+	pm_fit_options o = quick(1);
+	struct stop_at sa = { 0, 6, 3 };
+	pm_model *m, *one, *back;
+	const pm_fit_info *fi;
+	pm_error err = { 0 };
+	char *json;
+
+	o.tol = 0;
+	o.stop = &sa.stop;
+	o.progress = stop_at;
+	o.progress_arg = &sa;
+	m = syn_fit_with(d, o, 3);
+	fi = pm_model_fit_info(m);
+	cr_assert(fi->interrupted);
+	cr_assert_eq(fi->seeds_asked, 3);
+	cr_assert_eq(pm_model_nseeds(m), 1);
+	cr_assert_eq(pm_model_seed(m, 0), 5);
+	/* seed 5 on its own, never stopped */
+	o.stop = NULL;
+	o.progress = NULL;
+	one = syn_fit_with(d, o, 1);
+	cr_assert_eq(pm_model_fit_info(one)->interrupted, 0);
+	cr_assert_eq(pm_model_seed_cost(m, 0), pm_model_fit_info(one)->cost);
+	for (size_t k = 0; k < pm_model_nparams(m); k++) {
+		cr_assert_eq(pm_model_seed_value(m, 0, k), pm_model_param_value(one, k));
+		cr_assert_eq(pm_model_param_mean(m, k), pm_model_param_value(one, k));
+		cr_assert_eq(pm_model_param_std(m, k), 0);
+	}
+	/* the saved fit: the lower cost of seed 5's and seed 6's */
+	cr_assert_leq(fi->cost, pm_model_fit_info(one)->cost);
+	cr_assert(fi->options.seed == 5 || fi->options.seed == 6);
+	back = json_round_trip(m, &json);
+	cr_assert(strstr(json, "\"seeds_requested\": 3") != NULL, "%s", json);
+	cr_assert(strstr(json, "\"seeds_completed\": 1") != NULL);
+	cr_assert_eq(pm_model_fit_info(back)->seeds_asked, 3);
+	cr_assert_eq(pm_model_nseeds(back), 1);
+	/* a count that is not the number of seeds listed is refused */
+	pm_model_free(back);
+	strstr(json, "\"seeds_completed\": 1")[19] = '2';
+	cr_assert_eq(pm_model_load_string(json, "m.json", &back, &err), PM_ESCHEMA);
+	cr_assert(strstr(err.msg, "seeds_completed") != NULL, "%s", err.msg);
+	cr_assert_null(back);
+	free(json);
+	pm_model_free(back);
+	pm_model_free(one);
 	pm_model_free(m);
 	pm_dataset_free(d);
 }

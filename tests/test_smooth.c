@@ -13,14 +13,23 @@ static const double weight[] = { 1.0, 10.0, 0.1, 3.0 };
 
 struct counter {
 	size_t calls;
+	/* set *stop at call stop_after (a stop request during a call) */
+	volatile sig_atomic_t *stop;
+	size_t stop_after;
 };
+
+static void count(struct counter *n)
+{
+	if (++n->calls == n->stop_after && n->stop)
+		*n->stop = 1;
+}
 
 static double true_cost(const double *x, void *ctx, void *scratch)
 {
 	double f = 0.0;
 
 	(void)scratch;
-	((struct counter *)ctx)->calls++;
+	count(ctx);
 	for (size_t k = 0; k < 4; k++)
 		f += weight[k] * fabs(x[k] - centre[k]);
 	return f;
@@ -31,7 +40,7 @@ static double smooth_cost(const double *x, double eps, double *grad, void *ctx, 
 	double f = 0.0;
 
 	(void)scratch;
-	((struct counter *)ctx)->calls++;
+	count(ctx);
 	for (size_t k = 0; k < 4; k++) {
 		double r = x[k] - centre[k], root = sqrt(r * r + eps * eps);
 
@@ -52,8 +61,8 @@ static double polish(const double *lo, const double *hi, double *x, uint64_t bud
 
 	n->calls = 0;
 	*nfev = 0;
-	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, n, NULL, 1.0, budget, x,
-				       &cost, nfev, NULL), PM_OK);
+	cr_assert_eq(pm__polish_smooth(4, lo, hi, smooth_cost, true_cost, n, NULL, 1.0, budget,
+				       n->stop, x, &cost, nfev, NULL), PM_OK);
 	return cost;
 }
 
@@ -107,4 +116,29 @@ Test(smooth, respects_the_budget)
 	polish(wide_lo, wide_hi, x, 12, &n, &nfev);
 	cr_expect_leq(n.calls, 12 + 4, "at most one true-cost check per level beyond the budget");
 	cr_expect_eq(nfev, n.calls);
+}
+
+/* A stop request during call k: no smoothed-cost call follows, only the
+ * true cost of where the level got to (kept if lower); set before the
+ * start, nothing is called at all and x stays. */
+Test(smooth, a_stop_request_ends_it_within_one_call)
+{
+	static const double start[] = { 4, 4, -4, 1 };
+	volatile sig_atomic_t stop = 0;
+	double x[4], cost0;
+	struct counter n = { .stop = &stop, .stop_after = 5 };
+	uint64_t nfev;
+
+	memcpy(x, start, sizeof(x));
+	cost0 = true_cost(x, &n, NULL);
+	cr_expect_lt(polish(wide_lo, wide_hi, x, 4000, &n, &nfev), cost0);
+	cr_expect_eq(n.calls, 6, "the fifth call, then the level's true cost");
+	cr_expect_eq(nfev, n.calls);
+
+	memcpy(x, start, sizeof(x));
+	n.stop_after = 0;
+	cr_expect_eq(polish(wide_lo, wide_hi, x, 4000, &n, &nfev), cost0);
+	cr_expect_eq(n.calls, 0);
+	cr_expect_eq(nfev, 0);
+	cr_expect_eq(memcmp(x, start, sizeof(x)), 0);
 }

@@ -69,6 +69,36 @@ Test(sweep, one_split_and_json)
 	pm_dataset_free(d);
 }
 
+/* Stopped before it begins: the first λ's folds run (each stopped at once)
+ * so that there is a point; the other λs, never begun, have none. */
+Test(sweep, a_stop_request_keeps_the_points_whose_folds_ran)
+{
+	pm_dataset *d = syn_dataset(90, 0.05, 51);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_sweep_options so = { 1e-4, 1e-2, 3, 3, 7 };
+	volatile sig_atomic_t stop = 1;
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+	char *json = NULL;
+
+	o.threads = 2;
+	o.reg = PM_REG_L2;
+	o.stop = &stop;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
+	cr_assert(sw->interrupted);
+	cr_assert_eq(sw->npoints, 1);
+	cr_assert_eq(sw->best, 0);
+	cr_assert_eq(sw->point[0].lambda, 1e-4);
+	cr_assert_eq(sw->point[0].test.n, 90, "all three folds of the first λ");
+	cr_assert_eq(pm_sweep_to_json(sw, &o, &json, &err), PM_OK, "%s", err.msg);
+	cr_assert(strstr(json, "\"interrupted\": true") != NULL);
+	free(json);
+	pm_sweep_free(sw);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 Test(sweep, errors)
 {
 	pm_dataset *d = syn_dataset(40, 0, 53);

@@ -100,6 +100,12 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 		return st;
 	*fo = *o;
 	fo->test = r->test;
+	/* a stop request while the files were read: no fit begins (even
+	 * stopped at once, one would take a good part of a second on many
+	 * rows, and its model would be one random point) */
+	if (o->stop && *o->stop)
+		return pm__fail(err, PM_EFIT, "interrupted while reading %s: nothing fitted",
+				src->path);
 	return PM_OK;
 }
 

@@ -55,6 +55,7 @@ struct de {
 	pm_cost_fn f;
 	void *ctx;
 	size_t best;
+	volatile sig_atomic_t *stop;
 };
 
 /* One pm__pool_for job: cost every row of src into dst; with propose, first
@@ -124,6 +125,15 @@ static void eval_one(void *ctx, size_t i, unsigned worker)
 	void *scratch = de->scratch_bytes ? block + de->scratch_at : NULL;
 	double c;
 
+	/* A stop request is seen here, member by member: a generation on many
+	 * rows takes seconds, one member milliseconds. The member is then
+	 * skipped (NaN marks it: a cost is never NaN), except member 0 of the
+	 * initial population, so that a fit stopped at once still has one
+	 * point with its cost to return. */
+	if (de->stop && *de->stop && (job->propose || i > 0)) {
+		job->dst[i] = NAN;
+		return;
+	}
 	/* proposing here, not in a serial loop before the job, is safe: member
 	 * i reads only the frozen population and its own stream */
 	if (job->propose)
@@ -140,6 +150,20 @@ static void eval_all(pm_pool *pool, struct eval_job *job)
 	else
 		for (size_t i = 0; i < job->de->np; i++)
 			eval_one(job, i, 0);
+}
+
+/* The members eval_one costed; those a stop request skipped get +inf, so
+ * that they are never the best. */
+static size_t costed(double *c, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isnan(c[i]))
+			c[i] = HUGE_VAL;
+		else
+			k++;
+	return k;
 }
 
 static size_t argmin(const double *c, size_t n)
@@ -326,7 +350,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	unsigned nworkers = pool ? pm__pool_threads(pool) : 1;
 	unsigned gen = 0;
 	uint64_t evals;
-	int done;
+	int done, cut;
 	pm_status st;
 
 	if ((st = check_args(dim, lo, hi, f, s, x, res, err)))
@@ -343,6 +367,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	de.hi = hi;
 	de.f = f;
 	de.ctx = ctx;
+	de.stop = s->stop;
 	de.scratch_bytes = scratch_bytes;
 	if ((st = de_alloc(&de, nworkers, err)))
 		goto out;
@@ -355,24 +380,34 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 
 	init_lhs(&de);
 	eval_all(pool, &(struct eval_job){ .de = &de, .src = de.pop, .dst = de.cost });
-	evals = de.np;
+	/* a stop request may have cut the initial population short: the
+	 * members costed are all there is, and DE stops there */
+	evals = costed(de.cost, de.np);
+	cut = evals < de.np;
 	de.best = argmin(de.cost, de.np);
 	if (!isfinite(de.cost[de.best])) {
-		st = pm__fail(err, PM_EFIT, "no member of the initial population of %zu has a "
-			      "finite cost", de.np);
+		st = cut ? pm__fail(err, PM_EFIT, "interrupted before any member of the initial "
+				    "population had a finite cost")
+			 : pm__fail(err, PM_EFIT, "no member of the initial population of %zu has "
+				    "a finite cost", de.np);
 		goto out;
 	}
 
 	done = converged(de.cost, de.np, s->tol, s->atol);
 	if (s->progress)
 		report_progress(&de, s, gen, evals);
-	while (!done && gen < s->maxiter && !(s->stop && *s->stop)) {
+	while (!done && !cut && gen < s->maxiter && !(s->stop && *s->stop)) {
 		/* numpy's uniform(low, high): low + (high - low) * U[0, 1) */
 		double F = s->mutation_lo +
 			   (s->mutation_hi - s->mutation_lo) * pm__pcg32_uniform(&de.rng[de.np]);
 
 		eval_all(pool, &(struct eval_job){ .de = &de, .src = de.trial, .dst = de.tcost,
 						   .propose = 1, .F = F, .cr = s->recombination });
+		/* a generation a stop request cut short is dropped whole: the
+		 * population stays that of the last whole generation, so what
+		 * is returned is what an uninterrupted run had at that point */
+		if ((cut = costed(de.tcost, de.np) < de.np))
+			break;
 		evals += de.np;
 		for (size_t i = 0; i < de.np; i++)
 			/* ties keep the parent: see the top of the file */

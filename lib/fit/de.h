@@ -28,9 +28,12 @@ typedef struct pm_de_settings {
 	double tol, atol;
 	double mutation_lo, mutation_hi;	/* F ~ U[lo, hi) per generation */
 	double recombination;
-	/* Polled between generations: nonzero stops DE there with the best
-	 * member so far (stop "interrupted"). NULL: never. A signal handler
-	 * may set it; DE never writes it. */
+	/* Polled before each member's evaluation: nonzero stops DE with the
+	 * best member of the last whole generation (stop "interrupted"); the
+	 * generation it cut short is dropped, its evaluations uncounted. Cut
+	 * short in the initial population, DE returns the best member costed
+	 * (member 0 always is). NULL: never. A signal handler may set it; DE
+	 * never writes it. */
 	volatile sig_atomic_t *stop;
 	/* NULL, or told after the initial population and each generation, on
 	 * the thread that called pm__de_minimize (pm_fit_options.progress). */

@@ -174,10 +174,11 @@ static double seconds_since(const struct timespec *t0)
  * better point. The stages are serial, so with enough rows each evaluation
  * is split over the pool's threads in fixed blocks of rows (blocks.h):
  * deterministic, and x and *cost change only if the blocked cost of the
- * result is below that of DE's point. A stop request is honoured between
- * stages, each of which leaves x at its best point. The blocks compile
- * their own costs: DE's c is then freed first (on many rows its per-row
- * arrays are a good part of the fit's peak memory). */
+ * result is below that of DE's point. A stop request is honoured at the
+ * next evaluation (each takes milliseconds on 300 000 rows): the stage
+ * then ends at its best point, and the later stages do not run. The
+ * blocks compile their own costs: DE's c is then freed first (on many rows
+ * its per-row arrays are a good part of the fit's peak memory). */
 static pm_status polish(pm_cost *c, const pm_fit_options *o, pm_pool *pool,
 			const double *lo, const double *hi, size_t per_param, double *x,
 			double *cost, uint64_t *evals, volatile sig_atomic_t *stop, pm_error *err)
@@ -212,13 +213,13 @@ static pm_status polish(pm_cost *c, const pm_fit_options *o, pm_pool *pool,
 	}
 	memcpy(xp, x, n * sizeof(*xp));
 	/* smoothing widths start at a tenth of the cost: in the cost's units */
-	st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp, evals,
-			       err);
+	st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, stop, xp, &fp,
+			       evals, err);
 	if (!st && !(stop && *stop))
-		st = pm__polish(n, lo, hi, f, ctx, scratch, budget, xp, &fp, evals, err);
+		st = pm__polish(n, lo, hi, f, ctx, scratch, budget, stop, xp, &fp, evals, err);
 	if (!st && !(stop && *stop))
-		st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, xp, &fp,
-				       evals, err);
+		st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, stop, xp,
+				       &fp, evals, err);
 	if (!st && memcmp(xp, x, n * sizeof(*xp)) != 0) {
 		memcpy(x, xp, n * sizeof(*x));
 		*cost = fp;
@@ -344,8 +345,9 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 	else
 		st = pm__de_minimize(m->nparams, lo, hi, pm__cost_value, &c, c.scratch_bytes, &ds,
 				     pool, m->value, &res, err);
-	/* DE's own PM_EFIT speaks of its population; say it in the user's terms */
-	if (st == PM_EFIT || (!st && !isfinite(res.cost))) {
+	/* DE's own PM_EFIT speaks of its population; say it in the user's terms
+	 * (an interrupted one says so already) */
+	if ((st == PM_EFIT && !(o->stop && *o->stop)) || (!st && !isfinite(res.cost))) {
 		st = pm__fail(err, PM_EFIT, "the fit found no finite cost: the model overflows "
 				  "everywhere in the bounds (try --scale auto or narrower bounds)");
 		goto out;

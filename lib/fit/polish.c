@@ -45,6 +45,7 @@ struct nm {
 	double *xbest;		/* dim: the best point seen, as evaluated */
 	double fbest;
 	size_t used, maxfev;
+	volatile sig_atomic_t *stop;
 	int exhausted;
 };
 
@@ -53,14 +54,15 @@ static double clamp01(double u)
 	return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
 }
 
-/* Cost of unit-cube point u (already inside [0, 1]). Past the budget it
- * returns +inf without calling f and marks the run as exhausted, so that
- * the caller can finish the current step and stop. */
+/* Cost of unit-cube point u (already inside [0, 1]). Past the budget, or
+ * once a stop request came, it returns +inf without calling f and marks the
+ * run as exhausted, so that the caller can finish the current step and
+ * stop: a stop request is seen within one evaluation. */
 static double eval(struct nm *s, const double *u)
 {
 	double c;
 
-	if (s->used >= s->maxfev) {
+	if (s->used >= s->maxfev || (s->stop && *s->stop)) {
 		s->exhausted = 1;
 		return HUGE_VAL;
 	}
@@ -206,8 +208,8 @@ static void nm_run(struct nm *s, const double *u0, const double *step, double f0
 }
 
 pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn f, void *ctx,
-		     void *scratch, size_t maxfev, double *x, double *cost, uint64_t *nfev,
-		     pm_error *err)
+		     void *scratch, size_t maxfev, volatile sig_atomic_t *stop, double *x,
+		     double *cost, uint64_t *nfev, pm_error *err)
 {
 	struct nm s = { 0 };
 	size_t n = 0, ndoubles;
@@ -249,6 +251,7 @@ pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn 
 	s.ctx = ctx;
 	s.scratch = scratch;
 	s.maxfev = maxfev;
+	s.stop = stop;
 	fin = isnan(*cost) ? HUGE_VAL : *cost;
 	s.fbest = fin;
 	for (size_t k = 0, j = 0; k < dim; k++) {

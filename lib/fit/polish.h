@@ -13,10 +13,12 @@
 
 /* Improve x (in/out, inside [lo, hi]) whose cost is *cost (in/out), using at
  * most maxfev evaluations of f with `scratch`; *nfev is increased by the
- * number used. x and *cost change only if a strictly better point inside
- * the bounds is found. PM_ENOMEM is the only error. */
+ * number used. stop (NULL: never) is polled before every evaluation: once
+ * nonzero, the search ends there with the best point so far. x and *cost
+ * change only if a strictly better point inside the bounds is found.
+ * PM_ENOMEM is the only error. */
 pm_status pm__polish(size_t dim, const double *lo, const double *hi, pm_cost_fn f, void *ctx,
-		     void *scratch, size_t maxfev, double *x, double *cost, uint64_t *nfev,
-		     pm_error *err);
+		     void *scratch, size_t maxfev, volatile sig_atomic_t *stop, double *x,
+		     double *cost, uint64_t *nfev, pm_error *err);
 
 #endif

@@ -19,20 +19,24 @@ struct batch {
 	pm_model **model;
 	pm_status *st;
 	pm_error *err;
-	size_t n;
+	size_t n, always;
 	atomic_uint done;	/* fits finished */
 	/* the caller's progress callback, which the fits report through */
 	void (*progress)(const pm_progress *p, void *arg);
 	void *progress_arg;
 };
 
-/* Each fit writes only its own slots: no order between fits matters. */
+/* Each fit writes only its own slots: no order between fits matters. A fit
+ * not begun when a stop request comes is not begun at all: even stopped at
+ * once, a fit on many rows spends a good part of a second building its
+ * problem and measuring its model. */
 static void fit_one(void *ctx, size_t i, unsigned worker)
 {
 	struct batch *b = ctx;
 
 	(void)worker;
-	b->st[i] = pm_fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
+	if (i < b->always || !(b->o[i].stop && *b->o[i].stop))
+		b->st[i] = pm_fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
 	atomic_fetch_add(&b->done, 1);
 }
 
@@ -47,10 +51,10 @@ static void batch_progress(const pm_progress *p, void *arg)
 	b->progress(&q, b->progress_arg);
 }
 
-pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
+pm_status pm__fit_batch(size_t n, size_t always, const pm_dataset *const *d, const pm_spec *s,
 			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err)
 {
-	struct batch b = { .d = d, .s = s, .o = o, .model = model, .n = n };
+	struct batch b = { .d = d, .s = s, .o = o, .model = model, .n = n, .always = always };
 	unsigned workers;
 	pm_pool *pool = NULL;
 	pm_status st;
@@ -98,27 +102,40 @@ out:
 	return st;
 }
 
-/* Move every seed's values into the best model and set its std. */
-static pm_status gather(pm_model *best, pm_model *const *model, unsigned n, uint64_t seed0,
-			pm_error *err)
+/* A seed's fit that ran to its end: not cut short by a stop request, and
+ * not left unbegun by one (model NULL). */
+static int completed(const pm_model *m)
 {
-	size_t np = best->nparams;
+	return m && !m->info.interrupted;
+}
 
-	best->seed = malloc(n * sizeof(*best->seed));
-	best->seed_cost = malloc(n * sizeof(*best->seed_cost));
-	best->seed_value = malloc((size_t)n * np * sizeof(*best->seed_value) + 1);
+/* Move the values of every completed seed into the best model and set its
+ * std over them: a seed cut short would pull the mean towards wherever its
+ * search happened to be. */
+static pm_status gather(pm_model *best, pm_model *const *model, unsigned nseeds,
+			uint64_t seed0, pm_error *err)
+{
+	size_t np = best->nparams, n = 0;
+
+	best->info.seeds_asked = nseeds;
+	best->seed = malloc(nseeds * sizeof(*best->seed));
+	best->seed_cost = malloc(nseeds * sizeof(*best->seed_cost));
+	best->seed_value = malloc((size_t)nseeds * np * sizeof(*best->seed_value) + 1);
 	if (!best->seed || !best->seed_cost || !best->seed_value)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (unsigned i = 0; i < n; i++) {
-		best->seed[i] = seed0 + i;
-		best->seed_cost[i] = model[i]->info.cost;
-		memcpy(best->seed_value + (size_t)i * np, model[i]->raw, np * sizeof(double));
+	for (unsigned i = 0; i < nseeds; i++) {
+		if (!completed(model[i]))
+			continue;
+		best->seed[n] = seed0 + i;
+		best->seed_cost[n] = model[i]->info.cost;
+		memcpy(best->seed_value + n * np, model[i]->raw, np * sizeof(double));
+		n++;
 	}
 	best->nseeds = n;
-	for (size_t k = 0; k < np; k++) {
+	for (size_t k = 0; k < np && n; k++) {
 		double mean = pm_model_param_mean(best, k), ss = 0.0;
 
-		for (unsigned i = 0; i < n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			double dv = best->seed_value[(size_t)i * np + k] - mean;
 
 			ss += dv * dv;
@@ -161,26 +178,22 @@ pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 		opt[i].seed = o->seed + i;
 		rows[i] = d;
 	}
-	if ((st = pm__fit_batch(nseeds, rows, s, opt, o->threads, model, err)))
+	/* the first seed's fit always runs: there is a model to return */
+	if ((st = pm__fit_batch(nseeds, 1, rows, s, opt, o->threads, model, err)))
 		goto out;
+	/* the lowest cost of the fits that ran, cut short or not: the best
+	 * model so far */
 	for (unsigned i = 1; i < nseeds; i++)
-		if (model[i]->info.cost < model[best]->info.cost)
+		if (model[i] && model[i]->info.cost < model[best]->info.cost)
 			best = i;
-	/* a stop request cut some fits short: the table is not the protocol's */
-	for (unsigned i = 0; i < nseeds; i++)
-		if (model[i]->info.interrupted && !model[best]->info.interrupted) {
-			model[best]->info.interrupted = 1;
-			snprintf(model[best]->info.stop, sizeof(model[best]->info.stop), "interrupted");
-		}
-	/* one seed cut short by a stop request makes the whole run's mean and
-	 * std provisional: the saved model says so */
-	for (unsigned i = 0; i < nseeds; i++)
-		if (model[i]->info.interrupted) {
-			model[best]->info.interrupted = 1;
-			snprintf(model[best]->info.stop, sizeof(model[best]->info.stop), "interrupted");
-		}
 	if ((st = gather(model[best], model, nseeds, o->seed, err)))
 		goto out;
+	/* a stop request cut the run short: the saved model says so (its
+	 * seeds are those that completed) */
+	if (model[best]->nseeds < nseeds) {
+		model[best]->info.interrupted = 1;
+		snprintf(model[best]->info.stop, sizeof(model[best]->info.stop), "interrupted");
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	threads = o->threads ? o->threads : pm_cpu_count();
 	model[best]->info.wall_time_s =

@@ -6,12 +6,15 @@
 
 /* model[i] = pm_fit(d[i], s, &o[i]) for i < n, whole fits running side by
  * side on up to `threads` threads (0: all CPUs), each fit given an equal
- * share (o[i].threads is overwritten). The fits report progress through
+ * share (o[i].threads is overwritten). A fit i >= always that has not begun
+ * when *o[i].stop becomes nonzero is skipped: model[i] stays NULL (the first
+ * `always` fits always run, stopped at once if need be, so that there is a
+ * model to return). The fits report progress through
  * o[0]'s callback, with pm_progress.fits and fits_done set (o[i].progress
  * and progress_arg are overwritten and valid only during the call). Every fit is deterministic, so the
  * results do not depend on `threads`. On failure every model[i] is NULL and
  * err is the first failing fit's, in index order. */
-pm_status pm__fit_batch(size_t n, const pm_dataset *const *d, const pm_spec *s,
+pm_status pm__fit_batch(size_t n, size_t always, const pm_dataset *const *d, const pm_spec *s,
 			pm_fit_options *o, unsigned threads, pm_model **model, pm_error *err);
 
 #endif

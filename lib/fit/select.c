@@ -32,6 +32,13 @@ static pm_status with_context(pm_status st, pm_error *err, const char *fmt, ...)
 	return st;
 }
 
+/* A fold cut short, or not begun, by a stop request: a comparison of
+ * candidates on folds not all fitted would be meaningless. */
+static pm_status cut_short(pm_error *err)
+{
+	return pm__fail(err, PM_EFIT, "interrupted: no form chosen, the folds are not all fitted");
+}
+
 /* Fit to the rows outside fold f and measure on the rows inside it. */
 static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			  const unsigned *fold, unsigned f, pm_metrics *held, double *fit_time,
@@ -43,10 +50,7 @@ static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 
 	if (!(st = pm__fold_subsets(d, fold, f, &train, &test, err)) &&
 	    !(st = pm_fit(train, s, o, &m, err)) &&
-	    /* a fold cut short would make the comparison meaningless */
-	    !(st = pm_model_fit_info(m)->interrupted
-			   ? pm__fail(err, PM_EFIT, "interrupted: no form chosen, the folds are not all fitted")
-			   : PM_OK) &&
+	    !(st = pm_model_fit_info(m)->interrupted ? cut_short(err) : PM_OK) &&
 	    !(st = pm_model_evaluate(m, test, held, err))) {
 		*fit_time = pm_model_fit_info(m)->wall_time_s;
 		*nparams = pm_model_nparams(m);
@@ -85,7 +89,11 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 		pm_metrics held;
 		double t = 0.0;
 
-		st = one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, err);
+		/* checked before each fold too: even stopped at once, a fit
+		 * on many rows takes a good part of a second */
+		st = o->stop && *o->stop
+			     ? cut_short(err)
+			     : one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, err);
 		if (st) {
 			with_context(st, err, "cross-validation fold %u of %u", f + 1, folds);
 			goto out;

@@ -19,7 +19,16 @@ struct spg {
 	void *ctx, *scratch;
 	size_t used, maxfev;
 	double *g, *xt, *gt, *d;	/* dim each */
+	volatile sig_atomic_t *stop;
 };
+
+/* The level's budget is used up, or a stop request came: either way, no
+ * more evaluations (one costs milliseconds on many rows, so a stop request
+ * is seen within one). */
+static int spent(const struct spg *s)
+{
+	return s->used >= s->maxfev || (s->stop && *s->stop);
+}
 
 static double project(const struct spg *s, size_t k, double v)
 {
@@ -33,7 +42,7 @@ static void spg_level(struct spg *s, double *x, double eps)
 	double fhist[HISTORY], f, alpha, dmax = 0.0;
 	size_t it;
 
-	if (s->used >= s->maxfev)
+	if (spent(s))
 		return;
 	f = s->fg(x, eps, s->g, s->ctx, s->scratch);
 	s->used++;
@@ -44,7 +53,7 @@ static void spg_level(struct spg *s, double *x, double eps)
 	alpha = dmax > 0 ? 1.0 / dmax : 1.0;
 	for (it = 0; it < HISTORY; it++)
 		fhist[it] = f;
-	for (it = 0; s->used < s->maxfev; it++) {
+	for (it = 0; !spent(s); it++) {
 		double gd = 0.0, fmaxh = fhist[0], lambda = 1.0, ft, sy = 0.0, ss = 0.0;
 		double step = 0.0, xmax = 0.0;
 
@@ -67,7 +76,7 @@ static void spg_level(struct spg *s, double *x, double eps)
 			if (ft <= fmaxh + SUFFICIENT * lambda * gd)
 				break;
 			lambda *= 0.5;
-			if (lambda < 1e-12 || s->used >= s->maxfev)
+			if (lambda < 1e-12 || spent(s))
 				return;
 		}
 		for (size_t k = 0; k < dim; k++) {
@@ -85,9 +94,10 @@ static void spg_level(struct spg *s, double *x, double eps)
 
 pm_status pm__polish_smooth(size_t dim, const double *lo, const double *hi, pm_smooth_fn fg,
 			    pm_cost_fn f, void *ctx, void *scratch, double eps0, size_t maxfev,
-			    double *x, double *cost, uint64_t *nfev, pm_error *err)
+			    volatile sig_atomic_t *stop, double *x, double *cost, uint64_t *nfev,
+			    pm_error *err)
 {
-	struct spg s = { dim, lo, hi, fg, ctx, scratch, 0, maxfev, NULL, NULL, NULL, NULL };
+	struct spg s = { dim, lo, hi, fg, ctx, scratch, 0, maxfev, NULL, NULL, NULL, NULL, stop };
 	double *mem = malloc(6 * dim * sizeof(*mem) + 1);
 	double *xc, *xbest, fbest = *cost, eps = eps0;
 
@@ -101,13 +111,16 @@ pm_status pm__polish_smooth(size_t dim, const double *lo, const double *hi, pm_s
 	xbest = mem + 5 * dim;
 	for (size_t k = 0; k < dim; k++)
 		xbest[k] = xc[k] = project(&s, k, x[k]);
-	for (int level = 0; level < LEVELS && s.used < maxfev && eps > 0; level++, eps *= 0.1) {
+	for (int level = 0; level < LEVELS && s.used < maxfev && !(stop && *stop) && eps > 0;
+	     level++, eps *= 0.1) {
 		double fc;
 
 		/* each level its share, so that a slow first level cannot starve
 		 * the sharper ones */
 		s.maxfev = maxfev / LEVELS * (size_t)(level + 1);
 		spg_level(&s, xc, eps);
+		/* also after a stop request: what the level found is kept if its
+		 * true cost is lower, which takes this one evaluation */
 		fc = f(xc, ctx, scratch);
 		s.used++;
 		if (fc < fbest) {

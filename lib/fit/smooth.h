@@ -20,11 +20,14 @@ typedef double (*pm_smooth_fn)(const double *x, double eps, double *grad, void *
 /* Improve x (in/out, inside [lo, hi]) whose true cost f is *cost (in/out).
  * eps0: the first smoothing width, in the cost's units. At most maxfev + 1
  * calls of fg and f together (the true cost after the last level may be the
- * one over); *nfev grows by the number made. x and *cost change
+ * one over); *nfev grows by the number made. stop (NULL: never) is polled
+ * before every call of fg: once nonzero, the search ends after at most one
+ * more call of f, keeping the best point so far. x and *cost change
  * only for a point inside the bounds with a strictly lower true cost.
  * PM_ENOMEM is the only error. */
 pm_status pm__polish_smooth(size_t dim, const double *lo, const double *hi, pm_smooth_fn fg,
 			    pm_cost_fn f, void *ctx, void *scratch, double eps0, size_t maxfev,
-			    double *x, double *cost, uint64_t *nfev, pm_error *err);
+			    volatile sig_atomic_t *stop, double *x, double *cost, uint64_t *nfev,
+			    pm_error *err);
 
 #endif

@@ -141,12 +141,12 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 		if (so->folds)
 			opt[j].test = test[f];
 	}
-	if ((st = pm__fit_batch(njobs, rows, s, opt, o->threads, model, err)))
+	/* the first λ's folds always run: an interrupted sweep has a point */
+	if ((st = pm__fit_batch(njobs, nf, rows, s, opt, o->threads, model, err)))
 		goto out;
-	sw->npoints = so->npoints;
 	sw->nparams = model[0]->nparams;
 	sw->folds = so->folds;
-	sw->param = calloc(sw->npoints * sw->nparams, sizeof(*sw->param));
+	sw->param = calloc((size_t)so->npoints * sw->nparams, sizeof(*sw->param));
 	sw->param_name = calloc(sw->nparams, sizeof(*sw->param_name));
 	if (!sw->param || !sw->param_name) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
@@ -161,14 +161,23 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 		}
 		memcpy(sw->param_name[k], model[0]->params[k].name, len);
 	}
-	for (size_t p = 0; p < sw->npoints; p++) {
-		sw->point[p].lambda = grid(so, p);
-		summarise(sw, p, model + p * nf, nf);
-		if (sw->point[p].test.mape < sw->point[sw->best].test.mape)
-			sw->best = p;
+	/* a λ whose folds were not all fitted (a stop request kept some from
+	 * starting) has no point: the table shows the λs that have one */
+	for (size_t p = 0; p < so->npoints; p++) {
+		size_t q = sw->npoints, f = 0;
+
+		while (f < nf && model[p * nf + f])
+			f++;
+		if (f < nf)
+			continue;
+		sw->point[q].lambda = grid(so, p);
+		summarise(sw, q, model + p * nf, nf);
+		if (sw->point[q].test.mape < sw->point[sw->best].test.mape)
+			sw->best = q;
+		sw->npoints++;
 	}
 	for (size_t j = 0; j < njobs; j++)
-		sw->interrupted |= model[j]->info.interrupted;
+		sw->interrupted |= !model[j] || model[j]->info.interrupted;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	sw->wall_time_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	*out = sw;

@@ -356,6 +356,28 @@ static pm_status read_fixed(const pm_jctx *c, const cJSON *obj, const char *key,
 	return PM_OK;
 }
 
+/* Written only by an interrupted pm_fit_seeds (then "seeds" lists the
+ * seeds that completed); absent: every seed listed completed. */
+static pm_status read_seed_counts(const pm_jctx *c, const cJSON *fit, const pm_model *m,
+				  unsigned *asked)
+{
+	const cJSON *item;
+	unsigned done;
+	pm_status st;
+
+	*asked = m->nseeds > 1 ? (unsigned)m->nseeds : 0;
+	if ((st = pm__json_item(c, fit, "seeds_requested", 0, &item)) || !item)
+		return st;
+	if ((st = read_unsigned(c, fit, "seeds_requested", asked)) ||
+	    (st = read_unsigned(c, fit, "seeds_completed", &done)))
+		return st;
+	if (done != m->nseeds || *asked < done || *asked < 2)
+		return pm__json_fail(c, PM_ESCHEMA, "'seeds_completed' (%u) must be the number "
+				     "of seeds listed (%zu), at most 'seeds_requested' (%u, >= 2)",
+				     done, m->nseeds, *asked);
+	return PM_OK;
+}
+
 /* fit.training (required) or fit.test (optional: absent leaves t->n 0). */
 static pm_status read_metrics(const pm_jctx *top, const cJSON *fit, const char *key,
 			      int required, pm_metrics *t)
@@ -455,6 +477,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = read_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
 	    (st = pm__json_bool(&c, fit, "polished", &f.polished)) ||
 	    (st = read_flag(&c, fit, "interrupted", &f.interrupted)) ||
+	    (st = read_seed_counts(&c, fit, m, &f.seeds_asked)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
 	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||

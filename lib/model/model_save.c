@@ -281,6 +281,13 @@ static void write_fit(pm_jw *w, const pm_model *m)
 	if (f->interrupted) {
 		pm__jw_key(w, "interrupted");
 		pm__jw_bool(w, 1);
+		/* then "seeds" lists only the seeds that completed */
+		if (f->seeds_asked > 1) {
+			pm__jw_key(w, "seeds_requested");
+			pm__jw_uint(w, f->seeds_asked);
+			pm__jw_key(w, "seeds_completed");
+			pm__jw_uint(w, m->nseeds);
+		}
 	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);

@@ -249,10 +249,15 @@ typedef struct pm_fit_options {
 	pm_reg reg;		/* PM_REG_NONE */
 	double lambda_coef;	/* penalty weight on a and b */
 	double lambda_power;	/* penalty weight on p and q */
-	/* NULL, or polled at each generation boundary and between polish
-	 * stages: once nonzero (e.g. set by a SIGINT handler) the fit stops
-	 * there and returns the best model so far with info.interrupted = 1.
-	 * The library only reads it. Not kept in the model. */
+	/* NULL, or polled before every cost evaluation (milliseconds apart
+	 * on 300 000 rows) in differential evolution and in the polish, and
+	 * between the fits of pm_fit_seeds, pm_sweep_run and pm_select: once
+	 * nonzero (e.g. set by a SIGINT handler) the fit stops there and
+	 * returns the best model so far with info.interrupted = 1. A DE
+	 * generation cut short is dropped whole; a fit stopped before it
+	 * begins still costs one member of its initial population, so that
+	 * there is a point to return. The library only reads it. Not kept in
+	 * the model. */
 	volatile sig_atomic_t *stop;
 	/* NULL, or called with progress_arg after the initial population and
 	 * after every generation, on a thread of the fit's: fits that run side
@@ -307,6 +312,10 @@ typedef struct pm_fit_info {
 	pm_metrics test;	/* accuracy on held-out rows, raw units; test.n == 0: none */
 	char test_name[256];	/* the file the held-out rows came from */
 	pm_weights weights;	/* the fitted rows' weights (pm_dataset_set_weights) */
+	/* pm_fit_seeds: the seeds asked for (K >= 2; 0 for one fit). The
+	 * model's seeds (pm_model_nseeds) are those whose fits completed: all
+	 * K unless a stop request cut some short or kept them from starting. */
+	unsigned seeds_asked;
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
@@ -329,8 +338,12 @@ PM_API pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_opti
  * *out owns the fit with the lowest cost (ties: the lower seed), carrying
  * every seed's raw values and cost (pm_model_nseeds...) and, as each
  * parameter's std, the standard deviation over the seeds; its info has that
- * fit's seed and the whole run's wall time, and info.interrupted set when
- * o->stop cut any seed's fit short. nseeds == 1 is pm_fit. Errors:
+ * fit's seed, the whole run's wall time and seeds_asked = nseeds.
+ * Interrupted (o->stop): seeds not yet begun are not begun (the first
+ * always is); the model is the lowest-cost fit of those that ran, cut
+ * short or not, with info.interrupted set, and its seeds, mean and std are
+ * those of the completed seeds only (pm_model_nseeds of them, maybe 0:
+ * then each std is that of one fit). nseeds == 1 is pm_fit. Errors:
  * PM_EINVAL (nseeds 0, or seeds past UINT64_MAX), else the first failing
  * seed's error, in seed order, as pm_fit gives it. */
 PM_API pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
@@ -367,7 +380,10 @@ typedef struct pm_sweep {
 	size_t best;		/* the point with the lowest held-out MAPE (ties: smaller λ) */
 	unsigned folds;
 	double wall_time_s;
-	int interrupted;	/* 1: o->stop cut fits short; every point is provisional */
+	/* 1: o->stop cut fits short; every point is provisional, and a λ
+	 * whose folds did not all start has no point (npoints counts those
+	 * that have one; the first λ always has) */
+	int interrupted;
 } pm_sweep;
 
 /* Run the sweep; fits run side by side on o->threads threads (0: all CPUs),
@@ -663,7 +679,9 @@ PM_API void pm_fit_result_free(pm_fit_result *r);
  * with o, holding out o->test_fraction of the rows or measuring on the test
  * rows, nseeds times (pm_fit_seeds). o->test must be NULL: the test rows
  * come from src. On success *out owns the result; on failure *out is NULL.
- * A fit stopped by o->stop succeeds with info.interrupted set. Errors:
+ * A fit stopped by o->stop succeeds with info.interrupted set; stopped
+ * while the files were read, no fit begins: PM_EFIT ("interrupted while
+ * reading"), as for pm_select_file and pm_sweep_file. Errors:
  * PM_EINVAL (no src, path, s or o; o->test given), and those of
  * pm_spec_read_data, pm_spec_derive_lif and pm_fit_seeds, in that order. */
 PM_API pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
