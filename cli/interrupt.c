@@ -1,6 +1,7 @@
 /* SIGINT and SIGTERM during a long run. The first asks the library to stop
  * at its next generation boundary (pm_fit_options.stop; the library only
- * polls), so that the best model so far can still be saved; a second one
+ * polls; pm_request_stop, as the handler runs on whichever thread the
+ * signal lands on), so that the best model so far can still be saved; a second one
  * ends the process at once. Everything about signals lives here. */
 #include <signal.h>
 #include <stddef.h>
@@ -16,9 +17,8 @@ static void on_signal(int sig)
 	/* _exit: nothing that is not async-signal-safe, no atexit, no stdio
 	 * flush; the output file is only ever replaced by a rename, which a
 	 * held signal cannot cut in two (interrupt_hold) */
-	if (stop_requested)
+	if (pm_request_stop(&stop_requested))
 		_exit(EXIT_INTERRUPTED);
-	stop_requested = 1;
 }
 
 volatile sig_atomic_t *interrupt_install(void)

@@ -39,6 +39,7 @@
 
 #include "core/error.h"
 #include "core/pcg32.h"
+#include "core/stop.h"
 
 #define CACHE_LINE 64
 
@@ -366,7 +367,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	done = converged(de.cost, de.np, s->tol, s->atol);
 	if (s->progress)
 		report_progress(&de, s, gen, evals);
-	while (!done && gen < s->maxiter && !(s->stop && *s->stop)) {
+	while (!done && gen < s->maxiter && !pm__stop_requested(s->stop)) {
 		/* numpy's uniform(low, high): low + (high - low) * U[0, 1) */
 		double F = s->mutation_lo +
 			   (s->mutation_hi - s->mutation_lo) * pm__pcg32_uniform(&de.rng[de.np]);

@@ -30,7 +30,8 @@ typedef struct pm_de_settings {
 	double recombination;
 	/* Polled between generations: nonzero stops DE there with the best
 	 * member so far (stop "interrupted"). NULL: never. A signal handler
-	 * may set it; DE never writes it. */
+	 * or another thread may set it; DE never writes it, and reads it
+	 * atomically (core/stop.h). */
 	volatile sig_atomic_t *stop;
 	/* NULL, or told after the initial population and each generation, on
 	 * the thread that called pm__de_minimize (pm_fit_options.progress). */

@@ -230,9 +230,11 @@ typedef struct pm_fit_options {
 	double lambda_coef;	/* penalty weight on a and b */
 	double lambda_power;	/* penalty weight on p and q */
 	/* NULL, or polled at each generation boundary and between polish
-	 * stages: once nonzero (e.g. set by a SIGINT handler) the fit stops
-	 * there and returns the best model so far with info.interrupted = 1.
-	 * The library only reads it. Not kept in the model. */
+	 * stages: once nonzero the fit stops there and returns the best model
+	 * so far with info.interrupted = 1. Set it with pm_request_stop(),
+	 * from a signal handler or from any thread: the fit's threads read it
+	 * atomically, and a plain store from another thread than theirs would
+	 * be a data race. The library only reads it. Not kept in the model. */
 	volatile sig_atomic_t *stop;
 	/* NULL, or called with progress_arg after the initial population and
 	 * after every generation, on a thread of the fit's: fits that run side
@@ -254,6 +256,11 @@ typedef struct pm_fit_options {
 
 /* scipy.optimize.differential_evolution's defaults, seed 1, all CPUs. */
 PM_API pm_fit_options pm_fit_options_default(void);
+/* Set *stop (pm_fit_options.stop) to 1 with an atomic store; returns
+ * whether it was set already (a second request: a CLI exits then). Lock-free
+ * and async-signal-safe: call it from a signal handler or any thread, while
+ * fits poll the flag. NULL: nothing, 0. */
+PM_API int pm_request_stop(volatile sig_atomic_t *stop);
 /* The CPUs online (at least 1): what threads = 0 uses. A fit runs any
  * number of threads asked for, with the same results; more than this only
  * take turns. */
