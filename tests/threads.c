@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/pool.h"
 #include "perfmodel/perfmodel.h"
@@ -47,12 +48,69 @@ static void source_path(char *out, size_t size, const char *rel)
 	snprintf(out, size, "%s/%s", root ? root : ".", rel);
 }
 
+/* Two threads of the library's meet: the first to arrive waits (up to 10 s)
+ * for another, so that the work they are in surely runs side by side and
+ * is not done by one thread alone (a pool's caller takes the chunks of
+ * workers still asleep). Once they have met, arrivals touch only relaxed
+ * atomics: a lock taken at every arrival would order the threads' work for
+ * TSan and hide the library's races. `calls` counts every arrival. */
+struct meet {
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	pthread_t first;
+	int have_first, timed_out;
+	atomic_int met;
+	atomic_uint calls;
+};
+
+#define MEET_INIT { .mu = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER }
+
+static void meet(struct meet *m)
+{
+	struct timespec until;
+
+	atomic_fetch_add_explicit(&m->calls, 1, memory_order_relaxed);
+	if (atomic_load_explicit(&m->met, memory_order_relaxed))
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	pthread_mutex_lock(&m->mu);
+	if (!m->have_first) {
+		m->first = pthread_self();
+		m->have_first = 1;
+	} else if (!pthread_equal(m->first, pthread_self())) {
+		atomic_store_explicit(&m->met, 1, memory_order_relaxed);
+		pthread_cond_broadcast(&m->cond);
+	}
+	while (!atomic_load_explicit(&m->met, memory_order_relaxed))
+		if (pthread_cond_timedwait(&m->cond, &m->mu, &until) != 0) {
+			m->timed_out = 1;
+			atomic_store_explicit(&m->met, 1, memory_order_relaxed);
+			pthread_cond_broadcast(&m->cond);
+		}
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* A progress callback: fits of a batch meet there. */
+static void meet_progress(const pm_progress *p, void *arg)
+{
+	(void)p;
+	meet(arg);
+}
+
+/* After the threads are joined or the job is done. */
+static int side_by_side(struct meet *m)
+{
+	return m->have_first && atomic_load(&m->met) && !m->timed_out;
+}
+
 /* ---- the pool: results in plain memory, read after the job returns ---- */
 
 struct squares {
 	double *out;
 	unsigned nthreads;
 	atomic_int bad_worker;
+	struct meet *meet;	/* NULL, or where the job's threads meet */
 };
 
 static void square(void *ctx, size_t i, unsigned worker)
@@ -61,6 +119,8 @@ static void square(void *ctx, size_t i, unsigned worker)
 
 	if (worker >= s->nthreads)
 		atomic_store(&s->bad_worker, 1);
+	if (s->meet)
+		meet(s->meet);
 	s->out[i] = (double)i * (double)i;
 }
 
@@ -78,7 +138,7 @@ static void pool_jobs(unsigned nthreads)
 		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t n = sizes[k];
 			double *out = calloc(n, sizeof(*out));
-			struct squares s = { out, pm__pool_threads(p), 0 };
+			struct squares s = { .out = out, .nthreads = pm__pool_threads(p) };
 
 			if (!out) {
 				ok = 0;
@@ -90,8 +150,20 @@ static void pool_jobs(unsigned nthreads)
 			ok &= !atomic_load(&s.bad_worker);
 			free(out);
 		}
+	/* and one job whose indices wait for a second thread */
+	{
+		struct meet m = MEET_INIT;
+		double out[64];
+		struct squares s = { .out = out, .nthreads = pm__pool_threads(p), .meet = &m };
+
+		pm__pool_for(p, 64, square, &s);
+		for (size_t i = 0; i < 64; i++)
+			ok &= out[i] == (double)i * (double)i;
+		ok &= side_by_side(&m) && pm__pool_threads(p) == nthreads;
+	}
 	pm__pool_free(p);
-	snprintf(what, sizeof(what), "pool of %u threads: 800 jobs, every index once", nthreads);
+	snprintf(what, sizeof(what), "pool of %u threads: 801 jobs, every index once, side by side",
+		 nthreads);
 	check(ok, what);
 }
 
@@ -134,13 +206,14 @@ static int same_params(const pm_model *a, const pm_model *b)
 static void count_progress(const pm_progress *p, void *arg)
 {
 	(void)p;
-	atomic_fetch_add((atomic_uint *)arg, 1);
+	atomic_fetch_add_explicit((atomic_uint *)arg, 1, memory_order_relaxed);
 }
 
 static void fits_side_by_side(const pm_dataset *d, const pm_spec *s)
 {
 	pm_fit_options o = pm_fit_options_default();
 	atomic_uint calls = 0;
+	struct meet seeds_meet = MEET_INIT;
 	struct fit_job alone[2], both[2];
 	pthread_t th[2];
 	int started = 1;
@@ -156,10 +229,15 @@ static void fits_side_by_side(const pm_dataset *d, const pm_spec *s)
 		run_fit(&alone[k]);
 		require(alone[k].st, &alone[k].err, k ? "pm_fit_seeds alone" : "pm_fit alone");
 	}
-	/* pm_fit on a pool of 2 while pm_fit_seeds runs 3 seeds on 2 threads */
+	/* pm_fit on a pool of 2 while pm_fit_seeds runs 3 seeds on 2 threads,
+	 * two of its fits at once (they meet) */
 	o.threads = 2;
 	for (int k = 0; k < 2; k++) {
 		both[k] = (struct fit_job){ .d = d, .s = s, .o = o, .nseeds = alone[k].nseeds };
+		if (k) {
+			both[k].o.progress = meet_progress;
+			both[k].o.progress_arg = &seeds_meet;
+		}
 		started &= pthread_create(&th[k], NULL, run_fit, &both[k]) == 0;
 	}
 	for (int k = 0; k < 2; k++)
@@ -167,8 +245,8 @@ static void fits_side_by_side(const pm_dataset *d, const pm_spec *s)
 	check(started && both[0].st == PM_OK && same_params(both[0].m, alone[0].m),
 	      "pm_fit on 2 threads beside pm_fit_seeds: the bits of 1 thread alone");
 	check(started && both[1].st == PM_OK && same_params(both[1].m, alone[1].m) &&
-		      pm_model_nseeds(both[1].m) == 3,
-	      "pm_fit_seeds (3 seeds, 2 threads) beside pm_fit: the bits of 1 thread alone");
+		      pm_model_nseeds(both[1].m) == 3 && side_by_side(&seeds_meet),
+	      "pm_fit_seeds (3 seeds, 2 threads, side by side) beside pm_fit: the bits of 1 thread alone");
 	check(atomic_load(&calls) > 0, "progress called from the fits' threads");
 	for (int k = 0; k < 2; k++) {
 		pm_model_free(alone[k].m);
@@ -190,19 +268,25 @@ static void sweep_and_select(const pm_dataset *d, const pm_spec *s)
 	pm_cv_result cv[2][2];
 	size_t best[2];
 	pm_error err = { 0 };
+	struct meet sweep_meet = MEET_INIT;
 	int same = 1;
 
 	o.maxiter = 20;
 	o.reg = PM_REG_L2;
 	for (unsigned t = 1; t <= 2; t++) {
 		o.threads = t;
+		/* on 2 threads, two of the sweep's fits at once */
+		o.progress = t == 2 ? meet_progress : NULL;
+		o.progress_arg = &sweep_meet;
 		require(pm_sweep_run(d, s, &o, &so, &sw[t - 1], &err), &err, "pm_sweep_run");
 	}
 	for (size_t k = 0; k < so.npoints; k++)
 		same &= memcmp(&sw[0]->point[k].test, &sw[1]->point[k].test,
 			       sizeof(sw[0]->point[k].test)) == 0;
-	check(same, "pm_sweep_run (3 λ × 2 folds): 2 threads give the bits of 1");
+	check(same && side_by_side(&sweep_meet),
+	      "pm_sweep_run (3 λ × 2 folds, side by side): 2 threads give the bits of 1");
 	o.reg = PM_REG_NONE;
+	o.progress = NULL;
 	for (unsigned t = 1; t <= 2; t++) {
 		o.threads = t;
 		require(pm_select(d, s, &o, cand, 2, 2, 1, cv[t - 1], &best[t - 1], &m[t - 1], &err),
@@ -221,22 +305,16 @@ static void sweep_and_select(const pm_dataset *d, const pm_spec *s)
 
 struct stopper {
 	volatile sig_atomic_t *stop;
-	atomic_uint generations;
+	struct meet meet;	/* the fits' progress */
 };
-
-static void note_generation(const pm_progress *p, void *arg)
-{
-	(void)p;
-	atomic_fetch_add(&((struct stopper *)arg)->generations, 1);
-}
 
 static void *request_stop(void *arg)
 {
 	struct stopper *s = arg;
 	struct timespec pause = { 0, 100000 };
 
-	/* once the fit is under way, as a host's watchdog would */
-	while (atomic_load(&s->generations) < 3)
+	/* once both fits are under way, as a host's watchdog would */
+	while (atomic_load_explicit(&s->meet.calls, memory_order_relaxed) < 6)
 		nanosleep(&pause, NULL);
 	pm_request_stop(s->stop);
 	return NULL;
@@ -245,7 +323,7 @@ static void *request_stop(void *arg)
 static void stop_from_a_thread(const pm_dataset *d, const pm_spec *s)
 {
 	volatile sig_atomic_t stop = 0;
-	struct stopper st = { &stop, 0 };
+	struct stopper st = { .stop = &stop, .meet = MEET_INIT };
 	pm_fit_options o = pm_fit_options_default();
 	struct fit_job j;
 	pthread_t th;
@@ -255,16 +333,17 @@ static void stop_from_a_thread(const pm_dataset *d, const pm_spec *s)
 	o.tol = 0;	/* never converges: only the stop request ends it */
 	o.threads = 2;
 	o.stop = &stop;
-	o.progress = note_generation;
-	o.progress_arg = &st;
+	o.progress = meet_progress;
+	o.progress_arg = &st.meet;
 	j = (struct fit_job){ .d = d, .s = s, .o = o, .nseeds = 2 };
 	started = pthread_create(&th, NULL, request_stop, &st) == 0;
 	if (started) {
 		run_fit(&j);
 		pthread_join(th, NULL);
 	}
-	check(started && j.st == PM_OK && pm_model_fit_info(j.m)->interrupted,
-	      "pm_fit_seeds stopped by a request from another thread");
+	check(started && j.st == PM_OK && pm_model_fit_info(j.m)->interrupted &&
+		      side_by_side(&st.meet),
+	      "pm_fit_seeds (2 fits side by side) stopped by a request from another thread");
 	pm_model_free(j.m);
 }
 
