@@ -21,6 +21,7 @@
 
 #include "core/pool.h"
 #include "perfmodel/perfmodel.h"
+#include "predict_job.h"
 
 static int ntests, nfailed;
 
@@ -351,53 +352,17 @@ static void stop_from_a_thread(const pm_dataset *d, const pm_spec *s)
 
 enum { NPOINTS = 2000, NTHREADS = 4 };
 
-struct predict_job {
-	const pm_model *m;
-	const double *x;	/* NPOINTS rows of the model's inputs */
-	double by_point[NPOINTS], by_batch[NPOINTS];
-	int failed;
-};
-
-static void *run_predict(void *arg)
-{
-	struct predict_job *j = arg;
-	size_t ni = pm_model_ninputs(j->m);
-	pm_point *p = NULL;
-
-	if (pm_point_new(j->m, &p, NULL) != PM_OK) {
-		j->failed = 1;
-		return NULL;
-	}
-	for (size_t k = 0; k < NPOINTS; k++) {
-		const double *x = j->x + k * ni;
-
-		pm_point_clear(p);
-		for (size_t i = 0; i < ni; i++) {
-			const char *name = pm_model_input_name(j->m, i);
-
-			j->failed |= (pm_model_input_role(j->m, i) == PM_ROLE_CATEGORICAL
-					      ? pm_point_set_cat(p, name,
-								 pm_model_level_name(j->m, i, (size_t)x[i]),
-								 NULL)
-					      : pm_point_set_num(p, name, x[i], NULL)) != PM_OK;
-		}
-		j->failed |= pm_model_predict_point(j->m, p, &j->by_point[k], NULL) != PM_OK;
-	}
-	j->failed |= pm_model_predict_batch(j->m, j->x, NPOINTS, j->by_batch, NULL) != PM_OK;
-	pm_point_free(p);
-	return NULL;
-}
-
 static void predict_from_threads(void)
 {
-	static struct predict_job job[NTHREADS];
+	struct predict_job job[NTHREADS];
+	double *got[NTHREADS];
 	char path[1024];
 	pm_model *m = NULL;
 	pm_error err = { 0 };
 	double *x, *serial;
 	size_t ni;
 	pthread_t th[NTHREADS];
-	int ok = 1;
+	int started[NTHREADS], ok = 1;
 
 	source_path(path, sizeof(path), "docs/examples/ddp_mlp_model.json");
 	require(pm_model_load_file(path, &m, &err), &err, path);
@@ -416,15 +381,17 @@ static void predict_from_threads(void)
 						: 1.0 + (double)((k * 7 + i * 13) % 512);
 	require(pm_model_predict_batch(m, x, NPOINTS, serial, &err), &err, "serial batch");
 	for (int t = 0; t < NTHREADS; t++) {
-		job[t] = (struct predict_job){ .m = m, .x = x };
-		ok &= pthread_create(&th[t], NULL, run_predict, &job[t]) == 0;
+		got[t] = calloc(NPOINTS, sizeof(double));
+		job[t] = (struct predict_job){ .m = m, .x = x, .n = NPOINTS, .out = got[t] };
+		started[t] = got[t] && pthread_create(&th[t], NULL, predict_job_run, &job[t]) == 0;
 	}
-	for (int t = 0; t < NTHREADS && ok; t++)
-		pthread_join(th[t], NULL);
-	for (int t = 0; t < NTHREADS && ok; t++)
-		ok &= !job[t].failed &&
-		      memcmp(job[t].by_point, serial, NPOINTS * sizeof(double)) == 0 &&
-		      memcmp(job[t].by_batch, serial, NPOINTS * sizeof(double)) == 0;
+	for (int t = 0; t < NTHREADS; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		ok &= started[t] && !job[t].failed &&
+		      memcmp(got[t], serial, NPOINTS * sizeof(double)) == 0;
+		free(got[t]);
+	}
 	check(ok, "4 threads predict on one model, by name and in batches: the serial bits");
 	free(x);
 	free(serial);
