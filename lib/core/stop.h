@@ -10,9 +10,11 @@
 #define PM_CORE_STOP_H
 
 #include <signal.h>
+#include <stdatomic.h>
 
-_Static_assert(__atomic_always_lock_free(sizeof(sig_atomic_t), 0),
-	       "sig_atomic_t must be lock-free for the stop flag's atomic accesses");
+/* an int everywhere we build (glibc, musl, BSDs), and ints lock-free */
+_Static_assert(sizeof(sig_atomic_t) == sizeof(int) && ATOMIC_INT_LOCK_FREE == 2,
+	       "the stop flag's atomic accesses need a lock-free sig_atomic_t");
 
 /* Whether a stop was requested: 0 for no flag (NULL). */
 static inline int pm__stop_requested(const volatile sig_atomic_t *stop)
