@@ -1,8 +1,9 @@
 /* SIGINT and SIGTERM during a long run. The first asks the library to stop
  * at its next generation boundary (pm_fit_options.stop; the library only
- * polls; pm_request_stop, as the handler runs on whichever thread the
- * signal lands on), so that the best model so far can still be saved; a second one
- * ends the process at once. Everything about signals lives here. */
+ * polls), so that the best model so far can still be saved; a second one
+ * ends the process at once. The handler runs on whichever thread the signal
+ * lands on, hence pm_request_stop's atomic exchange, not a plain store.
+ * Everything about signals lives here. */
 #include <signal.h>
 #include <stddef.h>
 #include <unistd.h>
