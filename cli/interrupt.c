@@ -1,7 +1,9 @@
 /* SIGINT and SIGTERM during a long run. The first asks the library to stop
  * at its next cost evaluation (pm_fit_options.stop; the library only
  * polls), so that the best model so far can still be saved; a second one
- * ends the process at once. Everything about signals lives here. */
+ * ends the process at once. The handler runs on whichever thread the signal
+ * lands on, hence pm_request_stop's atomic exchange, not a plain store.
+ * Everything about signals lives here. */
 #include <signal.h>
 #include <stddef.h>
 #include <unistd.h>
@@ -16,9 +18,8 @@ static void on_signal(int sig)
 	/* _exit: nothing that is not async-signal-safe, no atexit, no stdio
 	 * flush; the output file is only ever replaced by a rename, which a
 	 * held signal cannot cut in two (interrupt_hold) */
-	if (stop_requested)
+	if (pm_request_stop(&stop_requested))
 		_exit(EXIT_INTERRUPTED);
-	stop_requested = 1;
 }
 
 volatile sig_atomic_t *interrupt_install(void)

@@ -298,6 +298,20 @@ Test(fit, overflow_in_x_to_the_p)
 	cr_expect(strstr(err.msg, "no finite cost") != NULL, "%s", err.msg);
 }
 
+/* pm_request_stop sets the flag and says whether it was set already (the
+ * CLI's handler exits on a second signal); no flag is no request. The fit
+ * reading it from another thread: tests/threads.c, under TSan in .ci/run. */
+Test(fit, request_stop_sets_the_flag_and_says_if_it_was_set)
+{
+	volatile sig_atomic_t stop = 0;
+
+	cr_expect_eq(pm_request_stop(NULL), 0);
+	cr_expect_eq(pm_request_stop(&stop), 0);
+	cr_expect_eq(stop, 1);
+	cr_expect_eq(pm_request_stop(&stop), 1);
+	cr_expect_eq(stop, 1);
+}
+
 /* A stop request (what the CLI's SIGINT handler sets) ends the fit at the
  * next generation boundary with the best model so far, marked interrupted
  * in the model and in model.json, and the loader takes the mark back. */

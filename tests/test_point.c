@@ -12,6 +12,7 @@
 #include "model_fixture.h"
 #include "model/model_impl.h"
 #include "core/pcg32.h"
+#include "predict_job.h"
 
 PM_LEAK_CHECKED_SUITE(point);
 
@@ -122,48 +123,6 @@ Test(point, by_name_by_position_and_batch_agree)
 	}
 }
 
-struct job {
-	const pm_model *m;
-	const double *x;
-	size_t n;
-	double *out;
-	int failed;
-};
-
-static void *run_job(void *arg)
-{
-	struct job *j = arg;
-	size_t ni = pm_model_ninputs(j->m);
-	pm_point *p = NULL;
-
-	/* half by name, half in batches, all from one shared model */
-	if (pm_point_new(j->m, &p, NULL)) {
-		j->failed = 1;
-		return NULL;
-	}
-	for (size_t k = 0; k < j->n; k++) {
-		const double *x = j->x + k * ni;
-
-		if (k % 2) {
-			j->failed |= pm_model_predict_batch(j->m, x, 1, &j->out[k], NULL) != PM_OK;
-			continue;
-		}
-		pm_point_clear(p);
-		for (size_t i = 0; i < ni; i++) {
-			const char *name = pm_model_input_name(j->m, i);
-
-			j->failed |= (pm_model_input_role(j->m, i) == PM_ROLE_CATEGORICAL
-					      ? pm_point_set_cat(p, name,
-								 pm_model_level_name(j->m, i, (size_t)x[i]),
-								 NULL)
-					      : pm_point_set_num(p, name, x[i], NULL)) != PM_OK;
-		}
-		j->failed |= pm_model_predict_point(j->m, p, &j->out[k], NULL) != PM_OK;
-	}
-	pm_point_free(p);
-	return NULL;
-}
-
 Test(point, eight_threads_on_one_model_give_the_serial_results)
 {
 	enum { N = 20000, T = 8 };
@@ -171,7 +130,7 @@ Test(point, eight_threads_on_one_model_give_the_serial_results)
 	size_t ni = pm_model_ninputs(m);
 	double *x = malloc(N * ni * sizeof(*x)), *serial = malloc(N * sizeof(*serial));
 	double *got[T];
-	struct job jobs[T];
+	struct predict_job jobs[T];
 	pthread_t th[T];
 	pm_pcg32 r;
 
@@ -182,8 +141,8 @@ Test(point, eight_threads_on_one_model_give_the_serial_results)
 	cr_assert_eq(pm_model_predict_batch(m, x, N, serial, NULL), PM_OK);
 	for (int t = 0; t < T; t++) {
 		got[t] = calloc(N, sizeof(double));
-		jobs[t] = (struct job){ m, x, N, got[t], 0 };
-		cr_assert_eq(pthread_create(&th[t], NULL, run_job, &jobs[t]), 0);
+		jobs[t] = (struct predict_job){ m, x, N, got[t], 0 };
+		cr_assert_eq(pthread_create(&th[t], NULL, predict_job_run, &jobs[t]), 0);
 	}
 	for (int t = 0; t < T; t++) {
 		pthread_join(th[t], NULL);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "fit/spec_impl.h"
 
 pm_status pm_model_read_data(const pm_model *m, const char *path, const pm_read_options *o,
@@ -103,7 +104,7 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 	/* a stop request while the files were read: no fit begins (even
 	 * stopped at once, one would take a good part of a second on many
 	 * rows, and its model would be one random point) */
-	if (o->stop && *o->stop)
+	if (pm__stop_requested(o->stop))
 		return pm__fail(err, PM_EFIT, "interrupted while reading %s: nothing fitted",
 				src->path);
 	return PM_OK;

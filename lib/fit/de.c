@@ -39,6 +39,7 @@
 
 #include "core/error.h"
 #include "core/pcg32.h"
+#include "core/stop.h"
 
 #define CACHE_LINE 64
 
@@ -130,7 +131,7 @@ static void eval_one(void *ctx, size_t i, unsigned worker)
 	 * skipped (NaN marks it: a cost is never NaN), except member 0 of the
 	 * initial population, so that a fit stopped at once still has one
 	 * point with its cost to return. */
-	if (de->stop && *de->stop && (job->propose || i > 0)) {
+	if (pm__stop_requested(de->stop) && (job->propose || i > 0)) {
 		job->dst[i] = NAN;
 		return;
 	}
@@ -396,7 +397,7 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 	done = converged(de.cost, de.np, s->tol, s->atol);
 	if (s->progress)
 		report_progress(&de, s, gen, evals);
-	while (!done && !cut && gen < s->maxiter && !(s->stop && *s->stop)) {
+	while (!done && !cut && gen < s->maxiter && !pm__stop_requested(s->stop)) {
 		/* numpy's uniform(low, high): low + (high - low) * U[0, 1) */
 		double F = s->mutation_lo +
 			   (s->mutation_hi - s->mutation_lo) * pm__pcg32_uniform(&de.rng[de.np]);

@@ -32,8 +32,9 @@ typedef struct pm_de_settings {
 	 * best member of the last whole generation (stop "interrupted"); the
 	 * generation it cut short is dropped, its evaluations uncounted. Cut
 	 * short in the initial population, DE returns the best member costed
-	 * (member 0 always is). NULL: never. A signal handler may set it; DE
-	 * never writes it. */
+	 * (member 0 always is). NULL: never. A signal handler or another thread may
+	 * set it (pm_request_stop); DE never writes it, and reads it atomically
+	 * (core/stop.h). */
 	volatile sig_atomic_t *stop;
 	/* NULL, or told after the initial population and each generation, on
 	 * the thread that called pm__de_minimize (pm_fit_options.progress). */

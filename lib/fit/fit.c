@@ -13,6 +13,7 @@
 #include "model/model_impl.h"
 #include "fit/polish.h"
 #include "core/pool.h"
+#include "core/stop.h"
 #include "fit/problem.h"
 #include "fit/smooth.h"
 #include "fit/spec_impl.h"
@@ -62,6 +63,14 @@ pm_fit_options pm_fit_options_engine(pm_engine engine)
 		.lambda_power = 0.0,
 		.split_seed = 1,
 	};
+}
+
+/* An exchange rather than a store: the CLI's handler needs to know whether
+ * this is the second signal, and a handler on another thread may be setting
+ * it too (core/stop.h). */
+int pm_request_stop(volatile sig_atomic_t *stop)
+{
+	return stop && __atomic_exchange_n(stop, 1, __ATOMIC_RELAXED) != 0;
 }
 
 static pm_status check_options(const pm_fit_options *o, pm_error *err)
@@ -215,9 +224,9 @@ static pm_status polish(pm_cost *c, const pm_fit_options *o, pm_pool *pool,
 	/* smoothing widths start at a tenth of the cost: in the cost's units */
 	st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, stop, xp, &fp,
 			       evals, err);
-	if (!st && !(stop && *stop))
+	if (!st && !pm__stop_requested(stop))
 		st = pm__polish(n, lo, hi, f, ctx, scratch, budget, stop, xp, &fp, evals, err);
-	if (!st && !(stop && *stop))
+	if (!st && !pm__stop_requested(stop))
 		st = pm__polish_smooth(n, lo, hi, fg, f, ctx, scratch, 0.1 * fp, budget, stop, xp,
 				       &fp, evals, err);
 	if (!st && memcmp(xp, x, n * sizeof(*xp)) != 0) {
@@ -347,7 +356,7 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 				     pool, m->value, &res, err);
 	/* DE's own PM_EFIT speaks of its population; say it in the user's terms
 	 * (an interrupted one says so already) */
-	if ((st == PM_EFIT && !(o->stop && *o->stop)) || (!st && !isfinite(res.cost))) {
+	if ((st == PM_EFIT && !pm__stop_requested(o->stop)) || (!st && !isfinite(res.cost))) {
 		st = pm__fail(err, PM_EFIT, "the fit found no finite cost: the model overflows "
 				  "everywhere in the bounds (try --scale auto or narrower bounds)");
 		goto out;
@@ -356,7 +365,7 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 		goto out;
 	m->info.cost = res.cost;
 	m->info.evaluations = res.evaluations;
-	if (o->polish && !(o->stop && *o->stop) &&
+	if (o->polish && !pm__stop_requested(o->stop) &&
 	    (st = polish(&c, o, pool, lo, hi,
 			 varpro ? POLISH_FEV_PER_PARAM_VARPRO : POLISH_FEV_PER_PARAM_DE, m->value,
 			 &m->info.cost, &m->info.evaluations, o->stop, err)))
@@ -366,7 +375,7 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 	m->info.generations = res.generations;
 	/* a stop request seen anywhere in DE or the polish: what we have is
 	 * the best point so far, not the end of the search */
-	m->info.interrupted = o->stop && *o->stop;
+	m->info.interrupted = pm__stop_requested(o->stop);
 	snprintf(m->info.stop, sizeof(m->info.stop), "%s",
 		 m->info.interrupted ? "interrupted" : res.stop);
 out:

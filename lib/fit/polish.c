@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 
 /* Initial simplex steps, as scipy's Nelder–Mead takes them: 5 % of each
  * coordinate (0.025 % of its range where it is 0). Bounds such as
@@ -62,7 +63,7 @@ static double eval(struct nm *s, const double *u)
 {
 	double c;
 
-	if (s->used >= s->maxfev || (s->stop && *s->stop)) {
+	if (s->used >= s->maxfev || pm__stop_requested(s->stop)) {
 		s->exhausted = 1;
 		return HUGE_VAL;
 	}

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "model/model_impl.h"
 #include "core/pool.h"
 #include "fit/seeds.h"
@@ -35,7 +36,7 @@ static void fit_one(void *ctx, size_t i, unsigned worker)
 	struct batch *b = ctx;
 
 	(void)worker;
-	if (i < b->always || !(b->o[i].stop && *b->o[i].stop))
+	if (i < b->always || !pm__stop_requested(b->o[i].stop))
 		b->st[i] = pm_fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
 	atomic_fetch_add(&b->done, 1);
 }

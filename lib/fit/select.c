@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "core/numcodec.h"
 #include "fit/holdout.h"
 #include "fit/spec_impl.h"
@@ -91,7 +92,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 
 		/* checked before each fold too: even stopped at once, a fit
 		 * on many rows takes a good part of a second */
-		st = o->stop && *o->stop
+		st = pm__stop_requested(o->stop)
 			     ? cut_short(err)
 			     : one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, err);
 		if (st) {

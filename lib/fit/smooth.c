@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 
 #define LEVELS 4		/* eps0, eps0/10, eps0/100, eps0/1000 */
 #define HISTORY 10		/* non-monotone line search memory (SPG's M) */
@@ -27,7 +28,7 @@ struct spg {
  * is seen within one). */
 static int spent(const struct spg *s)
 {
-	return s->used >= s->maxfev || (s->stop && *s->stop);
+	return s->used >= s->maxfev || pm__stop_requested(s->stop);
 }
 
 static double project(const struct spg *s, size_t k, double v)
@@ -111,7 +112,7 @@ pm_status pm__polish_smooth(size_t dim, const double *lo, const double *hi, pm_s
 	xbest = mem + 5 * dim;
 	for (size_t k = 0; k < dim; k++)
 		xbest[k] = xc[k] = project(&s, k, x[k]);
-	for (int level = 0; level < LEVELS && s.used < maxfev && !(stop && *stop) && eps > 0;
+	for (int level = 0; level < LEVELS && s.used < maxfev && !pm__stop_requested(stop) && eps > 0;
 	     level++, eps *= 0.1) {
 		double fc;
 

@@ -252,7 +252,9 @@ typedef struct pm_fit_options {
 	/* NULL, or polled before every cost evaluation (milliseconds apart
 	 * on 300 000 rows) in differential evolution and in the polish, and
 	 * between the fits of pm_fit_seeds, pm_sweep_run and pm_select: once
-	 * nonzero (e.g. set by a SIGINT handler) the fit stops there and
+	 * nonzero (set with pm_request_stop(), from a signal handler or any
+	 * thread: the fit's threads read it atomically, and a plain store from
+	 * another thread would be a data race) the fit stops there and
 	 * returns the best model so far with info.interrupted = 1. A DE
 	 * generation cut short is dropped whole; a fit stopped before it
 	 * begins still costs one member of its initial population, so that
@@ -285,6 +287,11 @@ PM_API pm_fit_options pm_fit_options_default(void);
 PM_API pm_fit_options pm_fit_options_engine(pm_engine engine);
 /* "varpro", "de"; NULL for an unknown engine. */
 PM_API const char *pm_engine_name(pm_engine engine);
+/* Set *stop (pm_fit_options.stop) to 1 with an atomic store; returns
+ * whether it was set already (a second request: a CLI exits then). Lock-free
+ * and async-signal-safe: call it from a signal handler or any thread, while
+ * fits poll the flag. NULL: nothing, 0. */
+PM_API int pm_request_stop(volatile sig_atomic_t *stop);
 /* The CPUs online (at least 1): what threads = 0 uses. A fit runs any
  * number of threads asked for, with the same results; more than this only
  * take turns. */
