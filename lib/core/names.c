@@ -48,11 +48,20 @@ void pm__names_truncate(pm_names *nm, size_t n)
 	}
 }
 
-int pm__names_find(const pm_names *nm, size_t upto, const char *name)
+const char *pm__key_of_names(const void *names, size_t i)
 {
-	for (size_t i = 0; i < upto && i < nm->n; i++)
-		if (strcmp(nm->name[i], name) == 0)
-			return 1;
+	return ((const pm_names *)names)->name[i];
+}
+
+int pm__names_index(const pm_names *nm, pm__strindex *x)
+{
+	if (pm__strindex_init(x, nm->n, pm__key_of_names, nm) != 0)
+		return -1;
+	for (size_t i = 0; i < nm->n; i++)
+		if (pm__strindex_add(x, i) == SIZE_MAX) {
+			pm__strindex_free(x);
+			return -1;
+		}
 	return 0;
 }
 
@@ -148,12 +157,18 @@ void pm_names_clear(pm_names *names)
 
 pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 {
-	size_t old, i;
+	pm__strindex seen;
+	size_t old, i, first;
 	const char *p;
+	pm_status st = PM_OK;
 
 	if (!names || !list)
 		return pm__fail(err, PM_EINVAL, "pm_names_add_list: NULL argument");
 	old = names->n;
+	/* the names already listed and those of the list, as one index: a
+	 * name found in it is a duplicate, and its item says of which kind */
+	if (pm__names_index(names, &seen) != 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	p = list;
 	for (;;) {
 		const char *end = strchr(p, ',');
@@ -164,31 +179,30 @@ pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 		while (b > a && is_space(b[-1]))
 			b--;
 		if (a == b) {
-			pm__names_truncate(names, old);
-			return pm__fail(err, PM_ESCHEMA, "empty column name in '%s'", list);
+			st = pm__fail(err, PM_ESCHEMA, "empty column name in '%s'", list);
+			break;
 		}
-		if (pm__names_push(names, a, (size_t)(b - a)) != 0) {
-			pm__names_truncate(names, old);
-			return pm__fail(err, PM_ENOMEM, "out of memory");
+		if (pm__names_push(names, a, (size_t)(b - a)) != 0 ||
+		    (first = pm__strindex_add(&seen, i = names->n - 1)) == SIZE_MAX) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
 		}
-		i = names->n - 1;
-		if (pm__names_find(names, old, names->name[i])) {
-			pm__fail(err, PM_ESCHEMA, "column '%s' is already listed",
-				 names->name[i]);
-			pm__names_truncate(names, old);
-			return PM_ESCHEMA;
+		if (first < old) {
+			st = pm__fail(err, PM_ESCHEMA, "column '%s' is already listed",
+				      names->name[i]);
+			break;
 		}
-		for (size_t j = old; j < i; j++)
-			if (strcmp(names->name[j], names->name[i]) == 0) {
-				pm__fail(err, PM_ESCHEMA, "column '%s' appears twice in '%s'",
-					 names->name[i], list);
-				pm__names_truncate(names, old);
-				return PM_ESCHEMA;
-			}
+		if (first != i) {
+			st = pm__fail(err, PM_ESCHEMA, "column '%s' appears twice in '%s'",
+				      names->name[i], list);
+			break;
+		}
 		if (!end)
 			break;
 		p = end + 1;
 	}
-	return PM_OK;
+	pm__strindex_free(&seen);
+	if (st)
+		pm__names_truncate(names, old);
+	return st;
 }
-
