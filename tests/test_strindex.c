@@ -51,6 +51,22 @@ Test(strindex, a_text_twice_answers_the_first_item)
 	pm__strindex_free(&x);
 }
 
+Test(strindex, all_items_at_once)
+{
+	static const char *const name[] = { "b", "a", "b", "c", "a" };
+	pm__strindex x;
+
+	cr_assert_eq(pm__strindex_all(&x, 5, pm__key_of_array, name), 0);
+	cr_assert_eq(x.n, 3);
+	cr_assert_eq(pm__strindex_find(&x, "b"), 0, "of two equal texts, the first");
+	cr_assert_eq(pm__strindex_find(&x, "a"), 1);
+	cr_assert_eq(pm__strindex_find(&x, "c"), 3);
+	pm__strindex_free(&x);
+	cr_assert_eq(pm__strindex_all(&x, 0, pm__key_of_array, name), 0);
+	cr_assert_eq(pm__strindex_find(&x, "b"), SIZE_MAX);
+	pm__strindex_free(&x);
+}
+
 /* Texts whose hashes pick the same one of 8 slots, found by trying. */
 static void colliding(char (*out)[16], size_t n)
 {
@@ -164,5 +180,11 @@ Test(strindex, out_of_memory_leaves_the_index_as_it_was)
 	cr_assert_eq(pm__strindex_add(&x, 5), 5);
 	cr_assert_eq(pm__strindex_find(&x, "e"), 4);
 	pm__strindex_free(&x);
+	alloc_arm(0);
+	rc = pm__strindex_all(&x, 6, pm__key_of_array, name);
+	armed = 0;
+	cr_assert_eq(rc, -1);
+	cr_assert_null(x.slot);
+	cr_assert_eq(live, 0, "nothing left allocated");
 }
 #endif

@@ -75,6 +75,16 @@ int pm__strindex_init(pm__strindex *x, size_t expect, pm__key_fn key, const void
 	return 0;
 }
 
+int pm__strindex_all(pm__strindex *x, size_t n, pm__key_fn key, const void *ctx)
+{
+	if (pm__strindex_init(x, n, key, ctx) != 0)
+		return -1;
+	/* with room for n made, adding needs no memory */
+	for (size_t i = 0; i < n; i++)
+		pm__strindex_add(x, i);
+	return 0;
+}
+
 void pm__strindex_free(pm__strindex *x)
 {
 	free(x->slot);

@@ -28,8 +28,12 @@ typedef struct pm__strindex {
 } pm__strindex;
 
 /* An empty index of the items key(ctx, i), with room for `expect` of them
- * before it grows: 0, or -1 when out of memory (x is then { 0 }). */
+ * before it grows (adding those needs no memory): 0, or -1 when out of
+ * memory (x is then { 0 }). */
 int pm__strindex_init(pm__strindex *x, size_t expect, pm__key_fn key, const void *ctx);
+/* An index of the items 0..n-1 (of two equal texts, the first): 0, or -1
+ * when out of memory (x is then { 0 }). */
+int pm__strindex_all(pm__strindex *x, size_t n, pm__key_fn key, const void *ctx);
 /* Frees the slots; x becomes { 0 }. */
 void pm__strindex_free(pm__strindex *x);
 /* The item whose text is s, or SIZE_MAX. Reads only: any number of threads

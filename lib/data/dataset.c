@@ -57,7 +57,7 @@ pm_dataset *pm__dataset_alloc(const char *name, size_t ncols)
 pm_status pm__dataset_set_names(pm_dataset *d, const source *src, pm_status code,
 				const pm_csv_row *where, pm_error *err)
 {
-	size_t size = 0, pos = 0, first;
+	size_t size = 0, pos = 0;
 	unsigned line = 0, column = 0;
 
 	for (size_t c = 0; c < d->ncols; c++) {
@@ -82,9 +82,7 @@ pm_status pm__dataset_set_names(pm_dataset *d, const source *src, pm_status code
 			return pm__fail_at(err, code, d->name, line, column, "empty column name");
 		d->names[c] = memcpy(d->names_text + pos, s, n + 1);
 		pos += n + 1;
-		if ((first = pm__strindex_add(&d->by_name, c)) == SIZE_MAX)
-			return pm__oom(err);
-		if (first != c)
+		if (pm__strindex_add(&d->by_name, c) != c)	/* room was made for all */
 			return pm__fail_at(err, code, d->name, line, column,
 					   "duplicate column name '%s'", s);
 	}

@@ -67,15 +67,14 @@ static const char *role_item(const void *ctx, size_t k)
 	return role_names_c(l->s, r)->name[k - l->first[r]];
 }
 
-/* *x: a new index of the items of *l, the roles of s, with none in yet:
- * 0, or -1 when out of memory. */
-static int role_list_init(struct role_list *l, const pm_spec *s, pm__strindex *x)
+/* *l: the roles of s; their number of names in all. */
+static size_t role_list_init(struct role_list *l, const pm_spec *s)
 {
 	l->s = s;
 	l->first[0] = 0;
 	for (int r = 0; r < NROLES; r++)
 		l->first[r + 1] = l->first[r] + role_names_c(s, r)->n;
-	return pm__strindex_init(x, l->first[NROLES], role_item, l);
+	return l->first[NROLES];
 }
 
 /* Every name non-empty, unique within its role, in at most one role and not
@@ -88,7 +87,8 @@ pm_status pm__spec_check_roles(const pm_spec *s, const char *file, pm_error *err
 	pm__strindex seen;
 	pm_status st = PM_OK;
 
-	if (role_list_init(&l, s, &seen) != 0)
+	/* room for every name: adding them needs no memory */
+	if (pm__strindex_init(&seen, role_list_init(&l, s), role_item, &l) != 0)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (int r = 0; r < NROLES && !st; r++) {
 		const pm_names *nm = role_names_c(s, r);
@@ -100,9 +100,7 @@ pm_status pm__spec_check_roles(const pm_spec *s, const char *file, pm_error *err
 			if (!x || !*x)
 				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
 						 "empty column name in '%s'", pm__spec_role_key[r]);
-			else if ((first = pm__strindex_add(&seen, k)) == SIZE_MAX)
-				st = pm__fail(err, PM_ENOMEM, "out of memory");
-			else if (first != k && first >= l.first[r])
+			else if ((first = pm__strindex_add(&seen, k)) != k && first >= l.first[r])
 				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
 						 "column '%s' appears twice in '%s'", x,
 						 pm__spec_role_key[r]);
@@ -392,10 +390,7 @@ pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 	old_c = s->categorical.n;
 	/* the names the spec uses, checked distinct above: the roles grow
 	 * below, but only by columns it does not use, after its items */
-	st = role_list_init(&l, s, &used) != 0 ? PM_ENOMEM : PM_OK;
-	for (size_t k = 0; k < l.first[NROLES] && !st; k++)
-		if (pm__strindex_add(&used, k) == SIZE_MAX)
-			st = PM_ENOMEM;
+	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l) ? PM_ENOMEM : PM_OK;
 	for (size_t c = 0; c < pm_dataset_ncols(d) && !st; c++) {
 		const char *name = pm_dataset_col_name(d, c);
 		pm_names *nm;

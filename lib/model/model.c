@@ -142,17 +142,6 @@ static const char *input_name(const void *inputs, size_t i)
 	return ((const pm_input *)inputs)[i].name;
 }
 
-/* *x: an index of the n strings s[0..n): 0, or -1 out of memory. */
-static int index_all(pm__strindex *x, size_t n, char **s)
-{
-	if (pm__strindex_init(x, n, pm__key_of_array, s) != 0)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (pm__strindex_add(x, i) == SIZE_MAX)
-			return -1;
-	return 0;
-}
-
 pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
@@ -190,14 +179,11 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 		for (size_t v = 0; v < nlevels[i]; v++)
 			if (!(in->levels[v] = strdup(levels[i][v])))
 				goto oom;
-		if (index_all(&in->by_level, in->nlevels, in->levels) != 0)
+		if (pm__strindex_all(&in->by_level, in->nlevels, pm__key_of_array, in->levels))
 			goto oom;
 	}
-	if (pm__strindex_init(&m->by_name, ninputs, input_name, m->inputs) != 0)
+	if (pm__strindex_all(&m->by_name, ninputs, input_name, m->inputs) != 0)
 		goto oom;
-	for (size_t i = 0; i < ninputs; i++)
-		if (pm__strindex_add(&m->by_name, i) == SIZE_MAX)
-			goto oom;
 	if ((st = make_terms(m, names, role, nlevels, form, &desc, &pname, err))) {
 		pm_model_free(m);
 		return st;

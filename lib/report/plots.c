@@ -322,12 +322,10 @@ static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_er
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
+	/* with room made for all, adding needs no memory */
 	for (const cJSON *p = params->child; p; p = p->next, k++) {
 		s->name[k] = p->string;
-		if (pm__strindex_add(&s->index, k) == SIZE_MAX) {
-			st = pm__fail(err, PM_ENOMEM, "out of memory");
-			goto out;
-		}
+		pm__strindex_add(&s->index, k);
 	}
 	for (pt = pts->child; pt; pt = pt->next, i++) {
 		const cJSON *pp;
