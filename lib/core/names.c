@@ -2,6 +2,7 @@
  * (core/names.h). */
 #include "core/names.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,9 +19,31 @@ char *pm__strndup(const char *s, size_t len)
 	return c;
 }
 
-/* Growing by one keeps pm_names free of a capacity field; realloc extends
- * the block in place or, once it is large, remaps its pages (glibc), so a
- * spec of 200 000 names is still read in linear time (bench/sizes). */
+/* The array has room for the least power of two >= n names, with no
+ * capacity field in pm_names: it doubles when n reaches one, so n pushes
+ * cost linear time whatever realloc does (ASan's copies every time). */
+static int is_full(size_t n)
+{
+	return (n & (n - 1)) == 0;	/* 0 and the powers of two */
+}
+
+/* Room for that many, for an array a caller allocated itself (n exactly):
+ * 0, or -1 when out of memory (nm unchanged). */
+static int fit_room(pm_names *nm)
+{
+	size_t room = 1;
+	char **v;
+
+	while (room < nm->n)
+		room *= 2;
+	if (!nm->n || room == nm->n)
+		return 0;
+	if (!(v = realloc(nm->name, room * sizeof(*v))))
+		return -1;
+	nm->name = v;
+	return 0;
+}
+
 int pm__names_push(pm_names *nm, const char *s, size_t len)
 {
 	char *copy = pm__strndup(s, len);
@@ -28,12 +51,14 @@ int pm__names_push(pm_names *nm, const char *s, size_t len)
 
 	if (!copy)
 		return -1;
-	v = realloc(nm->name, (nm->n + 1) * sizeof(*v));
-	if (!v) {
-		free(copy);
-		return -1;
+	if (is_full(nm->n)) {
+		if (nm->n > SIZE_MAX / 2 / sizeof(*v) ||
+		    !(v = realloc(nm->name, (nm->n ? 2 * nm->n : 1) * sizeof(*v)))) {
+			free(copy);
+			return -1;
+		}
+		nm->name = v;
 	}
-	nm->name = v;
 	nm->name[nm->n++] = copy;
 	return 0;
 }
@@ -162,7 +187,7 @@ pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 	old = names->n;
 	/* the names already listed and those of the list, as one index: a
 	 * name found in it is a duplicate, and its item says of which kind */
-	if (pm__names_index(names, &seen) != 0)
+	if (fit_room(names) != 0 || pm__names_index(names, &seen) != 0)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	p = list;
 	for (;;) {

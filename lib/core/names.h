@@ -10,7 +10,9 @@
 
 /* A NUL-terminated copy of s[0..len); NULL when out of memory. */
 char *pm__strndup(const char *s, size_t len);
-/* Append a copy of s[0..len): 0, or -1 when out of memory (nm unchanged). */
+/* Append a copy of s[0..len): 0, or -1 when out of memory (nm unchanged).
+ * nm's array must have room for the least power of two >= n names: one
+ * this function grew from { 0 } has (pm_names_add_list makes it so). */
 int pm__names_push(pm_names *nm, const char *s, size_t len);
 /* Drop the names after the first n, so that a failed call can leave a list
  * as it found it; n = 0 frees the list. */
