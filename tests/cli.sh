@@ -203,6 +203,38 @@ else
 	bad "--threads 1024 is capped at the CPUs, with a note unless --quiet" "$(cat cap.err)" "$(grep threads cap.json)"
 fi
 
+# Sizes: name look-ups and duplicate checks are hashed (core/strindex.h),
+# so a spec of 200 000 names is refused in a fraction of a second; pairwise
+# checks took a minute here (bench/sizes measures; nothing here is timed).
+awk 'BEGIN { printf "{\"target\": \"t\", \"intrinsic\": ["
+	for (i = 0; i < 200000; i++) printf "\"c%d\", ", i; print "\"c0\"]}" }' >bigdup.json
+expect_fail "a spec of 200 000 names, one named twice" 1 \
+	"bigdup.json: column 'c0' appears twice in 'intrinsic'" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec bigdup.json -o out.json
+awk 'BEGIN { printf "{\"target\": \"t\", \"intrinsic\": ["
+	for (i = 0; i < 100000; i++) printf "%s\"c%d\"", i ? ", " : "", i
+	printf "], \"extrinsic\": ["; for (; i < 200000; i++) printf "\"c%d\", ", i; print "\"c7\"]}" }' >bigboth.json
+expect_fail "a spec of 200 000 names, one in two roles" 1 \
+	"bigboth.json: column 'c7' is both intrinsic and extrinsic" -- \
+	"$pm" fit "$data/gemm_cpu.csv" --spec bigboth.json -o out.json
+# a model of 50 000 inputs, and a point naming each, in reverse
+awk 'BEGIN { n = 50000
+	printf "{\"format\": \"perfmodel-model\", \"version\": 1, \"form\": \"additive\", "
+	printf "\"target\": \"t\", \"scale\": \"auto\", \"target_scale\": 1, \"inputs\": ["
+	for (i = 0; i < n; i++) printf "%s{\"name\": \"x%d\", \"role\": \"extrinsic\", \"log_scale\": 0}", i ? ", " : "", i
+	printf "], \"parameters\": ["
+	for (i = 0; i < n; i++) printf "{\"name\": \"q_x%d\", \"scaled\": 0.5, \"std\": null, \"bounds\": [-5, 5]}, ", i
+	print "{\"name\": \"C\", \"scaled\": 0, \"std\": null, \"bounds\": [0, 1000]}]}"
+	printf "{\"model\": \"bigmodel.json\", \"point\": {" >"bigcfg.json"
+	for (i = n - 1; i >= 0; i--) printf "\"x%d\": 4%s", i, i ? ", " : "}}\n" >"bigcfg.json" }' >bigmodel.json
+if "$pm" predict bigcfg.json >big.out 2>big.err && [ "$(head -c 9 big.out)" = "x0,x1,x2," ] &&
+	[ "$(tail -n 1 big.out | tr ',' '\n' | wc -l)" -eq 50001 ]; then
+	ok "predict: a point of 50 000 inputs, each found by name"
+else
+	bad "predict: a point of 50 000 inputs, each found by name" "$(cat big.err)"
+fi
+rm -f big*.json big.out
+
 # A write error on stdout is a failure with its reason, never exit 0: small
 # outputs fail at the final flush, large ones (fit's table) on the way.
 if [ -w /dev/full ]; then

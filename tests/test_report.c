@@ -203,6 +203,85 @@ Test(report, errors_name_the_file)
 	pm_dataset_free(d);
 }
 
+/* A sweep document of two points: the first gives every parameter of m
+ * the value 1; the second, in reverse order, 2, with its member `odd` (a
+ * name) replaced by `odd_text` ("" drops it, NULL keeps it). */
+static char *sweep_doc(const pm_model *m, const char *odd, const char *odd_text)
+{
+	size_t size = 4096 + pm_model_nparams(m) * 64, used = 0;
+	char *s = malloc(size);
+
+	cr_assert_not_null(s);
+	used += (size_t)snprintf(s + used, size - used, "{\"best_lambda\": 0.1, \"points\": ["
+				 "{\"lambda\": 0.1, \"mape\": 1, \"r2\": 0.5, \"parameters\": {");
+	for (size_t k = 0; k < pm_model_nparams(m); k++)
+		used += (size_t)snprintf(s + used, size - used, "%s\"%s\": 1", k ? ", " : "",
+					 pm_model_param_name(m, k));
+	used += (size_t)snprintf(s + used, size - used, "}}, {\"lambda\": 0.2, \"mape\": null, "
+				 "\"r2\": null, \"parameters\": {\"extra\": 5");
+	for (size_t k = pm_model_nparams(m); k-- > 0;) {
+		const char *name = pm_model_param_name(m, k);
+
+		if (odd && strcmp(name, odd) == 0 && odd_text)
+			used += (size_t)snprintf(s + used, size - used, "%s", odd_text);
+		else
+			used += (size_t)snprintf(s + used, size - used, ", \"%s\": 2", name);
+	}
+	snprintf(s + used, size - used, "}}]}");
+	return s;
+}
+
+/* A point's parameters are read by name in one pass; what is wrong with one
+ * is said as the by-name getters say it, in the first point's order. */
+Test(report, sweep_parameters_by_name)
+{
+	pm_dataset *d = syn_dataset(60, 0.05, 11);
+	pm_model *m = fit3(d);
+	pm_report_data rd = { .data = d };
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+	const char *first = pm_model_param_name(m, 0), *second = pm_model_param_name(m, 1);
+	char dup[160], wrong[160], *doc, *path;
+	const struct {
+		const char *odd, *text;
+		pm_status st;
+	} cases[] = {
+		{ NULL, NULL, PM_OK },
+		{ second, ", \"C\": null", PM_ESCHEMA },	/* C twice, the second parameter missing */
+		{ second, "", PM_ESCHEMA },
+		{ first, dup, PM_ESCHEMA },
+		{ second, wrong, PM_ESCHEMA },
+		{ first, ", \"x\": null", PM_ESCHEMA },
+	};
+	char want[6][160];
+
+	snprintf(dup, sizeof(dup), ", \"%s\": 2, \"%s\": 3", first, first);
+	snprintf(wrong, sizeof(wrong), ", \"%s\": \"2\"", second);
+	snprintf(want[0], sizeof(want[0]), "%s", "");
+	snprintf(want[1], sizeof(want[1]), "parameters: missing '%s'", second);
+	snprintf(want[2], sizeof(want[2]), "parameters: missing '%s'", second);
+	snprintf(want[3], sizeof(want[3]), "parameters: duplicate key '%s'", first);
+	snprintf(want[4], sizeof(want[4]), "parameters: '%s' must be a finite number or null",
+		 second);
+	snprintf(want[5], sizeof(want[5]), "parameters: missing '%s'", first);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		doc = sweep_doc(m, cases[i].odd, cases[i].text);
+		path = write_temp(doc);
+		rd.sweep = path;
+		cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), cases[i].st, "case %zu: %s", i,
+			     err.msg);
+		if (cases[i].st == PM_OK)
+			pm_plots_free(ps);
+		else
+			cr_assert(strstr(err.msg, want[i]), "case %zu: %s", i, err.msg);
+		unlink(path);
+		free(path);
+		free(doc);
+	}
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
 /* The number member `key` of o, bit for bit v (null when v is not finite). */
 static void same_number(const cJSON *o, const char *key, double v)
 {

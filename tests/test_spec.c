@@ -434,6 +434,35 @@ Test(names, add_list_duplicate_leaves_list_unchanged)
 	free(nm.name);
 }
 
+/* A list the caller allocated to its exact length grows like one
+ * pm_names_add_list made (ASan would see a write past it); many names,
+ * one at a time or in one list, each found again as a duplicate. */
+Test(names, add_list_grows_any_list)
+{
+	pm_names nm = { 3, malloc(3 * sizeof(char *)) };
+	pm_error e = { 0 };
+	char list[64];
+
+	cr_assert_not_null(nm.name);
+	nm.name[0] = strdup("a");
+	nm.name[1] = strdup("b");
+	nm.name[2] = strdup("c");
+	cr_assert_eq(pm_names_add_list(&nm, "d,e,f,g,h,i", &e), PM_OK, "%s", e.msg);
+	names_eq(&nm, 9, (const char *[]){ "a", "b", "c", "d", "e", "f", "g", "h", "i" });
+	for (int i = 0; i < 1000; i++) {
+		snprintf(list, sizeof(list), "n%d", i);
+		cr_assert_eq(pm_names_add_list(&nm, list, &e), PM_OK, "%s", e.msg);
+	}
+	cr_assert_eq(nm.n, 1009);
+	cr_assert_eq(pm_names_add_list(&nm, "z,n999", &e), PM_ESCHEMA);
+	cr_assert_str_eq(e.msg, "column 'n999' is already listed");
+	cr_assert_eq(nm.n, 1009);
+	cr_assert_str_eq(nm.name[1008], "n999");
+	pm_names_clear(&nm);
+	cr_assert_eq(nm.n, 0);
+	cr_assert_null(nm.name);
+}
+
 Test(spec, set_target)
 {
 	pm_spec *s = NULL;

@@ -90,18 +90,11 @@ int pm__same_cells(const pm_dataset *d, size_t a, size_t b, const size_t *cols, 
 	return 1;
 }
 
-static int listed(const size_t *cols, size_t n, size_t c)
-{
-	for (size_t i = 0; i < n; i++)
-		if (cols[i] == c)
-			return 1;
-	return 0;
-}
-
 pm_status pm_lif_worker_columns(const pm_dataset *d, const pm_names *workers, size_t **cols,
 				size_t *ncols, pm_error *err)
 {
 	size_t ncol, n = 0, *c;
+	unsigned char *listed;
 	pm_status st = PM_OK;
 
 	if (!cols || !ncols)
@@ -116,8 +109,12 @@ pm_status pm_lif_worker_columns(const pm_dataset *d, const pm_names *workers, si
 	ncol = pm_dataset_ncols(d);
 	/* each column at most once, however many names and globs match it */
 	c = malloc(ncol * sizeof(*c));
-	if (!c)
+	listed = calloc(ncol, 1);
+	if (!c || !listed) {
+		free(c);
+		free(listed);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < workers->n && !st; i++) {
 		const char *w = workers->name[i];
 		size_t col;
@@ -125,21 +122,26 @@ pm_status pm_lif_worker_columns(const pm_dataset *d, const pm_names *workers, si
 
 		if (!strpbrk(w, "*?[")) {
 			st = pm_dataset_col_index(d, w, &col, err);
-			if (!st && !listed(c, n, col))
+			if (!st && !listed[col]) {
+				listed[col] = 1;
 				c[n++] = col;
+			}
 			continue;
 		}
 		for (col = 0; col < ncol; col++) {
 			if (fnmatch(w, pm_dataset_col_name(d, col), 0))
 				continue;
 			matched = 1;
-			if (!listed(c, n, col))
+			if (!listed[col]) {
+				listed[col] = 1;
 				c[n++] = col;
+			}
 		}
 		if (!matched)
 			st = pm__fail(err, PM_ESCHEMA, "worker pattern '%s' matches no column of %s",
 				      w, pm_dataset_name(d));
 	}
+	free(listed);
 	if (st) {
 		free(c);
 		return st;

@@ -2,6 +2,7 @@
  * (core/names.h). */
 #include "core/names.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,31 @@ char *pm__strndup(const char *s, size_t len)
 	return c;
 }
 
-/* Names are few, so growing by one keeps pm_names free of a capacity field. */
+/* The array has room for the least power of two >= n names, with no
+ * capacity field in pm_names: it doubles when n reaches one, so n pushes
+ * cost linear time whatever realloc does (ASan's copies every time). */
+static int is_full(size_t n)
+{
+	return (n & (n - 1)) == 0;	/* 0 and the powers of two */
+}
+
+/* Room for that many, for an array a caller allocated itself (n exactly):
+ * 0, or -1 when out of memory (nm unchanged). */
+static int fit_room(pm_names *nm)
+{
+	size_t room = 1;
+	char **v;
+
+	while (room < nm->n)
+		room *= 2;
+	if (!nm->n || room == nm->n)
+		return 0;
+	if (!(v = realloc(nm->name, room * sizeof(*v))))
+		return -1;
+	nm->name = v;
+	return 0;
+}
+
 int pm__names_push(pm_names *nm, const char *s, size_t len)
 {
 	char *copy = pm__strndup(s, len);
@@ -26,12 +51,14 @@ int pm__names_push(pm_names *nm, const char *s, size_t len)
 
 	if (!copy)
 		return -1;
-	v = realloc(nm->name, (nm->n + 1) * sizeof(*v));
-	if (!v) {
-		free(copy);
-		return -1;
+	if (is_full(nm->n)) {
+		if (nm->n > SIZE_MAX / 2 / sizeof(*v) ||
+		    !(v = realloc(nm->name, (nm->n ? 2 * nm->n : 1) * sizeof(*v)))) {
+			free(copy);
+			return -1;
+		}
+		nm->name = v;
 	}
-	nm->name = v;
 	nm->name[nm->n++] = copy;
 	return 0;
 }
@@ -48,12 +75,14 @@ void pm__names_truncate(pm_names *nm, size_t n)
 	}
 }
 
-int pm__names_find(const pm_names *nm, size_t upto, const char *name)
+const char *pm__key_of_names(const void *names, size_t i)
 {
-	for (size_t i = 0; i < upto && i < nm->n; i++)
-		if (strcmp(nm->name[i], name) == 0)
-			return 1;
-	return 0;
+	return ((const pm_names *)names)->name[i];
+}
+
+int pm__names_index(const pm_names *nm, pm__strindex *x)
+{
+	return pm__strindex_all(x, nm->n, pm__key_of_names, nm);
 }
 
 /* ---- did you mean --------------------------------------------------------- */
@@ -148,12 +177,18 @@ void pm_names_clear(pm_names *names)
 
 pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 {
-	size_t old, i;
+	pm__strindex seen;
+	size_t old, i, first;
 	const char *p;
+	pm_status st = PM_OK;
 
 	if (!names || !list)
 		return pm__fail(err, PM_EINVAL, "pm_names_add_list: NULL argument");
 	old = names->n;
+	/* the names already listed and those of the list, as one index: a
+	 * name found in it is a duplicate, and its item says of which kind */
+	if (fit_room(names) != 0 || pm__names_index(names, &seen) != 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	p = list;
 	for (;;) {
 		const char *end = strchr(p, ',');
@@ -164,31 +199,30 @@ pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *err)
 		while (b > a && is_space(b[-1]))
 			b--;
 		if (a == b) {
-			pm__names_truncate(names, old);
-			return pm__fail(err, PM_ESCHEMA, "empty column name in '%s'", list);
+			st = pm__fail(err, PM_ESCHEMA, "empty column name in '%s'", list);
+			break;
 		}
-		if (pm__names_push(names, a, (size_t)(b - a)) != 0) {
-			pm__names_truncate(names, old);
-			return pm__fail(err, PM_ENOMEM, "out of memory");
+		if (pm__names_push(names, a, (size_t)(b - a)) != 0 ||
+		    (first = pm__strindex_add(&seen, i = names->n - 1)) == SIZE_MAX) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
 		}
-		i = names->n - 1;
-		if (pm__names_find(names, old, names->name[i])) {
-			pm__fail(err, PM_ESCHEMA, "column '%s' is already listed",
-				 names->name[i]);
-			pm__names_truncate(names, old);
-			return PM_ESCHEMA;
+		if (first < old) {
+			st = pm__fail(err, PM_ESCHEMA, "column '%s' is already listed",
+				      names->name[i]);
+			break;
 		}
-		for (size_t j = old; j < i; j++)
-			if (strcmp(names->name[j], names->name[i]) == 0) {
-				pm__fail(err, PM_ESCHEMA, "column '%s' appears twice in '%s'",
-					 names->name[i], list);
-				pm__names_truncate(names, old);
-				return PM_ESCHEMA;
-			}
+		if (first != i) {
+			st = pm__fail(err, PM_ESCHEMA, "column '%s' appears twice in '%s'",
+				      names->name[i], list);
+			break;
+		}
 		if (!end)
 			break;
 		p = end + 1;
 	}
-	return PM_OK;
+	pm__strindex_free(&seen);
+	if (st)
+		pm__names_truncate(names, old);
+	return st;
 }
-

@@ -17,7 +17,7 @@ void pm_dataset_free(pm_dataset *d)
 	free(d->name);
 	free(d->names);
 	free(d->names_text);
-	free(d->slot);
+	pm__strindex_free(&d->by_name);
 	for (size_t c = 0; d->col && c < d->ncols; c++)
 		pm__column_free(&d->col[c]);
 	free(d->col);
@@ -57,7 +57,7 @@ pm_dataset *pm__dataset_alloc(const char *name, size_t ncols)
 pm_status pm__dataset_set_names(pm_dataset *d, const source *src, pm_status code,
 				const pm_csv_row *where, pm_error *err)
 {
-	size_t nslot = 8, size = 0, pos = 0;
+	size_t size = 0, pos = 0;
 	unsigned line = 0, column = 0;
 
 	for (size_t c = 0; c < d->ncols; c++) {
@@ -67,32 +67,24 @@ pm_status pm__dataset_set_names(pm_dataset *d, const source *src, pm_status code
 			return pm__oom(err);
 		size += n;
 	}
-	while (nslot < d->ncols * 2) {
-		if (nslot > SIZE_MAX / 4 / sizeof(*d->slot))
-			return pm__oom(err);
-		nslot *= 2;
-	}
 	d->names_text = malloc(size);
 	d->names = malloc(d->ncols * sizeof(*d->names));
-	d->slot = calloc(nslot, sizeof(*d->slot));
-	if (!d->names_text || !d->names || !d->slot)
+	if (!d->names_text || !d->names ||
+	    pm__strindex_init(&d->by_name, d->ncols, pm__key_of_array, d->names) != 0)
 		return pm__oom(err);
-	d->mask = nslot - 1;
 	for (size_t c = 0; c < d->ncols; c++) {
 		const char *s = src->text(src, SIZE_MAX, c);
-		size_t n = strlen(s), h = (size_t)pm__fnv1a(PM_FNV_OFFSET, s, n) & d->mask;
+		size_t n = strlen(s);
 
 		if (where)
 			pm__csv_row_place(where, c, &line, &column);
 		if (!n)
 			return pm__fail_at(err, code, d->name, line, column, "empty column name");
-		for (; d->slot[h]; h = (h + 1) & d->mask)
-			if (strcmp(d->names[d->slot[h] - 1], s) == 0)
-				return pm__fail_at(err, code, d->name, line, column,
-						   "duplicate column name '%s'", s);
 		d->names[c] = memcpy(d->names_text + pos, s, n + 1);
 		pos += n + 1;
-		d->slot[h] = c + 1;
+		if (pm__strindex_add(&d->by_name, c) != c)	/* room was made for all */
+			return pm__fail_at(err, code, d->name, line, column,
+					   "duplicate column name '%s'", s);
 	}
 	return PM_OK;
 }
@@ -183,18 +175,14 @@ const char *pm_dataset_col_name(const pm_dataset *d, size_t col)
 pm_status pm_dataset_col_index(const pm_dataset *d, const char *name, size_t *col,
 			       pm_error *err)
 {
-	size_t h;
+	size_t c;
 
 	if (!d || !name || !col)
 		return pm__fail(err, PM_EINVAL, "no dataset, name or index");
-	h = (size_t)pm__fnv1a(PM_FNV_OFFSET, name, strlen(name)) & d->mask;
-	for (; d->slot[h]; h = (h + 1) & d->mask) {
-		if (strcmp(d->names[d->slot[h] - 1], name) == 0) {
-			*col = d->slot[h] - 1;
-			return PM_OK;
-		}
-	}
-	return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, d->name);
+	if ((c = pm__strindex_find(&d->by_name, name)) == SIZE_MAX)
+		return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, d->name);
+	*col = c;
+	return PM_OK;
 }
 
 const char *pm_dataset_cell(const pm_dataset *d, size_t row, size_t col)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "core/strindex.h"
 #include "data/column.h"
 #include "data/csv.h"
 #include "perfmodel/perfmodel.h"
@@ -16,10 +17,9 @@ struct pm_dataset {
 	size_t ncols, nrows;
 	const char **names;	/* ncols, in names_text */
 	char *names_text;
-	/* Open addressing over the names, so that a wide table's duplicate
-	 * check and lookups stay linear: column + 1, or 0 for a free slot. */
-	size_t *slot;
-	size_t mask;
+	/* the names by text, so that a wide table's duplicate check and
+	 * look-ups stay linear (item: the column) */
+	pm__strindex by_name;
 	column *col;
 	/*
 	 * Places, kept so that any later error can name the cell. A CSV row

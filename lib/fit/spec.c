@@ -43,35 +43,79 @@ static const char *closest_column(const char *name, const pm_dataset *d)
 
 /* ---- checks shared by the parser and resolve ------------------------------ */
 
+/* Every role's names as one list, in pm_spec_list's order: item k is role
+ * r's name k - first[r]. */
+struct role_list {
+	const pm_spec *s;
+	size_t first[NROLES + 1];
+};
+
+static int role_of(const struct role_list *l, size_t k)
+{
+	int r = 0;
+
+	while (k >= l->first[r + 1])
+		r++;
+	return r;
+}
+
+static const char *role_item(const void *ctx, size_t k)
+{
+	const struct role_list *l = ctx;
+	int r = role_of(l, k);
+
+	return role_names_c(l->s, r)->name[k - l->first[r]];
+}
+
+/* *l: the roles of s; their number of names in all. */
+static size_t role_list_init(struct role_list *l, const pm_spec *s)
+{
+	l->s = s;
+	l->first[0] = 0;
+	for (int r = 0; r < NROLES; r++)
+		l->first[r + 1] = l->first[r] + role_names_c(s, r)->n;
+	return l->first[NROLES];
+}
+
 /* Every name non-empty, unique within its role, in at most one role and not
- * the target. `file` labels the errors (NULL when the spec has no file). */
+ * the target. `file` labels the errors (NULL when the spec has no file).
+ * The names go into one index in order, so that the first name found
+ * again is the one reported, as a pairwise check would. */
 pm_status pm__spec_check_roles(const pm_spec *s, const char *file, pm_error *err)
 {
-	for (int r = 0; r < NROLES; r++) {
+	struct role_list l;
+	pm__strindex seen;
+	pm_status st = PM_OK;
+
+	/* room for every name: adding them needs no memory */
+	if (pm__strindex_init(&seen, role_list_init(&l, s), role_item, &l) != 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (int r = 0; r < NROLES && !st; r++) {
 		const pm_names *nm = role_names_c(s, r);
 
-		for (size_t i = 0; i < nm->n; i++) {
+		for (size_t i = 0; i < nm->n && !st; i++) {
 			const char *x = nm->name[i];
+			size_t k = l.first[r] + i, first;
 
 			if (!x || !*x)
-				return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-						   "empty column name in '%s'", pm__spec_role_key[r]);
-			if (pm__names_find(nm, i, x))
-				return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-						   "column '%s' appears twice in '%s'", x,
-						   pm__spec_role_key[r]);
-			if (s->target && strcmp(s->target, x) == 0)
-				return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-						   "column '%s' is both the target and %s", x,
-						   role_label[r]);
-			for (int q = 0; q < r; q++)
-				if (pm__names_find(role_names_c(s, q), SIZE_MAX, x))
-					return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-							   "column '%s' is both %s and %s", x,
-							   role_label[q], role_label[r]);
+				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+						 "empty column name in '%s'", pm__spec_role_key[r]);
+			else if ((first = pm__strindex_add(&seen, k)) != k && first >= l.first[r])
+				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+						 "column '%s' appears twice in '%s'", x,
+						 pm__spec_role_key[r]);
+			else if (s->target && strcmp(s->target, x) == 0)
+				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+						 "column '%s' is both the target and %s", x,
+						 role_label[r]);
+			else if (first != k)
+				st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+						 "column '%s' is both %s and %s", x,
+						 role_label[role_of(&l, first)], role_label[r]);
 		}
 	}
-	return PM_OK;
+	pm__strindex_free(&seen);
+	return st;
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */
@@ -243,17 +287,22 @@ pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 {
 	pm_names role[3] = { { 0 } };	/* intrinsic, categorical, extrinsic */
 	pm_formula *f = NULL;
+	pm__strindex extrinsic;
 	pm_status st;
 
 	if (!pm__spec_formula_text(s))
 		return PM_OK;
 	if ((st = pm__formula_parse(s->form, &f, err)))
 		return st;
+	if (pm__names_index(&s->extrinsic, &extrinsic) != 0) {
+		pm__formula_free(f);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < pm__formula_ncolumns(f); i++) {
 		int level;
 		unsigned pos;
 		const char *col = pm__formula_column(f, i, &level, &pos);
-		int r = level ? 1 : pm__names_find(&s->extrinsic, SIZE_MAX, col) ? 2 : 0;
+		int r = level ? 1 : pm__strindex_find(&extrinsic, col) != SIZE_MAX ? 2 : 0;
 		size_t c;
 
 		if (pm_dataset_col_index(d, col, &c, NULL) != PM_OK) {
@@ -271,6 +320,7 @@ pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 		}
 	}
 	pm__formula_free(f);
+	pm__strindex_free(&extrinsic);
 	for (int r = 0; r < 3; r++) {
 		pm_names *to = pm__spec_role_names(s, r);
 
@@ -306,19 +356,11 @@ static pm_status need_column(const pm_dataset *d, const char *name, pm_error *er
 	return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, file);
 }
 
-static int spec_uses(const pm_spec *s, const char *name)
-{
-	if (s->target && strcmp(s->target, name) == 0)
-		return 1;
-	for (int r = 0; r < NROLES; r++)
-		if (pm__names_find(role_names_c(s, r), SIZE_MAX, name))
-			return 1;
-	return 0;
-}
-
 pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 {
 	size_t old_i, old_c;
+	struct role_list l;
+	pm__strindex used;
 	pm_status st;
 
 	if (!s || !d)
@@ -346,18 +388,24 @@ pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 	}
 	old_i = s->intrinsic.n;
 	old_c = s->categorical.n;
-	for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+	/* the names the spec uses, checked distinct above: the roles grow
+	 * below, but only by columns it does not use, after its items */
+	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l) ? PM_ENOMEM : PM_OK;
+	for (size_t c = 0; c < pm_dataset_ncols(d) && !st; c++) {
 		const char *name = pm_dataset_col_name(d, c);
 		pm_names *nm;
 
-		if (spec_uses(s, name))
+		if (strcmp(s->target, name) == 0 || pm__strindex_find(&used, name) != SIZE_MAX)
 			continue;
 		nm = pm_dataset_col_is_numeric(d, c) ? &s->intrinsic : &s->categorical;
-		if (pm__names_push(nm, name, strlen(name)) != 0) {
-			pm__names_truncate(&s->intrinsic, old_i);
-			pm__names_truncate(&s->categorical, old_c);
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		}
+		if (pm__names_push(nm, name, strlen(name)) != 0)
+			st = PM_ENOMEM;
+	}
+	pm__strindex_free(&used);
+	if (st) {
+		pm__names_truncate(&s->intrinsic, old_i);
+		pm__names_truncate(&s->categorical, old_c);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	s->infer_roles = 0;
 	return PM_OK;

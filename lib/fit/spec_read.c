@@ -4,6 +4,7 @@
 #include "perfmodel/perfmodel.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,25 +46,40 @@ static pm_status parse_names(const cJSON *v, const char *key, pm_names *nm, cons
 			     pm_error *err)
 {
 	const cJSON *item;
+	pm__strindex seen;
+	size_t first;
+	pm_status st = PM_OK;
 
 	if (!cJSON_IsArray(v))
 		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
 				   "'%s' must be an array of column names", key);
+	if (pm__names_index(nm, &seen) != 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	cJSON_ArrayForEach(item, v) {
-		if (!cJSON_IsString(item) || !item->valuestring)
-			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-					   "'%s' must be an array of column names", key);
-		if (!*item->valuestring)
-			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-					   "empty column name in '%s'", key);
-		if (pm__names_find(nm, SIZE_MAX, item->valuestring))
-			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
-					   "column '%s' appears twice in '%s'", item->valuestring,
-					   key);
-		if (pm__names_push(nm, item->valuestring, strlen(item->valuestring)) != 0)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
+		if (!cJSON_IsString(item) || !item->valuestring) {
+			st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+					 "'%s' must be an array of column names", key);
+			break;
+		}
+		if (!*item->valuestring) {
+			st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0, "empty column name in '%s'",
+					 key);
+			break;
+		}
+		if (pm__names_push(nm, item->valuestring, strlen(item->valuestring)) != 0 ||
+		    (first = pm__strindex_add(&seen, nm->n - 1)) == SIZE_MAX) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
+		}
+		if (first != nm->n - 1) {
+			st = pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
+					 "column '%s' appears twice in '%s'", item->valuestring,
+					 key);
+			break;
+		}
 	}
-	return PM_OK;
+	pm__strindex_free(&seen);
+	return st;
 }
 
 static pm_status parse_bound(const cJSON *v, const char *key, double *lo, double *hi,

@@ -1,6 +1,7 @@
 #include "model/model_impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,10 @@ void pm_model_free(pm_model *m)
 		for (size_t v = 0; m->inputs[i].levels && v < m->inputs[i].nlevels; v++)
 			free(m->inputs[i].levels[v]);
 		free(m->inputs[i].levels);
+		pm__strindex_free(&m->inputs[i].by_level);
 	}
 	free(m->inputs);
+	pm__strindex_free(&m->by_name);
 	for (size_t k = 0; m->params && k < m->nparams; k++)
 		free(m->params[k].name);
 	free(m->params);
@@ -134,6 +137,11 @@ static pm_status make_terms(pm_model *m, const char **names, const pm_role *role
 	return st;
 }
 
+static const char *input_name(const void *inputs, size_t i)
+{
+	return ((const pm_input *)inputs)[i].name;
+}
+
 pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
@@ -171,7 +179,11 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 		for (size_t v = 0; v < nlevels[i]; v++)
 			if (!(in->levels[v] = strdup(levels[i][v])))
 				goto oom;
+		if (pm__strindex_all(&in->by_level, in->nlevels, pm__key_of_array, in->levels))
+			goto oom;
 	}
+	if (pm__strindex_all(&m->by_name, ninputs, input_name, m->inputs) != 0)
+		goto oom;
 	if ((st = make_terms(m, names, role, nlevels, form, &desc, &pname, err))) {
 		pm_model_free(m);
 		return st;
@@ -369,29 +381,29 @@ const char *pm_model_level_name(const pm_model *m, size_t i, size_t level)
 pm_status pm_model_input_index(const pm_model *m, const char *name, size_t *index,
 			       pm_error *err)
 {
+	size_t i;
+
 	if (!m || !name)
 		return pm__fail(err, PM_EINVAL, "pm_model_input_index: no model or no name");
-	for (size_t i = 0; i < m->ninputs; i++)
-		if (strcmp(m->inputs[i].name, name) == 0) {
-			*index = i;
-			return PM_OK;
-		}
-	return pm__fail(err, PM_EINVAL, "the model has no input '%s'", name);
+	if ((i = pm__strindex_find(&m->by_name, name)) == SIZE_MAX)
+		return pm__fail(err, PM_EINVAL, "the model has no input '%s'", name);
+	*index = i;
+	return PM_OK;
 }
 
 pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, size_t *level,
 			       pm_error *err)
 {
 	const pm_input *in;
+	size_t v;
 
 	if (!has_input(m, i))
 		return pm__fail(err, PM_EINVAL, "the model has no input %zu", i);
 	in = &m->inputs[i];
-	for (size_t v = 0; v < in->nlevels; v++)
-		if (strcmp(in->levels[v], name) == 0) {
-			*level = v;
-			return PM_OK;
-		}
+	if ((v = pm__strindex_find(&in->by_level, name)) != SIZE_MAX) {
+		*level = v;
+		return PM_OK;
+	}
 	{
 		char known[200] = "";
 		size_t used = 0;

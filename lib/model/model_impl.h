@@ -7,6 +7,7 @@
 #define PM_MODEL_IMPL_H
 
 #include "perfmodel/perfmodel.h"
+#include "core/strindex.h"
 #include "model/terms.h"
 
 #define PM_MODEL_FORMAT "perfmodel-model"
@@ -17,6 +18,7 @@ typedef struct pm_input {
 	pm_role role;
 	size_t nlevels;
 	char **levels;		/* categorical: level names, sorted */
+	pm__strindex by_level;	/* levels by name, of two equal ones the first */
 	double log_scale;	/* numeric: log of the training geometric mean (0: none) */
 	/* numeric: under a power or log2 in the terms, so its values must be
 	 * > 0; an input only in indicators may take any finite value */
@@ -51,6 +53,10 @@ struct pm_model {
 	double target_scale;	/* median of the training target (1: none) */
 	size_t ninputs;
 	pm_input *inputs;
+	/* inputs by name (of two equal ones, the first): made with them in
+	 * pm__model_new, read only after, so that look-ups cost no time per
+	 * input and predict stays reentrant and allocation-free */
+	pm__strindex by_name;
 	size_t nparams;
 	pm_param *params;
 	double *value;		/* nparams fitted values, scaled space */

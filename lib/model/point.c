@@ -124,25 +124,28 @@ pm_status pm_point_set_json(pm_point *p, const char *json, const char *name, pm_
 {
 	cJSON *doc;
 	pm_jctx c = { name ? name : "<input>", NULL, err };
+	unsigned char *given;
+	size_t i;
 	pm_status st;
 
 	if (!p || !json)
 		return pm__fail(err, PM_EINVAL, "pm_point_set_json: a NULL argument");
 	if ((st = pm__json_parse(json, strlen(json), c.name, &doc, err)))
 		return st;
-	if (!cJSON_IsObject(doc))
+	if (!(given = calloc(p->m->ninputs + 1, 1)))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	else if (!cJSON_IsObject(doc))
 		st = pm__json_fail(&c, PM_ESCHEMA,
 				   "a point must be an object of input values, "
 				   "{\"name\": value, ...}");
 	for (const cJSON *v = st ? NULL : doc->child; v && !st; v = v->next) {
 		/* cJSON keeps both of two equal keys: refuse, not pick one. Set
-		 * first, so that every earlier key is an input: the scan is
-		 * bounded by the model's inputs, not by the document. */
+		 * first, so that every key is an input, marked as given. */
 		st = set_member(p, &c, v, err);
-		for (const cJSON *w = doc->child; w != v && !st; w = w->next)
-			if (strcmp(w->string, v->string) == 0)
-				st = pm__json_fail(&c, PM_ESCHEMA, "'%s' is given twice", v->string);
+		if (!st && pm_model_input_index(p->m, v->string, &i, NULL) == PM_OK && given[i]++)
+			st = pm__json_fail(&c, PM_ESCHEMA, "'%s' is given twice", v->string);
 	}
+	free(given);
 	cJSON_Delete(doc);
 	return st;
 }

@@ -61,19 +61,26 @@ static pm_status point_cell(const char *path, size_t k, const pm_model *m, size_
 	return PM_OK;
 }
 
-static pm_status check_keys(const char *path, size_t k, const pm_model *m, const cJSON *pt,
-			    pm_error *err)
+/* Point k's member of each input, in val[0..ninputs) (NULL: missing); a
+ * member that is no input is an error. One pass over the members: the
+ * keys were checked distinct. */
+static pm_status point_values(const char *path, size_t k, const pm_model *m, const cJSON *pt,
+			      const cJSON **val, pm_error *err)
 {
 	size_t i;
 
 	if (!cJSON_IsObject(pt))
 		return pm__fail_at(err, PM_ESCHEMA, path, 0, 0,
 				   "point %zu must be an object of input values", k + 1);
-	for (const cJSON *v = pt->child; v; v = v->next)
+	for (i = 0; i < m->ninputs; i++)
+		val[i] = NULL;
+	for (const cJSON *v = pt->child; v; v = v->next) {
 		if (pm_model_input_index(m, v->string, &i, NULL))
 			return pm__fail_at(err, PM_ESCHEMA, path, 0, 0,
 					   "point %zu: the model has no input '%s'", k + 1,
 					   v->string);
+		val[i] = v;
+	}
 	return PM_OK;
 }
 
@@ -82,21 +89,22 @@ static pm_status build_points(const char *path, const pm_model *m, const cJSON *
 {
 	size_t ni = m->ninputs, k = 0;
 	const char **names = malloc((ni + 1) * sizeof(*names));
+	const cJSON **val = malloc((ni + 1) * sizeof(*val));
 	char **cells = calloc(n * ni + 1, sizeof(*cells));
 	pm_status st = PM_OK;
 	char buf[64];
 
-	if (!names || !cells) {
+	if (!names || !val || !cells) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < ni; i++)
 		names[i] = m->inputs[i].name;
 	for (const cJSON *pt = cJSON_IsArray(pts) ? pts->child : pts; pt; pt = pt->next, k++) {
-		if ((st = check_keys(path, k, m, pt, err)))
+		if ((st = point_values(path, k, m, pt, val, err)))
 			goto out;
 		for (size_t i = 0; i < ni; i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(pt, m->inputs[i].name);
+			const cJSON *v = val[i];
 
 			if ((st = point_cell(path, k, m, i, v, buf, sizeof(buf), err)))
 				goto out;
@@ -118,6 +126,7 @@ out:
 	for (size_t c = 0; cells && c < n * ni; c++)
 		free(cells[c]);
 	free(cells);
+	free(val);
 	free(names);
 	return st;
 }

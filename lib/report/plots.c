@@ -3,6 +3,7 @@
  * efficiency, the λ sweep) as SVG. The page that holds them is
  * report_html.c's, the --json document report_json.c's. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "core/json_read.h"
 #include "core/numcodec.h"
+#include "core/strindex.h"
 #include "perfmodel/perfmodel.h"
 #include "report/svg.h"
 
@@ -238,6 +240,8 @@ typedef struct sweep {
 	double *lambda, *mape, *r2;
 	double *param;		/* np * n: parameter k's path at param + k * n */
 	char **name;		/* np, borrowed from the cJSON tree */
+	pm__strindex index;	/* the names (of two equal ones, the first) */
+	unsigned char *power;	/* np: name k is a power of the model (p or q) */
 	double best;
 } sweep;
 
@@ -248,13 +252,53 @@ static void sweep_free(sweep *s)
 	free(s->r2);
 	free(s->param);
 	free(s->name);
+	pm__strindex_free(&s->index);
+	free(s->power);
+}
+
+/* Point i's parameters pp, by the first point's names (index: by name)
+ * into s->param; val and dup: room for np. Each member is taken in one pass;
+ * a name that is missing, repeated or of the wrong type goes through the
+ * getter, which says why (or reads it, for a name the first point repeats). */
+static pm_status sweep_params(const pm_jctx *c, const cJSON *pp, const pm__strindex *index,
+			      sweep *s, size_t i, const cJSON **val, unsigned char *dup)
+{
+	pm_status st;
+
+	for (size_t k = 0; k < s->np; k++) {
+		val[k] = NULL;
+		dup[k] = 0;
+	}
+	for (const cJSON *m = pp->child; m; m = m->next) {
+		size_t k = pm__strindex_find(index, m->string);
+
+		if (k == SIZE_MAX)
+			continue;
+		dup[k] |= val[k] != NULL;
+		val[k] = m;
+	}
+	for (size_t k = 0; k < s->np; k++) {
+		const cJSON *v = val[k];
+		double *out = &s->param[k * s->n + i];
+
+		if (v && !dup[k] && cJSON_IsNull(v))
+			*out = NAN;
+		else if (v && !dup[k] && cJSON_IsNumber(v) && isfinite(v->valuedouble))
+			*out = v->valuedouble;
+		else if ((st = pm__json_number_or_null(c, pp, s->name[k], out)))
+			return st;
+	}
+	return PM_OK;
 }
 
 static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_error *err)
 {
 	pm_jctx c = { name, NULL, err };
-	const cJSON *pts, *params;
+	const cJSON *pts, *params, *pt;
+	const cJSON **val = NULL;
+	unsigned char *dup = NULL;
 	pm_status st;
+	size_t i = 0, k = 0;
 
 	*s = (sweep){ 0 };
 	if ((st = pm__json_array(&c, root, "points", 1, &pts, &s->n)) ||
@@ -262,7 +306,7 @@ static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_er
 		return st;
 	if (s->n == 0)
 		return pm__json_fail(&c, PM_ESCHEMA, "'points' is empty");
-	if ((st = pm__json_object(&c, cJSON_GetArrayItem(pts, 0), "parameters", 1, &params)))
+	if ((st = pm__json_object(&c, pts->child, "parameters", 1, &params)))
 		return st;
 	s->np = (size_t)cJSON_GetArraySize(params);
 	s->lambda = malloc(s->n * sizeof(double));
@@ -270,13 +314,21 @@ static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_er
 	s->r2 = malloc(s->n * sizeof(double));
 	s->param = malloc((s->np ? s->np : 1) * s->n * sizeof(double));
 	s->name = malloc((s->np ? s->np : 1) * sizeof(char *));
-	if (!s->lambda || !s->mape || !s->r2 || !s->param || !s->name)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	size_t k = 0;
-	for (const cJSON *p = params->child; p; p = p->next)
-		s->name[k++] = p->string;
-	for (size_t i = 0; i < s->n; i++) {
-		const cJSON *pt = cJSON_GetArrayItem(pts, (int)i), *pp;
+	s->power = calloc(s->np ? s->np : 1, 1);
+	val = malloc((s->np ? s->np : 1) * sizeof(*val));
+	dup = malloc(s->np ? s->np : 1);
+	if (!s->lambda || !s->mape || !s->r2 || !s->param || !s->name || !s->power || !val ||
+	    !dup || pm__strindex_init(&s->index, s->np, pm__key_of_array, s->name) != 0) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* with room made for all, adding needs no memory */
+	for (const cJSON *p = params->child; p; p = p->next, k++) {
+		s->name[k] = p->string;
+		pm__strindex_add(&s->index, k);
+	}
+	for (pt = pts->child; pt; pt = pt->next, i++) {
+		const cJSON *pp;
 		char where[32];
 
 		snprintf(where, sizeof(where), "points[%zu]", i);
@@ -285,39 +337,48 @@ static pm_status sweep_read(const cJSON *root, const char *name, sweep *s, pm_er
 		    (st = pm__json_number_or_null(&c, pt, "mape", &s->mape[i])) ||
 		    (st = pm__json_number_or_null(&c, pt, "r2", &s->r2[i])) ||
 		    (st = pm__json_object(&c, pt, "parameters", 1, &pp)))
-			return st;
+			goto out;
 		c.where = "parameters";
-		for (k = 0; k < s->np; k++)
-			if ((st = pm__json_number_or_null(&c, pp, s->name[k],
-							  &s->param[k * s->n + i])))
-				return st;
+		if ((st = sweep_params(&c, pp, &s->index, s, i, val, dup)))
+			goto out;
 	}
-	return PM_OK;
+out:
+	free(dup);
+	free(val);
+	return st;
 }
 
-/* Is the sweep's parameter `name` a power of the model (p or q)? Powers
- * and coefficients get separate plots: their scales have nothing in common. */
-static int is_power(const pm_model *m, const char *name)
+/* Which of the sweep's parameters are powers of the model (p or q), in one
+ * pass over the model's: powers and coefficients get separate plots, their
+ * scales having nothing in common. Backwards, so that of two equal names
+ * the model's first decides. */
+static void mark_powers(const pm_model *m, sweep *sw)
 {
-	for (size_t k = 0; k < pm_model_nparams(m); k++)
-		if (strcmp(pm_model_param_name(m, k), name) == 0) {
-			pm_param_kind kind = pm_model_param_kind(m, k);
+	for (size_t k = pm_model_nparams(m); k-- > 0;) {
+		size_t j = pm__strindex_find(&sw->index, pm_model_param_name(m, k));
+		pm_param_kind kind = pm_model_param_kind(m, k);
 
-			return kind == PM_PARAM_POWER || kind == PM_PARAM_SCALING;
-		}
-	return 0;
+		if (j != SIZE_MAX)
+			sw->power[j] = kind == PM_PARAM_POWER || kind == PM_PARAM_SCALING;
+	}
+}
+
+/* Is the sweep's parameter k a power (mark_powers)? */
+static int is_power(const sweep *sw, size_t k)
+{
+	return sw->power[pm__strindex_find(&sw->index, sw->name[k])];
 }
 
 /* Raw coefficients differ by orders of magnitude (a GEMM's n³ term 4e-11 s,
  * C 1e-3 s) and can be negative, so on one axis all but the largest would
  * lie flat on zero; each path divided by its largest |value| shows what the
  * thesis's Figures 4.16-4.17 show: how each shrinks as λ grows. */
-static void normalise_coefficients(const pm_model *m, sweep *sw)
+static void normalise_coefficients(sweep *sw)
 {
 	for (size_t k = 0; k < sw->np; k++) {
 		double *v = sw->param + k * sw->n, top = 0;
 
-		if (is_power(m, sw->name[k]))
+		if (is_power(sw, k))
 			continue;
 		for (size_t i = 0; i < sw->n; i++)
 			top = isfinite(v[i]) ? fmax(top, fabs(v[i])) : top;
@@ -326,8 +387,8 @@ static void normalise_coefficients(const pm_model *m, sweep *sw)
 	}
 }
 
-static pm_status path_plot(const pm_model *m, const sweep *sw, int powers, pm_plots *ps,
-			   char *mark, pm_error *err)
+static pm_status path_plot(const sweep *sw, int powers, pm_plots *ps, char *mark,
+			   pm_error *err)
 {
 	pm_svg_series *s = calloc(sw->np ? sw->np : 1, sizeof(*s));
 	pm_svg_plot p = pm__svg_plot_default();
@@ -337,7 +398,7 @@ static pm_status path_plot(const pm_model *m, const sweep *sw, int powers, pm_pl
 	if (!s)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t k = 0; k < sw->np; k++)
-		if (is_power(m, sw->name[k]) == powers)
+		if (is_power(sw, k) == powers)
 			s[ns++] = (pm_svg_series){ sw->name[k], sw->lambda, sw->param + k * sw->n,
 						   sw->n, PM_SVG_LINE };
 	p.title = powers ? "Power paths: fitted powers against λ"
@@ -367,7 +428,8 @@ static pm_status sweep_plots(const pm_model *m, const char *name, pm_plots *ps,
 	    (st = pm__json_parse(json, len, name, &root, err)) ||
 	    (st = sweep_read(root, name, &sw, err)))
 		goto out;
-	normalise_coefficients(m, &sw);
+	mark_powers(m, &sw);
+	normalise_coefficients(&sw);
 	pm_snprintf(mark, sizeof(mark), "best λ = %g", sw.best);
 	pm_svg_series s = { "held-out MAPE", sw.lambda, sw.mape, sw.n, PM_SVG_LINE };
 	pm_svg_plot p = pm__svg_plot_default();
@@ -386,8 +448,8 @@ static pm_status sweep_plots(const pm_model *m, const char *name, pm_plots *ps,
 	p.title = "Held-out R² against λ";
 	p.ylabel = "held-out R²";
 	if (!(st = add_plot(ps, "sweep_r2.svg", &p, err)) &&
-	    !(st = path_plot(m, &sw, 0, ps, mark, err)))
-		st = path_plot(m, &sw, 1, ps, mark, err);
+	    !(st = path_plot(&sw, 0, ps, mark, err)))
+		st = path_plot(&sw, 1, ps, mark, err);
 out:
 	sweep_free(&sw);
 	cJSON_Delete(root);

@@ -121,6 +121,10 @@ PM_API pm_status pm_kfold_assign(size_t nrows, unsigned k, uint64_t seed, unsign
 				 pm_error *err);
 
 /* ---- model spec: which column plays which role ---------------------------- */
+/* A list of names; { 0 } is empty. Both the array and the names are owned
+ * (malloc'd): pm_names_add_list reallocates the array, with room to spare
+ * so that adding n names costs time linear in n, and pm_names_clear frees
+ * both. */
 typedef struct pm_names {
 	size_t n;
 	char **name;	/* owned */
