@@ -54,6 +54,22 @@ static void print_param_rows(const pm_model *m)
 			free_ones, free_ones == 1 ? "" : "s");
 }
 
+/* " (−q: ... / x^q)" when power parameter k is divided by in the formula:
+ * its power on t is then −(its value), and saying so ties the two together;
+ * "" otherwise. Returns a static string: one call per printf. */
+static const char *divided_note(const pm_model *m, size_t k)
+{
+	static char buf[200];
+	double v = pm_model_param_value(m, k);
+
+	if (!(v != 0 && pm_model_param_power(m, k) == -v))
+		return "";
+	pm_snprintf(buf, sizeof(buf), " (−%s: the formula divides by %s^%s)",
+		    pm_model_param_name(m, k), pm_model_input_name(m, pm_model_param_input(m, k)),
+		    pm_model_param_name(m, k));
+	return buf;
+}
+
 /* Issue 10: each power and level multiplier in words. */
 static void print_meaning(const pm_model *m)
 {
@@ -62,10 +78,10 @@ static void print_meaning(const pm_model *m)
 	for (size_t k = 0; k < pm_model_nparams(m); k++) {
 		pm_param_kind kind = pm_model_param_kind(m, k);
 		size_t in = pm_model_param_input(m, k);
-		double dbl = pm_model_param_doubling(m, k);
+		double power = pm_model_param_power(m, k);
 
 		if (!(kind == PM_PARAM_LOGMULT || ((kind == PM_PARAM_POWER ||
-						    kind == PM_PARAM_SCALING) && isfinite(dbl))) ||
+						    kind == PM_PARAM_SCALING) && isfinite(power))) ||
 		    pm_model_param_undetermined(m, k))
 			continue;
 		if (first)
@@ -77,9 +93,9 @@ static void print_meaning(const pm_model *m)
 			       pm_model_level_name(m, in, pm_model_param_level(m, k)),
 			       exp(pm_model_param_value(m, k)), pm_model_level_name(m, in, 0));
 		else
-			cprintf(stdout, "  %s^%.3g: doubling %s multiplies its term by %.3g\n",
-			       pm_model_input_name(m, in), log2(dbl), pm_model_input_name(m, in),
-			       dbl);
+			cprintf(stdout, "  %s^%.3g%s: doubling %s multiplies its term by %.3g\n",
+				pm_model_input_name(m, in), power, divided_note(m, k),
+				pm_model_input_name(m, in), pm_model_param_doubling(m, k));
 	}
 }
 
@@ -202,33 +218,77 @@ static void print_accuracy(const pm_fit_info *fi)
 		       "accuracy on rows the fit never saw\n");
 }
 
-/* "X: q = -0.74 ± 0.01: doubling X multiplies time by 2^q = 0.6×, i.e. 1.67× faster" */
-static void print_q_words(const char *name, const pm_scaling *s)
+/* Issue 20: first what the model itself predicts near the reference point
+ * (the effective exponent, C and every term included), then the input's own
+ * term, whose power on t leaves C and the other terms aside:
+ * "  threads: effective exponent -0.62 at the reference point: doubling
+ *  threads there multiplies the predicted time by about 0.651×, i.e. 1.54×
+ *  faster" and "    its own term: power -0.9135 (q_threads): doubling
+ *  threads multiplies that term by 0.531×". */
+static void print_exponents(const pm_model *m, const pm_scaling_report *r, const pm_scaling *s)
 {
-	cprintf(stdout, "  %s: q = %.4g", name, s->q);
+	const char *name = pm_model_input_name(m, s->input);
+	double f = exp2(s->effective);
+
+	if (isfinite(s->effective)) {
+		cprintf(stdout, "  %s: effective exponent %.3g at the reference point: doubling %s "
+			"there multiplies the predicted time by about %.3g×", name, s->effective,
+			name, f);
+		if (f != 1)
+			cprintf(stdout, ", i.e. %.3g× %s", f < 1 ? 1 / f : f,
+				f < 1 ? "faster" : "slower");
+		cprintf(stdout, "%s\n", s->effective <= -0.999 && s->effective >= -1.001
+						? " (ideal strong scaling)" : "");
+	} else {
+		pm_error err = { 0 };
+		double e;
+
+		/* the library says why there is none */
+		pm_model_effective_exponent(m, r->baseline, s->input, &e, &err);
+		cprintf(stdout, "  %s: no effective exponent at the reference point: %s\n", name,
+			err.msg);
+	}
+	if (!isfinite(s->power)) {
+		cprintf(stdout, "    no power of its own in the formula\n");
+		return;
+	}
+	cprintf(stdout, "    its own term: power %.4g", s->power);
 	if (isfinite(s->q_std))
 		cprintf(stdout, " ± %.2g", s->q_std);
-	cprintf(stdout, ": doubling %s multiplies time by 2^q = %.3g×", name, s->doubling);
-	if (s->doubling < 1)
-		cprintf(stdout, ", i.e. %.3g× faster", 1 / s->doubling);
-	else if (s->doubling > 1)
-		cprintf(stdout, ", i.e. %.3g× slower", s->doubling);
-	cprintf(stdout, "%s\n", s->q <= -0.999 && s->q >= -1.001 ? " (ideal strong scaling)" : "");
+	if (*divided_note(m, s->param))
+		cprintf(stdout, "%s", divided_note(m, s->param));
+	else
+		cprintf(stdout, " (%s)", pm_model_param_name(m, s->param));
+	cprintf(stdout, ": doubling %s multiplies that term by %.3g×\n", name, s->doubling);
 }
 
-/* Thesis §4.3: q in words, then the model's speedup and efficiency over the
- * values in the data, every other input at its baseline. */
+/* The point the report holds the other inputs at, and takes the effective
+ * exponents at. */
+static void print_reference(const pm_model *m, const pm_scaling_report *r)
+{
+	cprintf(stdout, "  reference point:");
+	for (size_t i = 0; i < pm_model_ninputs(m); i++) {
+		cprintf(stdout, "%s %s = ", i ? "," : "", pm_model_input_name(m, i));
+		if (pm_model_input_role(m, i) == PM_ROLE_CATEGORICAL)
+			cprintf(stdout, "%s", pm_model_level_name(m, i, (size_t)r->baseline[i]));
+		else
+			cprintf(stdout, "%g", r->baseline[i]);
+	}
+	cprintf(stdout, "\n");
+}
+
+/* Thesis §4.3: the exponents in words, then the model's speedup and
+ * efficiency over the values in the data, every other input at its baseline. */
 static void print_scaling(const pm_model *m, const pm_scaling_report *r)
 {
 	cprintf(stdout, "\nscaling (other inputs at their median or most frequent level; C included)\n");
+	if (r->n)
+		print_reference(m, r);
 	for (size_t j = 0; j < r->n; j++) {
 		const pm_scaling *s = &r->scaling[j];
 		const char *name = pm_model_input_name(m, s->input);
 
-		if (isfinite(s->q))
-			print_q_words(name, s);
-		else
-			cprintf(stdout, "  %s: no power of its own in the formula\n", name);
+		print_exponents(m, r, s);
 		cprintf(stdout, "    %14s %14s %10s %10s\n", name, "predicted", "speedup", "efficiency");
 		for (size_t k = 0; k < s->npoints; k++)
 			cprintf(stdout, "    %14.6g %14.6g %10.3f %10.3f\n", s->value[k], s->time[k],

@@ -554,12 +554,68 @@ else
 	bad "select interrupted: exit 130, nothing saved" "exit $rc" "$(cat sint.err)"
 fi
 
+# ---- issue 20: one sign for exponents. A formula's "/ world_size^q2" keeps
+# q2 as written in parameters, and reports its power on t, −q2, the same in
+# "what the parameters mean", the printed scaling section, --json's scaling
+# and the model's parameters; the effective exponent printed is --json's.
+"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --extrinsic world_size,batch_size \
+	--formula "$ddp_formula" --maxiter 60 -o formula_j.json --json >formula_j.out 2>formula_j.err
+nojump() {
+	"$pm" fit "$data/ddp_mlp.csv" --target time_per_iter_s --extrinsic world_size,batch_size \
+		--formula 'a * hidden^p1 * batch_size^q1 / world_size^q2 + C' --maxiter 60 "$@"
+}
+nojump -o nojump.json >nojump.txt 2>nojump.err
+nojump -o nojump.json --json >nojump.out 2>>nojump.err
+if python3 - formula.txt formula_j.out nojump.txt nojump.out <<'EOF' 2>sign.err; then
+import json, re, sys
+def read(txt, doc):
+    return open(txt).read(), json.load(open(doc))
+def own(txt, d, name):
+    s = {e["input"]: e for e in d["scaling"]}[name]
+    p = {p["name"]: p for p in d["parameters"]}[s["parameter"]]
+    mean = re.search(r"^  %s\^(\S+) \(−%s: the formula divides by %s\^%s\)" %
+                     (name, p["name"], name, p["name"]), txt, re.M)
+    line = re.search(r"^    its own term: power (\S+) \(−%s: the formula divides by" % p["name"],
+                     txt, re.M)
+    assert p["value"] != 0 and s["q"] == p["value"], (s, p)
+    assert s["power"] == -p["value"] == p["power"], (s, p)
+    assert mean and line, "printed powers missing"
+    for m in (mean, line):
+        v = float(m.group(1))
+        assert abs(v - s["power"]) <= 5e-3 * abs(s["power"]), m.group(0)  # %.3g
+    return s
+def effective(txt, s, name):
+    m = re.search(r"^  %s: effective exponent (\S+) at the reference point" % name, txt, re.M)
+    e = s["effective_exponent"]
+    assert m and abs(float(m.group(1)) - e) <= 5e-3 * abs(e), (m, s)
+txt, d = read(sys.argv[1], sys.argv[2])
+s = own(txt, d, "world_size")
+# world_size's median is 1, where [world_size > 1] switches: no derivative
+assert s["effective_exponent"] is None and d["baseline"]["world_size"] == 1, s
+assert re.search(r"^  world_size: no effective exponent at the reference point: "
+                 r"an indicator on world_size switches at world_size = 1", txt, re.M)
+b = {e["input"]: e for e in d["scaling"]}["batch_size"]
+effective(txt, b, "batch_size")
+assert 0 < b["effective_exponent"] / b["power"] < 1, b  # C, other terms: nearer 0
+txt, d = read(sys.argv[3], sys.argv[4])
+s = own(txt, d, "world_size")
+effective(txt, s, "world_size")
+assert 0 < s["effective_exponent"] / s["power"] < 1, s  # the power's sign, nearer 0
+EOF
+	ok "fit: / world_size^q2 is power -q2 in every report, the effective exponent --json's"
+else
+	bad "fit: / world_size^q2 is power -q2 in every report, the effective exponent --json's" \
+		"$(cat sign.err formula_j.err nojump.err)"
+fi
+
 # ---- issue 3: held-out rows, repeated seeds, scaling report, sweep
 lenet() { "$pm" fit "$data/lenet5_cpu.csv" --spec "$root/models/lenet5.json" --maxiter 20 "$@"; }
 if lenet --seeds 3 --test-fraction 0.333 --reg l2 --lambda 0.001 -o s3.json >s3.txt 2>s3.err &&
 	grep -q 'parameters over 3 seeds (1..3)' s3.txt && grep -q '^  threads  *-*[0-9.e-]* ± ' s3.txt &&
 	grep -Eq '^  rows +400 +200$' s3.txt && grep -q 'held out: 200 rows' s3.txt &&
-	grep -q 'doubling threads multiplies time by 2^q' s3.txt && grep -q '"seeds": \[' s3.json &&
+	grep -Eq '^  threads: effective exponent -?[0-9.e-]+ at the reference point: doubling threads there multiplies the predicted time by about' s3.txt &&
+	grep -Eq '^    its own term: power -?[0-9.e-]+ ± [0-9.e-]+ \(q_threads\): doubling threads multiplies that term by' s3.txt &&
+	grep -q '"seeds": \[' s3.json &&
 	grep -q '"test_data"' s3.json; then
 	ok "fit --seeds --test-fraction: thesis table, train/test side by side, scaling, saved"
 else

@@ -337,6 +337,9 @@ Test(model_io, format_layout)
 					     "scaled", "std", "bounds", NULL };
 	static const char *const cnst[] = { "name", "kind", "value", "scaled", "std", "bounds",
 					    NULL };
+	/* a power's "power" is its exponent on t: "value" itself in eq. 4.4 */
+	static const char *const power[] = { "name", "kind", "input", "value", "power", "scaled",
+					     "std", "bounds", NULL };
 	static const char *const kinds[NPAR] = { "coefficient", "power", "level", "level",
 						 "level", "coefficient", "power", "scaling",
 						 "scaling", "constant" };
@@ -363,11 +366,15 @@ Test(model_io, format_layout)
 	keys_in_order(cJSON_GetObjectItemCaseSensitive(doc, "run"), run);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parameters")) {
 		const char *kind = cJSON_GetObjectItemCaseSensitive(p, "kind")->valuestring;
+		int is_power = !strcmp(kind, "power") || !strcmp(kind, "scaling");
 
 		cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "name")->valuestring,
 				 par_names[k]);
 		cr_assert_str_eq(kind, kinds[k]);
-		keys_in_order(p, k == 9 ? cnst : k >= 2 && k <= 4 ? level : coef);
+		keys_in_order(p, k == 9 ? cnst : k >= 2 && k <= 4 ? level : is_power ? power : coef);
+		if (is_power)
+			cr_assert_eq(cJSON_GetObjectItemCaseSensitive(p, "power")->valuedouble,
+				     m->raw[k]);
 		/* "value" is the raw parameter, "scaled" the fitted one */
 		cr_assert_eq(cJSON_GetObjectItemCaseSensitive(p, "value")->valuedouble, m->raw[k]);
 		cr_assert_eq(cJSON_GetObjectItemCaseSensitive(p, "scaled")->valuedouble,

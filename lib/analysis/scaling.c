@@ -1,5 +1,6 @@
-/* The scaling report: q_j in words and the model's predicted speedup and
- * parallel efficiency over the values seen, the rest held at a baseline. */
+/* The scaling report: each extrinsic input's own power and the model's
+ * effective exponent at a baseline, and its predicted speedup and parallel
+ * efficiency over the values seen, the rest held at that baseline. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,16 @@ static pm_status scale_input(const pm_model *m, size_t i, const double *x, size_
 					  m->params[s->param].desc.input == i))
 		s->param++;
 	/* a formula's extrinsic input may have no power of its own (NaN) or
-	 * divide by it (−q) */
-	s->q = s->param < m->nparams ? pm__model_param_exponent(m, s->param) : NAN;
+	 * divide by it (power −q) */
+	s->q = s->param < m->nparams ? m->raw[s->param] : NAN;
 	s->q_std = s->param < m->nparams ? m->params[s->param].std : NAN;
-	s->doubling = exp2(s->q);
+	s->power = pm_model_param_power(m, s->param);
+	s->doubling = exp2(s->power);
+	/* no derivative at the baseline (a step there) is a NaN the report
+	 * shows (pm_model_effective_exponent says why), not a failure of the
+	 * report; a point the model cannot take fails the table below */
+	if (pm_model_effective_exponent(m, base, i, &s->effective, NULL))
+		s->effective = NAN;
 	s->value = malloc(n * sizeof(double));
 	s->time = malloc(n * sizeof(double));
 	s->speedup = malloc(n * sizeof(double));
@@ -175,13 +182,19 @@ pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r, c
 	for (size_t j = 0; j < r->n; j++) {
 		const pm_scaling *s = &r->scaling[j];
 
-		static const char *const keys[] = { "q", "q_std", "doubling" };
-		const double v[] = { s->q, s->q_std, s->doubling };
+		static const char *const keys[] = { "q", "q_std", "power", "doubling",
+						    "effective_exponent" };
+		const double v[] = { s->q, s->q_std, s->power, s->doubling, s->effective };
 
 		pm__jw_object_begin(&w);
 		pm__jw_key(&w, "input");
 		pm__jw_string(&w, m->inputs[s->input].name);
-		pm__jw_doubles(&w, keys, v, 3);
+		pm__jw_key(&w, "parameter");
+		if (s->param < m->nparams)
+			pm__jw_string(&w, m->params[s->param].name);
+		else
+			pm__jw_null(&w);
+		pm__jw_doubles(&w, keys, v, sizeof(v) / sizeof(v[0]));
 		pm__jw_key(&w, "points");
 		pm__jw_array_begin(&w);
 		for (size_t k = 0; k < s->npoints; k++) {

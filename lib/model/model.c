@@ -348,9 +348,9 @@ const char *pm_model_formula(const pm_model *m)
 	return m ? m->formula : NULL;
 }
 
-double pm__model_param_exponent(const pm_model *m, size_t k)
+double pm_model_param_power(const pm_model *m, size_t k)
 {
-	for (size_t f = 0; f < m->terms.nfactors; f++) {
+	for (size_t f = 0; has_param(m, k) && f < m->terms.nfactors; f++) {
 		const pm_factor *fa = &m->terms.factor[f];
 
 		if (fa->kind == PM_FACTOR_POWER && fa->power == k)
@@ -361,9 +361,7 @@ double pm__model_param_exponent(const pm_model *m, size_t k)
 
 double pm_model_param_doubling(const pm_model *m, size_t k)
 {
-	if (!has_param(m, k))
-		return NAN;
-	return exp2(pm__model_param_exponent(m, k));
+	return exp2(pm_model_param_power(m, k));
 }
 
 const char *pm_model_scale_name(const pm_model *m)

@@ -86,9 +86,6 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
 			pm_error *err);
-/* The exponent power parameter k gives its input in the terms (−q after a
- * '/' in a formula); NaN if it is no power factor's. */
-double pm__model_param_exponent(const pm_model *m, size_t k);
 /* Keep n rows' runs, cv and weights in m, copied (each may be NULL: none;
  * all NULL: nrep 0); replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,

@@ -136,6 +136,12 @@ static void write_params(pm_jw *w, const pm_model *m)
 		}
 		pm__jw_key(w, "value");
 		pm__jw_double(w, m->raw[k]);
+		/* for people, not read back: the exponent as it acts on t, which
+		 * is −value after a formula's '/' (null: used only in log2()) */
+		if (p->desc.kind == PM_PARAM_POWER || p->desc.kind == PM_PARAM_SCALING) {
+			pm__jw_key(w, "power");
+			pm__jw_double(w, pm_model_param_power(m, k));
+		}
 		pm__jw_key(w, "scaled");
 		pm__jw_double(w, m->value[k]);
 		pm__jw_key(w, "std");

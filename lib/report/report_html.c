@@ -48,8 +48,9 @@ static void parameter_table(pm_sbuf *b, const pm_model *m)
 		pm__sb_printf(b, " The model is the best of %zu fits with different seeds; "
 			      "&#177; is the standard deviation over them.", nseeds);
 	pm__sb_printf(b, "</p>\n<table class=\"params\">\n<tr><th>parameter</th><th>kind</th>"
-		      "<th>value</th><th>&#177; std</th><th>scaled</th><th>doubling the input "
-		      "multiplies its term by</th></tr>\n");
+		      "<th>value</th><th>&#177; std</th><th>scaled</th><th>power on t (t &#8733; "
+		      "input<sup>power</sup>)</th><th>doubling the input multiplies its term "
+		      "by</th></tr>\n");
 	for (size_t k = 0; k < pm_model_nparams(m); k++) {
 		pm_param_kind kind = pm_model_param_kind(m, k);
 
@@ -60,6 +61,7 @@ static void parameter_table(pm_sbuf *b, const pm_model *m)
 		cell(b, pm_model_param_value(m, k), "%.6g");
 		cell(b, pm_model_param_std(m, k), "%.3g");
 		cell(b, pm_model_param_scaled(m, k), "%.6g");
+		cell(b, pm_model_param_power(m, k), "%.4g");
 		cell(b, pm_model_param_doubling(m, k), "%.4g");
 		pm__sb_printf(b, "</tr>\n");
 	}

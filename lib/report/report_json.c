@@ -34,13 +34,14 @@ static pm_status json_accuracy(pm_jw *w, const char *key, const pm_model *m, con
 
 static void json_parameters(pm_jw *w, const pm_model *m)
 {
-	static const char *const keys[] = { "value", "std", "scaled", "doubling" };
+	static const char *const keys[] = { "value", "std", "scaled", "power", "doubling" };
 
 	pm__jw_key(w, "parameters");
 	pm__jw_array_begin(w);
 	for (size_t k = 0; k < pm_model_nparams(m); k++) {
 		const double v[] = { pm_model_param_value(m, k), pm_model_param_std(m, k),
-				     pm_model_param_scaled(m, k), pm_model_param_doubling(m, k) };
+				     pm_model_param_scaled(m, k), pm_model_param_power(m, k),
+				     pm_model_param_doubling(m, k) };
 
 		pm__jw_object_begin_line(w);
 		pm__jw_key(w, "name");

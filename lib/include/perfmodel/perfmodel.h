@@ -409,15 +409,29 @@ PM_API pm_status pm_sweep_to_json(const pm_sweep *sw, const pm_fit_options *o, c
 				  pm_error *err);
 
 /* ---- scaling report (thesis §4.3, Table 4.5) -------------------------------
- * What each extrinsic parameter's q_j means for run time. With eq. 4.4,
- * t = I * E^q + C: doubling E multiplies the first part by 2^q, while C stays,
- * which is why measured speedup falls short of E^q. */
+ * What each extrinsic input does to run time. With eq. 4.4, t = I * E^q + C:
+ * doubling E multiplies the first part by 2^q, while C stays, which is why
+ * measured speedup falls short of E^q. So the report gives both: the power
+ * of the input's own term, and the effective exponent d log t̂ / d log E of
+ * the whole prediction (C and every term included) at a reference point,
+ * the baseline. Exponents follow one convention (pm_model_param_power):
+ * as they act on t, negative = faster with more E. */
 typedef struct pm_scaling {
 	size_t input;		/* the extrinsic input */
-	size_t param;		/* its q_j among the model's parameters; nparams (and q,
-				 * doubling NaN) when a formula gives it no power of its own */
-	double q, q_std;	/* q_j and its std over seeds (NaN: one fit) */
-	double doubling;	/* 2^q: what doubling the input multiplies time by, C aside */
+	size_t param;		/* the parameter of its own power; nparams (and q, q_std,
+				 * power, doubling NaN) when a formula gives it none */
+	double q, q_std;	/* that parameter as the formula writes it
+				 * (pm_model_param_value: q of "/ E^q" too) and its std
+				 * over seeds (NaN: one fit), which is power's std too */
+	double power;		/* the exponent on t in its own term: q, or −q after a
+				 * '/'; NaN when q is used only in log2() */
+	double doubling;	/* 2^power: what doubling the input multiplies its own
+				 * term by, C and the other terms aside */
+	double effective;	/* d log t̂ / d log E at the baseline (E at its own
+				 * baseline value too; pm_model_effective_exponent):
+				 * near there, doubling E multiplies the predicted time
+				 * by about 2^effective. NaN where t̂ has no derivative
+				 * (an indicator on E switches at the baseline) */
 	size_t npoints;		/* the input's distinct values in the data */
 	double *value;		/* npoints values, ascending */
 	double *time;		/* predicted time at value[i], other inputs at the baseline */
@@ -428,9 +442,9 @@ typedef struct pm_scaling {
 typedef struct pm_scaling_report {
 	size_t n;		/* one per extrinsic input, in input order */
 	pm_scaling *scaling;
-	/* pm_model_ninputs(m) values: the median of each numeric input over
-	 * the data's rows, the most frequent level (index; ties: the first)
-	 * of each categorical one */
+	/* pm_model_ninputs(m) values, the reference point: the median of each
+	 * numeric input over the data's rows, the most frequent level (index;
+	 * ties: the first) of each categorical one */
 	double *baseline;
 } pm_scaling_report;
 

@@ -164,9 +164,16 @@ PM_API double pm_model_param_mean(const pm_model *m, size_t k);
  * or "formula" (docs/maths.md); the formula's text, NULL for additive. */
 PM_API const char *pm_model_form(const pm_model *m);
 PM_API const char *pm_model_formula(const pm_model *m);
-/* What doubling the input of power parameter k (POWER or SCALING) does to
- * the term it is in: the factor 2^e, e its exponent (−q after a '/');
- * NaN for another parameter or one used only in log2(). */
+/* One convention for exponents (docs/maths.md, "Reading q and C"): the
+ * power of parameter k (POWER or SCALING) is the exponent as it acts on t,
+ * t ∝ x^power in the term it is in, whatever way the formula is written:
+ * the parameter's value for "x^q", its negative for "/ x^q" (negative: more
+ * x, less time). pm_model_param_value stays the formula's own parameter.
+ * NaN for another parameter or one used only in log2(); a parameter used
+ * in more than one power factor gives its first use's. */
+PM_API double pm_model_param_power(const pm_model *m, size_t k);
+/* What doubling the input of power parameter k does to the term it is in:
+ * 2^power; NaN where the power is. */
 PM_API double pm_model_param_doubling(const pm_model *m, size_t k);
 /* ---- how the model was fitted ----------------------------------------------
  * A model.json records its fit's loss and row weights; these name them.
@@ -295,12 +302,29 @@ PM_API pm_status pm_model_predict_point(const pm_model *m, const pm_point *p, do
 
 /* ---- scaling ---------------------------------------------------------------
  * The scaling exponent q of extrinsic input i (eq. 4.4: time grows as E^q in
- * every term; −1 is ideal strong scaling); for a formula model, the exponent
- * of the fitted power named for that input (−q after a '/'). PM_EINVAL: i is
+ * every term; −1 is ideal strong scaling); for a formula model, the power
+ * (pm_model_param_power: −q after a '/') of the fitted parameter named for
+ * that input: the exponent of its own term, C and the other terms aside
+ * (pm_model_effective_exponent has them). PM_EINVAL: i is
  * out of range or not extrinsic; PM_EDOMAIN: the model has no fitted power
  * for the input (a formula that uses it only in indicators or log2()). */
 PM_API pm_status pm_model_scaling_exponent(const pm_model *m, size_t i, double *q,
 					   pm_error *err);
+/* The model's own scaling exponent in numeric input i at the point x:
+ *     e = d log t̂ / d log x_i = Σ_terms x_i ∂term/∂x_i / t̂,
+ * C and every term included, so that near x, t̂ ∝ x_i^e and doubling x_i
+ * multiplies the prediction by about 2^e. With C = 0 and x_i in every term
+ * with the same power q (eq. 4.4), e = q; a C or terms without x_i pull e
+ * towards 0. Computed from the terms (no finite difference). PM_EINVAL: a
+ * NULL argument, i out of range or categorical; PM_EDOMAIN: t̂ has no
+ * derivative at x, because an indicator [x_i op v] with v = x[i] switches
+ * there (in a term with a coefficient other than 0), or a factor
+ * log2(x_i)^e with e < 1 is at x[i] = 1 (0 there, it jumps or rises
+ * steeply), or t̂ is not above 0 there (no log); else the errors of
+ * pm_model_predict. Reentrant,
+ * allocation-free. */
+PM_API pm_status pm_model_effective_exponent(const pm_model *m, const double *x, size_t i,
+					     double *e, pm_error *err);
 /* Speedup of extrinsic (or any numeric) input i going from value `from` to
  * value `to`, every other input held at x (x[i] is ignored):
  *     speedup = t(x_i = from) / t(x_i = to),
