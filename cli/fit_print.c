@@ -234,9 +234,12 @@ static void print_exponents(const pm_model *m, const pm_scaling_report *r, const
 		cprintf(stdout, "  %s: effective exponent %.3g at the reference point: doubling %s "
 			"there multiplies the predicted time by about %.3g×", name, s->effective,
 			name, f);
-		if (f != 1)
+		/* a ratio that prints as 1× (3 digits) is no change worth a word */
+		if ((f < 1 ? 1 / f : f) >= 1.005)
 			cprintf(stdout, ", i.e. %.3g× %s", f < 1 ? 1 / f : f,
 				f < 1 ? "faster" : "slower");
+		else
+			cprintf(stdout, ", i.e. about the same");
 		cprintf(stdout, "%s\n", s->effective <= -0.999 && s->effective >= -1.001
 						? " (ideal strong scaling)" : "");
 	} else {
