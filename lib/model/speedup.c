@@ -65,7 +65,7 @@ pm_status pm_model_effective_exponent(const pm_model *m, const double *x, size_t
 				      double *e, pm_error *err)
 {
 	const pm_terms *t;
-	double sum = 0.0, dsum = 0.0;
+	double checked, sum = 0.0, dsum = 0.0;
 	pm_status st;
 
 	if (!m || !x || !e)
@@ -73,9 +73,8 @@ pm_status pm_model_effective_exponent(const pm_model *m, const double *x, size_t
 	if (i >= m->ninputs || m->inputs[i].role == PM_ROLE_CATEGORICAL)
 		return pm__fail(err, PM_EINVAL, "input %zu is not a numeric input of the model", i);
 	/* checks the point as pm_model_predict does */
-	if ((st = pm__predict_at(m, x, SIZE_MAX, 0.0, &sum, err)))
+	if ((st = pm__predict_at(m, x, SIZE_MAX, 0.0, &checked, err)))
 		return st;
-	sum = 0.0;
 	t = &m->terms;
 	/* Σ over the terms on at x of coef Π v_f and of its derivative by the
 	 * product rule, coef Σ_f dv_f Π_{g≠f} v_g */
