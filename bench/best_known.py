@@ -6,12 +6,19 @@ search finds. bench/run measures every fit against it.
 
 usage: bench/best_known.py [--build DIR] [--seeds K] [--jobs J]
                            [--sets lenet5,gemm,ddp_mlp] [--out FILE]
+                           [--nm-maxfev N] [--nm-rounds R] [--reuse]
 
   --build DIR   a built meson build directory (default: build)
   --seeds K     seeds 1..K of each long fit (default 12)
   --jobs J      fits run at once, one thread each (default 2)
   --sets LIST   the data sets (default all three)
   --out FILE    where the result goes (default bench/best_known.json)
+  --nm-maxfev N linear programs per Nelder-Mead round (default 2000)
+  --nm-rounds R Nelder-Mead rounds at most, each restarted from the last
+                one's end (default 6); they stop early once a round gains
+                less than 1e-9 relative
+  --reuse       take the long fits' models from an earlier run (in
+                BUILD/bench-work) instead of fitting again
 
 The search, per data set:
   1. long fits of both engines over seeds 1..K, one thread each:
@@ -25,14 +32,17 @@ The search, per data set:
      coefficients and C that minimise the MAE exactly, within their bounds,
      by linear programming (scipy.optimize.linprog, HiGHS);
   4. a bounded Nelder-Mead over the powers with the exact LAD inside, from
-     the best of 3, then the exact LAD once more at its end.
+     the best of 3 and of the best known already in FILE (if any), restarted
+     from its end while it gains (a fresh simplex escapes a collapsed one).
 The lowest cost of all of these is the best known; the file records it with
 its parameters (scaled, in model.json's order), how each stage did, the
 commands and seeds, the date and the versions.
 
-Time: about 20 minutes on 2 free cores with the defaults (most of it the
-LeNet-5 fits: ~13 s a varpro fit, ~30-60 s a DE fit, one thread each; the
-Nelder-Mead on LeNet-5, 2 000 LPs of ~0.1 s, 3-4 minutes). Needs /usr/bin/python3 with numpy
+Time: 6-10 minutes on a shared 2-core machine (measured at load 3-10):
+LeNet-5's 24 long fits, two at a time, take about 5 (a varpro one ~40 s of
+one core, a DE one ~8 s), its first Nelder-Mead round (2 000 linear
+programs of ~0.1 s) about 4; gemm and DDP under half a minute together.
+Needs /usr/bin/python3 with numpy
 and scipy (Debian's python3-scipy).
 """
 import argparse
@@ -119,16 +129,20 @@ class Problem:
         return x, self.cost(x)
 
 
-def perfmodel_fit(exe, data, spec, work, name, engine, seed):
+def perfmodel_fit(exe, data, spec, work, name, engine, seed, reuse):
     out = os.path.join(work, "best-%s-%s-s%d.json" % (name, engine, seed))
     cmd = [exe, "fit", data, "--spec", spec, "-o", out, "--seed", str(seed),
            "--threads", "1", "--quiet"] + LONG[engine]
-    t0 = time.time()
-    subprocess.run(cmd, check=True)
+    t0, seconds = time.time(), None
+    if not (reuse and os.path.exists(out)):
+        subprocess.run(cmd, check=True)
+        seconds = round(time.time() - t0, 2)
     j = json.load(open(out))
+    if j["fit"]["popsize"] != int(LONG[engine][3]):
+        sys.exit("best_known: %s is not a long fit's model" % out)
     return {"engine": engine, "seed": seed, "cost": j["fit"]["cost"],
             "evaluations": j["fit"]["evaluations"], "stop": j["fit"]["stop"],
-            "seconds": round(time.time() - t0, 2),
+            "seconds": seconds,
             "names": [p["name"] for p in j["parameters"]],
             "x": [p["scaled"] for p in j["parameters"]]}
 
@@ -140,6 +154,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sets", default=",".join(n for n, _, _ in REAL))
     ap.add_argument("--out", default=os.path.join(HERE, "best_known.json"))
+    ap.add_argument("--nm-maxfev", type=int, default=2000)
+    ap.add_argument("--nm-rounds", type=int, default=6)
+    ap.add_argument("--reuse", action="store_true")
     a = ap.parse_args()
     src = os.path.dirname(HERE)
     build = os.path.abspath(a.build or os.path.join(src, "build"))
@@ -157,7 +174,8 @@ def main():
         data, spec = os.path.join(src, data_rel), os.path.join(src, spec_rel)
         prob = Problem(data, spec)
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            runs = list(pool.map(lambda es: perfmodel_fit(exe, data, spec, work, name, *es),
+            runs = list(pool.map(lambda es: perfmodel_fit(exe, data, spec, work, name, *es,
+                                                          a.reuse),
                                  [(e, s) for e in LONG for s in seeds]))
         worst = 0.0
         for r in runs:
@@ -175,9 +193,20 @@ def main():
             x, c = prob.lad(r["x"])
             cands.append({"how": "exact LAD on the powers of %s seed %d" % (r["engine"], r["seed"]),
                           "cost": c, "x": list(x)})
+        old = result.get(name)
+        if old:
+            # a reused fit's time is the one recorded when it ran
+            took = {(r["engine"], r["seed"]): r["seconds"] for r in old["runs"]}
+            for r in runs:
+                if r["seconds"] is None:
+                    r["seconds"] = took.get((r["engine"], r["seed"]))
+        if old and list(old["parameters"]) == runs[0]["names"]:
+            x, c = prob.lad(list(old["parameters"].values()))
+            cands.append({"how": "the best known of %s (%s), exact LAD again"
+                          % (old["date"], old["found_by"]), "cost": c, "x": list(x)})
         start = min(cands, key=lambda c: c["cost"])
         x0 = np.array(start["x"])
-        pb = prob.bounds[prob.pow_idx]
+        pb = [tuple(b) for b in prob.bounds[prob.pow_idx]]
         nm_evals = [0]
 
         def f(p):
@@ -185,13 +214,22 @@ def main():
             x = x0.copy()
             x[prob.pow_idx] = p
             return prob.lad(x)[1]
-        nm = minimize(f, x0[prob.pow_idx], method="Nelder-Mead", bounds=[tuple(b) for b in pb],
-                      options={"xatol": 1e-7, "fatol": 1e-12, "maxfev": 2000, "adaptive": True})
-        x = x0.copy()
-        x[prob.pow_idx] = nm.x
-        x, c = prob.lad(x)
+        cur, rounds = start["cost"], 0
+        for rounds in range(1, a.nm_rounds + 1):
+            nm = minimize(f, x0[prob.pow_idx], method="Nelder-Mead", bounds=pb,
+                          options={"xatol": 1e-7, "fatol": 1e-12, "maxfev": a.nm_maxfev,
+                                   "adaptive": True})
+            x = x0.copy()
+            x[prob.pow_idx] = nm.x
+            x, c = prob.lad(x)
+            if c < cur:
+                x0 = x
+            gain, cur = (cur - c) / cur, min(cur, c)
+            if gain < 1e-9:
+                break
         cands.append({"how": "Nelder-Mead over the powers with exact LAD inside, from "
-                      + start["how"] + " (%d LPs)" % nm_evals[0], "cost": c, "x": list(x)})
+                      + start["how"] + " (%d rounds, %d LPs)" % (rounds, nm_evals[0]),
+                      "cost": cur, "x": list(x0)})
         best = min(cands, key=lambda c: c["cost"])
         result[name] = {
             "cost": best["cost"],
@@ -208,6 +246,7 @@ def main():
             "reproduction_max_rel_diff": worst,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "seconds": round(time.time() - t_set, 1),
+            "reused_fits": a.reuse,
             "versions": {"perfmodel": subprocess.run([exe, "--version"], capture_output=True,
                                                      text=True).stdout.strip(),
                          "python": platform.python_version(), "numpy": np.__version__,
