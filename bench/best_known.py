@@ -28,12 +28,14 @@ The search, per data set:
      columns u = log x - mean(log x) over the rows, target / median) is
      checked against every fit's "fit.cost" to 1e-9 relative; it stops if
      one differs;
-  3. exact LAD: for the powers of each of the best three fits, the
+  3. exact LAD: for the powers of each of the best three fits (and of
+     each engine's best, if not among them), the
      coefficients and C that minimise the MAE exactly, within their bounds,
      by linear programming (scipy.optimize.linprog, HiGHS);
   4. a bounded Nelder-Mead over the powers with the exact LAD inside, from
-     the best of 3 and of the best known already in FILE (if any), restarted
-     from its end while it gains (a fresh simplex escapes a collapsed one).
+     the best point so far (the best known already in FILE among them, if
+     any) and from each engine's best after step 3, restarted from its end
+     while it gains (a fresh simplex escapes a collapsed one).
 The lowest cost of all of these is the best known; the file records it with
 its parameters (scaled, in model.json's order), how each stage did, the
 commands and seeds, the date and the versions.
@@ -42,6 +44,7 @@ Time: 6-10 minutes on a shared 2-core machine (measured at load 3-10):
 LeNet-5's 24 long fits, two at a time, take about 5 (a varpro one ~40 s of
 one core, a DE one ~8 s), its first Nelder-Mead round (2 000 linear
 programs of ~0.1 s) about 4; gemm and DDP under half a minute together.
+
 Needs /usr/bin/python3 with numpy
 and scipy (Debian's python3-scipy).
 """
@@ -129,6 +132,35 @@ class Problem:
         return x, self.cost(x)
 
 
+def nelder_mead(prob, start, maxfev, rounds_max):
+    """A bounded Nelder-Mead over the powers with the exact LAD inside,
+    from start, restarted from its end while a round gains 1e-9 relative."""
+    x0 = np.array(start["x"])
+    pb = [tuple(b) for b in prob.bounds[prob.pow_idx]]
+    evals = [0]
+
+    def f(p):
+        evals[0] += 1
+        x = x0.copy()
+        x[prob.pow_idx] = p
+        return prob.lad(x)[1]
+    cur, rounds = start["cost"], 0
+    for rounds in range(1, rounds_max + 1):
+        nm = minimize(f, x0[prob.pow_idx], method="Nelder-Mead", bounds=pb,
+                      options={"xatol": 1e-7, "fatol": 1e-12, "maxfev": maxfev,
+                               "adaptive": True})
+        x = x0.copy()
+        x[prob.pow_idx] = nm.x
+        x, c = prob.lad(x)
+        if c < cur:
+            x0 = x
+        gain, cur = (cur - c) / cur, min(cur, c)
+        if gain < 1e-9:
+            break
+    return {"how": "Nelder-Mead over the powers with exact LAD inside (%d rounds, %d LPs), "
+            "from: %s" % (rounds, evals[0], start["how"]), "cost": cur, "x": list(x0)}
+
+
 def perfmodel_fit(exe, data, spec, work, name, engine, seed, reuse):
     out = os.path.join(work, "best-%s-%s-s%d.json" % (name, engine, seed))
     cmd = [exe, "fit", data, "--spec", spec, "-o", out, "--seed", str(seed),
@@ -189,10 +221,12 @@ def main():
         runs.sort(key=lambda r: r["cost"])
         cands = [{"how": "%s seed %d" % (r["engine"], r["seed"]), "cost": r["cost"],
                   "x": list(r["x"])} for r in runs[:1]]
-        for r in runs[:3]:
+        # the best three, and each engine's best
+        for r in runs[:3] + [min((r for r in runs if r["engine"] == e), key=lambda r: r["cost"])
+                             for e in LONG if all(r["engine"] != e for r in runs[:3])]:
             x, c = prob.lad(r["x"])
             cands.append({"how": "exact LAD on the powers of %s seed %d" % (r["engine"], r["seed"]),
-                          "cost": c, "x": list(x)})
+                          "cost": c, "x": list(x), "engine": r["engine"]})
         old = result.get(name)
         if old:
             # a reused fit's time is the one recorded when it ran
@@ -202,34 +236,16 @@ def main():
                     r["seconds"] = took.get((r["engine"], r["seed"]))
         if old and list(old["parameters"]) == runs[0]["names"]:
             x, c = prob.lad(list(old["parameters"].values()))
-            cands.append({"how": "the best known of %s (%s), exact LAD again"
-                          % (old["date"], old["found_by"]), "cost": c, "x": list(x)})
-        start = min(cands, key=lambda c: c["cost"])
-        x0 = np.array(start["x"])
-        pb = [tuple(b) for b in prob.bounds[prob.pow_idx]]
-        nm_evals = [0]
-
-        def f(p):
-            nm_evals[0] += 1
-            x = x0.copy()
-            x[prob.pow_idx] = p
-            return prob.lad(x)[1]
-        cur, rounds = start["cost"], 0
-        for rounds in range(1, a.nm_rounds + 1):
-            nm = minimize(f, x0[prob.pow_idx], method="Nelder-Mead", bounds=pb,
-                          options={"xatol": 1e-7, "fatol": 1e-12, "maxfev": a.nm_maxfev,
-                                   "adaptive": True})
-            x = x0.copy()
-            x[prob.pow_idx] = nm.x
-            x, c = prob.lad(x)
-            if c < cur:
-                x0 = x
-            gain, cur = (cur - c) / cur, min(cur, c)
-            if gain < 1e-9:
-                break
-        cands.append({"how": "Nelder-Mead over the powers with exact LAD inside, from "
-                      + start["how"] + " (%d rounds, %d LPs)" % (rounds, nm_evals[0]),
-                      "cost": cur, "x": list(x0)})
+            cands.append({"how": old["found_by"], "cost": c, "x": list(x)})
+        # from the best point, and from each engine's best after the exact
+        # LAD (different basins, when the engines end in different ones)
+        starts = [min(cands, key=lambda c: c["cost"])]
+        for e in LONG:
+            mine = [c for c in cands if c.get("engine") == e]
+            if mine and min(mine, key=lambda c: c["cost"]) not in starts:
+                starts.append(min(mine, key=lambda c: c["cost"]))
+        for start in starts:
+            cands.append(nelder_mead(prob, start, a.nm_maxfev, a.nm_rounds))
         best = min(cands, key=lambda c: c["cost"])
         result[name] = {
             "cost": best["cost"],
