@@ -17,6 +17,9 @@ usage: bench/best_known.py [--build DIR] [--seeds K] [--jobs J]
   --nm-rounds R Nelder-Mead rounds at most, each restarted from the last
                 one's end (default 6); they stop early once a round gains
                 less than 1e-9 relative
+  --nm-from E:S,...
+                Nelder-Mead from these long fits only (engine:seed, after the
+                exact LAD) instead of the default starts
   --reuse       take the long fits' models from an earlier run (in
                 BUILD/bench-work) instead of fitting again
 
@@ -189,6 +192,7 @@ def main():
     ap.add_argument("--nm-maxfev", type=int, default=2000)
     ap.add_argument("--nm-rounds", type=int, default=6)
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--nm-from", default=None)
     a = ap.parse_args()
     src = os.path.dirname(HERE)
     build = os.path.abspath(a.build or os.path.join(src, "build"))
@@ -244,6 +248,14 @@ def main():
             mine = [c for c in cands if c.get("engine") == e]
             if mine and min(mine, key=lambda c: c["cost"]) not in starts:
                 starts.append(min(mine, key=lambda c: c["cost"]))
+        if a.nm_from:
+            starts = []
+            for es in a.nm_from.split(","):
+                e, sd = es.split(":")
+                r = next(r for r in runs if r["engine"] == e and r["seed"] == int(sd))
+                x, c = prob.lad(r["x"])
+                starts.append({"how": "exact LAD on the powers of %s seed %s" % (e, sd),
+                               "cost": c, "x": list(x)})
         for start in starts:
             cands.append(nelder_mead(prob, start, a.nm_maxfev, a.nm_rounds))
         best = min(cands, key=lambda c: c["cost"])
