@@ -455,6 +455,14 @@ if "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --engine de -o
 else
 	bad "--engine de: the thesis's DE with scipy's defaults, an explicit --popsize kept"
 fi
+# nothing to search: the coefficients are solved once, then polished
+if "$pm" fit "$data/gemm_cpu.csv" --target time_s --formula 'a * n^3 + C' -o fixed.json \
+	>fixed.txt 2>&1 && grep -q '"generations": 0,' fixed.json &&
+	grep -q '"engine": "varpro"' fixed.json && grep -Eq '^  a +a +[0-9.e-]+ ' fixed.txt; then
+	ok "a formula of fixed powers: its coefficients solved without a search"
+else
+	bad "a formula of fixed powers: its coefficients solved without a search" "$(cat fixed.txt)"
+fi
 expect_fail "--engine: an unknown engine" 2 "--engine must be varpro or de, not 'lbfgs'" -- \
 	"$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --engine lbfgs -o x.json
 printf '{"target": "time_per_iter_s", "extrinsic": ["world_size", "batch_size"],\n "formula": "%s"}\n' \
