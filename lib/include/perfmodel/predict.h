@@ -168,6 +168,14 @@ PM_API const char *pm_model_formula(const pm_model *m);
  * the term it is in: the factor 2^e, e its exponent (−q after a '/');
  * NaN for another parameter or one used only in log2(). */
 PM_API double pm_model_param_doubling(const pm_model *m, size_t k);
+/* What a reader must know before trusting the model: its fit's findings
+ * (a fit that predicts the same value for every training row, ...), one line
+ * of English each, naming what it concerns, in the order found. model.json
+ * keeps them ("warnings", docs/formats.md); perfmodel prints them on stderr
+ * as "perfmodel: warning: ...". Control characters of the data's names
+ * appear escaped (\x1b), as in error messages. i in [0, pm_model_nwarnings). */
+PM_API size_t pm_model_nwarnings(const pm_model *m);
+PM_API const char *pm_model_warning(const pm_model *m, size_t i);
 /* ---- how the model was fitted ----------------------------------------------
  * A model.json records its fit's loss and row weights; these name them.
  * (The whole fit record, pm_model_fit_info, is the fitting library's:
