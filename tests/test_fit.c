@@ -355,40 +355,14 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 	pm_dataset_free(d);
 }
 
-/* ---- issue 20: no silent constants ------------------------------------------
- * A table of scaling columns alone, times = a·threads^q1·nodes^q2 + C, the
- * ith row from its own (threads, nodes) pair; `flat`: every time the same. */
-static pm_dataset *scaling_only(int flat)
-{
-	char csv[2048];
-	size_t len = (size_t)snprintf(csv, sizeof(csv), "threads,nodes,time\n");
-	pm_dataset *d = NULL;
-
-	for (int t = 1; t <= 16; t *= 2)
-		for (int n = 1; n <= 4; n *= 2)
-			len += (size_t)pm_snprintf(csv + len, sizeof(csv) - len, "%d,%d,%.17g\n", t, n,
-						   flat ? 2.5 : 10 * pow(t, -0.8) * pow(n, -0.5) + 0.5);
-	cr_assert_eq(pm_dataset_parse_csv(csv, len, "scaling.csv", &d, NULL), PM_OK);
-	return d;
-}
-
-static pm_spec *extrinsic_spec(const char *extrinsic)
-{
-	pm_spec *s = NULL;
-
-	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
-	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, extrinsic, NULL), PM_OK);
-	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "", NULL), PM_OK);
-	return s;
-}
+/* ---- issue 20: no silent constants ---------------------------------------- */
 
 /* Eq. 4.4 of scaling columns alone was the constant C (its sum empty); with
  * the base a0 it recovers the data's parameters, and is no constant fit. */
 Test(fit, scaling_columns_alone_are_fitted_through_the_base)
 {
-	pm_dataset *d = scaling_only(0);
-	pm_spec *s = extrinsic_spec("threads,nodes");
+	pm_dataset *d = scaling_dataset(16, 0);
+	pm_spec *s = scaling_spec("threads,nodes");
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m = NULL;
 	pm_error err = { 0 };
@@ -413,8 +387,8 @@ Test(fit, scaling_columns_alone_are_fitted_through_the_base)
  * times that depend on nothing, and a model of no inputs at all. */
 Test(fit, a_constant_fit_is_flagged_and_warned_of)
 {
-	pm_dataset *flat = scaling_only(1), *d = scaling_only(0);
-	pm_spec *s = extrinsic_spec("threads,nodes"), *none = extrinsic_spec("");
+	pm_dataset *flat = scaling_dataset(16, 1), *d = scaling_dataset(16, 0);
+	pm_spec *s = scaling_spec("threads,nodes"), *none = scaling_spec("");
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m = NULL;
 	pm_error err = { 0 };

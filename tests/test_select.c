@@ -259,34 +259,16 @@ Test(select, the_choice_rule)
 	cr_expect_eq(pm_select_best(cv, 4), 3);
 }
 
-/* Scaling columns alone; flat: the time depends on nothing. */
-static pm_dataset *scaling_table(int flat)
-{
-	char csv[2048];
-	size_t len = (size_t)snprintf(csv, sizeof(csv), "threads,nodes,time\n");
-	pm_dataset *d = NULL;
-
-	for (int t = 1; t <= 32; t *= 2)
-		for (int n = 1; n <= 4; n *= 2)
-			len += (size_t)pm_snprintf(csv + len, sizeof(csv) - len, "%d,%d,%.17g\n", t, n,
-						   flat ? 2.5 : 10 * pow(t, -0.8) * pow(n, -0.5) + 0.5);
-	cr_assert_eq(pm_dataset_parse_csv(csv, len, "scaling.csv", &d, NULL), PM_OK);
-	return d;
-}
-
 /* Every held-out metric gets a mean and a std over the folds, mape, mape_std
  * and r2 being three of them; a constant candidate's folds are counted. */
 Test(select, cross_validation_gives_every_metric_and_the_constant_folds)
 {
-	pm_dataset *d = scaling_table(0), *flat = scaling_table(1);
-	pm_spec *s = NULL;
+	pm_dataset *d = scaling_dataset(32, 0), *flat = scaling_dataset(32, 1);
+	pm_spec *s = scaling_spec("threads,nodes");
 	pm_fit_options o = quick();
 	pm_cv_result cv;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
-	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads,nodes", NULL), PM_OK);
 	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 1, &cv, &err), PM_OK, "%s", err.msg);
 	cr_expect_eq(memcmp(&cv.mape, &cv.mean.mape, sizeof(double)), 0);
 	cr_expect_eq(memcmp(&cv.mape_std, &cv.std.mape, sizeof(double)), 0);
@@ -307,8 +289,8 @@ Test(select, cross_validation_gives_every_metric_and_the_constant_folds)
 /* select --json's document: the fit's, then the whole table. */
 Test(select, the_selection_document)
 {
-	pm_dataset *d = scaling_table(0);
-	pm_spec *s = NULL;
+	pm_dataset *d = scaling_dataset(32, 0);
+	pm_spec *s = scaling_spec("threads,nodes");
 	pm_fit_options o = quick();
 	const pm_candidate c[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
 	pm_cv_result cv[2];
@@ -318,9 +300,6 @@ Test(select, the_selection_document)
 	char *json = (char *)&sel;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
-	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
-	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads,nodes", NULL), PM_OK);
 	cr_assert_eq(pm_select(d, s, &o, c, 2, 3, 7, cv, &sel.best, &m, &err), PM_OK, "%s",
 		     err.msg);
 	cr_assert_eq(pm_scaling_report_new(m, d, &r, &err), PM_OK, "%s", err.msg);

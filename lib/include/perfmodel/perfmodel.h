@@ -596,7 +596,8 @@ PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t 
 
 /* ---- JSON documents (docs/json.md) -----------------------------------------
  * What perfmodel prints with --json is made by these functions and by
- * pm_sweep_to_json, pm_fit_report_to_json, pm_lif_report_to_json,
+ * pm_sweep_to_json, pm_fit_report_to_json, pm_select_report_to_json,
+ * pm_lif_report_to_json,
  * pm_ssgd_report_to_json and pm_report_to_json, all alike: on success *out
  * owns a NUL-terminated text ending in a newline (caller frees), with every
  * double as the fewest digits that read back bit-exact, a value that is not
