@@ -7,6 +7,7 @@
 #define PM_MODEL_IMPL_H
 
 #include "perfmodel/perfmodel.h"
+#include "core/error.h"
 #include "core/strindex.h"
 #include "model/terms.h"
 
@@ -110,10 +111,7 @@ pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,
  * findings here; model.json keeps them ("warnings"). */
 #define PM_WARNING_MAX 512
 pm_status pm__model_add_warning(pm_model *m, pm_error *err, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
+	PM_PRINTF(3, 4);
 /* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 				pm_error *err);
