@@ -28,6 +28,16 @@ const struct command *find_command(const char *name);
 int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void report_error(const pm_error *err);
+/* Each of m's warnings as "perfmodel: warning: TEXT" on stderr. Printed
+ * even with --quiet, which silences progress and reports, not what makes a
+ * result untrustworthy (docs/cli.md). */
+void report_warnings(const pm_model *m);
+/* What the printed tables add to an R² (docs/maths.md, "Metrics"): "worse
+ * than the mean" below 0 (the rows' own mean would have predicted them
+ * better), else NULL. Adjusted R² is NaN when the unknowns leave it no
+ * degree of freedom: the tables print "n/a (" ADJ_R2_WHY ")" (JSON: null). */
+const char *r2_words(double r2);
+#define ADJ_R2_WHY "unknowns ≥ rows - 1"
 /* "perfmodel: message" on stderr; returns EXIT_USAGE, for bad arguments. */
 /* --threads beyond the CPUs online only take turns (and a thousand would
  * cost their stacks): cap it, with a note on stderr unless quiet. */
@@ -133,9 +143,11 @@ int print_document(pm_status st, char **doc, const pm_error *err);
 int fit_command(int argc, char **argv, const char *usage, int select);
 
 /* The report of a fit of d saved to out (cli/fit_print.c): for people, or
- * with json the document of docs/formats.md. 0, or 1 after reporting an
+ * with json the document of docs/json.md, with the selection's table when
+ * sel is not NULL (select, fit --form auto). 0, or 1 after reporting an
  * error. */
-int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json);
+int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json,
+		     const pm_selection *sel);
 
 int cmd_fit(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

@@ -1,4 +1,5 @@
 /* perfmodel eval: accuracy of a model on measurements. */
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -53,8 +54,13 @@ int cmd_eval(int argc, char **argv)
 		cprintf(stdout, "%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
 		       pm_model_target(m));
 		cprintf(stdout, "  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
-		       "  R^2    %.4f\n  SMAPE  %.2f %%\n  adj R^2 %.4f\n",
-		       x.mae, x.mape, x.mse, x.rmse, x.r2, x.smape, x.adj_r2);
+		       "  R^2    %.4f%s%s\n  SMAPE  %.2f %%\n",
+		       x.mae, x.mape, x.mse, x.rmse, x.r2, r2_words(x.r2) ? "  " : "",
+		       r2_words(x.r2) ? r2_words(x.r2) : "", x.smape);
+		if (isnan(x.adj_r2))
+			cprintf(stdout, "  adj R^2 n/a (" ADJ_R2_WHY ")\n");
+		else
+			cprintf(stdout, "  adj R^2 %.4f\n", x.adj_r2);
 	}
 out:
 	pm_read_info_clear(&info);

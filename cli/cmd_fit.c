@@ -21,8 +21,8 @@ const char fit_usage[] =
 	"  --extrinsic A,B        scaling parameters E_j (threads, GPUs, batch size)\n"
 	"  --intrinsic A,B        numeric intrinsic parameters I_i\n"
 	"  --categorical A,B      text parameters, one coefficient per level\n"
-	"                         Without --intrinsic/--categorical every other column is used:\n"
-	"                         numeric ones as intrinsic, text ones as categorical.\n"
+	"                         Without them every other column is used: numeric ones as\n"
+	"                         intrinsic, text ones as categorical; \"\" names none.\n"
 	"\n"
 	"Model form (default: the spec's \"form\"/\"formula\", else additive):\n"
 	"      --form additive    thesis eq. 4.4 (above)\n"
@@ -37,7 +37,7 @@ const char fit_usage[] =
 	"  -o, --output FILE      the model file (default model.json; -: stdout)\n"
 	"      --json             print one JSON document on stdout instead: the model, the\n"
 	"                         held-out metrics, every seed and the scaling report\n"
-	"  -q, --quiet            print nothing but errors\n"
+	"  -q, --quiet            print nothing but errors and warnings\n"
 	"      --plot-dir DIR     also write the plots of 'perfmodel report' there as SVG\n"
 	"\n"
 	"Fit:\n"
@@ -184,24 +184,39 @@ static int check_loss_list(const char *list)
 	return bad;
 }
 
-static void print_table(FILE *f, const pm_candidate *cand, size_t n, const pm_cv_result *cv,
-			size_t best, uint64_t seed)
+/* The table of a selection: each candidate's held-out MAPE and R², and
+ * what makes one untrustworthy (docs/cli.md): a fit constant in some fold,
+ * a held-out R² below 0. */
+static void print_table(FILE *f, const pm_selection *sel)
 {
-	int w = (int)strlen("form");
+	const pm_candidate *cand = sel->cand;
+	const pm_cv_result *cv = sel->cv;
+	int w = (int)strlen("form"), flagged = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < sel->n; i++)
 		if ((int)strlen(cand[i].form) > w)
 			w = (int)strlen(cand[i].form);
 	cprintf(f, "model selection: %u-fold cross-validation, fold seed %llu\n", cv[0].folds,
-		(unsigned long long)seed);
+		(unsigned long long)sel->fold_seed);
 	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
 		"held-out MAPE %", "R^2", "fit time s");
-	for (size_t i = 0; i < n; i++)
-		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s\n", w, cand[i].form,
+	for (size_t i = 0; i < sel->n; i++) {
+		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s", w, cand[i].form,
 			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, cv[i].mape_std,
-			cv[i].r2, cv[i].fit_time_s, i == best ? "  <- best" : "");
-	cprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[best].form,
-		pm_loss_name(cand[best].loss));
+			cv[i].r2, cv[i].fit_time_s, i == sel->best ? "  <- best" : "");
+		if (cv[i].constant_folds)
+			cprintf(f, "  constant fit (%u of %u folds)", cv[i].constant_folds,
+				cv[i].folds);
+		if (r2_words(cv[i].r2))
+			cprintf(f, "  R^2 < 0: %s", r2_words(cv[i].r2));
+		flagged |= cv[i].constant_folds != 0;
+		cprintf(f, "\n");
+	}
+	if (flagged)
+		cprintf(f, "  a constant fit predicts one value whatever the inputs: it wins only "
+			"by a strictly lower MAPE, or when every candidate is one\n");
+	cprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[sel->best].form,
+		pm_loss_name(cand[sel->best].loss));
 }
 
 static int bad_value(const char *opt, const char *value, const char *want)
@@ -425,6 +440,21 @@ static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *e
 	return spec_from_flags(&r, out, err);
 }
 
+/* A selection's candidates and how they did, kept for the report: cand
+ * points into flist and llist. */
+struct selection {
+	char *flist, *llist;
+	pm_candidate *cand;
+	pm_selection sel;	/* cand, and the result's cv once run */
+};
+
+static void selection_free(struct selection *c)
+{
+	free(c->flist);
+	free(c->llist);
+	free(c->cand);
+}
+
 /* The candidates of a selection: every form of sa's list with every loss
  * of its list (both already checked), pointing into *flist and *llist. */
 static pm_status candidates(const struct select_args *sa, char **flist, char **llist,
@@ -458,24 +488,26 @@ static pm_status candidates(const struct select_args *sa, char **flist, char **l
 	return PM_OK;
 }
 
-/* pm_select_file on a's candidates, the table on `table` (NULL: none). */
+/* pm_select_file on a's candidates, the table on `table` (NULL: none);
+ * c keeps what was tried (selection_free). */
 static pm_status select_run(const struct fit_args *a, const pm_source *src, const pm_spec *s,
-			    FILE *table, pm_fit_result **r, pm_error *err)
+			    FILE *table, pm_fit_result **r, struct selection *c, pm_error *err)
 {
 	const struct select_args *sa = &a->sel;
-	uint64_t seed = sa->cv_seed_set ? sa->cv_seed : a->opt.seed;
-	char *flist = NULL, *llist = NULL;
-	pm_candidate *cand = NULL;
-	size_t n;
+	pm_selection *sel = &c->sel;
 	pm_status st;
 
-	if (!(st = candidates(sa, &flist, &llist, &cand, &n, err)) &&
-	    !(st = pm_select_file(src, s, &a->opt, cand, n, sa->cv, seed, r, err)) && table)
-		print_table(table, cand, n, (*r)->cv, (*r)->best, seed);
-	free(flist);
-	free(llist);
-	free(cand);
-	return st;
+	sel->fold_seed = sa->cv_seed_set ? sa->cv_seed : a->opt.seed;
+	if ((st = candidates(sa, &c->flist, &c->llist, &c->cand, &sel->n, err)) ||
+	    (st = pm_select_file(src, s, &a->opt, c->cand, sel->n, sa->cv, sel->fold_seed, r,
+				 err)))
+		return st;
+	sel->cand = c->cand;
+	sel->cv = (*r)->cv;
+	sel->best = (*r)->best;
+	if (table)
+		print_table(table, sel);
+	return PM_OK;
 }
 
 int cmd_fit(int argc, char **argv)
@@ -490,6 +522,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	pm_source src;
 	pm_spec *s = NULL;
 	pm_fit_result *r = NULL;
+	struct selection chosen = { 0 };
 	const pm_model *m;
 	pm_error err = { 0 };
 	char *json = NULL;
@@ -520,7 +553,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	if (build_spec(&a, &s, &err) ||
 	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
 	    (a.select ? select_run(&a, &src, s, a.quiet ? NULL : a.json ? stderr : stdout, &r,
-				   &err)
+				   &chosen, &err)
 		      : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {
 		progress_end();
 		report_error(&err);
@@ -544,8 +577,10 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	}
 	if (!a.quiet)
 		print_read_info(a.json ? stderr : stdout, &r->info, r->data);
-	if ((a.json || !a.quiet) && print_fit_report(m, r->data, a.out, a.json))
+	if ((a.json || !a.quiet) &&
+	    print_fit_report(m, r->data, a.out, a.json, a.select ? &chosen.sel : NULL))
 		goto out;
+	report_warnings(m);
 	rc = EXIT_OK;
 	if (pm_model_fit_info(m)->interrupted) {
 		const pm_fit_info *fi = pm_model_fit_info(m);
@@ -562,6 +597,7 @@ out:
 	fflush(stdout);	/* a held second signal will _exit: print first */
 	interrupt_hold(0);
 	free(json);
+	selection_free(&chosen);
 	pm_fit_result_free(r);
 	pm_spec_free(s);
 	return rc;

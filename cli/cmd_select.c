@@ -24,7 +24,9 @@ const char select_usage[] =
 	"\n"
 	"Every option of 'perfmodel fit' applies to each fit ('perfmodel help fit'):\n"
 	"roles or --spec, --reg, --seed, --threads, -o, --json, --quiet, ...\n"
-	"With --json the table goes to stderr, the model document to stdout.\n";
+	"With --json the table goes to stderr, the model document to stdout, with the\n"
+	"table in it as \"selection\". A candidate whose fit was constant (one prediction\n"
+	"for every row) is flagged and chosen only when strictly better.\n";
 
 int cmd_select(int argc, char **argv)
 {

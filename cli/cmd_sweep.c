@@ -236,7 +236,10 @@ static void print_table(const pm_sweep *sw)
 		       pt->test.r2);
 		for (size_t k = 0; k < sw->nparams; k++)
 			cprintf(stdout, " %*.5g", width(sw->param_name[k]), sw->param[p * sw->nparams + k]);
-		cprintf(stdout, "%s\n", p == sw->best ? "  <- best" : "");
+		cprintf(stdout, "%s", p == sw->best ? "  <- best" : "");
+		if (r2_words(pt->test.r2))
+			cprintf(stdout, "  R^2 < 0: %s", r2_words(pt->test.r2));
+		cprintf(stdout, "\n");
 	}
 	cprintf(stdout, "\nbest lambda %.6g: held-out MAPE %.4g %% (%s), %.2f s\n",
 	       sw->point[sw->best].lambda, sw->point[sw->best].test.mape,

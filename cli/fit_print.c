@@ -126,6 +126,8 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 	for (size_t k = 0; k < pm_model_nparams(m); k++) {
 		pm_param_kind kind = pm_model_param_kind(m, k);
 		size_t in = pm_model_param_input(m, k);
+		/* eq. 4.4's base a0 is a coefficient of no input, with no power */
+		int base = kind == PM_PARAM_COEF && in == (size_t)-1;
 		char name[128];
 
 		if (kind != k1 && kind != k2)
@@ -135,12 +137,13 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 				 pm_model_level_name(m, in, pm_model_param_level(m, k)));
 		else
 			pm_snprintf(name, sizeof(name), "%s",
-				 kind == PM_PARAM_CONST ? "" : pm_model_input_name(m, in));
+				 kind == PM_PARAM_CONST ? "" : base ? "a0 (base)"
+								    : pm_model_input_name(m, in));
 		cprintf(stdout, "  %-28s", name);
 		mean_std(m, k, kind == PM_PARAM_COEF || kind == PM_PARAM_LEVEL);
-		if (kind == PM_PARAM_COEF)
+		if (kind == PM_PARAM_COEF && !base)
 			mean_std(m, ++k, 0);	/* p_i follows a_i */
-		else if (kind == PM_PARAM_LEVEL)
+		else if (kind == PM_PARAM_LEVEL || base)
 			cprintf(stdout, " -");
 		cprintf(stdout, "\n");
 	}
@@ -184,12 +187,29 @@ static void print_seed_table(const pm_model *m)
 	       (unsigned long long)fi->options.seed, fi->cost);
 }
 
+/* The rows of print_accuracy's table that get words: R² below 0 and an
+ * adjusted R² with no degrees of freedom. */
+enum { R2_ROW = 5, ADJ_R2_ROW = 6 };
+
+/* After the R² row: the sets whose rows their own mean would have
+ * predicted better; with two columns, which (a held-out R² below 0 is the
+ * usual one). */
+static void r2_note(const pm_metrics *const *set, int nset)
+{
+	int train = r2_words(set[0]->r2) != NULL, test = nset == 2 && r2_words(set[1]->r2);
+
+	if (train || test)
+		cprintf(stdout, "  %s%s", nset == 1 || (train && test) ? ""
+					  : train ? "training: " : "test: ",
+			r2_words(train ? set[0]->r2 : set[1]->r2));
+}
+
 /* Training and held-out accuracy side by side (docs/maths.md: the metrics). */
 static void print_accuracy(const pm_fit_info *fi)
 {
 	static const char *const label[] = { "MAPE %", "SMAPE %", "MAE", "MSE", "RMSE", "R^2",
 					     "adj. R^2" };
-	const pm_metrics *set[2] = { &fi->training, &fi->test };
+	const pm_metrics *const set[2] = { &fi->training, &fi->test };
 	int nset = fi->test.n ? 2 : 1;
 
 	cprintf(stdout, "\naccuracy        %14s%s\n", "training", nset == 2 ? "           test" : "");
@@ -198,14 +218,23 @@ static void print_accuracy(const pm_fit_info *fi)
 		cprintf(stdout, " %14zu", set[j]->n);
 	cprintf(stdout, "\n");
 	for (size_t i = 0; i < sizeof(label) / sizeof(label[0]); i++) {
+		int na = 0;
+
 		cprintf(stdout, "  %-14s", label[i]);
 		for (int j = 0; j < nset; j++) {
 			const pm_metrics *t = set[j];
 			const double v[] = { t->mape, t->smape, t->mae, t->mse, t->rmse, t->r2,
 					     t->adj_r2 };
 
-			cprintf(stdout, " %14.6g", v[i]);
+			if (i == ADJ_R2_ROW && isnan(v[i]))
+				na = cprintf(stdout, " %14s", "n/a");
+			else
+				cprintf(stdout, " %14.6g", v[i]);
 		}
+		if (i == R2_ROW)
+			r2_note(set, nset);
+		if (na)
+			cprintf(stdout, "  (n/a: " ADJ_R2_WHY ")");
 		cprintf(stdout, "\n");
 	}
 	if (fi->test.n && fi->options.test_fraction > 0)
@@ -327,14 +356,16 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 }
 
 
-int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json)
+int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json,
+		     const pm_selection *sel)
 {
 	pm_scaling_report *r = NULL;
 	pm_error err = { 0 };
 	char *doc = NULL;
 
 	if (pm_scaling_report_new(m, d, &r, &err) ||
-	    (json && pm_fit_report_to_json(m, r, &doc, &err))) {
+	    (json && (sel ? pm_select_report_to_json(m, r, sel, &doc, &err)
+			  : pm_fit_report_to_json(m, r, &doc, &err)))) {
 		report_error(&err);
 		pm_scaling_report_free(r);
 		return 1;

@@ -67,6 +67,20 @@ void report_error(const pm_error *err)
 	fputc('\n', stderr);
 }
 
+void report_warnings(const pm_model *m)
+{
+	for (size_t i = 0; i < pm_model_nwarnings(m); i++) {
+		fputs("perfmodel: warning: ", stderr);
+		put_visible(pm_model_warning(m, i));
+		fputc('\n', stderr);
+	}
+}
+
+const char *r2_words(double r2)
+{
+	return r2 < 0 ? "worse than the mean" : NULL;
+}
+
 void cap_threads(pm_fit_options *o, int quiet)
 {
 	unsigned cpus = pm_cpu_count();

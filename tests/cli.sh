@@ -1034,5 +1034,130 @@ else
 	bad "under de_DE.UTF-8 every command gives the bytes it gives under C" "no de_DE.UTF-8 locale: LOCPATH=${LOCPATH:-}"
 fi
 
+# ---- issue 20: no silent constants, selection in JSON, "" means none, R² in words
+# Scaling columns alone (threads, nodes), times falling with threads; eq. 4.4 had
+# nothing to multiply by E^q there and fitted the constant C.
+{
+	echo "threads,nodes,batch,time"
+	for t in 1 2 4 8 16; do
+		for n in 1 2 4; do
+			awk -v t=$t -v n=$n 'BEGIN { printf "%d,%d,64,%.9g\n", t, n, 10 * t^-0.8 * n^-0.5 + 0.5 }'
+		done
+	done
+} >scal.csv
+"$pm" fit scal.csv --target time --extrinsic threads,nodes --intrinsic "" -o scal.json >scal.txt 2>scal.err
+rc=$?
+mape=$(awk '$1 == "MAPE" { print $3 }' scal.txt)
+if [ "$rc" -eq 0 ] && grep -Eq '^  a0 +a ' scal.txt && [ ! -s scal.err ] &&
+	awk -v m="$mape" 'BEGIN { exit !(m < 1) }' &&
+	grep -q '"name": "a0"' scal.json && ! grep -q '"warnings"' scal.json &&
+	grep -Eq '^  intrinsic +\(none\)' scal.txt; then
+	ok "scaling columns alone: the base a0 makes the fit follow them (MAPE $mape %)"
+else
+	bad "scaling columns alone: the base a0 makes the fit follow them" "exit $rc" "$(cat scal.txt scal.err)"
+fi
+printf 'threads,nodes\n1,1\n16,1\n' >scal_points.csv
+if "$pm" predict -m scal.json scal_points.csv >scal_pred.csv 2>&1 &&
+	awk -F, 'NR == 2 { a = $3 } NR == 3 { b = $3 } END { exit !(a > 4 * b) }' scal_pred.csv; then
+	ok "scaling columns alone: more threads predict less time"
+else
+	bad "scaling columns alone: more threads predict less time" "$(cat scal_pred.csv)"
+fi
+# times that depend on nothing: a constant fit, said on stderr (even with -q),
+# flagged in model.json
+awk -F, 'NR == 1 { print; next } { print $1 "," $2 "," $3 ",2.5" }' scal.csv >flat.csv
+"$pm" fit flat.csv --target time --extrinsic threads,nodes --intrinsic "" -q -o flat.json >flat.txt 2>flat.err
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s flat.txt ] && [ "$(wc -l <flat.err)" -eq 1 ] &&
+	grep -q '^perfmodel: warning: constant fit: the model predicts time = 2.5 for all 15 training rows, whatever threads, nodes' flat.err &&
+	grep -q '"constant": true' flat.json && grep -q '"warnings": \[' flat.json; then
+	ok "a constant fit is a warning on stderr and in model.json"
+else
+	bad "a constant fit is a warning on stderr and in model.json" "exit $rc" "$(cat flat.txt flat.err)"
+fi
+"$pm" fit flat.csv --target time --extrinsic threads,nodes --intrinsic "" --json -o flat2.json >flat.out 2>flat.err
+if python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(not (d["warnings"][0].startswith("constant fit") and d["fit"]["constant"] is True))' flat.out &&
+	grep -q '^perfmodel: warning: constant fit' flat.err; then
+	ok "fit --json carries the warnings, and stderr says them"
+else
+	bad "fit --json carries the warnings, and stderr says them" "$(head -c 600 flat.out; cat flat.err)"
+fi
+# --intrinsic "" and --categorical "" mean none: batch (numeric) stays out;
+# with neither flag it is inferred as intrinsic
+"$pm" fit scal.csv --target time --extrinsic threads,nodes --categorical "" -q -o none.json 2>none.err
+"$pm" fit scal.csv --target time --extrinsic threads,nodes -q -o inferred.json 2>/dev/null
+if [ -s none.json ] && ! grep -q '"name": "batch"' none.json && grep -q '"name": "batch"' inferred.json &&
+	[ ! -s none.err ]; then
+	ok "--categorical \"\" names no column and infers none"
+else
+	bad "--categorical \"\" names no column and infers none" "$(cat none.err)"
+fi
+# a model saved before a0 existed (the constant C) still loads and predicts C
+cat >old_model.json <<'EOF'
+{"format": "perfmodel-model", "version": 1, "form": "additive", "target": "time",
+ "scale": "auto", "target_scale": 2, "inputs": [
+  {"name": "threads", "role": "extrinsic", "log_scale": 1.0},
+  {"name": "nodes", "role": "extrinsic", "log_scale": 0.5}],
+ "parameters": [
+  {"name": "q_threads", "scaled": 4.2, "std": null, "bounds": [-5, 5]},
+  {"name": "q_nodes", "scaled": 1.5, "std": null, "bounds": [-5, 5]},
+  {"name": "C", "scaled": 1.25, "std": null, "bounds": [0, 1000]}]}
+EOF
+if "$pm" predict -m old_model.json scal_points.csv >old_pred.csv 2>&1 &&
+	[ "$(cut -d, -f3 old_pred.csv | tail -n +2 | sort -u)" = "2.5" ]; then
+	ok "a model.json saved before the base a0 still predicts what it did"
+else
+	bad "a model.json saved before the base a0 still predicts what it did" "$(cat old_pred.csv)"
+fi
+# select: the table in the JSON; a constant candidate flagged in the table
+"$pm" select scal.csv --target time --extrinsic threads,nodes --intrinsic "" --cv 3 --maxiter 50 \
+	--json -o sel.json >sel.out 2>sel.err
+if python3 - sel.out <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["selection"]
+c = s["candidates"]
+ok = (s["folds"] == 3 and s["rows"] == 15 and len(c) == 4 and
+      [x["form"] + "/" + x["loss"] for x in c] == ["additive/mae", "additive/log", "multiplicative/mae", "multiplicative/log"] and
+      sum(x["chosen"] for x in c) == 1 and c[s["chosen"]]["chosen"] and
+      all(set(x["mean"]) == set(x["std"]) == {"mape", "smape", "mae", "mse", "rmse", "r2"} and
+          x["constant_folds"] == 0 and x["params"] == 4 for x in c) and
+      c[s["chosen"]]["mean"]["mape"] == min(x["mean"]["mape"] for x in c))
+sys.exit(not ok)
+PY
+then
+	ok "select --json carries the whole table as \"selection\""
+else
+	bad "select --json carries the whole table as \"selection\"" "$(head -c 800 sel.out)" "$(cat sel.err)"
+fi
+"$pm" select flat.csv --target time --extrinsic threads,nodes --intrinsic "" --forms additive --cv 3 \
+	--maxiter 30 -o sel_flat.json >sel_flat.txt 2>sel_flat.err
+if grep -Eq '^  additive +mae .*constant fit \(3 of 3 folds\)' sel_flat.txt &&
+	grep -q 'a constant fit predicts one value whatever the inputs' sel_flat.txt &&
+	grep -q '^perfmodel: warning: constant fit' sel_flat.err; then
+	ok "select flags constant candidates"
+else
+	bad "select flags constant candidates" "$(cat sel_flat.txt sel_flat.err)"
+fi
+# adjusted R² without degrees of freedom: n/a with the reason (JSON: null);
+# R² below 0 in words
+head -5 scal.csv >four.csv
+"$pm" fit four.csv --target time --extrinsic threads,nodes --intrinsic "" --maxiter 30 -o four.json >four.txt 2>&1
+if grep -Eq '^  adj. R\^2 +n/a  \(n/a: unknowns ≥ rows - 1\)$' four.txt && ! grep -q nan four.txt &&
+	grep -q '"adj_r2": null' four.json; then
+	ok "adjusted R^2 with unknowns >= rows - 1 is n/a, null in JSON"
+else
+	bad "adjusted R^2 with unknowns >= rows - 1 is n/a, null in JSON" "$(cat four.txt)"
+fi
+"$pm" eval -m flat.json scal.csv >worse.txt 2>&1
+"$pm" fit flat.csv --target time --extrinsic threads,nodes --intrinsic "" --test scal.csv -o worse.json \
+	>worse_fit.txt 2>/dev/null
+if grep -Eq '^  R\^2 +-[0-9.]+  worse than the mean$' worse.txt &&
+	grep -Eq '^  R\^2 .* test: worse than the mean$' worse_fit.txt; then
+	ok "R^2 below 0 is called worse than the mean"
+else
+	bad "R^2 below 0 is called worse than the mean" "$(cat worse.txt worse_fit.txt)"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -130,11 +130,20 @@ def main():
                    "--maxiter", "20", "-o", "mult.json", "--json"], models_written=["mult.json"])
     run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--target", "lif",
                    "--maxiter", "20", "-o", "lif_model.json", "--json"], models_written=["lif_model.json"])
-    run(v, "fit", ["fit", os.path.join(root, "tests", "data", "ingest", "hyperfine.json"), "--extrinsic",
-                   "threads", "--maxiter", "20", "-o", "runs.json", "--json"], models_written=["runs.json"])
+    run(v, "fit", ["fit", os.path.join(root, "tests", "data", "ingest", "hyperfine.json"), "--intrinsic", "n",
+                   "--extrinsic", "threads", "--maxiter", "20", "-o", "runs.json", "--json"],
+        models_written=["runs.json"])
+    # no input at all: a constant fit, with its warning and flag
+    doc = run(v, "fit", ["fit", gemm, "--target", "time_s", "--intrinsic", "", "--categorical", "",
+                         "--maxiter", "20", "-o", "const.json", "--json"], models_written=["const.json"])
+    if doc is not None and not (doc.get("warnings") and doc["fit"].get("constant") is True):
+        failures.append("a constant fit's document has no warning or no constant flag")
     covered.add("fit")
-    run(v, "fit", ["select", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
-                   "--cv", "2", "-o", "sel.json", "--json"], models_written=["sel.json"])
+    run(v, "select", ["select", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                      "--cv", "2", "-o", "sel.json", "--json"], models_written=["sel.json"])
+    run(v, "select", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                      "--form", "auto", "--forms", "additive", "--cv", "2", "-o", "auto.json", "--json"],
+        models_written=["auto.json"])
     covered.add("select")
     run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:3",
                      "--cv", "2", "--maxiter", "10", "--json"])

@@ -3,6 +3,7 @@
 #define PM_TEST_SYNTH_FIT_H
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "perfmodel/perfmodel.h"
@@ -73,6 +74,35 @@ static inline pm_model *json_round_trip(const pm_model *m, char **json)
 	cr_assert_eq(pm_model_to_json(m, json, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_model_load_string(*json, "m.json", &back, &err), PM_OK, "%s", err.msg);
 	return back;
+}
+
+/* Scaling columns alone (issue 20): threads 1, 2, ... max_threads by
+ * doubling times nodes 1, 2, 4, and a time 10·threads^-0.8·nodes^-0.5 + 0.5,
+ * or with flat 2.5 in every row (a time that depends on nothing). */
+static inline pm_dataset *scaling_dataset(int max_threads, int flat)
+{
+	char csv[4096];
+	size_t len = (size_t)snprintf(csv, sizeof(csv), "threads,nodes,time\n");
+	pm_dataset *d = NULL;
+
+	for (int t = 1; t <= max_threads; t *= 2)
+		for (int n = 1; n <= 4; n *= 2)
+			len += (size_t)pm_snprintf(csv + len, sizeof(csv) - len, "%d,%d,%.17g\n", t, n,
+						   flat ? 2.5 : 10 * pow(t, -0.8) * pow(n, -0.5) + 0.5);
+	cr_assert_eq(pm_dataset_parse_csv(csv, len, "scaling.csv", &d, NULL), PM_OK);
+	return d;
+}
+
+/* Target time, the given extrinsic columns and no other: intrinsic "". */
+static inline pm_spec *scaling_spec(const char *extrinsic)
+{
+	pm_spec *s = NULL;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, extrinsic, NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "", NULL), PM_OK);
+	return s;
 }
 
 #endif

@@ -354,3 +354,70 @@ Test(fit, stop_request_gives_the_best_model_so_far)
 	pm_model_free(m);
 	pm_dataset_free(d);
 }
+
+/* ---- issue 20: no silent constants ---------------------------------------- */
+
+/* Eq. 4.4 of scaling columns alone was the constant C (its sum empty); with
+ * the base a0 it recovers the data's parameters, and is no constant fit. */
+Test(fit, scaling_columns_alone_are_fitted_through_the_base)
+{
+	pm_dataset *d = scaling_dataset(16, 0);
+	pm_spec *s = scaling_spec("threads,nodes");
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.threads = 1;
+	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_nparams(m), 4);
+	cr_expect_str_eq(pm_model_param_name(m, 0), "a0");
+	cr_expect_float_eq(param(m, "a0"), 10, 1e-3);
+	cr_expect_float_eq(param(m, "q_threads"), -0.8, 1e-4);
+	cr_expect_float_eq(param(m, "q_nodes"), -0.5, 1e-4);
+	cr_expect_float_eq(param(m, "C"), 0.5, 1e-3);
+	cr_expect_lt(pm_model_fit_info(m)->training.mape, 0.01);
+	cr_expect_eq(pm_model_fit_info(m)->constant, 0);
+	cr_expect_eq(pm_model_nwarnings(m), 0);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* A fit that predicts one value for every row is flagged and warned of:
+ * times that depend on nothing, and a model of no inputs at all. */
+Test(fit, a_constant_fit_is_flagged_and_warned_of)
+{
+	pm_dataset *flat = scaling_dataset(16, 1), *d = scaling_dataset(16, 0);
+	pm_spec *s = scaling_spec("threads,nodes"), *none = scaling_spec("");
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.threads = 1;
+	cr_assert_eq(pm_fit(flat, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(pm_model_fit_info(m)->constant, 1);
+	cr_assert_eq(pm_model_nwarnings(m), 1);
+	cr_expect_not_null(strstr(pm_model_warning(m, 0), "constant fit: the model predicts "
+						      "time = 2.5 for all 15 training rows, "
+						      "whatever threads, nodes"),
+			   "%s", pm_model_warning(m, 0));
+	pm_model_free(m);
+	cr_assert_eq(pm_fit(d, none, &o, &m, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(pm_model_nparams(m), 1);
+	cr_expect_eq(pm_model_fit_info(m)->constant, 1);
+	cr_assert_eq(pm_model_nwarnings(m), 1);
+	cr_expect_not_null(strstr(pm_model_warning(m, 0), "the model has no inputs"), "%s",
+			   pm_model_warning(m, 0));
+	pm_model_free(m);
+	/* the same with a held-out set: the fit of the training rows decides */
+	o.test_fraction = 0.2;
+	cr_assert_eq(pm_fit(flat, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(pm_model_fit_info(m)->constant, 1);
+	cr_expect_not_null(strstr(pm_model_warning(m, 0), "for all 12 training rows"), "%s",
+			   pm_model_warning(m, 0));
+	pm_model_free(m);
+	pm_spec_free(none);
+	pm_spec_free(s);
+	pm_dataset_free(flat);
+	pm_dataset_free(d);
+}

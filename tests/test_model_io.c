@@ -181,6 +181,7 @@ static void same_fit(const pm_fit_info *a, const pm_fit_info *b)
 	cr_assert(same_double(a->cost, b->cost));
 	cr_assert(same_double(a->wall_time_s, b->wall_time_s));
 	same_metrics(&a->training, &b->training);
+	cr_assert_eq(a->constant, b->constant);
 	cr_assert_str_eq(a->data_name, b->data_name);
 	cr_assert_str_eq(a->fingerprint, b->fingerprint);
 }
@@ -223,6 +224,9 @@ static void same_model(const pm_model *a, const pm_model *b)
 	cr_assert_eq(a->has_fit_info, b->has_fit_info);
 	if (a->has_fit_info)
 		same_fit(&a->info, &b->info);
+	cr_assert_eq(pm_model_nwarnings(a), pm_model_nwarnings(b));
+	for (size_t i = 0; i < pm_model_nwarnings(a); i++)
+		cr_assert_str_eq(pm_model_warning(a, i), pm_model_warning(b, i));
 }
 
 static uint64_t rng_state = 7;
@@ -1387,4 +1391,129 @@ Test(model_io, undetermined_and_engine_round_trip)
 	pm_model_free(l);
 	free(json);
 	pm_model_free(m);
+}
+
+/* ---- warnings (issue 20) ----------------------------------------------------
+ * Kept in model.json as "warnings", after the parameters and seeds, only
+ * when there are some; read back in order; control characters escaped as in
+ * error messages; anything but strings refused. */
+Test(model_io, warnings_round_trip)
+{
+	pm_model *m = make_model(1), *l;
+	char *json, *again, *at;
+	pm_error e = { 0 };
+
+	json = to_json(m);
+	cr_expect_null(strstr(json, "\"warnings\""), "none: not written");
+	l = load_ok(json);
+	cr_expect_eq(pm_model_nwarnings(l), 0);
+	cr_expect_null(pm_model_warning(l, 0));
+	pm_model_free(l);
+	free(json);
+	cr_assert_eq(pm__model_add_warning(m, &e, "constant fit: %s = %.3g", "t", 0.5), PM_OK);
+	cr_assert_eq(pm__model_add_warning(m, &e, "column 'a\x1b[31m' \"quoted\""), PM_OK);
+	m->info.constant = 1;
+	cr_expect_eq(pm_model_nwarnings(m), 2);
+	cr_expect_str_eq(pm_model_warning(m, 0), "constant fit: t = 0.5");
+	cr_expect_str_eq(pm_model_warning(m, 1), "column 'a\\x1b[31m' \"quoted\"");
+	cr_expect_null(pm_model_warning(m, 2));
+	cr_expect_null(pm_model_warning(NULL, 0));
+	cr_expect_eq(pm_model_nwarnings(NULL), 0);
+	json = to_json(m);
+	at = strstr(json, "\"warnings\": [");
+	cr_assert_not_null(at, "%s", json);
+	cr_expect(at > strstr(json, "\"parameters\"") && at < strstr(json, "\"fit\""),
+		  "between the parameters and the fit");
+	cr_expect_not_null(strstr(json, "\"constant\": true"));
+	l = load_ok(json);
+	same_model(m, l);
+	again = to_json(l);
+	cr_expect_str_eq(json, again);
+	free(again);
+	pm_model_free(l);
+	/* a warning that is not a string */
+	at = strstr(json, "\"constant fit: t = 0.5\"");
+	cr_assert_not_null(at);
+	memset(at, ' ', strlen("\"constant fit: t = 0.5\""));
+	*at = '7';
+	load_fails(json, PM_ESCHEMA, "'warnings' must be strings");
+	free(json);
+	pm_model_free(m);
+}
+
+/* Eq. 4.4 of extrinsic inputs alone has the base a0, first; a model.json
+ * saved before a0 existed (q_j..., C) still loads, predicts its constant
+ * C, and saves as it was. */
+Test(model_io, base_coefficient_and_files_saved_before_it)
+{
+	static const char *names[] = { "threads", "nodes" };
+	static const pm_role role[] = { PM_ROLE_EXTRINSIC, PM_ROLE_EXTRINSIC };
+	static const size_t nlevels[] = { 0, 0 };
+	static const char old[] =
+		"{\"format\": \"perfmodel-model\", \"version\": 1, \"form\": \"additive\", "
+		"\"target\": \"t\", \"scale\": \"auto\", \"target_scale\": 2, \"inputs\": ["
+		"{\"name\": \"threads\", \"role\": \"extrinsic\", \"log_scale\": 1},"
+		"{\"name\": \"nodes\", \"role\": \"extrinsic\", \"log_scale\": 0.5}],"
+		"\"parameters\": ["
+		"{\"name\": \"q_threads\", \"scaled\": 4.2, \"std\": null, \"bounds\": [-5, 5]},"
+		"{\"name\": \"q_nodes\", \"scaled\": 1.5, \"std\": null, \"bounds\": [-5, 5]},"
+		"{\"name\": \"C\", \"scaled\": 1.25, \"std\": null, \"bounds\": [0, 1000]}]}";
+	pm_model *m = NULL, *l;
+	pm_error e = { 0 };
+	double x[2] = { 8, 2 }, t;
+	char *json, *again;
+
+	cr_assert_eq(pm__model_new("t", 2, names, role, nlevels, NULL, NULL, &m, &e), PM_OK,
+		     "%s", e.msg);
+	cr_assert_eq(pm_model_nparams(m), 4);
+	cr_expect_str_eq(pm_model_param_name(m, 0), "a0");
+	cr_expect_eq(pm_model_param_kind(m, 0), PM_PARAM_COEF);
+	cr_expect_eq(pm_model_param_input(m, 0), (size_t)-1);
+	cr_expect_str_eq(pm_model_param_name(m, 3), "C");
+	m->value[0] = 3;	/* a0 */
+	m->value[1] = -1;	/* q_threads */
+	m->value[2] = 0.5;	/* q_nodes */
+	m->value[3] = 0.25;	/* C */
+	pm__model_raw(m);
+	cr_assert_eq(pm_model_predict(m, x, &t, &e), PM_OK, "%s", e.msg);
+	cr_expect_float_eq(t, 3 * pow(8, -1) * pow(2, 0.5) + 0.25, 1e-12);
+	json = to_json(m);
+	{
+		/* a0 belongs to no input: its entry names none */
+		const char *a0 = strstr(json, "\"name\": \"a0\""), *end = a0 ? strchr(a0, '}') : NULL;
+		const char *in = a0 ? strstr(a0, "\"input\"") : NULL;
+
+		cr_assert_not_null(end, "%s", json);
+		cr_expect(!in || in > end, "%s", json);
+	}
+	l = load_ok(json);
+	same_model(m, l);
+	pm_model_free(l);
+	free(json);
+	pm_model_free(m);
+
+	/* the old list: rebuilt as it was, t = C everywhere */
+	l = load_ok(old);
+	cr_assert_eq(pm_model_nparams(l), 3);
+	cr_expect_str_eq(pm_model_param_name(l, 0), "q_threads");
+	cr_expect_str_eq(pm_model_form(l), "additive");
+	cr_assert_eq(pm_model_predict(l, x, &t, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(t, 2 * 1.25);
+	json = to_json(l);
+	pm_model_free(l);
+	l = load_ok(json);
+	again = to_json(l);
+	cr_expect_str_eq(json, again, "saves as it was");
+	cr_expect_eq(pm_model_nparams(l), 3);
+	free(again);
+	free(json);
+	pm_model_free(l);
+	/* neither list: the new names are asked for */
+	{
+		char *bad = strdup(old), *c = strstr(bad, "{\"name\": \"C\"");
+
+		strcpy(c - 1, "]}");
+		load_fails(bad, PM_ESCHEMA, "is 'q_threads' where the inputs give 'a0'");
+		free(bad);
+	}
 }

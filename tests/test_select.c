@@ -231,3 +231,98 @@ Test(select, picks_the_true_form, .timeout = 120)
 	pm_dataset_free(sum);
 	pm_dataset_free(product);
 }
+
+/* ---- issue 20: the choice rule, the constant candidates, the table ---------- */
+
+/* The lowest mean held-out MAPE wins; of equal ones, a candidate never
+ * constant beats a constant one wherever it is listed, then the first
+ * listed; NaN loses to any number. */
+Test(select, the_choice_rule)
+{
+	pm_cv_result cv[4] = { { .mape = 5.0, .constant_folds = 3 },
+			       { .mape = 5.0 },
+			       { .mape = 5.0, .constant_folds = 1 },
+			       { .mape = NAN } };
+
+	cr_expect_eq(pm_select_best(cv, 4), 1, "a tie: the candidate never constant");
+	cr_expect_eq(pm_select_best(cv, 1), 0);
+	cr_expect_eq(pm_select_best(cv, 0), 0);
+	cr_expect_eq(pm_select_best(NULL, 3), 0);
+	cv[0].mape = 4.999;
+	cr_expect_eq(pm_select_best(cv, 4), 0, "a constant fit strictly better wins");
+	cv[0].mape = 5.0;
+	cv[1].constant_folds = 2;
+	cr_expect_eq(pm_select_best(cv, 4), 0, "all constant: the first listed");
+	cv[0].mape = NAN;
+	cr_expect_eq(pm_select_best(cv, 4), 1, "NaN loses to a number");
+	cv[3].mape = 1.0;
+	cr_expect_eq(pm_select_best(cv, 4), 3);
+}
+
+/* Every held-out metric gets a mean and a std over the folds, mape, mape_std
+ * and r2 being three of them; a constant candidate's folds are counted. */
+Test(select, cross_validation_gives_every_metric_and_the_constant_folds)
+{
+	pm_dataset *d = scaling_dataset(32, 0), *flat = scaling_dataset(32, 1);
+	pm_spec *s = scaling_spec("threads,nodes");
+	pm_fit_options o = quick();
+	pm_cv_result cv;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(memcmp(&cv.mape, &cv.mean.mape, sizeof(double)), 0);
+	cr_expect_eq(memcmp(&cv.mape_std, &cv.std.mape, sizeof(double)), 0);
+	cr_expect_eq(memcmp(&cv.r2, &cv.mean.r2, sizeof(double)), 0);
+	cr_expect_eq(cv.mean.n, 18, "every row held out once");
+	cr_expect(cv.mean.mae > 0 && cv.mean.rmse >= cv.mean.mae && cv.std.mse >= 0 &&
+		  cv.mean.smape > 0, "mae %g rmse %g", cv.mean.mae, cv.mean.rmse);
+	cr_expect(isnan(cv.mean.adj_r2) && isnan(cv.std.adj_r2));
+	cr_expect_eq(cv.constant_folds, 0, "a0 makes the scaling columns count");
+	cr_expect_gt(cv.mean.r2, 0.99);
+	cr_assert_eq(pm_cross_validate(flat, s, &o, 3, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(cv.constant_folds, 3);
+	pm_spec_free(s);
+	pm_dataset_free(flat);
+	pm_dataset_free(d);
+}
+
+/* select --json's document: the fit's, then the whole table. */
+Test(select, the_selection_document)
+{
+	pm_dataset *d = scaling_dataset(32, 0);
+	pm_spec *s = scaling_spec("threads,nodes");
+	pm_fit_options o = quick();
+	const pm_candidate c[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
+	pm_cv_result cv[2];
+	pm_selection sel = { 2, c, cv, 0, 7 };
+	pm_scaling_report *r = NULL;
+	pm_model *m = NULL;
+	char *json = (char *)&sel;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_select(d, s, &o, c, 2, 3, 7, cv, &sel.best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_eq(pm_scaling_report_new(m, d, &r, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_select_report_to_json(m, r, &sel, &json, &err), PM_OK, "%s", err.msg);
+	cr_expect_not_null(strstr(json, "\"scaling\": ["));
+	cr_expect_not_null(strstr(json, "\"selection\": {"));
+	cr_expect_not_null(strstr(json, "\"fold_seed\": 7"));
+	cr_expect_not_null(strstr(json, "\"form\": \"multiplicative\""));
+	cr_expect_not_null(strstr(json, "\"constant_folds\": 0"));
+	cr_expect_not_null(strstr(json, "\"rows\": 18"));
+	cr_expect_not_null(strstr(json, sel.best ? "\"chosen\": 1" : "\"chosen\": 0"));
+	cr_expect_not_null(strstr(json, "\"std\": {\"mape\": "), "%s", json);
+	free(json);
+	sel.best = 2;
+	json = (char *)&sel;
+	cr_expect_eq(pm_select_report_to_json(m, r, &sel, &json, &err), PM_EINVAL);
+	cr_expect_null(json);
+	sel.best = 0;
+	sel.n = 0;
+	cr_expect_eq(pm_select_report_to_json(m, r, &sel, &json, &err), PM_EINVAL);
+	cr_expect_eq(pm_select_report_to_json(m, r, NULL, &json, &err), PM_EINVAL);
+	pm_scaling_report_free(r);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}

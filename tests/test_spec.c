@@ -725,3 +725,31 @@ Test(spec, accessors_and_setters)
 	cr_assert_null(pm_spec_target(NULL));
 	cr_assert_eq(pm_spec_infers_roles(NULL), 0);
 }
+
+/* An empty list names no column: --intrinsic "" is "none", and like any
+ * intrinsic or categorical list it ends role inference, so the other
+ * columns stay out; "" for extrinsic adds none either. A list with an
+ * empty name in it is still an error. */
+Test(resolve, an_empty_list_means_none)
+{
+	pm_dataset *d = csv(cnn_csv);
+	pm_spec *s = NULL;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "threads", &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "", &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_infers_roles(s), 0);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_CATEGORICAL, " \t", &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "", &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_resolve(s, d, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(s->intrinsic.n, 0);
+	cr_expect_eq(s->categorical.n, 0);
+	names_eq(&s->extrinsic, 1, (const char *[]){ "threads" });
+	cr_expect_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "a,,b", &e), PM_ESCHEMA);
+	cr_expect_str_eq(e.msg, "empty column name in 'a,,b'");
+	cr_expect_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, NULL, &e), PM_EINVAL);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}

@@ -164,6 +164,60 @@ out:
 	return st;
 }
 
+/* fit --json's members (pm_fit_report_to_json) into the open object of w;
+ * PM_EINVAL, writing nothing, for a model that cannot be saved. */
+static pm_status write_fit_report(pm_jw *w, const pm_model *m, const pm_scaling_report *r,
+				  pm_error *err)
+{
+	pm_status st;
+
+	if ((st = pm__model_write_members(w, m, err)))
+		return st;
+	pm__jw_key(w, "scaling");
+	pm__jw_array_begin(w);
+	for (size_t j = 0; j < r->n; j++) {
+		const pm_scaling *s = &r->scaling[j];
+
+		static const char *const keys[] = { "q", "q_std", "power", "doubling",
+						    "effective_exponent" };
+		const double v[] = { s->q, s->q_std, s->power, s->doubling, s->effective };
+
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "input");
+		pm__jw_string(w, m->inputs[s->input].name);
+		pm__jw_key(w, "parameter");
+		if (s->param < m->nparams)
+			pm__jw_string(w, m->params[s->param].name);
+		else
+			pm__jw_null(w);
+		pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+		pm__jw_key(w, "points");
+		pm__jw_array_begin(w);
+		for (size_t k = 0; k < s->npoints; k++) {
+			static const char *const keys[] = { "value", "time", "speedup", "efficiency" };
+			const double v[] = { s->value[k], s->time[k], s->speedup[k], s->efficiency[k] };
+
+			pm__jw_object_begin(w);
+			pm__jw_doubles(w, keys, v, 4);
+			pm__jw_object_end(w);
+		}
+		pm__jw_array_end(w);
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+	pm__jw_key(w, "baseline");
+	pm__jw_object_begin(w);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		pm__jw_key(w, m->inputs[i].name);
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			pm__jw_string(w, m->inputs[i].levels[(size_t)r->baseline[i]]);
+		else
+			pm__jw_double(w, r->baseline[i]);
+	}
+	pm__jw_object_end(w);
+	return PM_OK;
+}
+
 pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r, char **out,
 				pm_error *err)
 {
@@ -173,52 +227,80 @@ pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_report *r, c
 	if ((st = pm__jw_start(&w, out, m && r, "model or report", err)))
 		return st;
 	pm__jw_object_begin(&w);
-	if ((st = pm__model_write_members(&w, m, err))) {
+	if ((st = write_fit_report(&w, m, r, err))) {
 		free(w.buf);
 		return st;
 	}
-	pm__jw_key(&w, "scaling");
-	pm__jw_array_begin(&w);
-	for (size_t j = 0; j < r->n; j++) {
-		const pm_scaling *s = &r->scaling[j];
-
-		static const char *const keys[] = { "q", "q_std", "power", "doubling",
-						    "effective_exponent" };
-		const double v[] = { s->q, s->q_std, s->power, s->doubling, s->effective };
-
-		pm__jw_object_begin(&w);
-		pm__jw_key(&w, "input");
-		pm__jw_string(&w, m->inputs[s->input].name);
-		pm__jw_key(&w, "parameter");
-		if (s->param < m->nparams)
-			pm__jw_string(&w, m->params[s->param].name);
-		else
-			pm__jw_null(&w);
-		pm__jw_doubles(&w, keys, v, sizeof(v) / sizeof(v[0]));
-		pm__jw_key(&w, "points");
-		pm__jw_array_begin(&w);
-		for (size_t k = 0; k < s->npoints; k++) {
-			static const char *const keys[] = { "value", "time", "speedup", "efficiency" };
-			const double v[] = { s->value[k], s->time[k], s->speedup[k], s->efficiency[k] };
-
-			pm__jw_object_begin(&w);
-			pm__jw_doubles(&w, keys, v, 4);
-			pm__jw_object_end(&w);
-		}
-		pm__jw_array_end(&w);
-		pm__jw_object_end(&w);
-	}
-	pm__jw_array_end(&w);
-	pm__jw_key(&w, "baseline");
-	pm__jw_object_begin(&w);
-	for (size_t i = 0; i < m->ninputs; i++) {
-		pm__jw_key(&w, m->inputs[i].name);
-		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
-			pm__jw_string(&w, m->inputs[i].levels[(size_t)r->baseline[i]]);
-		else
-			pm__jw_double(&w, r->baseline[i]);
-	}
 	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
+
+/* "key": {"mape", "smape", "mae", "mse", "rmse", "r2"} of x: the held-out
+ * metrics a cross-validation gives a mean and a std of. */
+static void cv_metrics(pm_jw *w, const char *key, const pm_metrics *x)
+{
+	static const char *const keys[] = { "mape", "smape", "mae", "mse", "rmse", "r2" };
+	const double v[] = { x->mape, x->smape, x->mae, x->mse, x->rmse, x->r2 };
+
+	pm__jw_key(w, key);
+	pm__jw_object_begin_line(w);
+	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	pm__jw_object_end(w);
+}
+
+/* "selection": the table select prints, whole (docs/json.md). */
+static void write_selection(pm_jw *w, const pm_selection *sel)
+{
+	pm__jw_key(w, "selection");
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "folds");
+	pm__jw_uint(w, sel->cv[0].folds);
+	pm__jw_key(w, "fold_seed");
+	pm__jw_uint(w, sel->fold_seed);
+	pm__jw_key(w, "rows");
+	pm__jw_uint(w, sel->cv[0].mean.n);
+	pm__jw_key(w, "chosen");
+	pm__jw_uint(w, sel->best);
+	pm__jw_key(w, "candidates");
+	pm__jw_array_begin(w);
+	for (size_t i = 0; i < sel->n; i++) {
+		const pm_cv_result *cv = &sel->cv[i];
+
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "form");
+		pm__jw_string(w, sel->cand[i].form);
+		pm__jw_key(w, "loss");
+		pm__jw_string(w, pm_loss_name(sel->cand[i].loss));
+		pm__jw_key(w, "params");
+		pm__jw_uint(w, cv->nparams);
+		pm__jw_key(w, "chosen");
+		pm__jw_bool(w, i == sel->best);
+		pm__jw_key(w, "constant_folds");
+		pm__jw_uint(w, cv->constant_folds);
+		cv_metrics(w, "mean", &cv->mean);
+		cv_metrics(w, "std", &cv->std);
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+	pm__jw_object_end(w);
+}
+
+pm_status pm_select_report_to_json(const pm_model *m, const pm_scaling_report *r,
+				   const pm_selection *sel, char **out, pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, m && r && sel && sel->n && sel->cand && sel->cv &&
+					     sel->best < sel->n,
+			       "model, report or selection", err)))
+		return st;
+	pm__jw_object_begin(&w);
+	if ((st = write_fit_report(&w, m, r, err))) {
+		free(w.buf);
+		return st;
+	}
+	write_selection(&w, sel);
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
 }

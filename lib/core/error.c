@@ -8,7 +8,7 @@
 /* Copy s into out[size], control characters written as \x1b: a message
  * quotes names and cells of the input, and a terminal must not take an
  * escape sequence in a file for an order. Cut short at a whole escape. */
-static void copy_visible(char *out, size_t size, const char *s)
+void pm__copy_visible(char *out, size_t size, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
@@ -38,10 +38,10 @@ static pm_status vfail(pm_error *err, pm_status code, const char *file, unsigned
 	err->code = code;
 	err->line = line;
 	err->column = column;
-	copy_visible(err->file, sizeof(err->file), file ? file : "");
+	pm__copy_visible(err->file, sizeof(err->file), file ? file : "");
 	/* numbers in messages read the same under any locale */
 	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
-	copy_visible(err->msg, sizeof(err->msg), msg);
+	pm__copy_visible(err->msg, sizeof(err->msg), msg);
 	return code;
 }
 
@@ -57,13 +57,13 @@ void pm__err_append(pm_error *err, const char *fmt, ...)
 	pm_vsnprintf(more, sizeof(more), fmt, ap);
 	va_end(ap);
 	len = strlen(err->msg);
-	copy_visible(err->msg + len, sizeof(err->msg) - len, more);
+	pm__copy_visible(err->msg + len, sizeof(err->msg) - len, more);
 }
 
 void pm__err_set_file(pm_error *err, const char *file)
 {
 	if (err)
-		copy_visible(err->file, sizeof(err->file), file ? file : "");
+		pm__copy_visible(err->file, sizeof(err->file), file ? file : "");
 }
 
 pm_status pm__fail(pm_error *err, pm_status code, const char *fmt, ...)

@@ -21,5 +21,9 @@ pm_status pm__fail_at(pm_error *err, pm_status code, const char *file, unsigned 
  * ways a message or file name is changed after the fact. */
 void pm__err_append(pm_error *err, const char *fmt, ...) PM_PRINTF(2, 3);
 void pm__err_set_file(pm_error *err, const char *file);
+/* Copy s into out[size] (size >= 1) as the messages above are made: control
+ * characters written as \x1b, cut short at a whole escape. For other text
+ * that quotes the input and ends on a terminal (a model's warnings). */
+void pm__copy_visible(char *out, size_t size, const char *s);
 
 #endif

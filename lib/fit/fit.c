@@ -410,6 +410,43 @@ static pm_status keep_workers(pm_model *m, const pm_spec *s, pm_error *err)
 	return pm__model_set_workers(m, s->workers.n, (const char *const *)s->workers.name, err);
 }
 
+/* Predictions equal within this relative spread are one value: rounding in
+ * a sum of terms whose coefficients are 0 (or as good as) leaves ulps. */
+#define CONSTANT_SPREAD 1e-9
+
+/* A fit that predicts one value for every training row says nothing about
+ * its inputs, though its table of parameters looks like a finding: eq. 4.4
+ * with all a, b at 0, a formula whose terms vanish on these rows, a model
+ * of no inputs. Flag it (info.constant) and say so (a warning), so that a
+ * reader and pm_select do not take it for a model of the inputs. */
+static pm_status check_constant(pm_model *m, const double *pred, size_t n, pm_error *err)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	char names[200] = "";
+	size_t used = 0;
+
+	for (size_t r = 0; r < n; r++) {
+		lo = fmin(lo, pred[r]);
+		hi = fmax(hi, pred[r]);
+	}
+	if (n < 2 || !(hi - lo <= CONSTANT_SPREAD * fmax(fabs(lo), fabs(hi))))
+		return PM_OK;
+	m->info.constant = 1;
+	for (size_t i = 0; i < m->ninputs && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 i ? ", " : "", m->inputs[i].name);
+	if (!m->ninputs)
+		return pm__model_add_warning(m, err, "constant fit: the model has no inputs and "
+					     "predicts %s = %.6g for every row; name the columns "
+					     "it depends on (--intrinsic, --categorical, "
+					     "--extrinsic)", m->target, lo);
+	return pm__model_add_warning(m, err, "constant fit: the model predicts %s = %.6g for "
+				     "all %zu training rows, whatever %s: either the time does "
+				     "not depend on them or the form cannot follow how it does "
+				     "(perfmodel select compares forms)",
+				     m->target, lo, n, names);
+}
+
 /* pm_fit of every row of d: o holds no rows out. */
 static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			  pm_model **out, pm_error *err)
@@ -457,7 +494,8 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	}
 	/* Training accuracy through the public predictor: what a user gets. */
 	if ((st = pm_model_predict_dataset(m, d, pred, err)) ||
-	    (st = pm_metrics_compute(p.t_raw, pred, p.nrows, m->nparams, &m->info.training, err)))
+	    (st = pm_metrics_compute(p.t_raw, pred, p.nrows, m->nparams, &m->info.training, err)) ||
+	    (st = check_constant(m, pred, p.nrows, err)))
 		goto out;
 	m->info.wall_time_s = seconds_since(&t0);
 	*out = m;

@@ -40,10 +40,11 @@ static pm_status cut_short(pm_error *err)
 	return pm__fail(err, PM_EFIT, "interrupted: no form chosen, the folds are not all fitted");
 }
 
-/* Fit to the rows outside fold f and measure on the rows inside it. */
+/* Fit to the rows outside fold f and measure on the rows inside it;
+ * *constant: the fit predicted one value for all its rows. */
 static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			  const unsigned *fold, unsigned f, pm_metrics *held, double *fit_time,
-			  size_t *nparams, pm_error *err)
+			  size_t *nparams, int *constant, pm_error *err)
 {
 	pm_dataset *train = NULL, *test = NULL;
 	pm_model *m = NULL;
@@ -55,11 +56,22 @@ static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	    !(st = pm_model_evaluate(m, test, held, err))) {
 		*fit_time = pm_model_fit_info(m)->wall_time_s;
 		*nparams = pm_model_nparams(m);
+		*constant = pm_model_fit_info(m)->constant;
 	}
 	pm_model_free(m);
 	pm_dataset_free(test);
 	pm_dataset_free(train);
 	return st;
+}
+
+/* The held-out metrics pm_cv_result gives a mean and a std of. */
+#define NMETRICS 6
+
+static double *metric(pm_metrics *x, int k)
+{
+	double *const v[NMETRICS] = { &x->mape, &x->smape, &x->mae, &x->mse, &x->rmse, &x->r2 };
+
+	return v[k];
 }
 
 pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
@@ -68,7 +80,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	pm_fit_options fo;
 	size_t n = d ? pm_dataset_nrows(d) : 0;
 	unsigned *fold = malloc((n + 1) * sizeof(*fold));
-	double sum = 0.0, sumsq = 0.0, r2 = 0.0, time = 0.0;
+	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
 	pm_status st;
 
 	*out = (pm_cv_result){ .folds = folds };
@@ -89,29 +101,66 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	for (unsigned f = 0; f < folds; f++) {
 		pm_metrics held;
 		double t = 0.0;
+		int constant = 0;
 
 		/* checked before each fold too: even stopped at once, a fit
 		 * on many rows takes a good part of a second */
 		st = pm__stop_requested(o->stop)
 			     ? cut_short(err)
-			     : one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, err);
+			     : one_fold(d, s, &fo, fold, f, &held, &t, &out->nparams, &constant, err);
 		if (st) {
 			with_context(st, err, "cross-validation fold %u of %u", f + 1, folds);
 			goto out;
 		}
-		sum += held.mape;
-		sumsq += held.mape * held.mape;
-		r2 += held.r2;
+		for (int k = 0; k < NMETRICS; k++) {
+			sum[k] += *metric(&held, k);
+			sumsq[k] += *metric(&held, k) * *metric(&held, k);
+		}
+		out->mean.n += held.n;
+		out->constant_folds += constant != 0;
 		time += t;
 	}
-	out->mape = sum / folds;
-	/* sample std; clamped: rounding can make the difference a hair < 0 */
-	out->mape_std = sqrt(fmax(0.0, (sumsq - sum * out->mape) / (folds - 1)));
-	out->r2 = r2 / folds;
+	for (int k = 0; k < NMETRICS; k++) {
+		double mean = sum[k] / folds;
+
+		*metric(&out->mean, k) = mean;
+		/* sample std; clamped: rounding can make the difference a hair < 0 */
+		*metric(&out->std, k) = sqrt(fmax(0.0, (sumsq[k] - sum[k] * mean) / (folds - 1)));
+	}
+	/* no unknowns are fitted to held-out rows: adjusted R² means nothing */
+	out->mean.adj_r2 = out->std.adj_r2 = NAN;
+	out->std.n = out->mean.n;
+	out->mape = out->mean.mape;
+	out->mape_std = out->std.mape;
+	out->r2 = out->mean.r2;
 	out->fit_time_s = time / folds;
 out:
 	free(fold);
 	return st;
+}
+
+/* a before b by mean held-out MAPE: a number before NaN (a fold that
+ * could not be measured), then the lower */
+static int lower_mape(double a, double b)
+{
+	return !isnan(a) && (isnan(b) || a < b);
+}
+
+size_t pm_select_best(const pm_cv_result *cv, size_t n)
+{
+	size_t best = 0;
+
+	for (size_t i = 1; cv && i < n; i++) {
+		int tie = !lower_mape(cv[i].mape, cv[best].mape) &&
+			  !lower_mape(cv[best].mape, cv[i].mape);
+
+		/* a constant fit describes none of the inputs: on a tie, the
+		 * candidate that does wins, whatever the order of the list */
+		if (lower_mape(cv[i].mape, cv[best].mape) ||
+		    (tie && cv[best].constant_folds && !cv[i].constant_folds))
+			best = i;
+	}
+	return best;
 }
 
 /* s with the candidate form; a formula is parsed here, before any fit. */
@@ -157,9 +206,9 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 		if ((st = pm_cross_validate(cvd ? cvd : d, fs[i], &co, folds, seed, &cv[i], err)))
 			with_context(st, err, "form '%s', loss %s", cand[i].form,
 				     pm_loss_name(co.loss));
-		else if (cv[i].mape < cv[*best].mape)
-			*best = i;
 	}
+	if (!st)
+		*best = pm_select_best(cv, n);
 	co.loss = cand[*best].loss;
 	if (!st && (st = pm_fit(d, fs[*best], &co, out, err)))
 		with_context(st, err, "form '%s' on every row", cand[*best].form);

@@ -213,7 +213,11 @@ pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *names, pm
 
 	if (!s || !is_list(list))
 		return pm__fail(err, PM_EINVAL, "pm_spec_add_names: no spec or no such list");
-	st = pm_names_add_list(pm__spec_role_names(s, (int)list), names, err);
+	/* an empty list names no column: --intrinsic "" is "none", which ends
+	 * role inference as any list does (issue 20) */
+	st = names && !names[strspn(names, " \t\n\r\v\f")]
+		     ? PM_OK
+		     : pm_names_add_list(pm__spec_role_names(s, (int)list), names, err);
 	if (!st && (list == PM_SPEC_INTRINSIC || list == PM_SPEC_CATEGORICAL))
 		s->infer_roles = 0;
 	return st;

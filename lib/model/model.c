@@ -1,6 +1,7 @@
 #include "model/model_impl.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,20 +52,30 @@ void pm_model_free(pm_model *m)
 	free(m->rep_runs);
 	free(m->rep_cv);
 	free(m->rep_weight);
+	for (size_t i = 0; m->warnings && i < m->nwarnings; i++)
+		free(m->warnings[i]);
+	free(m->warnings);
 	free(m);
 }
 
-/* "a_kernel_size", "p_kernel_size", "b_activation=relu", "q_threads", "C". */
+const char pm__form_additive_no_base[] = "additive";
+
+/* "a_kernel_size", "p_kernel_size", "b_activation=relu", "q_threads", "C",
+ * and "a0" for the base coefficient, which has no input. */
 static char *param_name(const pm_param_desc *d, const pm_input *in)
 {
 	static const char prefix[] = { 'a', 'p', 'b', 'q' };
-	const char *name = d->kind == PM_PARAM_CONST ? "" : in[d->input].name;
-	const char *level = d->kind == PM_PARAM_LEVEL ? in[d->input].levels[d->level] : "";
-	size_t n = strlen(name) + strlen(level) + 4;
+	const char *name, *level;
+	size_t n;
 	char *s;
 
 	if (d->kind == PM_PARAM_CONST)
 		return strdup("C");
+	if (d->input == PM_NONE)
+		return strdup("a0");
+	name = in[d->input].name;
+	level = d->kind == PM_PARAM_LEVEL ? in[d->input].levels[d->level] : "";
+	n = strlen(name) + strlen(level) + 4;
 	s = malloc(n);
 	if (!s)
 		return NULL;
@@ -117,8 +128,9 @@ static pm_status make_terms(pm_model *m, const char **names, const pm_role *role
 	pm_status st;
 
 	*pname = NULL;
-	if (!form || strcmp(form, "additive") == 0)
-		return pm__terms_additive(m->ninputs, role, nlevels, &m->terms, desc,
+	if (!form || form == pm__form_additive_no_base || strcmp(form, "additive") == 0)
+		return pm__terms_additive(m->ninputs, role, nlevels,
+					  form != pm__form_additive_no_base, &m->terms, desc,
 					  &m->nparams, err);
 	if (strcmp(form, "multiplicative") == 0) {
 		m->form = PM_FORM_MULTIPLICATIVE;
@@ -432,4 +444,33 @@ pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 	m->workers = w;
 	m->nworkers = n;
 	return PM_OK;
+}
+
+pm_status pm__model_add_warning(pm_model *m, pm_error *err, const char *fmt, ...)
+{
+	char text[PM_WARNING_MAX], visible[PM_WARNING_MAX];
+	char **w = realloc(m->warnings, (m->nwarnings + 1) * sizeof(*w));
+	va_list ap;
+
+	if (!w)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	m->warnings = w;
+	va_start(ap, fmt);
+	pm_vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	pm__copy_visible(visible, sizeof(visible), text);
+	if (!(w[m->nwarnings] = strdup(visible)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	m->nwarnings++;
+	return PM_OK;
+}
+
+size_t pm_model_nwarnings(const pm_model *m)
+{
+	return m ? m->nwarnings : 0;
+}
+
+const char *pm_model_warning(const pm_model *m, size_t i)
+{
+	return m && i < m->nwarnings ? m->warnings[i] : NULL;
 }

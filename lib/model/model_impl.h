@@ -7,6 +7,7 @@
 #define PM_MODEL_IMPL_H
 
 #include "perfmodel/perfmodel.h"
+#include "core/error.h"
 #include "core/strindex.h"
 #include "model/terms.h"
 
@@ -75,13 +76,24 @@ struct pm_model {
 	unsigned *rep_runs;
 	double *rep_cv;
 	double *rep_weight;	/* the weights fitted with (mean 1) */
+	/* What a reader must know before trusting the fit (pm_model_warning):
+	 * one line each, in the order found; 0: none */
+	size_t nwarnings;
+	char **warnings;
 };
+
+/* pm__model_new's form for eq. 4.4 without the base coefficient a0
+ * (pm__terms_additive): the parameter list of models saved before a0
+ * existed, which model_load.c still reads. Known by its address, so that no
+ * text from a file or a user can be taken for it. */
+extern const char pm__form_additive_no_base[];
 
 /* Allocate a model for the given inputs (names and levels copied) with the
  * terms of `form` and its parameters named; values zero, std NaN, default
- * bounds. form: NULL or "additive" (eq. 4.4), "multiplicative" (a formula
- * made from the roles, pm__formula_multiplicative) or a formula text,
- * whose errors are placed in it (formula.h). */
+ * bounds. form: NULL or "additive" (eq. 4.4), pm__form_additive_no_base,
+ * "multiplicative" (a formula made from the roles,
+ * pm__formula_multiplicative) or a formula text, whose errors are placed in
+ * it (formula.h). */
 pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 			const pm_role *role, const size_t *nlevels,
 			const char *const *const *levels, const char *form, pm_model **out,
@@ -90,6 +102,13 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
  * all NULL: nrep 0); replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_repetitions(pm_model *m, size_t n, const unsigned *runs,
 				    const double *cv, const double *weight, pm_error *err);
+/* Add a warning to m (pm_model_warning): the formatted text, numbers as
+ * under "C" and control characters escaped as in error messages, cut at
+ * PM_WARNING_MAX - 1 bytes. PM_ENOMEM (m unchanged). The fit adds its
+ * findings here; model.json keeps them ("warnings"). */
+#define PM_WARNING_MAX 512
+pm_status pm__model_add_warning(pm_model *m, pm_error *err, const char *fmt, ...)
+	PM_PRINTF(3, 4);
 /* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 				pm_error *err);

@@ -12,7 +12,8 @@
  *
  * "fit" holds "test" (metrics as "training") and "test_data" ({"file",
  * "fraction", "split_seed"}) only when the fit held rows out.
- * "seeds" (after "parameters", model_seeds.c) only after repeated fits.
+ * "seeds" (after "parameters", model_seeds.c) only after repeated fits;
+ * "warnings" (after them: strings, pm_model_warning) only when there are.
  *
  * The model is rebuilt from the inputs (and the formula, parsed again, so
  * that the file cannot hold terms that disagree with its formula), so
@@ -477,6 +478,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = read_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
 	    (st = pm__json_bool(&c, fit, "polished", &f.polished)) ||
 	    (st = read_flag(&c, fit, "interrupted", &f.interrupted)) ||
+	    (st = read_flag(&c, fit, "constant", &f.constant)) ||
 	    (st = read_seed_counts(&c, fit, m, &f.seeds_asked)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
@@ -530,6 +532,40 @@ static pm_status read_workers(const pm_jctx *c, const cJSON *root, pm_model *m)
 	return st;
 }
 
+/* "warnings": what the fit found (optional: none). */
+static pm_status read_warnings(const pm_jctx *c, const cJSON *root, pm_model *m)
+{
+	const cJSON *arr, *v;
+	size_t n;
+	pm_status st;
+
+	if ((st = pm__json_array(c, root, "warnings", 0, &arr, &n)) || !arr)
+		return st;
+	cJSON_ArrayForEach(v, arr) {
+		if (!cJSON_IsString(v) || !v->valuestring)
+			return pm__json_fail(c, PM_ESCHEMA, "'warnings' must be strings");
+		if ((st = pm__model_add_warning(m, c->err, "%s", v->valuestring)))
+			return st;
+	}
+	return PM_OK;
+}
+
+/* Eq. 4.4 of extrinsic inputs alone gained a base coefficient a0 (issue
+ * 20, pm__terms_additive) within version 1: a file saved before lists its
+ * parameters without it, q_j... then C, one fewer. Such a file is built as
+ * it was written, so that it still loads, saves and predicts what it always
+ * did (the constant C); the form to give pm__model_new. (An older reader
+ * refuses a file with a0 by its name, so the version need not change.) */
+static const char *additive_form(const cJSON *root, const struct inputs *in)
+{
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "parameters");
+
+	if (pm__terms_additive_has_base(in->n, in->role) && cJSON_IsArray(params) &&
+	    (size_t)cJSON_GetArraySize(params) == in->n + 1)
+		return pm__form_additive_no_base;
+	return NULL;
+}
+
 static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, pm_error *err)
 {
 	pm_jctx c = { name, NULL, err };
@@ -543,6 +579,8 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 	if ((st = read_header(&c, root, &target, &form, &scale, &target_scale)) ||
 	    (st = read_inputs(&c, root, &in)))
 		goto out;
+	if (!form)
+		form = additive_form(root, &in);
 	st = pm__model_new(target, in.n, in.name, in.role, in.nlevels, in.levels, form, &m, err);
 	/* placed in the formula: say which file's */
 	if (st == PM_EPARSE)
@@ -555,7 +593,7 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 		m->inputs[i].log_scale = in.role[i] == PM_ROLE_CATEGORICAL ? 0.0 : in.log_scale[i];
 	if ((st = read_workers(&c, root, m)) ||
 	    (st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
-	    (st = read_fit(&c, root, m)))
+	    (st = read_warnings(&c, root, m)) || (st = read_fit(&c, root, m)))
 		goto out;
 	pm__model_raw(m);
 	*out = m;

@@ -295,6 +295,11 @@ static void write_fit(pm_jw *w, const pm_model *m)
 			pm__jw_uint(w, m->nseeds);
 		}
 	}
+	/* only when true, as "interrupted" */
+	if (f->constant) {
+		pm__jw_key(w, "constant");
+		pm__jw_bool(w, 1);
+	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);
 	write_repetitions(w, m);
@@ -385,6 +390,9 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	write_params(w, m);
 	if (m->nseeds)
 		write_seeds(w, m);
+	/* only when there are some: a clean fit's file stays as it always was */
+	if (m->nwarnings)
+		strings_member(w, "warnings", m->warnings, m->nwarnings);
 	if (m->has_fit_info)
 		write_fit(w, m);
 	return PM_OK;

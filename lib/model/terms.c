@@ -4,6 +4,18 @@
 
 #include "core/error.h"
 
+int pm__terms_additive_has_base(size_t ninputs, const pm_role *role)
+{
+	size_t next = 0;
+
+	for (size_t i = 0; i < ninputs; i++) {
+		if (role[i] != PM_ROLE_EXTRINSIC)
+			return 0;
+		next++;
+	}
+	return next > 0;
+}
+
 void pm__terms_free(pm_terms *t)
 {
 	if (!t)
@@ -18,14 +30,15 @@ void pm__terms_free(pm_terms *t)
 }
 
 /* Eq. 4.4 as terms: a_i * I_i^p_i * prod_j E_j^q_j for each numeric
- * intrinsic, b_{c,v} * [c == v] * prod_j E_j^q_j for each level, and C alone.
- * Factors: one per intrinsic (I_i, p_i), one per extrinsic (E_j, q_j), the
- * latter shared by every term. */
+ * intrinsic, b_{c,v} * [c == v] * prod_j E_j^q_j for each level, the base
+ * a0 * prod_j E_j^q_j when there is neither, and C alone. Factors: one per
+ * intrinsic (I_i, p_i), one per extrinsic (E_j, q_j), the latter shared by
+ * every term. */
 pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *nlevels,
-			     pm_terms *t, pm_param_desc **desc, size_t *nparams,
+			     int base, pm_terms *t, pm_param_desc **desc, size_t *nparams,
 			     pm_error *err)
 {
-	size_t nintr = 0, next = 0, nlev = 0, np = 0, nt, nref;
+	size_t nintr = 0, next = 0, nlev = 0, np = 0, nt, nref, nbase;
 	uint32_t *ext_factor = NULL;
 	pm_param_desc *d = NULL;
 	size_t f = 0, k = 0, r = 0, p = 0;
@@ -41,9 +54,10 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 		else
 			nlev += nlevels[i];
 	}
-	np = 2 * nintr + nlev + next + 1;
-	nt = nintr + nlev + 1;
-	nref = nintr * (1 + next) + nlev * next;
+	nbase = base && pm__terms_additive_has_base(ninputs, role);
+	np = nbase + 2 * nintr + nlev + next + 1;
+	nt = nbase + nintr + nlev + 1;
+	nref = nintr * (1 + next) + (nbase + nlev) * next;
 	t->factor = malloc((nintr + next + 1) * sizeof(*t->factor));
 	t->term = malloc(nt * sizeof(*t->term));
 	t->ref = malloc((nref + 1) * sizeof(*t->ref));
@@ -54,6 +68,8 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 
 	/* Parameter numbering first, so factors can name their powers. The
 	 * extrinsic factors come first among factors: every term uses them. */
+	if (nbase)
+		d[p++] = (pm_param_desc){ PM_PARAM_COEF, PM_NONE, 0 };
 	for (size_t i = 0; i < ninputs; i++) {
 		if (role[i] == PM_ROLE_INTRINSIC) {
 			d[p++] = (pm_param_desc){ PM_PARAM_COEF, (uint32_t)i, 0 };
@@ -70,6 +86,11 @@ pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *
 	d[p++] = (pm_param_desc){ PM_PARAM_CONST, PM_NONE, 0 };
 
 	p = 0;
+	if (nbase) {
+		t->term[k++] = (pm_term){ (uint32_t)p++, PM_NONE, 0, (uint32_t)r, (uint32_t)next };
+		for (size_t j = 0; j < next; j++)
+			t->ref[r++] = ext_factor[j];
+	}
 	for (size_t i = 0; i < ninputs; i++) {
 		if (role[i] == PM_ROLE_INTRINSIC) {
 			t->factor[f] = (pm_factor){ .input = (uint32_t)i, .power = (uint32_t)(p + 1) };

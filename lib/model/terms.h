@@ -61,12 +61,21 @@ typedef struct pm_param_desc {
 } pm_param_desc;
 
 /* Build eq. 4.4 for inputs of the given roles (nlevels[i] for categorical
- * ones). Parameters are numbered in the model.json order: for each input in
- * order, intrinsic: a_i then p_i; categorical: b for each level; extrinsic:
- * q_j; last C. *desc (malloc'd, nparams entries) describes each. */
+ * ones). Parameters are numbered in the model.json order: the base a0 if
+ * any (below), then for each input in order, intrinsic: a_i then p_i;
+ * categorical: b for each level; extrinsic: q_j; last C. *desc (malloc'd,
+ * nparams entries) describes each.
+ * With extrinsic inputs alone, eq. 4.4's sum is empty and t would be the
+ * constant C whatever the data: with `base` set, a base coefficient a0
+ * (PM_PARAM_COEF of no input) takes the sum's place, t = a0 * prod_j
+ * E_j^q_j + C (docs/maths.md). base 0 leaves it out: the list of models
+ * saved before it existed, which model_load.c still reads. */
 pm_status pm__terms_additive(size_t ninputs, const pm_role *role, const size_t *nlevels,
-			     pm_terms *t, pm_param_desc **desc, size_t *nparams,
+			     int base, pm_terms *t, pm_param_desc **desc, size_t *nparams,
 			     pm_error *err);
+/* Whether eq. 4.4 of these roles has the base a0: some input, every one
+ * extrinsic. */
+int pm__terms_additive_has_base(size_t ninputs, const pm_role *role);
 void pm__terms_free(pm_terms *t);	/* frees the arrays, keeps t */
 
 /* The value of the terms at one point: terms in order, each coef * factors

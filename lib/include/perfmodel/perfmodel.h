@@ -167,9 +167,10 @@ PM_API pm_status pm_names_add_list(pm_names *names, const char *list, pm_error *
 /* Empty a role (NULL is fine). */
 PM_API void pm_names_clear(pm_names *names);
 PM_API pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err);
-/* Append a comma-separated list of names ("a,b") to one of the spec's lists.
- * Naming intrinsic or categorical columns, even none, ends role inference:
- * the spec then uses the columns named and no others. Errors as
+/* Append a comma-separated list of names ("a,b") to one of the spec's lists;
+ * an empty list ("", or blanks) adds none. Naming intrinsic or categorical
+ * columns, even none, ends role inference: the spec then uses the columns
+ * named and no others (--intrinsic "" means no intrinsic column). Errors as
  * pm_names_add_list; PM_EINVAL for no spec or a list that is not one. */
 PM_API pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *names,
 				   pm_error *err);
@@ -327,6 +328,10 @@ typedef struct pm_fit_info {
 	 * model's seeds (pm_model_nseeds) are those whose fits completed: all
 	 * K unless a stop request cut some short or kept them from starting. */
 	unsigned seeds_asked;
+	/* 1: the fit predicts the same value for every training row (equal
+	 * within a relative 1e-9), whatever its inputs: it describes none of
+	 * their effect, and a warning says so (pm_model_warning) */
+	int constant;
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
@@ -535,6 +540,14 @@ typedef struct pm_cv_result {
 	double mape, mape_std;	/* held-out MAPE (%): mean and sample std over the folds */
 	double r2;		/* held-out R²: mean over the folds */
 	double fit_time_s;	/* wall time of one fold's fit: mean over the folds */
+	/* Every held-out metric (mape, smape, mae, mse, rmse, r2) as its mean
+	 * and its sample std over the folds (mape, mape_std and r2 above are
+	 * three of them); n: the rows held out, all folds together; adj_r2
+	 * NaN (nothing was fitted to the held-out rows). */
+	pm_metrics mean, std;
+	/* the folds whose fit predicted one value for all its rows
+	 * (pm_fit_info.constant): such a fit describes none of the inputs */
+	unsigned constant_folds;
 } pm_cv_result;
 
 /* K-fold cross-validation of pm_fit(d, s, o): rows are dealt into `folds`
@@ -553,15 +566,42 @@ typedef struct pm_candidate {
 	pm_loss loss;
 } pm_candidate;
 
+/* The candidate pm_select chooses of cv[0..n) (n >= 1; 0 for none): the
+ * lowest mean held-out MAPE; of equal ones, a candidate with no constant
+ * fold (constant_folds 0) before one with some, then the first listed. A
+ * MAPE that is NaN loses to any number. So a constant fit, which describes
+ * none of the inputs, is chosen only when it is strictly better by the
+ * validation, or when every candidate is as constant as it. */
+PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
+
 /* Choose a model for the rows of d: cross-validate each of cand[0..n) on
  * the same folds (o with the candidate's form and loss), into cv[n]; *best
- * is the index of the lowest mean held-out MAPE (the first on ties), and
- * *out that candidate fitted to every row (caller frees). Errors as
- * pm_cross_validate, naming the form; a form that does not parse fails
- * before any fitting. */
+ * is the one pm_select_best(cv, n) chooses, and *out that candidate fitted
+ * to every row (caller frees). Errors as pm_cross_validate, naming the
+ * form; a form that does not parse fails before any fitting. */
 PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
 			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);
+
+/* What pm_select tried and how each candidate did, for the document of
+ * select --json. Only read. */
+typedef struct pm_selection {
+	size_t n;			/* candidates, >= 1 */
+	const pm_candidate *cand;	/* n: as given to pm_select */
+	const pm_cv_result *cv;		/* n: pm_select's cv */
+	size_t best;			/* the one chosen (pm_select_best) */
+	uint64_t fold_seed;		/* the seed that dealt the folds */
+} pm_selection;
+/* The document of perfmodel select --json (docs/json.md): the members of
+ * pm_fit_report_to_json (m, the chosen candidate fitted to every row, and
+ * its scaling report r), then "selection": {"folds", "fold_seed", "rows"
+ * (held out, all folds together), "chosen" (index), "candidates": [{"form",
+ * "loss", "params", "chosen", "constant_folds", "mean": {"mape", "smape",
+ * "mae", "mse", "rmse", "r2"}, "std": {the same}}]}, the held-out metrics'
+ * mean and sample std over the folds. PM_EINVAL for no model, report or
+ * candidates, or best out of range; else as pm_fit_report_to_json. */
+PM_API pm_status pm_select_report_to_json(const pm_model *m, const pm_scaling_report *r,
+					  const pm_selection *sel, char **out, pm_error *err);
 
 /* Accuracy of pred against measured t (n rows; nparams for adjusted R²).
  * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */
@@ -570,7 +610,8 @@ PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t 
 
 /* ---- JSON documents (docs/json.md) -----------------------------------------
  * What perfmodel prints with --json is made by these functions and by
- * pm_sweep_to_json, pm_fit_report_to_json, pm_lif_report_to_json,
+ * pm_sweep_to_json, pm_fit_report_to_json, pm_select_report_to_json,
+ * pm_lif_report_to_json,
  * pm_ssgd_report_to_json and pm_report_to_json, all alike: on success *out
  * owns a NUL-terminated text ending in a newline (caller frees), with every
  * double as the fewest digits that read back bit-exact, a value that is not

@@ -111,7 +111,8 @@ PM_API const char *pm_model_target(const pm_model *m);
 
 /* The parameter kinds of eq. 4.4, in the order a model lists them: for each
  * input in order, intrinsic: a_i then p_i; categorical: b for each level;
- * extrinsic: q_j; last C. A formula model (docs/maths.md) lists its
+ * extrinsic: q_j; last C. With extrinsic inputs alone, the base coefficient
+ * a0 (COEF of no input) comes first: t = a0 * prod E_j^q_j + C. A formula model (docs/maths.md) lists its
  * parameters in order of first use in the formula: coefficients (COEF; the
  * coefficient of a term with no factor is CONST), fitted powers (POWER, or
  * SCALING on an extrinsic input) and, for each level(c) but the first
@@ -127,11 +128,12 @@ typedef enum pm_param_kind {
 } pm_param_kind;
 
 /* The fitted parameters, k in [0, pm_model_nparams). Names are
- * "a_kernel_size", "p_kernel_size", "b_activation=relu", "q_threads", "C".
+ * "a_kernel_size", "p_kernel_size", "b_activation=relu", "q_threads", "C",
+ * "a0".
  * value: the raw eq. 4.4 parameter, in the data's units (the one to read);
  * scaled: the same in the scaled space the fit worked in (docs/maths.md);
  * std: its standard deviation over repeated fits, NaN if not repeated;
- * input: the input it belongs to, or (size_t)-1 for C and a formula's
+ * input: the input it belongs to, or (size_t)-1 for C, a0 and a formula's
  * coefficients; level: for a level (b or log multiplier). */
 PM_API size_t pm_model_nparams(const pm_model *m);
 PM_API const char *pm_model_param_name(const pm_model *m, size_t k);
@@ -175,6 +177,14 @@ PM_API double pm_model_param_power(const pm_model *m, size_t k);
 /* What doubling the input of power parameter k does to the term it is in:
  * 2^power; NaN where the power is. */
 PM_API double pm_model_param_doubling(const pm_model *m, size_t k);
+/* What a reader must know before trusting the model: its fit's findings
+ * (a fit that predicts the same value for every training row, ...), one line
+ * of English each, naming what it concerns, in the order found. model.json
+ * keeps them ("warnings", docs/formats.md); perfmodel prints them on stderr
+ * as "perfmodel: warning: ...". Control characters of the data's names
+ * appear escaped (\x1b), as in error messages. i in [0, pm_model_nwarnings). */
+PM_API size_t pm_model_nwarnings(const pm_model *m);
+PM_API const char *pm_model_warning(const pm_model *m, size_t i);
 /* ---- how the model was fitted ----------------------------------------------
  * A model.json records its fit's loss and row weights; these name them.
  * (The whole fit record, pm_model_fit_info, is the fitting library's:
