@@ -17,6 +17,7 @@
 #include "fit/problem.h"
 #include "fit/smooth.h"
 #include "fit/spec_impl.h"
+#include "fit/identify.h"
 #include "fit/undetermined.h"
 #include "fit/varpro.h"
 
@@ -470,7 +471,7 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 			      p.nrows, m->nparams);
 		goto out;
 	}
-	if ((st = check_levels(&p, pm_dataset_name(d), err)))
+	if ((st = check_levels(&p, pm_dataset_name(d), err)) || (st = pm__fit_identify(&p, m, err)))
 		goto out;
 	m->info.options = *o;
 	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */

@@ -1,0 +1,17 @@
+/* What the rows cannot determine, seen before the fit (issue 20, item 2):
+ * a powered column that is constant, powered columns collinear in log
+ * space, an indicator true on no row or on every row, a level of too few
+ * rows, more unknowns than distinct input configurations. Each finding is
+ * a warning in the model (pm_model_warning) that names the columns and
+ * says what to do; the fit goes on (docs/cli.md, "Warnings"). */
+#ifndef PM_IDENTIFY_H
+#define PM_IDENTIFY_H
+
+#include "fit/problem.h"
+#include "model/model_impl.h"
+
+/* Add m's warnings for the rows of p (m's inputs are p's columns, in
+ * order). PM_ENOMEM. */
+pm_status pm__fit_identify(const pm_problem *p, pm_model *m, pm_error *err);
+
+#endif
