@@ -86,9 +86,11 @@ void engine_defaults(pm_fit_options *o, int popsize_given, int tol_given);
 /* The roles of fit and sweep: --spec FILE, then --target, --extrinsic,
  * --intrinsic, --categorical (lists add to the spec's) and --form/--formula
  * (set it); any may be NULL. Naming intrinsic or categorical columns turns
- * off role inference. On success *out owns the spec. */
+ * off role inference. --ignore (ignore) leaves columns out of the roles and
+ * of inference (pm_spec_ignore). On success *out owns the spec. */
 struct role_flags {
 	const char *spec_path, *target, *extrinsic, *intrinsic, *categorical, *form;
+	const char *ignore;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 

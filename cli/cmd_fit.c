@@ -13,7 +13,7 @@ const char fit_usage[] =
 	"to the rows of DATA.csv, print the parameters, the accuracy (training, held-out\n"
 	"with --test-fraction or --test), the scaling report, and save the model.\n"
 	"\n"
-	"Roles (instead of, or on top of, --spec):\n"
+	"Roles (with or instead of --spec):\n"
 	"  --spec FILE            a spec: {\"target\", \"intrinsic\", \"categorical\", \"extrinsic\", \"bounds\"}\n"
 	"  --target COL           the measured time (must be > 0); 'lif' with --workers: the\n"
 	"                         load-imbalance factor of the worker times (thesis eq. 3.8)\n"
@@ -23,6 +23,7 @@ const char fit_usage[] =
 	"  --categorical A,B      text parameters, one coefficient per level\n"
 	"                         Without them every other column is used: numeric ones as\n"
 	"                         intrinsic, text ones as categorical; \"\" names none.\n"
+	"  --ignore A,B           leave these columns out of every role\n"
 	"\n"
 	"Model form (default: the spec's \"form\"/\"formula\", else additive):\n"
 	"      --form additive    thesis eq. 4.4 (above)\n"
@@ -38,17 +39,17 @@ const char fit_usage[] =
 	"      --json             print one JSON document on stdout instead: the model, the\n"
 	"                         held-out metrics, every seed and the scaling report\n"
 	"  -q, --quiet            print nothing but errors and warnings\n"
-	"      --plot-dir DIR     also write the plots of 'perfmodel report' there as SVG\n"
+	"      --plot-dir DIR     also write report's plots there as SVG\n"
 	"\n"
 	"Fit:\n"
 	"      --engine varpro|de varpro (default): DE over the powers, coefficients solved\n"
 	"                         per trial; de: DE over all, scipy's defaults (the thesis)\n"
 	"      --scale auto|none  auto (default): columns / geometric mean, time / median;\n"
-	"                         none: raw units, the thesis exactly\n"
+	"                         none: raw units (the thesis)\n"
 	"      --seed N           random seed (default 1: runs repeat)\n"
 	"      --seeds K          K fits with seeds N..N+K-1: table of mean ± std of every\n"
-	"                         parameter (thesis Tables 4.2/4.3); saves the lowest-cost fit\n"
-	"      --threads N        threads (default and most: the CPUs; small fits use fewer; same fit)\n"
+	"                         parameter (thesis Tables 4.2/4.3); saves the best\n"
+	"      --threads N        threads (default: the CPUs, fewer for small fits)\n"
 	"      --maxiter N        generations at most (1000)\n"
 	"      --popsize N        population = N * searched unknowns (varpro 10, de 15)\n"
 	"      --tol X            stop at std(costs) <= atol + tol*|mean| (0.001, de 0.01)\n"
@@ -77,7 +78,7 @@ enum {
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
-	OPT_ENGINE,
+	OPT_ENGINE, OPT_IGNORE,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +87,7 @@ static const struct option long_options[] = {
 	{ "extrinsic", required_argument, NULL, OPT_EXTRINSIC },
 	{ "intrinsic", required_argument, NULL, OPT_INTRINSIC },
 	{ "categorical", required_argument, NULL, OPT_CATEGORICAL },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -134,6 +136,7 @@ struct select_args {
 struct fit_args {
 	const char *data, *spec_path, *out;
 	const char *target, *extrinsic, *intrinsic, *categorical;
+	const char *ignore;	/* --ignore COLS */
 	const char *form;	/* --form additive|multiplicative or --formula TEXT */
 	int json, quiet;
 	pm_fit_options opt;
@@ -249,6 +252,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 	case OPT_EXTRINSIC: a->extrinsic = v; return 0;
 	case OPT_INTRINSIC: a->intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->categorical = v; return 0;
+	case OPT_IGNORE: a->ignore = v; return 0;
 	case 'o': a->out = v; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case 'q': a->quiet = 1; return 0;
@@ -435,7 +439,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *err)
 {
 	const struct role_flags r = { a->spec_path, a->target, a->extrinsic, a->intrinsic,
-				      a->categorical, a->form };
+				      a->categorical, a->form, a->ignore };
 
 	return spec_from_flags(&r, out, err);
 }

@@ -17,6 +17,7 @@ const char sweep_usage[] =
 	"  --target COL, --extrinsic A,B, --intrinsic A,B, --categorical A,B\n"
 	"                         as for fit (without --intrinsic/--categorical the other\n"
 	"                         columns are used)\n"
+	"  --ignore A,B           leave these columns out, as for fit\n"
 	"  --form F, --formula T  the model form, as for fit (default additive: eq. 4.4)\n"
 	"  --loss L               mae (default), mse, mape or log, as for fit\n"
 	"  --lambda LO:HI:N       N lambdas from LO to HI, evenly spaced in log (1e-6:1:13)\n"
@@ -38,7 +39,7 @@ enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
 	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
 	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
-	OPT_ENGINE,
+	OPT_ENGINE, OPT_IGNORE,
 };
 
 /* in the order of the enum: parse_one names an option by c - OPT_SPEC */
@@ -64,6 +65,7 @@ static const struct option sweep_options[] = {
 	{ "formula", required_argument, NULL, OPT_FORMULA },
 	{ "loss", required_argument, NULL, OPT_LOSS },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	READ_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -114,6 +116,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 	case OPT_EXTRINSIC: a->roles.extrinsic = v; return 0;
 	case OPT_INTRINSIC: a->roles.intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->roles.categorical = v; return 0;
+	case OPT_IGNORE: a->roles.ignore = v; return 0;
 	case OPT_FORM:
 	case OPT_FORMULA:
 		if (a->roles.form)

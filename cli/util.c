@@ -261,7 +261,8 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 	    (r->intrinsic && (st = pm_spec_add_names(s, PM_SPEC_INTRINSIC, r->intrinsic, err))) ||
 	    (r->categorical &&
 	     (st = pm_spec_add_names(s, PM_SPEC_CATEGORICAL, r->categorical, err))) ||
-	    (r->form && (st = pm_spec_set_form(s, r->form, err)))) {
+	    (r->form && (st = pm_spec_set_form(s, r->form, err))) ||
+	    (r->ignore && (st = pm_spec_ignore(s, r->ignore, err)))) {
 		pm_spec_free(s);
 		return st;
 	}

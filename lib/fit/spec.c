@@ -144,6 +144,7 @@ void pm_spec_free(pm_spec *s)
 	free(s->form);
 	for (int r = 0; r < NROLES; r++)
 		pm__names_truncate(pm__spec_role_names(s, r), 0);
+	pm__names_truncate(&s->ignore, 0);
 	free(s);
 }
 
@@ -177,6 +178,9 @@ pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err)
 				goto oom;
 		}
 	}
+	for (size_t i = 0; i < s->ignore.n; i++)
+		if (pm__names_push(&c->ignore, s->ignore.name[i], strlen(s->ignore.name[i])))
+			goto oom;
 	*out = c;
 	return PM_OK;
 oom:
@@ -221,6 +225,13 @@ pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *names, pm
 	if (!st && (list == PM_SPEC_INTRINSIC || list == PM_SPEC_CATEGORICAL))
 		s->infer_roles = 0;
 	return st;
+}
+
+pm_status pm_spec_ignore(pm_spec *s, const char *names, pm_error *err)
+{
+	if (!s)
+		return pm__fail(err, PM_EINVAL, "pm_spec_ignore: no spec");
+	return pm_names_add_list(&s->ignore, names, err);
 }
 
 const pm_names *pm_spec_names(const pm_spec *s, pm_spec_list list)
@@ -360,6 +371,49 @@ static pm_status need_column(const pm_dataset *d, const char *name, pm_error *er
 	return pm__fail(err, PM_ESCHEMA, "no column '%s' in %s", name, file);
 }
 
+static int ignored(const pm_spec *s, const char *name)
+{
+	for (size_t i = 0; i < s->ignore.n; i++)
+		if (strcmp(s->ignore.name[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Take the ignored columns out of every role. Each must be d's column and
+ * not the target; a formula's column cannot be ignored, since the formula
+ * would lose a term's input: it must be written without it. */
+static pm_status drop_ignored(pm_spec *s, const pm_dataset *d, pm_error *err)
+{
+	const char *formula = pm__spec_formula_text(s);
+	pm_status st;
+
+	for (size_t i = 0; i < s->ignore.n; i++) {
+		if ((st = need_column(d, s->ignore.name[i], err)))
+			return st;
+		if (strcmp(s->ignore.name[i], s->target) == 0)
+			return pm__fail(err, PM_ESCHEMA, "column '%s' is the target: it cannot be "
+					"ignored", s->target);
+	}
+	for (int r = 0; r < NROLES; r++) {
+		pm_names *nm = pm__spec_role_names(s, r);
+		size_t kept = 0;
+
+		for (size_t i = 0; i < nm->n; i++) {
+			if (!ignored(s, nm->name[i])) {
+				nm->name[kept++] = nm->name[i];
+				continue;
+			}
+			if (formula)
+				return pm__fail(err, PM_ESCHEMA, "column '%s' is in the formula: "
+						"write the formula without it rather than ignore it",
+						nm->name[i]);
+			free(nm->name[i]);
+		}
+		nm->n = kept;
+	}
+	return PM_OK;
+}
+
 pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 {
 	size_t old_i, old_c;
@@ -372,8 +426,7 @@ pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 	if (!s->target)
 		return pm__fail(err, PM_ESCHEMA,
 				"no target column: give --target or \"target\" in the spec");
-	st = pm__spec_check_roles(s, NULL, err);
-	if (st)
+	if ((st = drop_ignored(s, d, err)) || (st = pm__spec_check_roles(s, NULL, err)))
 		return st;
 	st = need_column(d, s->target, err);
 	for (int r = 0; r < NROLES && !st; r++) {
@@ -399,7 +452,8 @@ pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 		const char *name = pm_dataset_col_name(d, c);
 		pm_names *nm;
 
-		if (strcmp(s->target, name) == 0 || pm__strindex_find(&used, name) != SIZE_MAX)
+		if (strcmp(s->target, name) == 0 || pm__strindex_find(&used, name) != SIZE_MAX ||
+		    ignored(s, name))
 			continue;
 		nm = pm_dataset_col_is_numeric(d, c) ? &s->intrinsic : &s->categorical;
 		if (pm__names_push(nm, name, strlen(name)) != 0)

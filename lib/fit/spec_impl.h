@@ -19,6 +19,9 @@ struct pm_spec {
 	 * then are the model's inputs: pm_fit gives level() columns the
 	 * categorical role, the others extrinsic if so named, else intrinsic. */
 	char *form;
+	/* Columns left out of the model (pm_spec_ignore): pm_spec_resolve drops
+	 * them from the roles and from role inference. */
+	pm_names ignore;
 };
 
 /* The JSON keys of the lists, in pm_spec_list's order. */

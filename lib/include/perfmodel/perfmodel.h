@@ -174,6 +174,14 @@ PM_API pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *er
  * pm_names_add_list; PM_EINVAL for no spec or a list that is not one. */
 PM_API pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *names,
 				   pm_error *err);
+/* Leave the columns of a comma-separated list ("a,b") out of the model:
+ * pm_spec_resolve takes them out of every role and out of role inference
+ * (a way to drop a column the identifiability checks warn about, or one a
+ * spec file names, without editing it). Role inference goes on. Errors as
+ * pm_names_add_list; PM_EINVAL for no spec. pm_spec_resolve then fails
+ * (PM_ESCHEMA) for a column the data lacks, the target, or a column of the
+ * formula. */
+PM_API pm_status pm_spec_ignore(pm_spec *s, const char *names, pm_error *err);
 /* A list's names, owned by the spec: valid until the spec is changed or
  * freed. NULL for no spec or a list that is not one. */
 PM_API const pm_names *pm_spec_names(const pm_spec *s, pm_spec_list list);
