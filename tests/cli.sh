@@ -1159,5 +1159,51 @@ else
 	bad "R^2 below 0 is called worse than the mean" "$(cat worse.txt worse_fit.txt)"
 fi
 
+# identifiability (issue 20, item 2): a constant column, a product of two
+# columns, a level of one row: warnings naming them on stderr (even with -q)
+# and in model.json; --ignore takes columns out, an unknown one is an error
+awk 'BEGIN { print "x,y,total,c,k,t"; for (i = 0; i < 24; i++) { x = 2 ^ (i % 4); y = 3 ^ (int(i / 4) % 3)
+	print x "," y "," x * y ",4," (i == 23 ? "b" : "a") "," 0.5 * x * y + 1 + 0.01 * i } }' >ident.csv
+"$pm" fit ident.csv --target t --maxiter 5 -q -o ident.json >ident.txt 2>ident.err
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s ident.txt ] &&
+	grep -q "^perfmodel: warning: column 'c' is constant (every row 4): its power cannot be determined; drop it with --ignore c$" ident.err &&
+	grep -q "^perfmodel: warning: column 'total' is a product or ratio of powers of 'x' and 'y' .*--ignore total$" ident.err &&
+	grep -q "^perfmodel: warning: level 'b' of column 'k' occurs in 1 row" ident.err &&
+	python3 -c 'import json,sys; w = json.load(open(sys.argv[1]))["warnings"]; sys.exit(not (len(w) == 3 and w[0].startswith("column '"'"'c'"'"' is constant")))' ident.json; then
+	ok "identifiability warnings name the columns, on stderr and in model.json"
+else
+	bad "identifiability warnings name the columns, on stderr and in model.json" "exit $rc" "$(cat ident.txt ident.err)"
+fi
+"$pm" fit ident.csv --target t --maxiter 5 --formula 'a * x^p + b * [x > 100] + C' --json >ident_ind.json 2>ident_ind.err
+if grep -q '^perfmodel: warning: indicator \[x > 100\] is true on no row' ident_ind.err &&
+	python3 -c 'import json,sys; sys.exit(not any("[x > 100]" in w for w in json.load(open(sys.argv[1]))["warnings"]))' ident_ind.json; then
+	ok "an indicator true on no row is a warning, in --json too"
+else
+	bad "an indicator true on no row is a warning, in --json too" "$(cat ident_ind.err)"
+fi
+"$pm" fit ident.csv --target t --maxiter 5 -q --ignore c,total,k -o ident2.json >ident2.txt 2>ident2.err
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s ident2.err ] && ! grep -q '"warnings"' ident2.json &&
+	python3 -c 'import json,sys; sys.exit([i["name"] for i in json.load(open(sys.argv[1]))["inputs"]] != ["x", "y"])' ident2.json; then
+	ok "--ignore leaves the columns out, and their warnings with them"
+else
+	bad "--ignore leaves the columns out, and their warnings with them" "exit $rc" "$(cat ident2.err)"
+fi
+"$pm" fit ident.csv --target t --maxiter 5 -q --ignore c,nosuch -o ident3.json >ident3.txt 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "no column 'nosuch'" ident3.txt && [ ! -e ident3.json ]; then
+	ok "--ignore of an unknown column is an error naming it"
+else
+	bad "--ignore of an unknown column is an error naming it" "exit $rc" "$(cat ident3.txt)"
+fi
+"$pm" sweep ident.csv --target t --intrinsic x,c --ignore c --lambda 1e-3:1:2 --cv 2 --maxiter 5 >ident_sw.txt 2>ident_sw.err
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q "column 'c'" ident_sw.err; then
+	ok "sweep takes --ignore"
+else
+	bad "sweep takes --ignore" "exit $rc" "$(cat ident_sw.txt ident_sw.err)"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

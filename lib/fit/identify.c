@@ -247,12 +247,16 @@ static pm_status count_configurations(const pm_problem *p, size_t *out, pm_error
 }
 
 /* As many unknowns as configurations: the fit can pass through each
- * configuration's mean time, whatever the form, so it is no test of it. */
+ * configuration's mean time, whatever the form, so it is no test of it. A
+ * model of no inputs is left to the constant-fit warning (fit.c), which
+ * says more. */
 static pm_status check_configurations(const pm_problem *p, pm_model *m, pm_error *err)
 {
 	size_t n = 0;
 	pm_status st;
 
+	if (!p->ncols)
+		return PM_OK;
 	if ((st = count_configurations(p, &n, err)) || m->nparams < n)
 		return st;
 	return pm__model_add_warning(m, err, "%zu unknowns but %zu distinct input "
