@@ -98,7 +98,6 @@ pm_status pm__varpro_init(pm_varpro *v, const pm_cost *c, const pm_fit_options *
 
 	memset(v, 0, sizeof(*v));
 	v->cost = c;
-	v->passes = IRLS_PASSES;
 	if (!pm__varpro_applies(m))
 		return pm__fail(err, PM_EINVAL, "the model's coefficients are not all linear");
 	v->col = malloc((np + 1) * sizeof(*v->col));
@@ -300,7 +299,7 @@ void pm__varpro_solve(const pm_varpro *v, const double *theta, double *full, voi
 	unsigned char *used0 = s + v->used_at;
 	size_t n = v->nlin, N = p->nrows;
 	int relative = c->loss == PM_LOSS_MAPE || c->loss == PM_LOSS_LOG;
-	unsigned passes = c->loss == PM_LOSS_MSE ? 1 : v->passes;
+	unsigned passes = c->loss == PM_LOSS_MSE ? 1 : IRLS_PASSES;
 	/* the quadratic's scale: ½·ω·e² stands for the loss, so that the
 	 * penalties keep their weight against it */
 	double scale = (c->loss == PM_LOSS_MSE ? 2.0 : 1.0) / (double)N;

@@ -36,7 +36,6 @@ typedef struct pm_varpro {
 	double *lo, *hi;	/* nlin coefficient bounds */
 	double *l1, *l2;	/* nlin penalty weights (C's are 0) */
 	size_t ntab;		/* factor table entries (Σ distinct values) */
-	unsigned passes;	/* IRLS passes */
 	size_t nchunks;		/* of CHUNK rows */
 	int keep;		/* the design is kept across IRLS passes */
 	size_t scratch_bytes;	/* what one evaluation needs, the cost's included */
