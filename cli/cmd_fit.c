@@ -78,7 +78,7 @@ enum {
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
-	OPT_ENGINE, OPT_IGNORE,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE,
 };
 
 static const struct option long_options[] = {
@@ -114,6 +114,7 @@ static const struct option long_options[] = {
 	{ "test-fraction", required_argument, NULL, OPT_TEST_FRACTION },
 	{ "split-seed", required_argument, NULL, OPT_SPLIT_SEED },
 	{ "test", required_argument, NULL, OPT_TEST },
+	{ "validate", required_argument, NULL, OPT_VALIDATE },
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "plot-dir", required_argument, NULL, OPT_PLOT_DIR },
@@ -128,9 +129,10 @@ static const struct option long_options[] = {
 struct select_args {
 	const char *forms;	/* comma-separated; NULL: SELECT_DEFAULT_FORMS */
 	const char *losses;	/* comma-separated; NULL: SELECT_DEFAULT_LOSSES */
-	unsigned cv;		/* folds */
+	unsigned cv;		/* folds; 0: --validate's scheme or the default kfold:5 */
 	uint64_t cv_seed;
 	int cv_seed_set;	/* else the fit's seed */
+	pm_validation v;	/* what the candidates are validated by */
 };
 
 struct fit_args {
@@ -142,7 +144,8 @@ struct fit_args {
 	pm_fit_options opt;
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
 	struct select_args sel;
-	const char *test_path;	/* --test FILE */
+	const char *test_path;	/* --test FILE, or --validate FILE */
+	const char *validate;	/* --validate SCHEME|FILE */
 	pm_read_options ro;	/* how DATA and --test FILE are read */
 	int split_seed_given;
 	unsigned nseeds;
@@ -199,8 +202,10 @@ static void print_table(FILE *f, const pm_selection *sel)
 	for (size_t i = 0; i < sel->n; i++)
 		if ((int)strlen(cand[i].form) > w)
 			w = (int)strlen(cand[i].form);
-	cprintf(f, "model selection: %u-fold cross-validation, fold seed %llu\n", cv[0].folds,
-		(unsigned long long)sel->fold_seed);
+	cprintf(f, "model selection: %s", cv[0].what);
+	if (sel->validation->scheme == PM_SCHEME_KFOLD)
+		cprintf(f, ", fold seed %llu", (unsigned long long)sel->validation->seed);
+	cprintf(f, "\n");
 	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
 		"held-out MAPE %", "R^2", "fit time s");
 	for (size_t i = 0; i < sel->n; i++) {
@@ -367,6 +372,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		a->split_seed_given = 1;
 		return 0;
 	case OPT_TEST: a->test_path = v; return 0;
+	case OPT_VALIDATE: a->validate = v; return 0;
 	case OPT_PLOT_DIR: a->plot_dir = v; return 0;
 	case OPT_WORKERS: a->workers = v; return 0;
 	case OPT_SEEDS:
@@ -376,6 +382,43 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		return 0;
 	}
 	return -1;
+}
+
+/* --validate: a scheme (for the selection when selecting, else for the
+ * fit), or a file of held-out rows; --cv K is kfold:K. Seeds: the folds'
+ * is --cv-seed selecting, --split-seed fitting, else --seed. */
+static int validation_args(struct fit_args *a)
+{
+	pm_validation v = { PM_SCHEME_NONE };
+	pm_error err;
+
+	if (a->validate && pm_validation_is_scheme(a->validate) &&
+	    pm_validation_parse(a->validate, &v, &err))
+		return usage_error("fit", "--validate '%s': %s", a->validate, err.msg);
+	if (a->validate && !v.scheme)
+		a->test_path = a->validate;
+	if (a->split_seed_given && !(a->opt.test_fraction > 0) &&
+	    !(!a->select && v.scheme == PM_SCHEME_KFOLD))
+		return usage_error("fit", "--split-seed needs --test-fraction or --validate kfold");
+	/* the whole run repeats from one number unless told otherwise */
+	if (!a->split_seed_given)
+		a->opt.split_seed = a->opt.seed;
+	if (!a->select) {
+		v.seed = a->opt.split_seed;
+		a->opt.validate = v;
+		return 0;
+	}
+	if (a->sel.cv && a->validate)
+		return usage_error("fit", "--cv K is --validate kfold:K: give one of them");
+	if (a->sel.cv || !a->validate)
+		v = (pm_validation){ .scheme = PM_SCHEME_KFOLD,
+				     .folds = a->sel.cv ? a->sel.cv : 5 };
+	v.seed = a->sel.cv_seed_set ? a->sel.cv_seed : a->opt.seed;
+	if (a->sel.cv_seed_set && v.scheme != PM_SCHEME_KFOLD)
+		return usage_error("fit", "--cv-seed deals k folds: not with --validate %s",
+				   a->validate);
+	a->sel.v = v;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, const char *usage, struct fit_args *a)
@@ -411,18 +454,15 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		a->opt.lambda_power = lambda_power;
 	if (a->opt.reg == PM_REG_NONE && (a->opt.lambda_coef > 0 || a->opt.lambda_power > 0))
 		return usage_error("fit", "--lambda needs --reg l1 or l2");
-	if (a->test_path && a->opt.test_fraction > 0)
-		return usage_error("fit", "--test and --test-fraction exclude each other");
+	if ((a->test_path != NULL) + (a->opt.test_fraction > 0) + (a->validate != NULL) > 1)
+		return usage_error("fit", "--test, --test-fraction and --validate exclude each other");
 	if (a->nseeds > 1 && a->select)
 		return usage_error("fit", "--seeds repeats one form's fit: not with model selection");
-	if (a->split_seed_given && !(a->opt.test_fraction > 0))
-		return usage_error("fit", "--split-seed needs --test-fraction");
-	/* the whole run repeats from one number unless told otherwise */
-	if (!a->split_seed_given)
-		a->opt.split_seed = a->opt.seed;
 	if (a->select_given && !a->select)
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
+	if ((rc = validation_args(a)))
+		return rc;
 	/* selecting, --loss is a list: each form is tried with each loss */
 	if (a->sel.losses && (a->select ? check_loss_list(a->sel.losses) != 0
 					: pm_loss_from_name(a->sel.losses, &a->opt.loss, NULL) != PM_OK))
@@ -501,10 +541,9 @@ static pm_status select_run(const struct fit_args *a, const pm_source *src, cons
 	pm_selection *sel = &c->sel;
 	pm_status st;
 
-	sel->fold_seed = sa->cv_seed_set ? sa->cv_seed : a->opt.seed;
+	sel->validation = &sa->v;
 	if ((st = candidates(sa, &c->flist, &c->llist, &c->cand, &sel->n, err)) ||
-	    (st = pm_select_file(src, s, &a->opt, c->cand, sel->n, sa->cv, sel->fold_seed, r,
-				 err)))
+	    (st = pm_select_file(src, s, &a->opt, c->cand, sel->n, &sa->v, r, err)))
 		return st;
 	sel->cand = c->cand;
 	sel->cv = (*r)->cv;
@@ -522,7 +561,7 @@ int cmd_fit(int argc, char **argv)
 int fit_command(int argc, char **argv, const char *usage, int select)
 {
 	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default(), .nseeds = 1,
-			      .select = select, .sel = { .cv = 5 } };
+			      .select = select };
 	pm_source src;
 	pm_spec *s = NULL;
 	pm_fit_result *r = NULL;

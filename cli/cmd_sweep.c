@@ -22,10 +22,13 @@ const char sweep_usage[] =
 	"  --loss L               mae (default), mse, mape or log, as for fit\n"
 	"  --lambda LO:HI:N       N lambdas from LO to HI, evenly spaced in log (1e-6:1:13)\n"
 	"  --reg l1|l2            the penalty (l2)\n"
-	"  --cv K                 K-fold cross-validation (default 5): each lambda fitted K\n"
-	"                         times, each fold held out once; metrics are fold means\n"
+	"  --validate S           the held-out rows (default kfold:5; docs/cli.md): kfold:K\n"
+	"                         (stratified by level), loo, extrapolate:COL[:FRACTION]\n"
+	"                         (fit the smallest values of COL, measure the rest), or a\n"
+	"                         FILE of held-out rows; metrics are means over the folds\n"
+	"  --cv K                 kfold:K\n"
 	"  --cv-seed N            seed of the folds (default: --seed)\n"
-	"  --test-fraction F      instead of --cv: one seeded split, F held out\n"
+	"  --test-fraction F      instead: one seeded split, F held out\n"
 	"  --seed N               seed of every fit (1)\n"
 	"  --threads N            threads (default and most: the CPUs; results do not depend on it)\n"
 	"  --maxiter N, --popsize N, --scale auto|none, --engine varpro|de   as for fit\n"
@@ -39,7 +42,7 @@ enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
 	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
 	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
-	OPT_ENGINE, OPT_IGNORE,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE,
 };
 
 /* in the order of the enum: parse_one names an option by c - OPT_SPEC */
@@ -66,6 +69,7 @@ static const struct option sweep_options[] = {
 	{ "loss", required_argument, NULL, OPT_LOSS },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "validate", required_argument, NULL, OPT_VALIDATE },
 	READ_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -76,6 +80,8 @@ struct sweep_args {
 	const char *data;
 	struct role_flags roles;
 	int csv, json, quiet, cv_given, cv_seed_given;
+	unsigned folds;		/* --cv */
+	const char *validate, *test_path;	/* --validate SCHEME|FILE */
 	pm_fit_options opt;
 	pm_sweep_options so;
 	pm_read_options ro;
@@ -117,6 +123,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 	case OPT_INTRINSIC: a->roles.intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->roles.categorical = v; return 0;
 	case OPT_IGNORE: a->roles.ignore = v; return 0;
+	case OPT_VALIDATE: a->validate = v; return 0;
 	case OPT_FORM:
 	case OPT_FORMULA:
 		if (a->roles.form)
@@ -154,10 +161,10 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 	case OPT_CV:
 		if (u < 2 || u > 1000)
 			return bad("cv", v, "a whole number from 2 to 1000");
-		a->so.folds = (unsigned)u;
+		a->folds = (unsigned)u;
 		a->cv_given = 1;
 		return 0;
-	case OPT_CV_SEED: a->so.fold_seed = u; a->cv_seed_given = 1; return 0;
+	case OPT_CV_SEED: a->so.validate.seed = u; a->cv_seed_given = 1; return 0;
 	case OPT_SEED: a->opt.seed = u; return 0;
 	case OPT_THREADS:
 		if (u < 1 || u > 1024)
@@ -176,6 +183,32 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 		return 0;
 	}
 	return -1;
+}
+
+/* The held-out rows: --validate SCHEME|FILE, --cv K (kfold:K),
+ * --test-fraction F, one of them; default kfold:5. */
+static int validation_args(struct sweep_args *a)
+{
+	pm_validation *v = &a->so.validate;
+	uint64_t seed = a->cv_seed_given ? v->seed : a->opt.seed;
+	pm_error err;
+
+	if (a->cv_given + (a->opt.test_fraction > 0) + (a->validate != NULL) > 1)
+		return usage_error("sweep", "--cv, --test-fraction and --validate exclude each "
+				   "other");
+	a->opt.split_seed = a->opt.seed;
+	if (a->validate && !pm_validation_is_scheme(a->validate))
+		a->test_path = a->validate;
+	else if (a->validate && pm_validation_parse(a->validate, v, &err))
+		return usage_error("sweep", "--validate '%s': %s", a->validate, err.msg);
+	else if (!a->validate && !(a->opt.test_fraction > 0))
+		*v = (pm_validation){ .scheme = PM_SCHEME_KFOLD,
+				      .folds = a->cv_given ? a->folds : 5 };
+	if (a->cv_seed_given && v->scheme != PM_SCHEME_KFOLD)
+		return usage_error("sweep", "--cv-seed deals k folds: not with %s",
+				   a->validate ? a->validate : "--test-fraction");
+	v->seed = seed;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct sweep_args *a)
@@ -204,13 +237,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		popsize_given |= c == OPT_POPSIZE;
 	}
 	engine_defaults(&a->opt, popsize_given, 0);
-	if (a->cv_given && a->opt.test_fraction > 0)
-		return usage_error("sweep", "--cv and --test-fraction exclude each other");
-	if (a->opt.test_fraction > 0)
-		a->so.folds = 0;
-	if (!a->cv_seed_given)
-		a->so.fold_seed = a->opt.seed;
-	a->opt.split_seed = a->opt.seed;
+	if ((rc = validation_args(a)))
+		return rc;
 	if (optind != argc - 1)
 		return usage_error("sweep", optind == argc ? "no data file given"
 							   : "one data file at a time");
@@ -246,7 +274,10 @@ static void print_table(const pm_sweep *sw)
 	}
 	cprintf(stdout, "\nbest lambda %.6g: held-out MAPE %.4g %% (%s), %.2f s\n",
 	       sw->point[sw->best].lambda, sw->point[sw->best].test.mape,
-	       sw->folds ? "mean over the folds" : "one split", sw->wall_time_s);
+	       sw->folds > 1 ? "mean over the folds" : sw->what[0] ? sw->what : "one split",
+	       sw->wall_time_s);
+	if (sw->folds > 1)
+		cprintf(stdout, "validation: %s\n", sw->what);
 }
 
 static void print_csv(const pm_sweep *sw)
@@ -279,7 +310,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_args a = {
 		.opt = pm_fit_options_default(),
-		.so = { .lambda_lo = 1e-6, .lambda_hi = 1, .npoints = 13, .folds = 5 },
+		.so = { .lambda_lo = 1e-6, .lambda_hi = 1, .npoints = 13 },
 	};
 	pm_source src;
 	pm_spec *s = NULL;
@@ -293,7 +324,7 @@ int cmd_sweep(int argc, char **argv)
 		return rc;
 	cap_threads(&a.opt, a.quiet);
 	rc = EXIT_FAIL;
-	src = (pm_source){ .path = a.data, .read = a.ro };
+	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
 	progress_install(&a.opt, a.quiet);
 	if (spec_from_flags(&a.roles, &s, &err) || pm_sweep_file(&src, s, &a.opt, &a.so, &sw, &err) ||

@@ -204,6 +204,13 @@ static void r2_note(const pm_metrics *const *set, int nset)
 			r2_words(train ? set[0]->r2 : set[1]->r2));
 }
 
+/* Whether the test column is the means over the folds of a validation. */
+static int folds(const pm_fit_info *fi)
+{
+	return fi->options.validate.scheme == PM_SCHEME_KFOLD ||
+	       fi->options.validate.scheme == PM_SCHEME_LOO;
+}
+
 /* Training and held-out accuracy side by side (docs/maths.md: the metrics). */
 static void print_accuracy(const pm_fit_info *fi)
 {
@@ -226,8 +233,9 @@ static void print_accuracy(const pm_fit_info *fi)
 			const double v[] = { t->mape, t->smape, t->mae, t->mse, t->rmse, t->r2,
 					     t->adj_r2 };
 
+			/* folds' means: no unknowns were fitted to held-out rows */
 			if (i == ADJ_R2_ROW && isnan(v[i]))
-				na = cprintf(stdout, " %14s", "n/a");
+				na |= cprintf(stdout, " %14s", "n/a") && !(j && folds(fi));
 			else
 				cprintf(stdout, " %14.6g", v[i]);
 		}
@@ -237,13 +245,18 @@ static void print_accuracy(const pm_fit_info *fi)
 			cprintf(stdout, "  (n/a: " ADJ_R2_WHY ")");
 		cprintf(stdout, "\n");
 	}
-	if (fi->test.n && fi->options.test_fraction > 0)
+	if (folds(fi))
+		cprintf(stdout, "  test: the held-out rows of every fold, each metric the mean over "
+			"the folds:\n    %s\n", fi->validation);
+	else if (fi->options.validate.scheme)
+		cprintf(stdout, "  held out: %s\n", fi->validation);
+	else if (fi->test.n && fi->options.test_fraction > 0)
 		cprintf(stdout, "  held out: %zu rows of %s chosen by split seed %llu\n", fi->test.n,
 		       fi->test_name, (unsigned long long)fi->options.split_seed);
 	else if (fi->test.n)
 		cprintf(stdout, "  held out: the rows of %s\n", fi->test_name);
 	else
-		cprintf(stdout, "  no rows held out: --test-fraction 0.333 or --test FILE measures the "
+		cprintf(stdout, "  no rows held out: --validate kfold or extrapolate:COL measures the "
 		       "accuracy on rows the fit never saw\n");
 }
 

@@ -138,7 +138,16 @@ def main():
                          "--maxiter", "20", "-o", "const.json", "--json"], models_written=["const.json"])
     if doc is not None and not (doc.get("warnings") and doc["fit"].get("constant") is True):
         failures.append("a constant fit's document has no warning or no constant flag")
+    # validation schemes: the folds' means; an extrapolation (issue 20)
+    run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                   "--validate", "kfold:3", "-o", "kfold.json", "--json"], models_written=["kfold.json"])
+    run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                   "--validate", "extrapolate:n", "-o", "extra.json", "--json"],
+        models_written=["extra.json"])
     covered.add("fit")
+    run(v, "select", ["select", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                      "--validate", "extrapolate:threads", "-o", "selx.json", "--json"],
+        models_written=["selx.json"])
     run(v, "select", ["select", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
                       "--cv", "2", "-o", "sel.json", "--json"], models_written=["sel.json"])
     run(v, "select", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
@@ -147,6 +156,8 @@ def main():
     covered.add("select")
     run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:3",
                      "--cv", "2", "--maxiter", "10", "--json"])
+    run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:2",
+                     "--validate", "extrapolate:n:0.6", "--maxiter", "10", "--json"])
     sweep = run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda",
                              "1e-2:1:2", "--test-fraction", "0.3", "--maxiter", "10", "--json"])
     covered.add("sweep")

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kfold.h"
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
 #include "fit/spec_impl.h"
@@ -309,22 +310,22 @@ Test(pipeline, select_file_reports_every_candidate)
 	pm_dataset *d = NULL;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_select_file(&src, s, &o, cand, 2, 2, 7, &r, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_select_file(&src, s, &o, cand, 2, KFOLD(2, 7), &r, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(r->ncand, 2);
 	cr_assert_not_null(r->cv);
 	cr_assert_str_eq(pm_model_form(r->model), cand[r->best].form);
 
 	cr_assert_eq(pm_dataset_read(ddp(), NULL, &d, NULL, &err), PM_OK);
-	cr_assert_eq(pm_select(d, s, &o, cand, 2, 2, 7, cv, &best, &m, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_select(d, s, &o, cand, 2, KFOLD(2, 7), cv, &best, &m, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(best, r->best);
 	for (size_t i = 0; i < 2; i++)
 		cr_assert_eq(cv[i].mape, r->cv[i].mape);
 	same_params(r->model, m);
 	pm_fit_result_free(r);
 
-	cr_assert_eq(pm_select_file(&src, s, &o, NULL, 0, 2, 7, &r, &err), PM_EINVAL);
+	cr_assert_eq(pm_select_file(&src, s, &o, NULL, 0, KFOLD(2, 7), &r, &err), PM_EINVAL);
 	cr_assert_null(r);
-	cr_assert_eq(pm_select_file(&src, s, &o, cand, 2, 1, 7, &r, &err), PM_EINVAL, "one fold");
+	cr_assert_eq(pm_select_file(&src, s, &o, cand, 2, KFOLD(1, 7), &r, &err), PM_EINVAL, "one fold");
 	cr_assert_null(r);
 	pm_model_free(m);
 	pm_dataset_free(d);
@@ -336,8 +337,8 @@ Test(pipeline, sweep_file_is_the_sweep_of_the_file)
 	pm_spec *s = ddp_spec("time_per_iter_s", NULL);
 	pm_source src = { .path = ddp() };
 	pm_fit_options o = quick();
-	pm_sweep_options so = { .lambda_lo = 1e-3, .lambda_hi = 1e-1, .npoints = 2, .folds = 2,
-				.fold_seed = 3 };
+	pm_sweep_options so = { .lambda_lo = 1e-3, .lambda_hi = 1e-1, .npoints = 2, 
+				.validate = KFOLD_OPTIONS(2, 3) };
 	pm_sweep *sw = NULL, *hand = NULL;
 	pm_dataset *d = NULL;
 	pm_error err = { 0 };
@@ -405,7 +406,7 @@ Test(pipeline, stopped_while_reading_fits_nothing)
 	pm_source src = { .path = ddp() };
 	pm_fit_options o = quick();
 	pm_candidate cand = { "additive", PM_LOSS_MAE };
-	pm_sweep_options so = { 1e-4, 1e-2, 2, 2, 1 };
+	pm_sweep_options so = { 1e-4, 1e-2, 2, KFOLD_OPTIONS(2, 1) };
 	volatile sig_atomic_t stop = 1;
 	pm_fit_result *r = NULL;
 	pm_sweep *sw = NULL;
@@ -416,7 +417,7 @@ Test(pipeline, stopped_while_reading_fits_nothing)
 	cr_assert_eq(pm_fit_file(&src, s, &o, 2, &r, &err), PM_EFIT);
 	cr_assert(strstr(err.msg, "interrupted while reading") != NULL, "%s", err.msg);
 	cr_assert_null(r);
-	cr_assert_eq(pm_select_file(&src, s, &o, &cand, 1, 2, 1, &r, &err), PM_EFIT);
+	cr_assert_eq(pm_select_file(&src, s, &o, &cand, 1, KFOLD(2, 1), &r, &err), PM_EFIT);
 	cr_assert(strstr(err.msg, "interrupted while reading") != NULL, "%s", err.msg);
 	cr_assert_null(r);
 	cr_assert_eq(pm_sweep_file(&src, s, &o, &so, &sw, &err), PM_EFIT);

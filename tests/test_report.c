@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "count.h"
+#include "kfold.h"
 #include "leak_check.h"
 #include "synth_fit.h"
 
@@ -131,8 +132,8 @@ Test(report, sweep_plots_from_a_sweep_document)
 	pm_model *m = fit3(d);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_sweep_options so = { .lambda_lo = 1e-4, .lambda_hi = 1e-1, .npoints = 3, .folds = 2,
-				.fold_seed = 1 };
+	pm_sweep_options so = { .lambda_lo = 1e-4, .lambda_hi = 1e-1, .npoints = 3, 
+				.validate = KFOLD_OPTIONS(2, 1) };
 	pm_sweep *sw = NULL;
 	pm_plots *ps = NULL;
 	pm_error err = { 0 };

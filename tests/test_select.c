@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kfold.h"
 #include "leak_check.h"
 #include "synth_fit.h"
 #include "fit/spec_impl.h"
@@ -36,11 +37,11 @@ Test(select, folds_repeat)
 	pm_error err = { 0 };
 
 	o.threads = 1;
-	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 7, &a, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(3, 7), &a, &err), PM_OK, "%s", err.msg);
 	o.threads = 2;
-	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 7, &b, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(3, 7), &b, &err), PM_OK, "%s", err.msg);
 	cr_expect(same_cv(&a, &b), "%.17g %.17g", a.mape, b.mape);
-	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 8, &c, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(3, 8), &c, &err), PM_OK, "%s", err.msg);
 	cr_expect(!same_cv(&a, &c), "another fold seed gave the same result");
 	cr_expect_eq(a.folds, 3);
 	cr_expect_eq(a.nparams, 3 * 2 + 3 + 2 + 2 + 1);
@@ -60,26 +61,29 @@ Test(select, cv_of_the_true_form_is_near_zero)
 	pm_cv_result cv;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_cross_validate(d, s, &o, 4, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(4, 1), &cv, &err), PM_OK, "%s", err.msg);
 	cr_expect_lt(cv.mape, 1.0, "held-out MAPE %g %%", cv.mape);
 	cr_expect_gt(cv.r2, 0.99, "held-out R^2 %g", cv.r2);
 	pm_spec_free(s);
 	pm_dataset_free(d);
 }
 
-/* The held-out rows are the fold's: MAPE per fold from hand-made folds
+/* The held-out rows are the fold's: MAPE per fold from the scheme's folds
  * agrees with a fit on the other rows, measured by pm_model_evaluate. */
 Test(select, cross_validation_matches_fits_by_hand)
 {
 	pm_dataset *d = syn_dataset(60, 0.1, 43);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = quick();
-	unsigned fold[60];
+	pm_folds folds;
+	const unsigned *fold;
 	size_t train[60], test[60];
 	double sum = 0.0;
 	pm_cv_result cv;
 
-	cr_assert_eq(pm_kfold_assign(60, 3, 5, fold, NULL), PM_OK);
+	cr_assert_eq(pm_validation_folds(d, s, KFOLD(3, 5), &folds, NULL), PM_OK);
+	cr_assert_eq(folds.nfolds, 3);
+	fold = folds.fold;
 	for (unsigned f = 0; f < 3; f++) {
 		size_t ntrain = 0, ntest = 0;
 		pm_dataset *tr = NULL, *te = NULL;
@@ -101,9 +105,10 @@ Test(select, cross_validation_matches_fits_by_hand)
 		pm_dataset_free(tr);
 		pm_dataset_free(te);
 	}
-	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 5, &cv, NULL), PM_OK);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(3, 5), &cv, NULL), PM_OK);
 	cr_expect_eq(memcmp(&(double){ sum / 3 }, &cv.mape, sizeof(double)), 0, "%.17g %.17g",
 		     sum / 3, cv.mape);
+	pm_folds_free(&folds);
 	pm_spec_free(s);
 	pm_dataset_free(d);
 }
@@ -119,23 +124,23 @@ Test(select, errors)
 	size_t best = 9;
 	pm_error err = { 0 };
 
-	cr_expect_eq(pm_cross_validate(d, s, &o, 1, 1, cv, &err), PM_EINVAL);
-	cr_expect_eq(pm_cross_validate(d, s, &o, 31, 1, cv, &err), PM_EINVAL);
+	cr_expect_eq(pm_cross_validate(d, s, &o, KFOLD(1, 1), cv, &err), PM_EINVAL);
+	cr_expect_eq(pm_cross_validate(d, s, &o, NULL, cv, &err), PM_EINVAL, "no scheme, no test");
 	/* a bad candidate fails at once, before the first (long) fit */
-	cr_expect_neq(pm_select(d, s, &o, bad, 2, 3, 1, cv, &best, &m, &err), PM_OK);
+	cr_expect_neq(pm_select(d, s, &o, bad, 2, KFOLD(3, 1), cv, &best, &m, &err), PM_OK);
 	cr_expect(strstr(err.msg, "nonsense"), "%s", err.msg);
 	cr_expect_null(m);
-	cr_expect_eq(pm_select(d, s, &o, bad, 0, 3, 1, cv, &best, &m, &err), PM_EINVAL);
+	cr_expect_eq(pm_select(d, s, &o, bad, 0, KFOLD(3, 1), cv, &best, &m, &err), PM_EINVAL);
 	/* 30 rows, 3 folds: 20 training rows for 14 unknowns; 2 folds: 15 */
 	o.maxiter = 2;
-	cr_expect_eq(pm_select(d, s, &o, bad, 1, 2, 1, cv, &best, &m, &err), PM_OK, "%s",
+	cr_expect_eq(pm_select(d, s, &o, bad, 1, KFOLD(2, 1), cv, &best, &m, &err), PM_OK, "%s",
 		     err.msg);
 	pm_model_free(m);
-	/* no such column: named, with the form and the fold */
+	/* no such column: named, with the form, before any fold is fitted
+	 * (the folds are dealt by the roles) */
 	cr_assert_eq(pm_names_add_list(&s->intrinsic, "nope", NULL), PM_OK);
-	cr_expect_eq(pm_select(d, s, &o, bad, 1, 2, 1, cv, &best, &m, &err), PM_ESCHEMA);
-	cr_expect(strstr(err.msg, "nope") && strstr(err.msg, "fold 1 of 2") &&
-		  strstr(err.msg, "form 'additive'"), "%s", err.msg);
+	cr_expect_eq(pm_select(d, s, &o, bad, 1, KFOLD(2, 1), cv, &best, &m, &err), PM_ESCHEMA);
+	cr_expect(strstr(err.msg, "nope") && strstr(err.msg, "form 'additive'"), "%s", err.msg);
 	pm_spec_free(s);
 	pm_dataset_free(d);
 }
@@ -155,13 +160,13 @@ Test(select, held_out_rows_stay_out_of_the_choice)
 
 	o.test_fraction = 1.0 / 3;
 	o.split_seed = 4;
-	cr_assert_eq(pm_select(d, s, &o, &c, 1, 3, 2, &by_select, &best, &m, NULL), PM_OK);
+	cr_assert_eq(pm_select(d, s, &o, &c, 1, KFOLD(3, 2), &by_select, &best, &m, NULL), PM_OK);
 	cr_expect_eq(pm_model_fit_info(m)->test.n, 30);
 	cr_assert_eq(pm_split_rows(90, o.test_fraction, 4, &tr, &ntr, &te, &nte, NULL), PM_OK);
 	cr_assert_eq(pm_dataset_subset(d, tr, ntr, &train, NULL), PM_OK);
 	o.test_fraction = 0;
 	o.loss = PM_LOSS_LOG;
-	cr_assert_eq(pm_cross_validate(train, s, &o, 3, 2, &by_hand, NULL), PM_OK);
+	cr_assert_eq(pm_cross_validate(train, s, &o, KFOLD(3, 2), &by_hand, NULL), PM_OK);
 	cr_expect(same_cv(&by_select, &by_hand), "%.17g %.17g", by_select.mape, by_hand.mape);
 	free(tr);
 	free(te);
@@ -215,12 +220,12 @@ Test(select, picks_the_true_form, .timeout = 120)
 	size_t best = 9;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_select(sum, s, &o, c, 2, 3, 1, cv, &best, &m, &err), PM_OK, "%s",
+	cr_assert_eq(pm_select(sum, s, &o, c, 2, KFOLD(3, 1), cv, &best, &m, &err), PM_OK, "%s",
 		     err.msg);
 	cr_expect_eq(best, 0, "additive data: MAPE additive %g %%, multiplicative %g %%",
 		     cv[0].mape, cv[1].mape);
 	pm_model_free(m);
-	cr_assert_eq(pm_select(product, s, &o, c, 2, 3, 1, cv, &best, &m, &err), PM_OK, "%s",
+	cr_assert_eq(pm_select(product, s, &o, c, 2, KFOLD(3, 1), cv, &best, &m, &err), PM_OK, "%s",
 		     err.msg);
 	cr_expect_eq(best, 1, "power-law data: MAPE additive %g %%, multiplicative %g %%",
 		     cv[0].mape, cv[1].mape);
@@ -269,7 +274,7 @@ Test(select, cross_validation_gives_every_metric_and_the_constant_folds)
 	pm_cv_result cv;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_cross_validate(d, s, &o, 3, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(3, 1), &cv, &err), PM_OK, "%s", err.msg);
 	cr_expect_eq(memcmp(&cv.mape, &cv.mean.mape, sizeof(double)), 0);
 	cr_expect_eq(memcmp(&cv.mape_std, &cv.std.mape, sizeof(double)), 0);
 	cr_expect_eq(memcmp(&cv.r2, &cv.mean.r2, sizeof(double)), 0);
@@ -279,7 +284,7 @@ Test(select, cross_validation_gives_every_metric_and_the_constant_folds)
 	cr_expect(isnan(cv.mean.adj_r2) && isnan(cv.std.adj_r2));
 	cr_expect_eq(cv.constant_folds, 0, "a0 makes the scaling columns count");
 	cr_expect_gt(cv.mean.r2, 0.99);
-	cr_assert_eq(pm_cross_validate(flat, s, &o, 3, 1, &cv, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_cross_validate(flat, s, &o, KFOLD(3, 1), &cv, &err), PM_OK, "%s", err.msg);
 	cr_expect_eq(cv.constant_folds, 3);
 	pm_spec_free(s);
 	pm_dataset_free(flat);
@@ -294,19 +299,21 @@ Test(select, the_selection_document)
 	pm_fit_options o = quick();
 	const pm_candidate c[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
 	pm_cv_result cv[2];
-	pm_selection sel = { 2, c, cv, 0, 7 };
+	pm_selection sel = { 2, c, cv, 0, KFOLD(3, 7) };
 	pm_scaling_report *r = NULL;
 	pm_model *m = NULL;
 	char *json = (char *)&sel;
 	pm_error err = { 0 };
 
-	cr_assert_eq(pm_select(d, s, &o, c, 2, 3, 7, cv, &sel.best, &m, &err), PM_OK, "%s",
+	cr_assert_eq(pm_select(d, s, &o, c, 2, sel.validation, cv, &sel.best, &m, &err), PM_OK, "%s",
 		     err.msg);
 	cr_assert_eq(pm_scaling_report_new(m, d, &r, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_select_report_to_json(m, r, &sel, &json, &err), PM_OK, "%s", err.msg);
 	cr_expect_not_null(strstr(json, "\"scaling\": ["));
 	cr_expect_not_null(strstr(json, "\"selection\": {"));
 	cr_expect_not_null(strstr(json, "\"fold_seed\": 7"));
+	cr_expect_not_null(strstr(json, "\"validation\": \"kfold:3\""));
+	cr_expect_not_null(strstr(json, "\"description\": \"3-fold cross-validation\""));
 	cr_expect_not_null(strstr(json, "\"form\": \"multiplicative\""));
 	cr_expect_not_null(strstr(json, "\"constant_folds\": 0"));
 	cr_expect_not_null(strstr(json, "\"rows\": 18"));

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kfold.h"
 #include "leak_check.h"
 #include "synth_fit.h"
 
@@ -12,15 +13,17 @@ static pm_sweep *run(const pm_dataset *d, unsigned threads, unsigned folds)
 {
 	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_sweep_options so = { 1e-4, 1e-2, 3, folds, 7 };
+	pm_sweep_options so = { 1e-4, 1e-2, 3, KFOLD_OPTIONS(folds, 7) };
 	pm_sweep *sw = NULL;
 	pm_error err = { 0 };
 
 	o.maxiter = 20;
 	o.threads = threads;
 	o.reg = PM_REG_L2;
-	if (!folds)
+	if (!folds) {
 		o.test_fraction = 0.25;
+		so.validate.scheme = PM_SCHEME_NONE;
+	}
 	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
 	pm_spec_free(s);
 	return sw;
@@ -76,7 +79,7 @@ Test(sweep, a_stop_request_keeps_the_points_whose_folds_ran)
 	pm_dataset *d = syn_dataset(90, 0.05, 51);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_sweep_options so = { 1e-4, 1e-2, 3, 3, 7 };
+	pm_sweep_options so = { 1e-4, 1e-2, 3, KFOLD_OPTIONS(3, 7) };
 	volatile sig_atomic_t stop = 1;
 	pm_sweep *sw = NULL;
 	pm_error err = { 0 };
@@ -104,7 +107,7 @@ Test(sweep, errors)
 	pm_dataset *d = syn_dataset(40, 0, 53);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_sweep_options so = { 1e-4, 1e-2, 3, 3, 7 };
+	pm_sweep_options so = { 1e-4, 1e-2, 3, KFOLD_OPTIONS(3, 7) };
 	pm_sweep *sw = NULL;
 	pm_error err = { 0 };
 
@@ -116,10 +119,13 @@ Test(sweep, errors)
 	so.npoints = 0;
 	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL);
 	so.npoints = 3;
-	so.folds = 0;
+	so.validate.scheme = PM_SCHEME_NONE;
 	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "no held-out rows");
-	so.folds = 41;
-	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "more folds than rows");
+	so.validate = (pm_validation)KFOLD_OPTIONS(1, 7);
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "one fold");
+	so.validate = (pm_validation)KFOLD_OPTIONS(3, 7);
+	o.validate = so.validate;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_EINVAL, "a scheme in the options");
 	cr_assert_null(sw);
 	pm_spec_free(s);
 	pm_dataset_free(d);

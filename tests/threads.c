@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kfold.h"
 #include "core/pool.h"
 #include "perfmodel/perfmodel.h"
 #include "predict_job.h"
@@ -261,8 +262,8 @@ static void sweep_and_select(const pm_dataset *d, const pm_spec *s)
 {
 	static const pm_candidate cand[] = { { "additive", PM_LOSS_MAE },
 					     { "multiplicative", PM_LOSS_MAE } };
-	pm_sweep_options so = { .lambda_lo = 1e-3, .lambda_hi = 1e-1, .npoints = 3, .folds = 2,
-				.fold_seed = 1 };
+	pm_sweep_options so = { .lambda_lo = 1e-3, .lambda_hi = 1e-1, .npoints = 3, 
+				.validate = KFOLD_OPTIONS(2, 1) };
 	pm_fit_options o = pm_fit_options_default();
 	pm_sweep *sw[2] = { NULL, NULL };
 	pm_model *m[2] = { NULL, NULL };
@@ -290,7 +291,7 @@ static void sweep_and_select(const pm_dataset *d, const pm_spec *s)
 	o.progress = NULL;
 	for (unsigned t = 1; t <= 2; t++) {
 		o.threads = t;
-		require(pm_select(d, s, &o, cand, 2, 2, 1, cv[t - 1], &best[t - 1], &m[t - 1], &err),
+		require(pm_select(d, s, &o, cand, 2, KFOLD(2, 1), cv[t - 1], &best[t - 1], &m[t - 1], &err),
 			&err, "pm_select");
 	}
 	check(best[0] == best[1] && cv[0][0].mape == cv[1][0].mape && cv[0][1].mape == cv[1][1].mape &&

@@ -113,8 +113,8 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 /* The pipeline of fit (cand NULL: nseeds seeds of s's form) or select (the
  * candidates, each on the same folds). */
 static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
-		     unsigned nseeds, const pm_candidate *cand, size_t n, unsigned folds,
-		     uint64_t seed, pm_fit_result **out, pm_error *err)
+		     unsigned nseeds, const pm_candidate *cand, size_t n, const pm_validation *v,
+		     pm_fit_result **out, pm_error *err)
 {
 	pm_fit_result *r;
 	pm_spec *sp = NULL;
@@ -131,8 +131,8 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
 		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
-		else if (!(st = pm_select(r->data, sp, &fo, cand, n, folds, seed, r->cv, &r->best,
-					  &r->model, err)))
+		else if (!(st = pm_select(r->data, sp, &fo, cand, n, v, r->cv, &r->best, &r->model,
+					  err)))
 			r->ncand = n;
 	}
 	pm_spec_free(sp);
@@ -147,11 +147,11 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
 		      unsigned nseeds, pm_fit_result **out, pm_error *err)
 {
-	return run(src, s, o, nseeds, NULL, 0, 0, 0, out, err);
+	return run(src, s, o, nseeds, NULL, 0, NULL, out, err);
 }
 
 pm_status pm_select_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
-			 const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
+			 const pm_candidate *cand, size_t n, const pm_validation *v,
 			 pm_fit_result **out, pm_error *err)
 {
 	if (!cand) {
@@ -159,7 +159,7 @@ pm_status pm_select_file(const pm_source *src, const pm_spec *s, const pm_fit_op
 			*out = NULL;
 		return pm__fail(err, PM_EINVAL, "no candidate to choose from");
 	}
-	return run(src, s, o, 0, cand, n, folds, seed, out, err);
+	return run(src, s, o, 0, cand, n, v, out, err);
 }
 
 pm_status pm_sweep_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,

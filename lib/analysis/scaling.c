@@ -251,12 +251,23 @@ static void cv_metrics(pm_jw *w, const char *key, const pm_metrics *x)
 /* "selection": the table select prints, whole (docs/json.md). */
 static void write_selection(pm_jw *w, const pm_selection *sel)
 {
+	char text[320];
+
+	pm_validation_text(sel->validation, text, sizeof(text));
 	pm__jw_key(w, "selection");
 	pm__jw_object_begin(w);
+	pm__jw_key(w, "validation");
+	pm__jw_string(w, text);
+	pm__jw_key(w, "description");
+	pm__jw_string(w, sel->cv[0].what);
 	pm__jw_key(w, "folds");
 	pm__jw_uint(w, sel->cv[0].folds);
-	pm__jw_key(w, "fold_seed");
-	pm__jw_uint(w, sel->fold_seed);
+	if (sel->validation && sel->validation->scheme == PM_SCHEME_KFOLD) {
+		pm__jw_key(w, "fold_seed");
+		pm__jw_uint(w, sel->validation->seed);
+	}
+	pm__jw_key(w, "kept");
+	pm__jw_uint(w, sel->cv[0].kept);
 	pm__jw_key(w, "rows");
 	pm__jw_uint(w, sel->cv[0].mean.n);
 	pm__jw_key(w, "chosen");

@@ -509,23 +509,27 @@ out:
 	return st;
 }
 
-pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-		 pm_model **out, pm_error *err)
+pm_status pm__fit_held_out(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			   pm_model **out, pm_error *err)
 {
 	pm_fit_options inner;
 	pm_dataset *train = NULL, *test = NULL;
+	char what[512] = "";
 	pm_status st;
 
 	*out = NULL;
-	if (!(o->test_fraction > 0) && !o->test)
+	if (o->validate.scheme == PM_SCHEME_KFOLD || o->validate.scheme == PM_SCHEME_LOO)
+		return pm__fail(err, PM_EINVAL, "folds validate a fit: pm_fit's, not a held-out fit's");
+	if (!(o->test_fraction > 0) && !o->test && !o->validate.scheme)
 		return fit_rows(d, s, o, out, err);
 	/* the held-out rows are set apart here: the fit itself sees none */
 	inner = *o;
 	inner.test_fraction = 0;
 	inner.test = NULL;
-	if (!(st = pm__holdout_split(d, o, &train, &test, err)) &&
+	inner.validate.scheme = PM_SCHEME_NONE;
+	if (!(st = pm__holdout_split(d, s, o, &train, &test, what, err)) &&
 	    !(st = fit_rows(train ? train : d, s, &inner, out, err)) &&
-	    (st = pm__holdout_record(*out, d, test ? test : o->test, o, err))) {
+	    (st = pm__holdout_record(*out, d, test ? test : o->test, o, what, err))) {
 		pm_model_free(*out);
 		*out = NULL;
 	}

@@ -10,15 +10,34 @@
 #include "core/error.h"
 #include "model/model_impl.h"
 
-pm_status pm__holdout_split(const pm_dataset *d, const pm_fit_options *o, pm_dataset **train,
-			    pm_dataset **test, pm_error *err)
+/* The extrapolation's training rows (those no fold holds out) and the
+ * rows it is measured on (fold 0). */
+static pm_status extrapolation(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			       pm_dataset **train, pm_dataset **test, char *what, pm_error *err)
+{
+	pm_folds f;
+	pm_status st = pm_validation_folds(d, s, &o->validate, &f, err);
+
+	if (st)
+		return st;
+	st = pm__fold_subsets(d, f.fold, 0, train, test, err);
+	snprintf(what, sizeof(f.what), "%s", f.what);
+	pm_folds_free(&f);
+	return st;
+}
+
+pm_status pm__holdout_split(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			    pm_dataset **train, pm_dataset **test, char *what, pm_error *err)
 {
 	size_t *tr = NULL, *te = NULL, ntr, nte;
 	pm_status st;
 
 	*train = *test = NULL;
-	if (o->test && o->test_fraction > 0)
-		return pm__fail(err, PM_EINVAL, "a test fraction and a test file exclude each other");
+	if ((o->test != NULL) + (o->test_fraction > 0) + (o->validate.scheme != PM_SCHEME_NONE) > 1)
+		return pm__fail(err, PM_EINVAL, "a test fraction, a test file and a validation "
+				"scheme exclude each other");
+	if (o->validate.scheme == PM_SCHEME_EXTRAPOLATE)
+		return extrapolation(d, s, o, train, test, what, err);
 	if (!(o->test_fraction > 0))
 		return PM_OK;
 	if (!(st = pm_split_rows(pm_dataset_nrows(d), o->test_fraction, o->split_seed, &tr, &ntr,
@@ -35,7 +54,7 @@ pm_status pm__holdout_split(const pm_dataset *d, const pm_fit_options *o, pm_dat
 }
 
 pm_status pm__holdout_record(pm_model *m, const pm_dataset *d, const pm_dataset *test,
-			     const pm_fit_options *o, pm_error *err)
+			     const pm_fit_options *o, const char *what, pm_error *err)
 {
 	pm_status st = pm_model_evaluate(m, test, &m->info.test, err);
 
@@ -43,6 +62,8 @@ pm_status pm__holdout_record(pm_model *m, const pm_dataset *d, const pm_dataset 
 		return st;
 	m->info.options.test_fraction = o->test_fraction;
 	m->info.options.split_seed = o->split_seed;
+	m->info.options.validate = o->validate;
+	snprintf(m->info.validation, sizeof(m->info.validation), "%s", what ? what : "");
 	snprintf(m->info.test_name, sizeof(m->info.test_name), "%s", pm_dataset_name(test));
 	pm_dataset_fingerprint(d, m->info.fingerprint);
 	return PM_OK;

@@ -108,24 +108,32 @@ pm_status pm__fold_subsets(const pm_dataset *d, const unsigned *fold, unsigned f
 	return st;
 }
 
+pm_status pm__kfold_order(size_t nrows, uint64_t seed, size_t **perm, pm_error *err)
+{
+	pm_pcg32 rng;
+
+	if (nrows > UINT32_MAX)
+		return pm__fail(err, PM_EINVAL, "%zu rows are too many to split", nrows);
+	if (!(*perm = malloc(nrows * sizeof(**perm) + 1)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	pm__pcg32_seed(&rng, seed, KFOLD_STREAM);
+	shuffle(*perm, nrows, nrows, &rng);
+	return PM_OK;
+}
+
 pm_status pm_kfold_assign(size_t nrows, unsigned k, uint64_t seed, unsigned *fold,
 			  pm_error *err)
 {
 	size_t *perm;
-	pm_pcg32 rng;
+	pm_status st;
 
 	if (!fold)
 		return pm__fail(err, PM_EINVAL, "no place for the folds");
 	if (k < 2 || k > nrows)
 		return pm__fail(err, PM_EINVAL, "%u folds need 2 <= folds <= rows (%zu rows)", k,
 				nrows);
-	if (nrows > UINT32_MAX)
-		return pm__fail(err, PM_EINVAL, "%zu rows are too many to split", nrows);
-	perm = malloc(nrows * sizeof(*perm));
-	if (!perm)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	pm__pcg32_seed(&rng, seed, KFOLD_STREAM);
-	shuffle(perm, nrows, nrows, &rng);
+	if ((st = pm__kfold_order(nrows, seed, &perm, err)))
+		return st;
 	/* dealing the shuffled rows round-robin makes sizes differ by at most 1 */
 	for (size_t i = 0; i < nrows; i++)
 		fold[perm[i]] = (unsigned)(i % k);

@@ -34,11 +34,15 @@ static pm_status check(const pm_dataset *d, const pm_fit_options *o, const pm_sw
 		return pm__fail(err, PM_EINVAL, "the λ grid needs 1 to 10000 points");
 	if (o->reg != PM_REG_L1 && o->reg != PM_REG_L2)
 		return pm__fail(err, PM_EINVAL, "a λ sweep needs reg l1 or l2");
-	if (!so->folds && !(o->test_fraction > 0) && !o->test)
-		return pm__fail(err, PM_EINVAL,
-				"a λ sweep needs held-out rows: folds, a test fraction or a test file");
-	if (so->folds && (o->test_fraction > 0 || o->test))
-		return pm__fail(err, PM_EINVAL, "folds and a test set exclude each other");
+	if (o->validate.scheme != PM_SCHEME_NONE)
+		return pm__fail(err, PM_EINVAL, "a λ sweep validates by its own scheme, not the "
+				"fit options'");
+	if (!so->validate.scheme && !(o->test_fraction > 0) && !o->test)
+		return pm__fail(err, PM_EINVAL, "a λ sweep needs held-out rows: a validation "
+				"scheme, a test fraction or a test file");
+	if (so->validate.scheme && (o->test_fraction > 0 || o->test))
+		return pm__fail(err, PM_EINVAL, "a validation scheme and a test set exclude each "
+				"other");
 	return PM_OK;
 }
 
@@ -53,19 +57,13 @@ static double grid(const pm_sweep_options *so, size_t i)
 }
 
 /* Training and held-out rows of each fold. */
-static pm_status make_folds(const pm_dataset *d, const pm_sweep_options *so, pm_dataset **train,
+static pm_status make_folds(const pm_dataset *d, const pm_folds *folds, pm_dataset **train,
 			    pm_dataset **test, pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d);
-	unsigned *fold = malloc(n * sizeof(*fold) + 1);
-	pm_status st;
+	pm_status st = PM_OK;
 
-	if (!fold)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	st = pm_kfold_assign(n, so->folds, so->fold_seed, fold, err);
-	for (unsigned f = 0; f < so->folds && !st; f++)
-		st = pm__fold_subsets(d, fold, f, &train[f], &test[f], err);
-	free(fold);
+	for (unsigned f = 0; f < folds->nfolds && !st; f++)
+		st = pm__fold_subsets(d, folds->fold, f, &train[f], &test[f], err);
 	return st;
 }
 
@@ -108,16 +106,18 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 	pm_fit_options *opt = NULL;
 	pm_model **model = NULL;
 	pm_sweep *sw = NULL;
+	pm_folds folds = { 0 };
 	struct timespec t0, t1;
 	pm_status st;
 
 	if (!out)
 		return pm__fail(err, PM_EINVAL, "no place for the sweep");
 	*out = NULL;
-	if ((st = check(d, o, so, err)))
+	if ((st = check(d, o, so, err)) ||
+	    (so->validate.scheme && (st = pm_validation_folds(d, s, &so->validate, &folds, err))))
 		return st;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	nf = so->folds ? so->folds : 1;
+	nf = so->validate.scheme ? folds.nfolds : 1;
 	njobs = (size_t)so->npoints * nf;
 	train = calloc(nf, sizeof(*train));
 	test = calloc(nf, sizeof(*test));
@@ -130,22 +130,24 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (so->folds && (st = make_folds(d, so, train, test, err)))
+	if (so->validate.scheme && (st = make_folds(d, &folds, train, test, err)))
 		goto out;
 	for (size_t j = 0; j < njobs; j++) {
 		unsigned f = (unsigned)(j % nf);
 
 		opt[j] = *o;
 		opt[j].lambda_coef = opt[j].lambda_power = grid(so, j / nf);
-		rows[j] = so->folds ? train[f] : d;
-		if (so->folds)
+		rows[j] = so->validate.scheme ? train[f] : d;
+		if (so->validate.scheme)
 			opt[j].test = test[f];
 	}
 	/* the first λ's folds always run: an interrupted sweep has a point */
 	if ((st = pm__fit_batch(njobs, nf, rows, s, opt, o->threads, model, err)))
 		goto out;
 	sw->nparams = model[0]->nparams;
-	sw->folds = so->folds;
+	sw->folds = so->validate.scheme ? folds.nfolds : 0;
+	sw->validation = so->validate;
+	memcpy(sw->what, folds.what, sizeof(sw->what));
 	sw->param = calloc((size_t)so->npoints * sw->nparams, sizeof(*sw->param));
 	sw->param_name = calloc(sw->nparams, sizeof(*sw->param_name));
 	if (!sw->param || !sw->param_name) {
@@ -195,6 +197,7 @@ out:
 	free(opt);
 	free(model);
 	pm_sweep_free(sw);
+	pm_folds_free(&folds);
 	return st;
 }
 
@@ -211,6 +214,15 @@ pm_status pm_sweep_to_json(const pm_sweep *sw, const pm_fit_options *o, char **o
 	pm__jw_object_begin(&w);
 	pm__jw_key(&w, "reg");
 	pm__jw_string(&w, o->reg == PM_REG_L1 ? "l1" : "l2");
+	if (sw->validation.scheme) {
+		char text[320];
+
+		pm_validation_text(&sw->validation, text, sizeof(text));
+		pm__jw_key(&w, "validation");
+		pm__jw_string(&w, text);
+		pm__jw_key(&w, "description");
+		pm__jw_string(&w, sw->what);
+	}
 	pm__jw_key(&w, "folds");
 	pm__jw_uint(&w, sw->folds);
 	pm__jw_key(&w, "seed");

@@ -405,6 +405,22 @@ static pm_status read_metrics(const pm_jctx *top, const cJSON *fit, const char *
 	return PM_OK;
 }
 
+/* The validation scheme of the held-out rows, when there was one. */
+static pm_status read_validation(const pm_jctx *c, const cJSON *o, pm_fit_info *f)
+{
+	const cJSON *item;
+	char text[320];
+	pm_error e;
+	pm_status st;
+
+	if ((st = pm__json_item(c, o, "validation", 0, &item)) || !item ||
+	    (st = read_fixed(c, o, "validation", text, sizeof(text))))
+		return st;
+	if (pm_validation_parse(text, &f->options.validate, &e))
+		return pm__json_fail(c, PM_ESCHEMA, "'validation': %s", e.msg);
+	return read_fixed(c, o, "description", f->validation, sizeof(f->validation));
+}
+
 /* Where the held-out rows came from; written with fit.test only. */
 static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_info *f)
 {
@@ -421,7 +437,7 @@ static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 		return st;
 	if (!(f->options.test_fraction >= 0 && f->options.test_fraction < 1))
 		return pm__json_fail(&c, PM_ESCHEMA, "'fraction' must be in [0, 1)");
-	return PM_OK;
+	return read_validation(&c, o, f);
 }
 
 static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)

@@ -316,6 +316,16 @@ static void write_fit(pm_jw *w, const pm_model *m)
 		pm__jw_double(w, o->test_fraction);
 		pm__jw_key(w, "split_seed");
 		exact_uint(w, o->split_seed);
+		/* only with a scheme: other files stay as they always were */
+		if (o->validate.scheme) {
+			char text[320];
+
+			pm_validation_text(&o->validate, text, sizeof(text));
+			pm__jw_key(w, "validation");
+			pm__jw_string(w, text);
+			pm__jw_key(w, "description");
+			fixed_string(w, f->validation, sizeof(f->validation));
+		}
 		pm__jw_object_end(w);
 	}
 

@@ -203,6 +203,43 @@ PM_API pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err);
  * a column in two roles, no target; afterwards infer_roles is 0. */
 PM_API pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err);
 
+/* ---- validation schemes: which rows a fit is measured on (--validate) -------
+ * The scheme, its text and pm_validation_text are predict.h's (a model file
+ * names its scheme). */
+/* Which rows each fold holds out. */
+typedef struct pm_folds {
+	size_t nrows;
+	/* nrows: row r is held out in fold fold[r]; a row whose fold[r] >=
+	 * nfolds is never held out (it trains every fold) */
+	unsigned *fold;
+	unsigned nfolds;	/* folds measured: >= 2 for kfold and loo, 1 to extrapolate */
+	size_t kept;		/* rows never held out */
+	/* what was done, in words, for a table's caption: "5-fold cross-
+	 * validation, stratified by device", "leave-one-out (4 rows are fewer
+	 * than 5 folds)", "extrapolation along threads: fitted to values <= 4
+	 * (3 of 6 values, 12 rows), measured on 8 to 32 (12 rows)"; with kept
+	 * rows, why */
+	char what[512];
+} pm_folds;
+
+/* The folds of v over the rows of d, for the roles of s (resolved on a
+ * copy, as pm_fit does; s may be NULL: no categorical inputs). kfold deals
+ * each stratum (rows of one combination of the categorical inputs' levels)
+ * round-robin over the folds after a seeded shuffle, so that every level in
+ * two or more rows is in every fold's training rows; a level whose rows
+ * would all sit in one fold keeps one of them out of every fold (kept).
+ * Without categorical inputs the folds are pm_kfold_assign's. extrapolate
+ * trains on the rows whose value of v->column is among the smallest
+ * round(fraction * distinct values) (at least 1, all but one at most).
+ * On success out->fold is malloc'd (pm_folds_free). Errors: PM_EINVAL (no d
+ * or v, scheme none, K < 2, a fraction outside (0, 1), a column with one
+ * distinct value, every row kept: nothing left to hold out, a level only
+ * among the rows extrapolated to, named), PM_ESCHEMA (no such column, a
+ * column that is not numeric), those of pm_spec_resolve, PM_ENOMEM. */
+PM_API pm_status pm_validation_folds(const pm_dataset *d, const pm_spec *s,
+				     const pm_validation *v, pm_folds *out, pm_error *err);
+PM_API void pm_folds_free(pm_folds *f);	/* the array; NULL is a no-op */
+
 /* ---- fitting -------------------------------------------------------------- */
 typedef enum pm_scale {
 	PM_SCALE_AUTO = 0,	/* numeric columns / geometric mean, target / median */
@@ -290,6 +327,13 @@ typedef struct pm_fit_options {
 	double test_fraction;	/* 0: none */
 	uint64_t split_seed;	/* 1; the CLI makes it the fit's seed */
 	const pm_dataset *test;	/* NULL: none */
+	/* A validation scheme instead (pm_validation_folds, not with either
+	 * of the above): extrapolate holds out the rows of the larger values
+	 * and fits the rest, as a test fraction does; kfold and loo fit every
+	 * row, then validate the fit by the folds (pm_cross_validate), and
+	 * info.test holds the held-out metrics' means over the folds (n: the
+	 * rows held out, all folds together). PM_SCHEME_NONE: none. */
+	pm_validation validate;
 } pm_fit_options;
 
 /* The default engine's defaults (PM_ENGINE_VARPRO), seed 1, all CPUs. */
@@ -331,6 +375,7 @@ typedef struct pm_fit_info {
 	int interrupted;	/* 1: options.stop ended the fit early (stop "interrupted") */
 	pm_metrics test;	/* accuracy on held-out rows, raw units; test.n == 0: none */
 	char test_name[256];	/* the file the held-out rows came from */
+	char validation[512];	/* with options.validate: the folds in words (pm_folds.what) */
 	pm_weights weights;	/* the fitted rows' weights (pm_dataset_set_weights) */
 	/* pm_fit_seeds: the seeds asked for (K >= 2; 0 for one fit). The
 	 * model's seeds (pm_model_nseeds) are those whose fits completed: all
@@ -377,14 +422,13 @@ PM_API const pm_fit_info *pm_model_fit_info(const pm_model *m);
 
 /* ---- λ sweep (thesis §4.3.3, Figures 4.15-4.17) ----------------------------
  * The regularised fit at each λ of a log grid, measured on held-out rows: by
- * K-fold cross-validation (folds > 0: fit on K-1 folds, measure on the
- * last, for each fold) or by o's held-out rows (o->test_fraction or
+ * a validation scheme (pm_validation_folds: fit on the rows outside each
+ * fold, measure on the fold) or by o's held-out rows (o->test_fraction or
  * o->test). λ sets both penalty weights; o->reg must be l1 or l2. */
 typedef struct pm_sweep_options {
 	double lambda_lo, lambda_hi;	/* 0 < lo <= hi */
 	unsigned npoints;		/* >= 1; lo alone when 1 */
-	unsigned folds;			/* 0: o's held-out rows; else 2..rows */
-	uint64_t fold_seed;		/* pm_kfold_assign's seed */
+	pm_validation validate;		/* PM_SCHEME_NONE: o's held-out rows */
 } pm_sweep_options;
 
 typedef struct pm_sweep_point {
@@ -402,7 +446,9 @@ typedef struct pm_sweep {
 	double *param;		/* npoints * nparams raw values (mean over the folds) */
 	char **param_name;	/* nparams, as pm_model_param_name */
 	size_t best;		/* the point with the lowest held-out MAPE (ties: smaller λ) */
-	unsigned folds;
+	unsigned folds;		/* folds measured; 0: o's held-out rows */
+	pm_validation validation;	/* the sweep options' */
+	char what[512];		/* the folds in words (pm_folds.what); "" without */
 	double wall_time_s;
 	/* 1: o->stop cut fits short; every point is provisional, and a λ
 	 * whose folds did not all start has no point (npoints counts those
@@ -412,8 +458,9 @@ typedef struct pm_sweep {
 
 /* Run the sweep; fits run side by side on o->threads threads (0: all CPUs),
  * results independent of the thread count. On success *out owns the sweep
- * (pm_sweep_free). Errors: PM_EINVAL (bad grid, reg none, neither folds nor
- * held-out rows, bad folds), else a fit's, the first in (λ, fold) order. */
+ * (pm_sweep_free). Errors: PM_EINVAL (bad grid, reg none, neither a scheme
+ * nor held-out rows, both, o->validate set), those of pm_validation_folds,
+ * else a fit's, the first in (λ, fold) order. */
 PM_API pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			      const pm_sweep_options *so, pm_sweep **out, pm_error *err);
 PM_API void pm_sweep_free(pm_sweep *sw);	/* NULL: no-op */
@@ -556,16 +603,21 @@ typedef struct pm_cv_result {
 	/* the folds whose fit predicted one value for all its rows
 	 * (pm_fit_info.constant): such a fit describes none of the inputs */
 	unsigned constant_folds;
+	size_t kept;		/* rows never held out (pm_folds) */
+	char what[512];		/* the scheme in words (pm_folds.what) */
 } pm_cv_result;
 
-/* K-fold cross-validation of pm_fit(d, s, o): rows are dealt into `folds`
- * folds by pm_kfold_assign(nrows, folds, seed); each fold in turn is held
- * out, the model fitted to the other rows and its accuracy measured on the
- * held-out ones. Deterministic like pm_fit (any thread count). Errors: those
- * of pm_kfold_assign and pm_fit, and of predicting a held-out row (a level
- * no training row has), with the fold named in the message. */
+/* Validation of pm_fit(d, s, o) by the scheme v: rows are dealt into folds
+ * by pm_validation_folds(d, s, v); each fold in turn is held out, the model
+ * fitted to the other rows and its accuracy measured on the held-out ones
+ * (one fold to extrapolate). v NULL or PM_SCHEME_NONE with o->test: one
+ * "fold", every row of d fitted and o->test measured. Deterministic like
+ * pm_fit (any thread count); o's own test_fraction and validate are not
+ * used. With one fold, each std is NaN. Errors: those of
+ * pm_validation_folds and pm_fit, and of predicting a held-out row, with
+ * the fold named in the message; PM_EINVAL for no scheme and no o->test. */
 PM_API pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s,
-				   const pm_fit_options *o, unsigned folds, uint64_t seed,
+				   const pm_fit_options *o, const pm_validation *v,
 				   pm_cv_result *out, pm_error *err);
 
 /* One candidate of pm_select(): a form and the loss to fit it with. */
@@ -582,13 +634,15 @@ typedef struct pm_candidate {
  * validation, or when every candidate is as constant as it. */
 PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
 
-/* Choose a model for the rows of d: cross-validate each of cand[0..n) on
- * the same folds (o with the candidate's form and loss), into cv[n]; *best
- * is the one pm_select_best(cv, n) chooses, and *out that candidate fitted
- * to every row (caller frees). Errors as pm_cross_validate, naming the
- * form; a form that does not parse fails before any fitting. */
+/* Choose a model for the rows of d: validate each of cand[0..n) by v on
+ * the same folds (pm_cross_validate, o with the candidate's form and loss),
+ * into cv[n]; *best is the one pm_select_best(cv, n) chooses, and *out that
+ * candidate fitted with o to every row (caller frees; o's held-out rows, a
+ * test_fraction or o->validate, are held out of the choice too). Errors as
+ * pm_cross_validate, naming the form; a form that does not parse fails
+ * before any fitting. */
 PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-			   const pm_candidate *cand, size_t n, unsigned folds, uint64_t seed,
+			   const pm_candidate *cand, size_t n, const pm_validation *v,
 			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);
 
 /* What pm_select tried and how each candidate did, for the document of
@@ -598,12 +652,14 @@ typedef struct pm_selection {
 	const pm_candidate *cand;	/* n: as given to pm_select */
 	const pm_cv_result *cv;		/* n: pm_select's cv */
 	size_t best;			/* the one chosen (pm_select_best) */
-	uint64_t fold_seed;		/* the seed that dealt the folds */
+	const pm_validation *validation;	/* pm_select's v */
 } pm_selection;
 /* The document of perfmodel select --json (docs/json.md): the members of
  * pm_fit_report_to_json (m, the chosen candidate fitted to every row, and
- * its scaling report r), then "selection": {"folds", "fold_seed", "rows"
- * (held out, all folds together), "chosen" (index), "candidates": [{"form",
+ * its scaling report r), then "selection": {"validation" (its text,
+ * pm_validation_text), "description" (pm_cv_result.what), "folds",
+ * "fold_seed" (kfold only), "kept" (rows never held out), "rows" (held
+ * out, all folds together), "chosen" (index), "candidates": [{"form",
  * "loss", "params", "chosen", "constant_folds", "mean": {"mape", "smape",
  * "mae", "mse", "rmse", "r2"}, "std": {the same}}]}, the held-out metrics'
  * mean and sample std over the folds. PM_EINVAL for no model, report or
@@ -762,14 +818,13 @@ PM_API pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fi
 			     unsigned nseeds, pm_fit_result **out, pm_error *err);
 
 /* perfmodel select: read and derive as pm_fit_file, then pm_select of
- * cand[0..n) on `folds` folds dealt by `seed`; the result's cv[ncand] and
+ * cand[0..n) validated by v; the result's cv[ncand] and
  * best say how each did. cand is only read. Ownership as pm_fit_file.
  * Errors: as pm_fit_file, PM_EINVAL for no candidates, and those of
  * pm_select (a fold cut short by o->stop is PM_EFIT: nothing is chosen). */
 PM_API pm_status pm_select_file(const pm_source *src, const pm_spec *s,
 				const pm_fit_options *o, const pm_candidate *cand, size_t n,
-				unsigned folds, uint64_t seed, pm_fit_result **out,
-				pm_error *err);
+				const pm_validation *v, pm_fit_result **out, pm_error *err);
 
 /* perfmodel sweep: read and derive as pm_fit_file, then pm_sweep_run with
  * so. On success *out owns the sweep (pm_sweep_free); on failure it is

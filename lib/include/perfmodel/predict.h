@@ -397,6 +397,43 @@ PM_API pm_status pm_model_advise(const pm_model *m, const double *x, const pm_va
 				 size_t nvary, const pm_advise_options *opt, pm_advice *out,
 				 pm_error *err);
 
+/* ---- validation schemes (--validate; docs/cli.md "Validation") -----------
+ * Every scheme holds rows out of the fits it measures, so that the accuracy
+ * is that of rows the model never saw. The folds are perfmodel.h's
+ * (pm_validation_folds); a model file names its scheme, so the scheme and its
+ * text are here. */
+typedef enum pm_scheme {
+	PM_SCHEME_NONE = 0,	/* nothing held out (zeroed options) */
+	/* K folds, stratified: each fit trains on K-1 folds and is measured
+	 * on the fold left out; fewer rows than K is leave-one-out */
+	PM_SCHEME_KFOLD,
+	PM_SCHEME_LOO,		/* leave-one-out: one fold per row */
+	/* the rows with the smallest values of a column train, the others
+	 * are measured: how well the model extrapolates to larger scale */
+	PM_SCHEME_EXTRAPOLATE
+} pm_scheme;
+
+typedef struct pm_validation {
+	pm_scheme scheme;
+	unsigned folds;		/* kfold: K >= 2 (5) */
+	uint64_t seed;		/* kfold: the seed that deals the rows (1) */
+	char column[256];	/* extrapolate: the numeric column to extrapolate along */
+	double fraction;	/* extrapolate: of its distinct values trained on (0.5) */
+} pm_validation;
+
+/* "kfold", "kfold:K", "loo", "extrapolate:COL" or "extrapolate:COL:F"
+ * (0 < F < 1) into *v (seed 1). PM_EINVAL naming what is wrong, a column
+ * name of 256 bytes or more included; *v is then unchanged. */
+PM_API pm_status pm_validation_parse(const char *text, pm_validation *v, pm_error *err);
+/* 1 if text names a scheme (begins with kfold, loo or extrapolate, as
+ * pm_validation_parse reads it, well formed or not); a CLI takes other
+ * texts as a file of held-out rows. */
+PM_API int pm_validation_is_scheme(const char *text);
+/* The scheme as pm_validation_parse reads it ("kfold:5", "loo",
+ * "extrapolate:threads:0.5"; "none"), truncated to size; returns the length
+ * it needs, as snprintf. */
+PM_API int pm_validation_text(const pm_validation *v, char *out, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,192 @@
+/* A fit validated by folds, and the folds' cross-validation: pm_fit runs
+ * pm__fit_held_out (lib/fit/fit.c) once on every row and once per fold, so
+ * the fit never calls back into its validation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/stop.h"
+#include "fit/holdout.h"
+#include "model/model_impl.h"
+
+
+/* A fold cut short, or not begun, by a stop request: a comparison of
+ * candidates on folds not all fitted would be meaningless. */
+static pm_status cut_short(pm_error *err)
+{
+	return pm__fail(err, PM_EFIT, "interrupted: no form chosen, the folds are not all fitted");
+}
+
+/* Fit to the rows outside fold f and measure on the rows inside it (with
+ * no folds, fit every row of d and measure on o->test); *constant: the fit
+ * predicted one value for all its rows. */
+static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			  const pm_folds *folds, unsigned f, pm_metrics *held, double *fit_time,
+			  size_t *nparams, int *constant, pm_error *err)
+{
+	pm_dataset *train = NULL, *test = NULL;
+	pm_fit_options fo = *o;
+	pm_model *m = NULL;
+	pm_status st = PM_OK;
+
+	/* the fold's rows are the held-out ones */
+	fo.test = NULL;
+	if (folds->fold)
+		st = pm__fold_subsets(d, folds->fold, f, &train, &test, err);
+	if (!st && !(st = pm__fit_held_out(train ? train : d, s, &fo, &m, err)) &&
+	    !(st = pm_model_fit_info(m)->interrupted ? cut_short(err) : PM_OK) &&
+	    !(st = pm_model_evaluate(m, test ? test : o->test, held, err))) {
+		*fit_time = pm_model_fit_info(m)->wall_time_s;
+		*nparams = pm_model_nparams(m);
+		*constant = pm_model_fit_info(m)->constant;
+	}
+	pm_model_free(m);
+	pm_dataset_free(test);
+	pm_dataset_free(train);
+	return st;
+}
+
+/* The held-out metrics pm_cv_result gives a mean and a std of. */
+#define NMETRICS 6
+
+static double *metric(pm_metrics *x, int k)
+{
+	double *const v[NMETRICS] = { &x->mape, &x->smape, &x->mae, &x->mse, &x->rmse, &x->r2 };
+
+	return v[k];
+}
+
+/* The folds of v, or with no scheme one "fold": o->test. */
+static pm_status folds_of(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			  const pm_validation *v, pm_folds *folds, pm_error *err)
+{
+	if (v && v->scheme != PM_SCHEME_NONE)
+		return pm_validation_folds(d, s, v, folds, err);
+	*folds = (pm_folds){ .nrows = pm_dataset_nrows(d), .nfolds = 1 };
+	if (!o->test)
+		return pm__fail(err, PM_EINVAL, "no validation scheme and no held-out rows");
+	snprintf(folds->what, sizeof(folds->what), "the rows of %s", pm_dataset_name(o->test));
+	return PM_OK;
+}
+
+pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+			    const pm_validation *v, pm_cv_result *out, pm_error *err)
+{
+	pm_fit_options fo;
+	pm_folds folds = { 0 };
+	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
+	unsigned nf;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the cross-validation");
+	*out = (pm_cv_result){ 0 };
+	if (!d || !s || !o)
+		return pm__fail(err, PM_EINVAL, "cross-validation needs data, a spec and options");
+	if ((st = folds_of(d, s, o, v, &folds, err)))
+		return st;
+	nf = out->folds = folds.nfolds;
+	out->kept = folds.kept;
+	memcpy(out->what, folds.what, sizeof(out->what));
+	/* the folds are the held-out rows */
+	fo = *o;
+	fo.test_fraction = 0;
+	fo.validate.scheme = PM_SCHEME_NONE;
+	for (unsigned f = 0; f < nf; f++) {
+		pm_metrics held;
+		double t = 0.0;
+		int constant = 0;
+
+		/* checked before each fold too: even stopped at once, a fit
+		 * on many rows takes a good part of a second */
+		st = pm__stop_requested(o->stop)
+			     ? cut_short(err)
+			     : one_fold(d, s, &fo, &folds, f, &held, &t, &out->nparams, &constant,
+					err);
+		if (st) {
+			pm__err_append(err, " (%s, fold %u of %u)", folds.fold ? "cross-validation"
+				       : "held-out rows", f + 1, nf);
+			goto out;
+		}
+		for (int k = 0; k < NMETRICS; k++) {
+			sum[k] += *metric(&held, k);
+			sumsq[k] += *metric(&held, k) * *metric(&held, k);
+		}
+		out->mean.n += held.n;
+		out->constant_folds += constant != 0;
+		time += t;
+	}
+	for (int k = 0; k < NMETRICS; k++) {
+		double mean = sum[k] / nf;
+
+		*metric(&out->mean, k) = mean;
+		/* sample std, none of one fold; clamped: rounding can make the
+		 * difference a hair < 0 */
+		*metric(&out->std, k) =
+			nf < 2 ? NAN : sqrt(fmax(0.0, (sumsq[k] - sum[k] * mean) / (nf - 1)));
+	}
+	/* no unknowns are fitted to held-out rows: adjusted R² means nothing */
+	out->mean.adj_r2 = out->std.adj_r2 = NAN;
+	out->std.n = out->mean.n;
+	out->mape = out->mean.mape;
+	out->mape_std = out->std.mape;
+	out->r2 = out->mean.r2;
+	out->fit_time_s = time / nf;
+out:
+	pm_folds_free(&folds);
+	return st;
+}
+
+/* A fit of every row validated by folds (kfold, loo): the held-out
+ * metrics' means over the folds become the model's test accuracy. A stop
+ * request during the folds keeps the fit, marked interrupted, unmeasured. */
+static pm_status cross_validated(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+				 const pm_fit_options *inner, pm_model **out, pm_error *err)
+{
+	pm_cv_result cv;
+	pm_model *m;
+	pm_status st = pm__fit_held_out(d, s, inner, out, err);
+
+	if (st || (*out)->info.interrupted)
+		return st;
+	m = *out;
+	if ((st = pm_cross_validate(d, s, inner, &o->validate, &cv, err))) {
+		if (!pm__stop_requested(o->stop)) {
+			pm_model_free(m);
+			*out = NULL;
+			return st;
+		}
+		m->info.interrupted = 1;
+		snprintf(m->info.stop, sizeof(m->info.stop), "interrupted");
+		return PM_OK;
+	}
+	m->info.test = cv.mean;
+	m->info.options.validate = o->validate;
+	snprintf(m->info.validation, sizeof(m->info.validation), "%s", cv.what);
+	snprintf(m->info.test_name, sizeof(m->info.test_name), "%s", pm_dataset_name(d));
+	return PM_OK;
+}
+
+pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+		 pm_model **out, pm_error *err)
+{
+	pm_fit_options inner;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "no place for the model");
+	*out = NULL;
+	if (!o)
+		return pm__fail(err, PM_EINVAL, "no fit options");
+	if (o->validate.scheme > PM_SCHEME_EXTRAPOLATE)
+		return pm__fail(err, PM_EINVAL, "unknown validation scheme");
+	if (o->validate.scheme != PM_SCHEME_KFOLD && o->validate.scheme != PM_SCHEME_LOO)
+		return pm__fit_held_out(d, s, o, out, err);
+	if (o->test_fraction > 0 || o->test)
+		return pm__fail(err, PM_EINVAL, "a test fraction, a test file and a validation "
+				"scheme exclude each other");
+	inner = *o;
+	inner.validate.scheme = PM_SCHEME_NONE;
+	return cross_validated(d, s, o, &inner, out, err);
+}
