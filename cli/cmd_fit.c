@@ -65,10 +65,19 @@ const char fit_usage[] =
 	"\n"
 	READ_USAGE
 	"\n"
-	"Held-out accuracy (default: none; every row is fitted):\n"
+	"Held-out accuracy (default: none; every row is fitted; one of these):\n"
+	"      --validate S       measure on rows the fit never saw (docs/cli.md, Validation):\n"
+	"                         kfold[:K]  fit every row, and K more times without one fold\n"
+	"                                    each; test = the folds' means (stratified: every\n"
+	"                                    level in every training fold; K=5)\n"
+	"                         loo        the same with one fold per row\n"
+	"                         extrapolate:COL[:F]  fit the rows with the smallest F of\n"
+	"                                    COL's distinct values (0.5), measure the rest:\n"
+	"                                    how the model does at larger scale\n"
+	"                         FILE       as --test FILE\n"
 	"      --test-fraction F  hold out round(F*rows) rows chosen at random, fit the rest,\n"
 	"                         report accuracy on both (the thesis: 1000 fit / 500 held out)\n"
-	"      --split-seed N     seed of that choice (default: --seed)\n"
+	"      --split-seed N     seed of that choice or of kfold's folds (default: --seed)\n"
 	"      --test FILE        fit every row of DATA.csv, measure on the rows of FILE\n"
 	"  -h, --help             this text\n";
 
@@ -203,15 +212,23 @@ static void print_table(FILE *f, const pm_selection *sel)
 		if ((int)strlen(cand[i].form) > w)
 			w = (int)strlen(cand[i].form);
 	cprintf(f, "model selection: %s", cv[0].what);
-	if (sel->validation->scheme == PM_SCHEME_KFOLD)
+	/* the seed dealt the rows unless each is its own fold */
+	if (sel->validation->scheme == PM_SCHEME_KFOLD && !strstr(cv[0].what, "leave-one-out"))
 		cprintf(f, ", fold seed %llu", (unsigned long long)sel->validation->seed);
 	cprintf(f, "\n");
 	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
 		"held-out MAPE %", "R^2", "fit time s");
 	for (size_t i = 0; i < sel->n; i++) {
-		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6.2f %8.4f %10.3f%s", w, cand[i].form,
-			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, cv[i].mape_std,
-			cv[i].r2, cv[i].fit_time_s, i == sel->best ? "  <- best" : "");
+		/* n/a: R² of one held-out row, the std of one fold */
+		char r2[16] = "n/a", sd[16] = "   n/a";
+
+		if (!isnan(cv[i].r2))
+			pm_snprintf(r2, sizeof(r2), "%.4f", cv[i].r2);
+		if (!isnan(cv[i].mape_std))
+			pm_snprintf(sd, sizeof(sd), "%6.2f", cv[i].mape_std);
+		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6s %8s %10.3f%s", w, cand[i].form,
+			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, sd, r2,
+			cv[i].fit_time_s, i == sel->best ? "  <- best" : "");
 		if (cv[i].constant_folds)
 			cprintf(f, "  constant fit (%u of %u folds)", cv[i].constant_folds,
 				cv[i].folds);

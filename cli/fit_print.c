@@ -233,9 +233,11 @@ static void print_accuracy(const pm_fit_info *fi)
 			const double v[] = { t->mape, t->smape, t->mae, t->mse, t->rmse, t->r2,
 					     t->adj_r2 };
 
-			/* folds' means: no unknowns were fitted to held-out rows */
-			if (i == ADJ_R2_ROW && isnan(v[i]))
-				na |= cprintf(stdout, " %14s", "n/a") && !(j && folds(fi));
+			/* folds' means: no unknowns were fitted to held-out rows,
+			 * and R² of one held-out row (leave-one-out) is none */
+			if (isnan(v[i]))
+				na |= cprintf(stdout, " %14s", "n/a") && i == ADJ_R2_ROW &&
+				      !(j && folds(fi));
 			else
 				cprintf(stdout, " %14.6g", v[i]);
 		}

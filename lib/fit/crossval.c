@@ -78,6 +78,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	pm_folds folds = { 0 };
 	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
 	unsigned nf;
+	int single = 0;		/* a fold held out one row */
 	pm_status st;
 
 	if (!out)
@@ -115,6 +116,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 			sumsq[k] += *metric(&held, k) * *metric(&held, k);
 		}
 		out->mean.n += held.n;
+		single |= held.n < 2;
 		out->constant_folds += constant != 0;
 		time += t;
 	}
@@ -127,8 +129,11 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 		*metric(&out->std, k) =
 			nf < 2 ? NAN : sqrt(fmax(0.0, (sumsq[k] - sum[k] * mean) / (nf - 1)));
 	}
-	/* no unknowns are fitted to held-out rows: adjusted R² means nothing */
+	/* no unknowns are fitted to held-out rows: adjusted R² means nothing;
+	 * nor does R² of one row (leave-one-out), which has no variance */
 	out->mean.adj_r2 = out->std.adj_r2 = NAN;
+	if (single)
+		out->mean.r2 = out->std.r2 = NAN;
 	out->std.n = out->mean.n;
 	out->mape = out->mean.mape;
 	out->mape_std = out->std.mape;

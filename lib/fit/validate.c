@@ -327,8 +327,10 @@ static pm_status extrapolation_folds(const pm_dataset *d, const size_t *cat, siz
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = pm_dataset_col_index(d, v->column, &col, err)))
+	if ((st = pm_dataset_col_index(d, v->column, &col, err))) {
+		pm__err_append(err, " to extrapolate along");
 		goto out;
+	}
 	if (!pm_dataset_col_is_numeric(d, col)) {
 		st = pm__fail(err, PM_ESCHEMA, "extrapolation along %s: the column is not numeric",
 			      v->column);
