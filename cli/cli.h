@@ -140,20 +140,31 @@ int print_document(pm_status st, char **doc, const pm_error *err);
 #define SELECT_DEFAULT_FORMS "additive,multiplicative"
 #define SELECT_DEFAULT_LOSSES "mae,log"
 
-/* 'perfmodel fit' (select 0) or 'perfmodel select' (1): one parser, one run,
- * one output; -h prints usage. */
-int fit_command(int argc, char **argv, const char *usage, int select);
+/* What fit_command runs. */
+enum fit_mode { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
+
+/* 'perfmodel fit', 'select' or 'discover': one parser, one run, one output;
+ * -h prints usage. */
+int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode);
+
+/* What a fit report adds to the fit's JSON document: select's table, or
+ * discover's search and its scheme. */
+struct fit_extra {
+	const pm_selection *sel;
+	const pm_discovery *disc;
+	const pm_validation *disc_validation;
+};
 
 /* The report of a fit of d saved to out (cli/fit_print.c): for people, or
- * with json the document of docs/json.md, with the selection's table when
- * sel is not NULL (select, fit --form auto). 0, or 1 after reporting an
- * error. */
+ * with json the document of docs/json.md, with the selection's table or the
+ * discovery when x says (NULL: neither). 0, or 1 after reporting an error. */
 int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json,
-		     const pm_selection *sel);
+		     const struct fit_extra *x);
 
 int cmd_fit(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_select(int argc, char **argv);
+int cmd_discover(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
@@ -166,7 +177,7 @@ int cmd_report(int argc, char **argv);
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
 		      pm_error *err);
 
-extern const char select_usage[];
+extern const char select_usage[], discover_usage[];
 extern const char advise_usage[];
 extern const char lif_usage[], ssgd_usage[];
 extern const char report_usage[];

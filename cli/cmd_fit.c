@@ -87,7 +87,7 @@ enum {
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
-	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP,
 };
 
 static const struct option long_options[] = {
@@ -124,6 +124,9 @@ static const struct option long_options[] = {
 	{ "split-seed", required_argument, NULL, OPT_SPLIT_SEED },
 	{ "test", required_argument, NULL, OPT_TEST },
 	{ "validate", required_argument, NULL, OPT_VALIDATE },
+	{ "max-terms", required_argument, NULL, OPT_MAX_TERMS },
+	{ "beam", required_argument, NULL, OPT_BEAM },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "plot-dir", required_argument, NULL, OPT_PLOT_DIR },
@@ -152,6 +155,8 @@ struct fit_args {
 	int json, quiet;
 	pm_fit_options opt;
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
+	int discover, discover_given;	/* discover the form; its options seen */
+	pm_discover_options dopt;
 	struct select_args sel;
 	const char *test_path;	/* --test FILE, or --validate FILE */
 	const char *validate;	/* --validate SCHEME|FILE */
@@ -390,6 +395,19 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		return 0;
 	case OPT_TEST: a->test_path = v; return 0;
 	case OPT_VALIDATE: a->validate = v; return 0;
+	case OPT_MAX_TERMS:
+	case OPT_BEAM:
+	case OPT_TOP:
+		a->discover_given = 1;
+		if (parse_uint(v, c == OPT_MAX_TERMS ? 6 : c == OPT_BEAM ? 64 : 100, &u) || u == 0)
+			return bad_value(c == OPT_MAX_TERMS ? "max-terms" : c == OPT_BEAM ? "beam" : "top",
+					 v, c == OPT_MAX_TERMS ? "a whole number from 1 to 6"
+					 : c == OPT_BEAM ? "a whole number from 1 to 64"
+							  : "a whole number from 1 to 100");
+		*(c == OPT_MAX_TERMS ? &a->dopt.max_terms : c == OPT_BEAM ? &a->dopt.beam
+									    : &a->dopt.top) =
+			(unsigned)u;
+		return 0;
 	case OPT_PLOT_DIR: a->plot_dir = v; return 0;
 	case OPT_WORKERS: a->workers = v; return 0;
 	case OPT_SEEDS:
@@ -415,12 +433,12 @@ static int validation_args(struct fit_args *a)
 	if (a->validate && !v.scheme)
 		a->test_path = a->validate;
 	if (a->split_seed_given && !(a->opt.test_fraction > 0) &&
-	    !(!a->select && v.scheme == PM_SCHEME_KFOLD))
+	    !(!a->select && !a->discover && v.scheme == PM_SCHEME_KFOLD))
 		return usage_error("fit", "--split-seed needs --test-fraction or --validate kfold");
 	/* the whole run repeats from one number unless told otherwise */
 	if (!a->split_seed_given)
 		a->opt.split_seed = a->opt.seed;
-	if (!a->select) {
+	if (!a->select && !a->discover) {
 		v.seed = a->opt.split_seed;
 		a->opt.validate = v;
 		return 0;
@@ -435,6 +453,7 @@ static int validation_args(struct fit_args *a)
 		return usage_error("fit", "--cv-seed deals k folds: not with --validate %s",
 				   a->validate);
 	a->sel.v = v;
+	a->dopt.validate = v;
 	return 0;
 }
 
@@ -475,9 +494,18 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		return usage_error("fit", "--test, --test-fraction and --validate exclude each other");
 	if (a->nseeds > 1 && a->select)
 		return usage_error("fit", "--seeds repeats one form's fit: not with model selection");
-	if (a->select_given && !a->select)
+	if (a->discover && (a->form || a->sel.forms || a->select))
+		return usage_error("discover", "discover writes the formula: no --form, --formula "
+				   "or --forms");
+	if (a->select_given && !a->select && !a->discover)
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
+	if (a->discover_given && !a->discover)
+		return usage_error("fit", "--max-terms, --beam and --top are discover's: use "
+				   "'perfmodel discover'");
+	/* discover ranks by relative error: its winner is fitted so too */
+	if (a->discover && !a->sel.losses)
+		a->opt.loss = PM_LOSS_MAPE;
 	if ((rc = validation_args(a)))
 		return rc;
 	/* selecting, --loss is a list: each form is tried with each loss */
@@ -572,13 +600,33 @@ static pm_status select_run(const struct fit_args *a, const pm_source *src, cons
 
 int cmd_fit(int argc, char **argv)
 {
-	return fit_command(argc, argv, fit_usage, 0);
+	return fit_command(argc, argv, fit_usage, MODE_FIT);
 }
 
-int fit_command(int argc, char **argv, const char *usage, int select)
+/* The discovery's table: the candidates by held-out MAPE, the chosen one
+ * marked. */
+static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v)
+{
+	cprintf(f, "discovery: %s", x->what);
+	if (v->scheme == PM_SCHEME_KFOLD && !strstr(x->what, "leave-one-out"))
+		cprintf(f, ", fold seed %llu", (unsigned long long)v->seed);
+	cprintf(f, "\n  %zu hypotheses, %zu rejected (they collapse or explode at twice an input's "
+		"largest value), %.2f s\n", x->hypotheses, x->rejected, x->wall_time_s);
+	cprintf(f, "  %5s %22s  %s\n", "terms", "held-out MAPE %", "formula");
+	for (size_t i = 0; i < x->n; i++)
+		cprintf(f, "  %5u %13.2f +- %6.2f  %s%s\n", x->cand[i].terms, x->cand[i].mape,
+			x->cand[i].mape_se, x->cand[i].formula, i == x->chosen ? "  <- chosen" : "");
+	cprintf(f, "chosen: the fewest terms within one standard error of the best; fitting it "
+		"to every row\n\n");
+}
+
+int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 {
 	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default(), .nseeds = 1,
-			      .select = select };
+			      .select = mode == MODE_SELECT, .discover = mode == MODE_DISCOVER,
+			      .dopt = pm_discover_options_default() };
+	const char *cmd = mode == MODE_SELECT ? "select" : mode == MODE_DISCOVER ? "discover" : "fit";
+	FILE *table;
 	pm_source src;
 	pm_spec *s = NULL;
 	pm_fit_result *r = NULL;
@@ -594,8 +642,7 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	/* -o -: model.json on stdout, which the report then leaves alone */
 	to_stdout = strcmp(a.out, "-") == 0;
 	if (to_stdout && a.json)
-		return usage_error(select ? "select" : "fit",
-				   "-o - and --json both write to standard output: choose one");
+		return usage_error(cmd, "-o - and --json both write to standard output: choose one");
 	rc = EXIT_FAIL;
 	/* before any work: an output that would destroy an input, or cannot
 	 * be a file, fails now rather than after the fit */
@@ -609,12 +656,13 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
 	/* select prints its table as it goes: a progress line would cut into it */
-	progress_install(&a.opt, a.quiet || a.select);
+	progress_install(&a.opt, a.quiet || a.select || a.discover);
+	table = a.quiet ? NULL : a.json ? stderr : stdout;
 	if (build_spec(&a, &s, &err) ||
 	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
-	    (a.select ? select_run(&a, &src, s, a.quiet ? NULL : a.json ? stderr : stdout, &r,
-				   &chosen, &err)
-		      : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {
+	    (a.select ? select_run(&a, &src, s, table, &r, &chosen, &err)
+	     : a.discover ? pm_discover_file(&src, s, &a.opt, &a.dopt, a.nseeds, &r, &err)
+			  : pm_fit_file(&src, s, &a.opt, a.nseeds, &r, &err))) {
 		progress_end();
 		report_error(&err);
 		/* a selection cut short chooses nothing and saves nothing; a fit
@@ -624,6 +672,8 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 		goto out;
 	}
 	progress_end();
+	if (a.discover && table)
+		print_discovery(table, r->discovery, &a.dopt.validate);
 	m = r->model;
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
@@ -638,7 +688,9 @@ int fit_command(int argc, char **argv, const char *usage, int select)
 	if (!a.quiet)
 		print_read_info(a.json ? stderr : stdout, &r->info, r->data);
 	if ((a.json || !a.quiet) &&
-	    print_fit_report(m, r->data, a.out, a.json, a.select ? &chosen.sel : NULL))
+	    print_fit_report(m, r->data, a.out, a.json,
+			     &(struct fit_extra){ a.select ? &chosen.sel : NULL, r->discovery,
+						  &a.dopt.validate }))
 		goto out;
 	report_warnings(m);
 	rc = EXIT_OK;

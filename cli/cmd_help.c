@@ -17,6 +17,8 @@ const struct command pm_commands[] = {
 	  advise_usage },
 	{ "select", cmd_select, "choose the model form by cross-validation, fit and save it",
 	  select_usage },
+	{ "discover", cmd_discover, "find the model's terms: a search over performance-model terms",
+	  discover_usage },
 	{ "eval", cmd_eval, "accuracy of a fitted model on measurements", eval_usage },
 	{ "sweep", cmd_sweep, "choose lambda: regularised fits measured on held-out rows",
 	  sweep_usage },

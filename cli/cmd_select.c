@@ -37,5 +37,5 @@ const char select_usage[] =
 
 int cmd_select(int argc, char **argv)
 {
-	return fit_command(argc, argv, select_usage, 1);
+	return fit_command(argc, argv, select_usage, MODE_SELECT);
 }

@@ -372,15 +372,18 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 
 
 int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json,
-		     const pm_selection *sel)
+		     const struct fit_extra *x)
 {
+	const pm_selection *sel = x ? x->sel : NULL;
+	const pm_discovery *disc = x ? x->disc : NULL;
 	pm_scaling_report *r = NULL;
 	pm_error err = { 0 };
 	char *doc = NULL;
 
 	if (pm_scaling_report_new(m, d, &r, &err) ||
-	    (json && (sel ? pm_select_report_to_json(m, r, sel, &doc, &err)
-			  : pm_fit_report_to_json(m, r, &doc, &err)))) {
+	    (json && (sel	 ? pm_select_report_to_json(m, r, sel, &doc, &err)
+		      : disc ? pm_discover_report_to_json(m, r, disc, x->disc_validation, &doc, &err)
+			     : pm_fit_report_to_json(m, r, &doc, &err)))) {
 		report_error(&err);
 		pm_scaling_report_free(r);
 		return 1;

@@ -154,6 +154,9 @@ def main():
                       "--form", "auto", "--forms", "additive", "--cv", "2", "-o", "auto.json", "--json"],
         models_written=["auto.json"])
     covered.add("select")
+    run(v, "discover", ["discover", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
+                        "-o", "disc.json", "--json"], models_written=["disc.json"])
+    covered.add("discover")
     run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:3",
                      "--cv", "2", "--maxiter", "10", "--json"])
     run(v, "sweep", ["sweep", gemm, "--spec", os.path.join(models, "gemm.json"), "--lambda", "1e-3:1:2",

@@ -69,6 +69,7 @@ static void clear(pm_fit_result *r)
 	pm_dataset_free(r->test);
 	pm_read_info_clear(&r->info);
 	free(r->cv);
+	pm_discovery_free(r->discovery);
 }
 
 void pm_fit_result_free(pm_fit_result *r)
@@ -110,11 +111,22 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 	return PM_OK;
 }
 
-/* The pipeline of fit (cand NULL: nseeds seeds of s's form) or select (the
- * candidates, each on the same folds). */
+/* discover's winner as sp's form: its formula, fitted then as any. */
+static pm_status discover(pm_spec *sp, const pm_discover_options *dopt, pm_fit_result *r,
+			  pm_error *err)
+{
+	pm_status st = pm_discover(r->data, sp, dopt, &r->discovery, err);
+
+	return st ? st : pm_spec_set_form(sp, r->discovery->cand[r->discovery->chosen].formula,
+					   err);
+}
+
+/* The pipeline of fit (cand NULL: nseeds seeds of s's form), discover (dopt:
+ * its winner's formula, fitted as fit does) or select (the candidates, each
+ * on the same folds). */
 static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
 		     unsigned nseeds, const pm_candidate *cand, size_t n, const pm_validation *v,
-		     pm_fit_result **out, pm_error *err)
+		     const pm_discover_options *dopt, pm_fit_result **out, pm_error *err)
 {
 	pm_fit_result *r;
 	pm_spec *sp = NULL;
@@ -127,7 +139,9 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 	if (!(r = calloc(1, sizeof(*r))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	if (!(st = load(src, s, o, &sp, &fo, r, err))) {
-		if (!cand)
+		if (dopt && (st = discover(sp, dopt, r, err)))
+			;
+		else if (!cand)
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
 		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
@@ -147,7 +161,7 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
 		      unsigned nseeds, pm_fit_result **out, pm_error *err)
 {
-	return run(src, s, o, nseeds, NULL, 0, NULL, out, err);
+	return run(src, s, o, nseeds, NULL, 0, NULL, NULL, out, err);
 }
 
 pm_status pm_select_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
@@ -159,7 +173,16 @@ pm_status pm_select_file(const pm_source *src, const pm_spec *s, const pm_fit_op
 			*out = NULL;
 		return pm__fail(err, PM_EINVAL, "no candidate to choose from");
 	}
-	return run(src, s, o, 0, cand, n, v, out, err);
+	return run(src, s, o, 0, cand, n, v, NULL, out, err);
+}
+
+pm_status pm_discover_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
+			   const pm_discover_options *dopt, unsigned nseeds, pm_fit_result **out,
+			   pm_error *err)
+{
+	pm_discover_options def = pm_discover_options_default();
+
+	return run(src, s, o, nseeds, NULL, 0, NULL, dopt ? dopt : &def, out, err);
 }
 
 pm_status pm_sweep_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,

@@ -315,3 +315,63 @@ pm_status pm_select_report_to_json(const pm_model *m, const pm_scaling_report *r
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
 }
+
+/* "discovery": what discover searched and the candidates it reports. */
+static void write_discovery(pm_jw *w, const pm_discovery *x, const pm_validation *v)
+{
+	static const char *const keys[] = { "mape", "mape_se" };
+	char text[320];
+
+	pm_validation_text(v, text, sizeof(text));
+	pm__jw_key(w, "discovery");
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "validation");
+	pm__jw_string(w, text);
+	pm__jw_key(w, "description");
+	pm__jw_string(w, x->what);
+	pm__jw_key(w, "folds");
+	pm__jw_uint(w, x->folds);
+	pm__jw_key(w, "hypotheses");
+	pm__jw_uint(w, x->hypotheses);
+	pm__jw_key(w, "rejected");
+	pm__jw_uint(w, x->rejected);
+	pm__jw_key(w, "chosen");
+	pm__jw_uint(w, x->chosen);
+	pm__jw_key(w, "candidates");
+	pm__jw_array_begin(w);
+	for (size_t i = 0; i < x->n; i++) {
+		const double val[] = { x->cand[i].mape, x->cand[i].mape_se };
+
+		pm__jw_object_begin_line(w);
+		pm__jw_key(w, "formula");
+		pm__jw_string(w, x->cand[i].formula);
+		pm__jw_key(w, "terms");
+		pm__jw_uint(w, x->cand[i].terms);
+		pm__jw_doubles(w, keys, val, 2);
+		pm__jw_key(w, "chosen");
+		pm__jw_bool(w, i == x->chosen);
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+	pm__jw_object_end(w);
+}
+
+pm_status pm_discover_report_to_json(const pm_model *m, const pm_scaling_report *r,
+				     const pm_discovery *x, const pm_validation *v, char **out,
+				     pm_error *err)
+{
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, m && r && x && v && x->n && x->chosen < x->n,
+			       "model, report or discovery", err)))
+		return st;
+	pm__jw_object_begin(&w);
+	if ((st = write_fit_report(&w, m, r, err))) {
+		free(w.buf);
+		return st;
+	}
+	write_discovery(&w, x, v);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}

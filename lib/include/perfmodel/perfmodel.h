@@ -588,6 +588,56 @@ PM_API pm_status pm_model_evaluate(const pm_model *m, const pm_dataset *d, pm_me
 PM_API pm_status pm_predict_config_read(const char *path, pm_model **model,
 					pm_dataset **points, pm_error *err);
 
+/* ---- discovering the model's terms (perfmodel discover, issue 21) ----------
+ * A search over hypotheses t = C + sum_k c_k * term_k (docs/discover.md):
+ * each term a product of at most two factors x^i * log2(x)^j (i from a set
+ * of fractions, negative ones included; j in 0..2) or an indicator [x > v]
+ * of the numeric inputs; per-level offsets of a categorical input in place
+ * of C. Coefficients by weighted least squares with weights 1/t^2 (relative
+ * error: small times count as much as large) and every coefficient >= 0
+ * (each term adds time); hypotheses ranked by held-out MAPE under a
+ * validation scheme, grown a term at a time (a beam search), the fewest
+ * terms within one standard error of the best chosen. A hypothesis whose
+ * prediction at twice an input's largest value is <= 0, not finite, or more
+ * than 16 times (or less than 1/16 of) that at the largest, is rejected. */
+typedef struct pm_discover_options {
+	unsigned max_terms;	/* terms besides the constant, 1..6 (3) */
+	unsigned beam;		/* hypotheses grown at each size, 1..64 (8) */
+	unsigned top;		/* candidates reported, 1..100 (10) */
+	pm_validation validate;	/* how hypotheses are ranked (kfold:5, seed 1) */
+} pm_discover_options;
+
+PM_API pm_discover_options pm_discover_options_default(void);
+
+typedef struct pm_discovered {
+	char *formula;		/* in the language of pm_spec_set_form (docs/maths.md) */
+	unsigned terms;		/* besides the constant or the per-level offsets */
+	double mape;		/* held-out MAPE (%): mean over the folds */
+	double mape_se;		/* its standard error (std / sqrt(folds)); 0 with one fold */
+} pm_discovered;
+
+typedef struct pm_discovery {
+	size_t n;		/* candidates, best held-out MAPE first */
+	pm_discovered *cand;
+	size_t chosen;		/* the fewest terms within one standard error of cand[0] */
+	size_t hypotheses;	/* evaluated */
+	size_t rejected;	/* of those, rejected for how they extrapolate */
+	unsigned folds;
+	char what[512];		/* the validation in words (pm_folds.what) */
+	double wall_time_s;
+} pm_discovery;
+
+/* Search the terms of a model of d's target in the inputs of s (resolved
+ * on a copy, as pm_fit does; a formula form is refused: discover writes
+ * the formula). Deterministic; o NULL: the defaults. On success *out owns
+ * the result (pm_discovery_free). Errors: PM_EINVAL (bad options, a
+ * formula spec, no numeric or categorical input to search, a target <= 0),
+ * those of pm_spec_resolve and pm_validation_folds, PM_EFIT when no
+ * hypothesis survives, PM_ENOMEM. */
+PM_API pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
+			     pm_discovery **out, pm_error *err);
+PM_API void pm_discovery_free(pm_discovery *x);	/* NULL: no-op */
+
 /* ---- choosing the model form by cross-validation --------------------------- */
 typedef struct pm_cv_result {
 	unsigned folds;
@@ -666,6 +716,15 @@ typedef struct pm_selection {
  * candidates, or best out of range; else as pm_fit_report_to_json. */
 PM_API pm_status pm_select_report_to_json(const pm_model *m, const pm_scaling_report *r,
 					  const pm_selection *sel, char **out, pm_error *err);
+/* The document of perfmodel discover --json (docs/json.md): the members of
+ * pm_fit_report_to_json (m, the chosen formula fitted, and its scaling
+ * report r), then "discovery": {"validation" (v's text), "description",
+ * "folds", "hypotheses", "rejected", "chosen" (index), "candidates":
+ * [{"formula", "terms", "mape", "mape_se", "chosen"}]}. PM_EINVAL for no
+ * model, report, discovery or scheme; else as pm_fit_report_to_json. */
+PM_API pm_status pm_discover_report_to_json(const pm_model *m, const pm_scaling_report *r,
+					    const pm_discovery *x, const pm_validation *v,
+					    char **out, pm_error *err);
 
 /* Accuracy of pred against measured t (n rows; nparams for adjusted R²).
  * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */
@@ -798,6 +857,9 @@ typedef struct pm_fit_result {
 	size_t ncand;
 	pm_cv_result *cv;
 	size_t best;
+	/* pm_discover_file: the search, whose chosen formula is the model's;
+	 * NULL otherwise */
+	pm_discovery *discovery;
 } pm_fit_result;
 
 PM_API void pm_fit_result_free(pm_fit_result *r);
@@ -825,6 +887,15 @@ PM_API pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fi
 PM_API pm_status pm_select_file(const pm_source *src, const pm_spec *s,
 				const pm_fit_options *o, const pm_candidate *cand, size_t n,
 				const pm_validation *v, pm_fit_result **out, pm_error *err);
+
+/* perfmodel discover: read and derive as pm_fit_file, pm_discover (dopt
+ * NULL: its defaults) on the rows, then fit the chosen formula with o as
+ * pm_fit_file does (nseeds seeds): the result's discovery says what was
+ * searched. Ownership as pm_fit_file. Errors: as pm_fit_file, then those of
+ * pm_discover and of the fit. */
+PM_API pm_status pm_discover_file(const pm_source *src, const pm_spec *s,
+				  const pm_fit_options *o, const pm_discover_options *dopt,
+				  unsigned nseeds, pm_fit_result **out, pm_error *err);
 
 /* perfmodel sweep: read and derive as pm_fit_file, then pm_sweep_run with
  * so. On success *out owns the sweep (pm_sweep_free); on failure it is

@@ -1,0 +1,38 @@
+/* perfmodel discover: search the terms of the model (issue 21), then fit
+ * the chosen formula and save it as 'perfmodel fit --formula' would. The
+ * options, the run and the output are fit's (cmd_fit.c, which also prints
+ * the table of candidates); this file holds the command's help. */
+#include "cli.h"
+
+const char discover_usage[] =
+	"usage: perfmodel discover DATA.csv [--spec SPEC.json | ROLES] [--validate S]\n"
+	"                          [--max-terms K] [-o model.json] [--json] [fit options]\n"
+	"\n"
+	"Find the model's terms when no one knows them (docs/discover.md): hypotheses\n"
+	"t = c1*term1 + ... + C, each term x^i * log2(x)^j (i from -2 to 3, negative for\n"
+	"strong scaling; j 0 to 2), an indicator [x > smallest] (an effect that switches\n"
+	"on), or a product of two inputs' terms; a categorical input's per-level offsets\n"
+	"in place of C. Coefficients by least squares on relative error, all >= 0;\n"
+	"hypotheses ranked by held-out MAPE, grown a term at a time; those that collapse\n"
+	"or explode at twice an input's largest value are rejected. Prints the best\n"
+	"candidates, then fits the fewest terms within one standard error of the best\n"
+	"(as 'perfmodel fit --formula', loss mape unless --loss) and saves it.\n"
+	"\n"
+	"  --validate S           how hypotheses are ranked (default kfold:5): kfold[:K],\n"
+	"                         loo, extrapolate:COL[:F] (the hypothesis that extrapolates\n"
+	"                         along COL best), FILE (its rows); docs/cli.md, Validation\n"
+	"  --cv K, --cv-seed N    kfold:K, and the seed of its folds (default: --seed)\n"
+	"  --max-terms K          terms besides the constant, 1 to 6 (3)\n"
+	"  --beam B               hypotheses grown at each size, 1 to 64 (8)\n"
+	"  --top N                candidates printed, 1 to 100 (10)\n"
+	"\n"
+	"Roles are fit's (--target, --intrinsic, --extrinsic, --categorical, --ignore,\n"
+	"--spec; numeric inputs are searched, categorical ones give offsets). Every other\n"
+	"option of 'perfmodel fit' applies to the final fit: --loss, --seed, --threads,\n"
+	"-o, --json, --quiet, ... With --json the table goes to stderr and the model\n"
+	"document to stdout, with the search in it as \"discovery\".\n";
+
+int cmd_discover(int argc, char **argv)
+{
+	return fit_command(argc, argv, discover_usage, MODE_DISCOVER);
+}
