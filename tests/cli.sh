@@ -300,8 +300,8 @@ printf 'n,threads\n512,0\n' >zero_pt.csv
 expect_fail "predict: zero under a power" 1 "zero_pt.csv:2:5: input 'threads': 0 is not a finite number > 0" -- "$pm" predict -m gemm.json zero_pt.csv
 sed 's/"perfmodel-model"/"other-model"/' gemm.json >other.json
 expect_fail "model of another format" 1 "other.json: .*not a perfmodel model" -- "$pm" predict -m other.json points.csv
-sed 's/"version": 1,/"version": 2,/' gemm.json >v2.json
-expect_fail "model of a newer version" 1 "v2.json: .*version 2" -- "$pm" predict -m v2.json points.csv
+sed 's/"version": 1,/"version": 3,/' gemm.json >v3.json
+expect_fail "model of a newer version" 1 "v3.json: .*version 3" -- "$pm" predict -m v3.json points.csv
 
 # ---- usage errors: exit 2
 expect_fail "unknown command" 2 "'frobnicate' is not a command" -- "$pm" frobnicate
@@ -897,8 +897,8 @@ expect_fail "--drop-first leaves no run" 1 "hyperfine_runs.csv:2: the configurat
 	"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --drop-first 3 -o out.json
 expect_fail "aggregating CSV needs the target" 1 "needs the time column" -- \
 	"$pm" fit "$ing/hyperfine_runs.csv" --aggregate mean -o out.json
-expect_fail "--throughput without --per" 1 "--throughput and --per go together" -- \
-	"$pm" fit "$data/lenet5_cpu.csv" --throughput time_per_iter_s -o out.json
+expect_fail "--per without --throughput" 1 "--per goes with --throughput" -- \
+	"$pm" eval -m gemm.json "$data/gemm_cpu.csv" --per threads
 expect_fail "hyperfine: a bad time" 1 "bad_times.json: results\[1\]: times\[2\] must be a number > 0" -- \
 	"$pm" fit "$ing/bad_times.json" -o out.json
 expect_fail "gbench: pattern matches nothing" 1 "no benchmark name matches --name-pattern 'BM_fft/\{n\}'" -- \

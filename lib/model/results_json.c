@@ -26,6 +26,10 @@ pm_status pm_eval_to_json(const pm_model *m, const char *model_name, const char 
 	pm__jw_string(&w, data_name);
 	pm__jw_key(&w, "target");
 	pm__jw_string(&w, m->target);
+	if (m->kind != PM_TARGET_TIME) {	/* the metrics are in its quantity */
+		pm__jw_key(&w, "target_kind");
+		pm__jw_string(&w, pm_target_kind_name(m->kind));
+	}
 	pm__metrics_write_members(&w, x);
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
@@ -43,8 +47,8 @@ static void cell(pm_jw *w, const char *text)
 		pm__jw_string(w, text);
 }
 
-pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char **out,
-				 pm_error *err)
+pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, const char *label,
+				 char **out, pm_error *err)
 {
 	pm_jw w;
 	pm_status st;
@@ -58,7 +62,7 @@ pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char *
 			pm__jw_key(&w, pm_dataset_col_name(d, c));
 			cell(&w, pm_dataset_cell(d, r, c));
 		}
-		pm__jw_key(&w, "predicted");
+		pm__jw_key(&w, label ? label : "predicted");
 		pm__jw_double(&w, pred[r]);
 		pm__jw_object_end(&w);
 	}
