@@ -542,10 +542,10 @@ static pm_status resolve_kind(pm_spec *s, const pm_dataset *d, pm_error *err)
 
 	if ((s->kind == PM_TARGET_SPEEDUP || s->kind == PM_TARGET_EFFICIENCY) && !s->resource) {
 		if (!s->extrinsic.n)
-			return pm__fail(err, PM_ESCHEMA, "--target-kind %s: a %s is over a resource "
-					"(threads, nodes, GPUs), which is the first extrinsic "
-					"column by default; there is none: name it with "
-					"--resource COL or --extrinsic COL", kind, kind);
+			return pm__fail(err, PM_ESCHEMA, "--target-kind %s is over a resource "
+					"(threads, nodes, GPUs), by default the first extrinsic "
+					"column; there is none: name it with --resource COL or "
+					"--extrinsic COL", kind);
 		if (!(s->resource = pm__strndup(s->extrinsic.name[0],
 						strlen(s->extrinsic.name[0]))))
 			return pm__fail(err, PM_ENOMEM, "out of memory");

@@ -400,7 +400,8 @@ PM_API pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t 
 /* ---- advice: which configuration to run ------------------------------------
  * pm_model_advise predicts every combination of values of up to
  * PM_ADVISE_MAX_VARY varied inputs, the others held at a point, and picks
- * three: the fastest, the cheapest (resource × time, the resource being one
+ * three by predicted time (for a target kind, its time scale, which is
+ * proportional to the run time: 1/S, 1/(n·E), per/X): the fastest, the cheapest (resource × time, the resource being one
  * of the varied inputs: GPUs, threads, processes) and the largest resource
  * count whose parallel efficiency is at least a threshold. Speedup and
  * efficiency of a combination are against the smallest resource value with
@@ -425,9 +426,12 @@ PM_API pm_advise_options pm_advise_options_default(void);
 typedef struct pm_advice_pick {
 	int found;		/* 0: no combination qualifies (only "largest") */
 	double value[PM_ADVISE_MAX_VARY];	/* the varied inputs' values, vary order */
-	double time;		/* predicted target */
+	double time;		/* predicted time (a target kind's time scale) */
 	double cost;		/* resource value × time */
 	double speedup, efficiency;
+	/* the prediction in the target's own quantity (pm_model_predict_target):
+	 * time again for a time model, the speedup of a speedup model, ... */
+	double predicted;
 } pm_advice_pick;
 
 typedef struct pm_advice {
