@@ -69,13 +69,12 @@ static pm_model *fit(const pm_dataset *d, const pm_spec *s)
 	return m;
 }
 
-static double param(const pm_model *m, const char *name)
+/* Parameter k, which must be `name` (the model's order is part of what
+ * is tested). */
+static double param(const pm_model *m, size_t k, const char *name)
 {
-	for (size_t k = 0; k < pm_model_nparams(m); k++)
-		if (strcmp(pm_model_param_name(m, k), name) == 0)
-			return pm_model_param_value(m, k);
-	cr_assert_fail("no parameter %s", name);
-	return NAN;
+	cr_assert_str_eq(pm_model_param_name(m, k), name);
+	return pm_model_param_value(m, k);
 }
 
 Test(target, names)
@@ -178,14 +177,14 @@ Test(target, speedup_recovers_amdahl)
 	pm_dataset *d = parse(amdahl_csv(buf, sizeof(buf), PM_TARGET_SPEEDUP));
 	pm_spec *s = spec("y", "nodes", PM_TARGET_SPEEDUP, NULL, NULL);
 	pm_model *m = fit(d, s);
-	double a0 = param(m, "a0"), c = param(m, "C"), y, x = 100, t;
+	double a0 = param(m, 0, "a0"), c = param(m, 2, "C"), y, x = 100, t;
 	pm_metrics mt;
 
 	cr_assert_eq(pm_model_target_kind(m), PM_TARGET_SPEEDUP);
 	cr_assert_eq(pm_model_target_resource(m), 0);
 	cr_assert_eq(pm_model_target_per(m), SIZE_MAX);
 	cr_assert_str_eq(pm_model_prediction_label(m), "predicted_speedup");
-	cr_assert_float_eq(param(m, "q_nodes"), -1, 1e-3);
+	cr_assert_float_eq(param(m, 1, "q_nodes"), -1, 1e-3);
 	cr_assert_float_eq(c / (a0 + c), 0.1, 1e-3);
 	cr_assert_eq(pm_model_predict_target(m, &x, &y, NULL), PM_OK);
 	cr_assert_float_eq(y, amdahl(100), 1e-3 * amdahl(100));
@@ -210,7 +209,7 @@ Test(target, efficiency)
 	pm_model *m = fit(d, s);
 	double x = 128, y, t;
 
-	cr_assert_float_eq(param(m, "q_nodes"), -1, 1e-3);
+	cr_assert_float_eq(param(m, 1, "q_nodes"), -1, 1e-3);
 	cr_assert_eq(pm_model_predict_target(m, &x, &y, NULL), PM_OK);
 	cr_assert_float_eq(y, amdahl(128) / 128, 1e-3 * y);
 	cr_assert_eq(pm_model_predict(m, &x, &t, NULL), PM_OK);
@@ -249,8 +248,8 @@ Test(target, throughput_per)
 	pm_spec_add_names(s, PM_SPEC_INTRINSIC, "b", NULL);
 	m = fit(d, s);
 	cr_assert_eq(pm_model_target_per(m), 0);
-	cr_assert_float_eq(param(m, "C"), 0.01, 1e-4);
-	cr_assert_float_eq(param(m, "p_b"), 1, 1e-3);
+	cr_assert_float_eq(param(m, 3, "C"), 0.01, 1e-4);
+	cr_assert_float_eq(param(m, 1, "p_b"), 1, 1e-3);
 	cr_assert_eq(pm_model_predict_target(m, pt, &y, NULL), PM_OK);
 	cr_assert_float_eq(y, 128 / (0.002 * 128 / 16 + 0.01), 1e-3 * y);
 	pt[0] = -1;
@@ -305,6 +304,17 @@ static char *edit(const char *json, const char *from, const char *to)
 
 Test(target, model_file)
 {
+	/* edits of the saved text (from, to) and the error they give */
+	static const char *const broken[][3] = {
+		{ "\"efficiency\"", "\"fast\"", "target_kind" },
+		{ "  \"resource\": \"nodes\",\n", "", "target kind efficiency needs its resource" },
+		{ "\"resource\": \"nodes\"", "\"resource\": \"gpus\"",
+		  "resource 'gpus' is not a numeric input of the model" },
+		{ "\"resource\": \"nodes\"", "\"per\": \"nodes\"",
+		  "per goes with target kind throughput, not efficiency" },
+		{ "\"efficiency\"", "\"time\"",
+		  "a resource goes with target kind speedup or efficiency, not time" },
+	};
 	char buf[2048], *json = NULL, *bad;
 	pm_dataset *d = parse(amdahl_csv(buf, sizeof(buf), PM_TARGET_EFFICIENCY));
 	pm_spec *s = spec("y", "nodes", PM_TARGET_EFFICIENCY, NULL, NULL);
@@ -320,25 +330,12 @@ Test(target, model_file)
 	cr_assert_eq(pm_model_predict_target(back, &x, &y2, NULL), PM_OK);
 	cr_assert_eq(y1, y2);
 	pm_model_free(back);
-	bad = edit(json, "\"efficiency\"", "\"fast\"");
-	EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA, "target_kind");
-	free(bad);
-	bad = edit(json, "  \"resource\": \"nodes\",\n", "");
-	EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA,
-		    "target kind efficiency needs its resource");
-	free(bad);
-	bad = edit(json, "\"resource\": \"nodes\"", "\"resource\": \"gpus\"");
-	EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA,
-		    "resource 'gpus' is not a numeric input of the model");
-	free(bad);
-	bad = edit(json, "\"resource\": \"nodes\"", "\"per\": \"nodes\"");
-	EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA,
-		    "per goes with target kind throughput, not efficiency");
-	free(bad);
-	bad = edit(json, "\"efficiency\"", "\"time\"");
-	EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA,
-		    "a resource goes with target kind speedup or efficiency, not time");
-	free(bad);
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		bad = edit(json, broken[i][0], broken[i][1]);
+		EXPECT_FAIL(pm_model_load_string(bad, "m.json", &back, E), PM_ESCHEMA,
+			    broken[i][2]);
+		free(bad);
+	}
 	/* a model without the members is a time model, as every file before */
 	bad = edit(json, "  \"target_kind\": \"efficiency\",\n  \"resource\": \"nodes\",\n", "");
 	cr_assert_eq(pm_model_load_string(bad, "m.json", &back, NULL), PM_OK);
