@@ -91,6 +91,9 @@ void engine_defaults(pm_fit_options *o, int popsize_given, int tol_given);
 struct role_flags {
 	const char *spec_path, *target, *extrinsic, *intrinsic, *categorical, *form;
 	const char *ignore;
+	/* --target-kind NAME (checked), --resource COL, --per COL: each NULL
+	 * to keep the spec's (pm_spec_set_target_kind) */
+	const char *target_kind, *resource, *per;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 
@@ -116,7 +119,9 @@ enum {
 	"Measurements (docs/formats.md): --format auto|csv|hyperfine|gbench|extrap|\n" \
 	"  extrap-json|extrap-jsonl,\n" \
 	"  --aggregate median|mean|min|none, --drop-first N (warm-up runs), --throughput\n" \
-	"  COL --per COL (time = per/throughput), --name-pattern P, --region R, --metric M,\n" \
+	"  COL [--per COL] (the time is per/throughput, or 1/throughput: a model of time;\n" \
+	"  --target-kind throughput models the throughput itself), --name-pattern P,\n" \
+	"  --region R, --metric M,\n" \
 	"  --weights inverse-variance (each configuration by 1/(s^2/runs))\n"
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */

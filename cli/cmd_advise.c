@@ -15,6 +15,8 @@ const char advise_usage[] =
 	"replaced), and print the fastest, the cheapest (resource x time) and the largest\n"
 	"resource count whose parallel efficiency is at least the minimum, each with its\n"
 	"predicted time, speedup and efficiency (against the smallest resource value).\n"
+	"A model of a target kind (fit --target-kind) is ranked by its time scale, which\n"
+	"is proportional to the run time; its own quantity is shown in a column of its own.\n"
 	"\n"
 	"VALUES:  8,16,32      a list\n"
 	"         1..64        every integer from 1 to 64\n"
@@ -129,8 +131,8 @@ static int width(const char *name)
 	return strlen(name) > 10 ? (int)strlen(name) : 10;
 }
 
-static void print_pick_text(const char *label, const pm_advice_pick *p, const struct axis *ax,
-			    size_t nax)
+static void print_pick_text(const pm_model *m, const char *label, const pm_advice_pick *p,
+			    const struct axis *ax, size_t nax)
 {
 	cprintf(stdout, "%-9s", label);
 	if (!p->found) {
@@ -139,25 +141,37 @@ static void print_pick_text(const char *label, const pm_advice_pick *p, const st
 	}
 	for (size_t j = 0; j < nax; j++)
 		cprintf(stdout, "  %*g", width(ax[j].name), p->value[j]);
-	cprintf(stdout, "  %14.6g  %14.6g  %8.4g  %10.3f\n", p->time, p->cost, p->speedup, p->efficiency);
+	cprintf(stdout, "  %14.6g  %14.6g  %8.4g  %10.3f", p->time, p->cost, p->speedup, p->efficiency);
+	if (pm_model_target_kind(m) != PM_TARGET_TIME)
+		cprintf(stdout, "  %10.6g", p->predicted);
+	cprintf(stdout, "\n");
 }
 
 static void print_advice(const pm_model *m, const char *path, const pm_advice *a,
 			 const struct axis *ax, size_t nax, const pm_advise_options *o)
 {
 	const char *res = ax[o->resource].name;
+	pm_target_kind kind = pm_model_target_kind(m);
 
 	cprintf(stdout, "%s: %s over %zu combinations\n", path, pm_model_target(m), a->combinations);
+	/* what "time" is for a target kind, and that it is what is ranked */
+	if (kind != PM_TARGET_TIME)
+		cprintf(stdout, "ranked by time: the %s model's time scale (relative time); "
+			"'predicted' is the model's %s\n", pm_target_kind_name(kind),
+			pm_model_target(m));
 	cprintf(stdout, "cost = %s x time; speedup and efficiency against the smallest %s; "
 	       "largest: the largest %s with efficiency >= %g\n\n", res, res, res,
 	       o->min_efficiency);
 	cprintf(stdout, "%-9s", "");
 	for (size_t j = 0; j < nax; j++)
 		cprintf(stdout, "  %*s", width(ax[j].name), ax[j].name);
-	cprintf(stdout, "  %14s  %14s  %8s  %10s\n", "time", "cost", "speedup", "efficiency");
-	print_pick_text("fastest", &a->fastest, ax, nax);
-	print_pick_text("cheapest", &a->cheapest, ax, nax);
-	print_pick_text("largest", &a->largest, ax, nax);
+	cprintf(stdout, "  %14s  %14s  %8s  %10s", "time", "cost", "speedup", "efficiency");
+	if (kind != PM_TARGET_TIME)
+		cprintf(stdout, "  %10s", "predicted");
+	cprintf(stdout, "\n");
+	print_pick_text(m, "fastest", &a->fastest, ax, nax);
+	print_pick_text(m, "cheapest", &a->cheapest, ax, nax);
+	print_pick_text(m, "largest", &a->largest, ax, nax);
 }
 
 enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON };

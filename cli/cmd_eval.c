@@ -51,8 +51,12 @@ int cmd_eval(int argc, char **argv)
 				    &doc, &err);
 	} else {
 		print_read_info(stdout, &info, d);
-		cprintf(stdout, "%s on %s (%zu rows, target %s)\n", model_path, argv[optind], x.n,
+		cprintf(stdout, "%s on %s (%zu rows, target %s", model_path, argv[optind], x.n,
 		       pm_model_target(m));
+		/* a target kind's metrics are in its own quantity */
+		if (pm_model_target_kind(m) != PM_TARGET_TIME)
+			cprintf(stdout, ", a %s", pm_target_kind_name(pm_model_target_kind(m)));
+		cprintf(stdout, ")\n");
 		cprintf(stdout, "  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
 		       "  R^2    %.4f%s%s\n  SMAPE  %.2f %%\n",
 		       x.mae, x.mape, x.mse, x.rmse, x.r2, r2_words(x.r2) ? "  " : "",

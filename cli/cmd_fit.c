@@ -15,7 +15,8 @@ const char fit_usage[] =
 	"\n"
 	"Roles (with or instead of --spec):\n"
 	"  --spec FILE            a spec: {\"target\", \"intrinsic\", \"categorical\", \"extrinsic\", \"bounds\"}\n"
-	"  --target COL           the measured time (must be > 0); 'lif' with --workers: the\n"
+	"  --target COL           the measured time (must be > 0), or a speedup, efficiency or\n"
+	"                         throughput with --target-kind; 'lif' with --workers: the\n"
 	"                         load-imbalance factor of the worker times (thesis eq. 3.8)\n"
 	"  --workers COLS         worker time columns or globs ('t_worker_*'), for --target lif\n"
 	"  --extrinsic A,B        scaling parameters E_j (threads, GPUs, batch size)\n"
@@ -24,6 +25,19 @@ const char fit_usage[] =
 	"                         Without them every other column is used: numeric ones as\n"
 	"                         intrinsic, text ones as categorical; \"\" names none.\n"
 	"  --ignore A,B           leave these columns out of every role\n"
+	"\n"
+	"Target kind (docs/maths.md): what --target measures; the fit works on the time it\n"
+	"implies and reports, predicts and evaluates in the target's own quantity:\n"
+	"  --target-kind time     a run time (default)\n"
+	"  --target-kind speedup  S over a resource, fitted as the relative time 1/S\n"
+	"  --target-kind efficiency\n"
+	"                         parallel efficiency E over a resource n, fitted as 1/(n*E)\n"
+	"  --target-kind throughput\n"
+	"                         X, fitted as 1/X, or per/X with --per\n"
+	"  --resource COL         the n of speedup and efficiency (default: the first\n"
+	"                         extrinsic column); must be a numeric input\n"
+	"  --per COL              a throughput's unit of work (batch size): time = per/X;\n"
+	"                         must be a numeric input\n"
 	"\n"
 	"Model form (default: the spec's \"form\"/\"formula\", else additive):\n"
 	"      --form additive    thesis eq. 4.4 (above)\n"
@@ -87,7 +101,8 @@ enum {
 	OPT_MUTATION, OPT_RECOMBINATION, OPT_NO_POLISH, OPT_REG, OPT_LAMBDA, OPT_LAMBDA_POWER,
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
-	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP, OPT_TARGET_KIND,
+	OPT_RESOURCE,
 };
 
 static const struct option long_options[] = {
@@ -97,6 +112,8 @@ static const struct option long_options[] = {
 	{ "intrinsic", required_argument, NULL, OPT_INTRINSIC },
 	{ "categorical", required_argument, NULL, OPT_CATEGORICAL },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "target-kind", required_argument, NULL, OPT_TARGET_KIND },
+	{ "resource", required_argument, NULL, OPT_RESOURCE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -151,6 +168,7 @@ struct fit_args {
 	const char *data, *spec_path, *out;
 	const char *target, *extrinsic, *intrinsic, *categorical;
 	const char *ignore;	/* --ignore COLS */
+	const char *target_kind, *resource, *per;	/* --target-kind, --resource, --per */
 	const char *form;	/* --form additive|multiplicative or --formula TEXT */
 	int json, quiet;
 	pm_fit_options opt;
@@ -280,6 +298,12 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 	case OPT_INTRINSIC: a->intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->categorical = v; return 0;
 	case OPT_IGNORE: a->ignore = v; return 0;
+	case OPT_TARGET_KIND:
+		if (pm_target_kind_from_name(v, NULL, NULL))
+			return bad_value("target-kind", v, "time, speedup, efficiency or throughput");
+		a->target_kind = v;
+		return 0;
+	case OPT_RESOURCE: a->resource = v; return 0;
 	case 'o': a->out = v; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case 'q': a->quiet = 1; return 0;
@@ -497,6 +521,16 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 	if (a->discover && (a->form || a->sel.forms || a->select))
 		return usage_error("discover", "discover writes the formula: no --form, --formula "
 				   "or --forms");
+	/* --per without --throughput is the target kind's (a throughput per
+	 * COL); with it, reading's (time = per/throughput), as before */
+	if (a->ro.per && !a->ro.throughput) {
+		a->per = a->ro.per;
+		a->ro.per = NULL;
+	}
+	if (a->ro.throughput && a->target_kind)
+		return usage_error("fit", "--throughput turns its column into a time as it is "
+				   "read (a model of time); --target-kind fits the target as "
+				   "what it measures: give one of them");
 	if (a->select_given && !a->select && !a->discover)
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
@@ -524,7 +558,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *err)
 {
 	const struct role_flags r = { a->spec_path, a->target, a->extrinsic, a->intrinsic,
-				      a->categorical, a->form, a->ignore };
+				      a->categorical, a->form, a->ignore, a->target_kind,
+				      a->resource, a->per };
 
 	return spec_from_flags(&r, out, err);
 }

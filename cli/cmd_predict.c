@@ -15,18 +15,22 @@ const char predict_usage[] =
 	"(\"point\": {...} for one point; a relative model path is taken from the config's\n"
 	"folder). With -m, every row of POINTS.csv is predicted; extra columns are kept.\n"
 	"Output: the points as CSV with a 'predicted' column; --json: an array of objects.\n"
+	"A model of a target kind (fit --target-kind) predicts in its own quantity, in a\n"
+	"column named for it: 'predicted_speedup', 'predicted_efficiency' or\n"
+	"'predicted_throughput'.\n"
 	"\n"
 	"  -m, --model FILE  the fitted model (with POINTS.csv)\n"
 	"      --json        a JSON array on stdout\n"
 	"  -h, --help        this text\n";
 
-static void print_csv(const pm_dataset *d, const double *pred)
+static void print_csv(const pm_dataset *d, const double *pred, const char *label)
 {
 	for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
 		csv_field(stdout, pm_dataset_col_name(d, c));
 		fputc(',', stdout);
 	}
-	fputs("predicted\n", stdout);
+	csv_field(stdout, label);
+	fputc('\n', stdout);
 	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
 		for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
 			csv_field(stdout, pm_dataset_cell(d, r, c));
@@ -70,10 +74,11 @@ int cmd_predict(int argc, char **argv)
 	if (pm_model_predict_dataset(m, d, pred, &err))
 		goto fail;
 	if (json) {
-		rc = print_document(pm_predictions_to_json(d, pred, &doc, &err), &doc, &err);
+		rc = print_document(pm_predictions_to_json(d, pred, pm_model_prediction_label(m), &doc,
+							   &err), &doc, &err);
 		goto out;
 	}
-	print_csv(d, pred);
+	print_csv(d, pred, pm_model_prediction_label(m));
 	rc = EXIT_OK;
 	goto out;
 fail:

@@ -336,11 +336,40 @@ static void print_scaling(const pm_model *m, const pm_scaling_report *r)
 		const char *name = pm_model_input_name(m, s->input);
 
 		print_exponents(m, r, s);
-		cprintf(stdout, "    %14s %14s %10s %10s\n", name, "predicted", "speedup", "efficiency");
+		/* a target kind's model predicts its time scale here (print_kind) */
+		cprintf(stdout, "    %14s %14s %10s %10s\n", name,
+			pm_model_target_kind(m) == PM_TARGET_TIME ? "predicted" : "time scale",
+			"speedup", "efficiency");
 		for (size_t k = 0; k < s->npoints; k++)
 			cprintf(stdout, "    %14.6g %14.6g %10.3f %10.3f\n", s->value[k], s->time[k],
 			       s->speedup[k], s->efficiency[k]);
 	}
+}
+
+/* What a target of another kind than time was fitted as (docs/maths.md,
+ * "Target kinds"): "  kind        speedup over nodes: fitted as the time
+ * scale 1/speedup; accuracy in speedup". */
+static void print_kind(const pm_model *m)
+{
+	pm_target_kind k = pm_model_target_kind(m);
+	const char *name = pm_target_kind_name(k), *target = pm_model_target(m);
+	size_t res = pm_model_target_resource(m), per = pm_model_target_per(m);
+
+	if (k == PM_TARGET_TIME)
+		return;
+	cprintf(stdout, "  %-12s%s", "kind", name);
+	if (res != (size_t)-1)
+		cprintf(stdout, " over %s", pm_model_input_name(m, res));
+	if (per != (size_t)-1)
+		cprintf(stdout, " per %s", pm_model_input_name(m, per));
+	cprintf(stdout, ": fitted as the time scale ");
+	if (k == PM_TARGET_EFFICIENCY)
+		cprintf(stdout, "1/(%s*%s)", pm_model_input_name(m, res), target);
+	else
+		cprintf(stdout, "%s/%s", per != (size_t)-1 ? pm_model_input_name(m, per) : "1",
+			target);
+	cprintf(stdout, " (parameters and scaling on it); accuracy and predictions in %s\n",
+		target);
 }
 
 static void print_fit_summary(const pm_model *m, const pm_dataset *d,
@@ -350,6 +379,7 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 
 	cprintf(stdout, "data\n  %-12s%s, %zu rows\n  %-12s%s\n", "file", pm_dataset_name(d),
 	       pm_dataset_nrows(d), "target", pm_model_target(m));
+	print_kind(m);
 	print_names("intrinsic", m, PM_ROLE_INTRINSIC);
 	print_names("categorical", m, PM_ROLE_CATEGORICAL);
 	print_names("extrinsic", m, PM_ROLE_EXTRINSIC);

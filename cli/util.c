@@ -248,6 +248,20 @@ int parse_model_options(int argc, char **argv, const char *cmd, const char *usag
 	return -1;
 }
 
+/* --target-kind, --resource and --per over the spec's own (each flag
+ * given replaces the spec file's). */
+static pm_status target_kind_flags(const struct role_flags *r, pm_spec *s, pm_error *err)
+{
+	pm_target_kind kind = pm_spec_target_kind(s);
+
+	if (!r->target_kind && !r->resource && !r->per)
+		return PM_OK;
+	if (r->target_kind && pm_target_kind_from_name(r->target_kind, &kind, err))
+		return PM_EINVAL;
+	return pm_spec_set_target_kind(s, kind, r->resource ? r->resource : pm_spec_resource(s),
+				       r->per ? r->per : pm_spec_per(s), err);
+}
+
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err)
 {
 	pm_spec *s = NULL;
@@ -262,7 +276,8 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 	    (r->categorical &&
 	     (st = pm_spec_add_names(s, PM_SPEC_CATEGORICAL, r->categorical, err))) ||
 	    (r->form && (st = pm_spec_set_form(s, r->form, err))) ||
-	    (r->ignore && (st = pm_spec_ignore(s, r->ignore, err)))) {
+	    (r->ignore && (st = pm_spec_ignore(s, r->ignore, err))) ||
+	    (st = target_kind_flags(r, s, err))) {
 		pm_spec_free(s);
 		return st;
 	}

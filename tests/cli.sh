@@ -300,8 +300,8 @@ printf 'n,threads\n512,0\n' >zero_pt.csv
 expect_fail "predict: zero under a power" 1 "zero_pt.csv:2:5: input 'threads': 0 is not a finite number > 0" -- "$pm" predict -m gemm.json zero_pt.csv
 sed 's/"perfmodel-model"/"other-model"/' gemm.json >other.json
 expect_fail "model of another format" 1 "other.json: .*not a perfmodel model" -- "$pm" predict -m other.json points.csv
-sed 's/"version": 1,/"version": 2,/' gemm.json >v2.json
-expect_fail "model of a newer version" 1 "v2.json: .*version 2" -- "$pm" predict -m v2.json points.csv
+sed 's/"version": 1,/"version": 3,/' gemm.json >v3.json
+expect_fail "model of a newer version" 1 "v3.json: .*version 3" -- "$pm" predict -m v3.json points.csv
 
 # ---- usage errors: exit 2
 expect_fail "unknown command" 2 "'frobnicate' is not a command" -- "$pm" frobnicate
@@ -896,8 +896,8 @@ expect_fail "--drop-first leaves no run" 1 "hyperfine_runs.csv:2: the configurat
 	"$pm" fit "$ing/hyperfine_runs.csv" --target time_s --drop-first 3 -o out.json
 expect_fail "aggregating CSV needs the target" 1 "needs the time column" -- \
 	"$pm" fit "$ing/hyperfine_runs.csv" --aggregate mean -o out.json
-expect_fail "--throughput without --per" 1 "--throughput and --per go together" -- \
-	"$pm" fit "$data/lenet5_cpu.csv" --throughput time_per_iter_s -o out.json
+expect_fail "--per without --throughput" 1 "--per goes with --throughput" -- \
+	"$pm" eval -m gemm.json "$data/gemm_cpu.csv" --per threads
 expect_fail "hyperfine: a bad time" 1 "bad_times.json: results\[1\]: times\[2\] must be a number > 0" -- \
 	"$pm" fit "$ing/bad_times.json" -o out.json
 expect_fail "gbench: pattern matches nothing" 1 "no benchmark name matches --name-pattern 'BM_fft/\{n\}'" -- \
@@ -1203,6 +1203,111 @@ if [ "$rc" -eq 0 ] && ! grep -q "column 'c'" ident_sw.err; then
 else
 	bad "sweep takes --ignore" "exit $rc" "$(cat ident_sw.txt ident_sw.err)"
 fi
+
+# ---- target kinds (issue 20): fitted on the time scale, reported in the target's own quantity
+python3 - <<'PY'
+import random
+ns = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
+S = lambda n: 1 / (0.1 + 0.9 / n)
+with open("amdahl.csv", "w") as f, open("amdahl_off.csv", "w") as g, open("eff.csv", "w") as h:
+    f.write("nodes,speedup\n"); g.write("nodes,speedup\n"); h.write("nodes,efficiency\n")
+    for n in ns:
+        f.write(f"{n},{S(n):.17g}\n"); g.write(f"{n},{1.1 * S(n):.17g}\n"); h.write(f"{n},{S(n) / n:.17g}\n")
+with open("thr.csv", "w") as f, open("tput.csv", "w") as g:
+    f.write("workers,batch,samples_per_s\n"); g.write("threads,items_per_s\n")
+    for w in (1, 2, 4, 8):
+        for b in (16, 32, 64):
+            f.write(f"{w},{b},{b / (0.002 * b / w + 0.01):.17g}\n")
+        g.write(f"{w},{1000 / (0.5 / w + 0.1):.17g}\n")
+PY
+printf 'nodes\n100\n' >amdahl_new.csv
+# json_get FILE EXPR: a Python expression of the document d
+json_get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+if "$pm" fit amdahl.csv --target speedup --target-kind speedup --extrinsic nodes -o tk_s.json >tk_s.txt 2>&1 &&
+	grep -q "kind        speedup over nodes: fitted as the time scale 1/speedup" tk_s.txt &&
+	[ "$(json_get tk_s.json 'd["target_kind"], d["resource"], d["version"]')" = "('speedup', 'nodes', 2)" ] &&
+	json_get tk_s.json 'abs([p["value"] for p in d["parameters"] if p["name"]=="q_nodes"][0] + 1) < 1e-3 or sys.exit(1)' >/dev/null &&
+	json_get tk_s.json '(lambda v: abs(v["C"] / (v["a0"] + v["C"]) - 0.1) < 1e-3 or sys.exit(1))({p["name"]: p["value"] for p in d["parameters"]})' >/dev/null; then
+	ok "--target-kind speedup: Amdahl's serial fraction recovered (q -1, C/(a0+C) 0.1)"
+else
+	bad "--target-kind speedup: Amdahl's serial fraction recovered (q -1, C/(a0+C) 0.1)" "$(cat tk_s.txt)"
+fi
+if "$pm" predict -m tk_s.json amdahl_new.csv >tk_p.csv && head -1 tk_p.csv | grep -qx "nodes,predicted_speedup" &&
+	awk -F, 'NR == 2 { d = $2 - 1 / (0.1 + 0.9 / 100); ok = (d < 1e-3 && d > -1e-3) } END { exit !ok }' tk_p.csv &&
+	"$pm" predict -m tk_s.json amdahl_new.csv --json | grep -q '"predicted_speedup": 9.17'; then
+	ok "predict of a speedup model: a predicted_speedup column, S(100) within 1e-3"
+else
+	bad "predict of a speedup model: a predicted_speedup column, S(100) within 1e-3" "$(cat tk_p.csv)"
+fi
+# metrics in speedups: 10 % too high a speedup is a MAPE of 1/11 (in 1/S it would be 10 %)
+if "$pm" eval -m tk_s.json amdahl_off.csv --json >tk_e.json &&
+	json_get tk_e.json 'd["target_kind"] == "speedup" and abs(d["mape"] - 100 / 11) < 1e-3 or sys.exit(1)' >/dev/null &&
+	"$pm" eval -m tk_s.json amdahl_off.csv | grep -q "target speedup, a speedup)"; then
+	ok "eval of a speedup model measures in speedups"
+else
+	bad "eval of a speedup model measures in speedups" "$(cat tk_e.json)"
+fi
+if "$pm" fit eff.csv --target efficiency --target-kind efficiency --extrinsic nodes -q -o tk_eff.json &&
+	printf 'nodes\n128\n' >eff_new.csv && "$pm" predict -m tk_eff.json eff_new.csv >tk_effp.csv &&
+	awk -F, 'NR == 2 { d = $2 - 1 / (0.1 + 0.9 / 128) / 128; ok = ($1 == 128 && d < 1e-4 && d > -1e-4) } END { exit !ok }' tk_effp.csv &&
+	head -1 tk_effp.csv | grep -qx "nodes,predicted_efficiency"; then
+	ok "--target-kind efficiency: fitted as 1/(n*E), predicts E(128)"
+else
+	bad "--target-kind efficiency: fitted as 1/(n*E), predicts E(128)" "$(cat tk_effp.csv 2>&1)"
+fi
+printf 'workers,batch\n16,128\n' >thr_new.csv
+if "$pm" fit thr.csv --target samples_per_s --target-kind throughput --per batch --intrinsic batch --extrinsic workers \
+	-o tk_x.json >tk_x.txt 2>&1 && grep -q "throughput per batch: fitted as the time scale batch/samples_per_s" tk_x.txt &&
+	[ "$(json_get tk_x.json 'd["per"]')" = batch ] &&
+	"$pm" predict -m tk_x.json thr_new.csv | awk -F, 'NR == 2 { d = $3 / (128 / (0.002 * 8 + 0.01)) - 1; ok = (d < 1e-3 && d > -1e-3) } END { exit !ok }'; then
+	ok "--target-kind throughput --per: seconds per batch fitted, samples/s predicted"
+else
+	bad "--target-kind throughput --per: seconds per batch fitted, samples/s predicted" "$(cat tk_x.txt)"
+fi
+printf 'threads\n10\n' >tput_new.csv
+if "$pm" fit tput.csv --target items_per_s --target-kind throughput --extrinsic threads -q -o tk_t.json &&
+	"$pm" predict -m tk_t.json tput_new.csv | awk -F, 'NR == 2 { d = $2 / (1000 / 0.15) - 1; ok = (d < 1e-3 && d > -1e-3) } END { exit !ok }' &&
+	"$pm" fit tput.csv --throughput items_per_s --extrinsic threads -q -o tk_old.json &&
+	[ "$(json_get tk_old.json 'd["target"], d.get("target_kind")')" = "('time_s', None)" ] &&
+	"$pm" predict -m tk_old.json tput_new.csv | awk -F, 'NR == 2 { d = $2 / 0.15 * 1000 - 1; ok = (d < 1e-3 && d > -1e-3) } END { exit !ok }'; then
+	ok "throughput without --per: --target-kind predicts X; --throughput alone still makes a time, 1/X"
+else
+	bad "throughput without --per: --target-kind predicts X; --throughput alone still makes a time, 1/X"
+fi
+printf '{"target": "speedup", "extrinsic": ["nodes"], "target_kind": "speedup"}' >tk_spec.json
+if "$pm" fit amdahl.csv --spec tk_spec.json -q -o tk_sp.json && [ "$(json_get tk_sp.json 'd["target_kind"]')" = speedup ] &&
+	"$pm" select amdahl.csv --spec tk_spec.json --cv 3 -q -o tk_sel.json && [ "$(json_get tk_sel.json 'd["target_kind"]')" = speedup ]; then
+	ok "a spec's \"target_kind\" is read, by fit and select"
+else
+	bad "a spec's \"target_kind\" is read, by fit and select"
+fi
+printf '{"nodes": 1}' >tk_pt.json
+if "$pm" advise -m tk_s.json tk_pt.json --vary nodes=1..64:x2 >tk_adv.txt &&
+	grep -q "ranked by time: the speedup model's time scale" tk_adv.txt &&
+	"$pm" advise -m tk_s.json tk_pt.json --vary nodes=1..64:x2 --json |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["fastest"]; sys.exit(not (d["target_kind"] == "speedup" and f["values"]["nodes"] == 64 and abs(f["predicted"] * f["time"] - 1) < 1e-9))'; then
+	ok "advise of a speedup model ranks by time and shows the predicted speedup"
+else
+	bad "advise of a speedup model ranks by time and shows the predicted speedup" "$(cat tk_adv.txt)"
+fi
+printf 'nodes,speedup\n1,1\n2,0\n3,2.5\n4,3\n' >tk_zero.csv
+printf 'nodes,efficiency\n1,1\n2,0.9\n0,0.8\n4,0.7\n' >tk_zero_n.csv
+expect_fail "target kind: no resource" 1 "--target-kind efficiency is over a resource .* there is none: name it with --resource COL" -- \
+	"$pm" fit eff.csv --target efficiency --target-kind efficiency --intrinsic nodes -o out.json
+expect_fail "target kind: a speedup of 0" 1 "tk_zero.csv:3:3: target 'speedup': 0 is not a speedup > 0" -- \
+	"$pm" fit tk_zero.csv --target speedup --target-kind speedup --extrinsic nodes -o out.json
+expect_fail "target kind: a resource of 0" 1 "tk_zero_n.csv:4:1: resource 'nodes': 0 is not > 0" -- \
+	"$pm" fit tk_zero_n.csv --target efficiency --target-kind efficiency --resource nodes --formula 'a * [nodes > 1] + C' -o out.json
+expect_fail "target kind: unknown" 2 "--target-kind 'fast': expected time, speedup, efficiency or throughput" -- \
+	"$pm" fit amdahl.csv --target speedup --target-kind fast -o out.json
+expect_fail "target kind: --per without throughput" 1 "--per goes with --target-kind throughput" -- \
+	"$pm" fit amdahl.csv --target speedup --target-kind speedup --per nodes --extrinsic nodes -o out.json
+expect_fail "target kind: --resource with a time" 1 "--resource goes with --target-kind speedup or efficiency, not time" -- \
+	"$pm" fit amdahl.csv --target speedup --resource nodes -o out.json
+expect_fail "target kind: --resource that is no input" 1 "--resource 'nodes' is not a numeric input of the model" -- \
+	"$pm" fit amdahl.csv --target speedup --target-kind speedup --resource nodes --intrinsic "" -o out.json
+expect_fail "target kind: not with --throughput" 2 "--throughput turns its column into a time" -- \
+	"$pm" fit tput.csv --throughput items_per_s --target-kind throughput -o out.json
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -98,7 +98,7 @@ static pm_status op_documents(const struct job *j, pm_error *err)
 
 	st = pm_eval_to_json(in->m, "m.json", "a.csv", &in->x, &doc[0], err);
 	if (!st)
-		st = pm_predictions_to_json(in->d, in->pred, &doc[1], err);
+		st = pm_predictions_to_json(in->d, in->pred, NULL, &doc[1], err);
 	if (!st)
 		st = pm_advice_to_json(in->m, "m.json", &in->vary, 1, &in->o, &in->a, &doc[2], err);
 	if (!st)

@@ -414,6 +414,12 @@ Test(ingest, throughput_becomes_time)
 	cr_assert_eq(pm_dataset_nrows(d), 1);
 	cr_assert_eq(num(d, 0, "t"), (0.5 + 2.0) / 2);
 	pm_dataset_free(d);
+	/* without per, the time is 1 / throughput (issue 20) */
+	cr_assert_eq(parse("b,x\n2,4\n2,1\n", &(pm_read_options){ .throughput = "x",
+			   .target = "t", .aggregate = PM_AGG_MEAN }, &d, NULL, &err), PM_OK,
+		     "%s", err.msg);
+	cr_assert_eq(num(d, 0, "t"), (0.25 + 1.0) / 2);
+	pm_dataset_free(d);
 
 	o.aggregate = PM_AGG_DEFAULT;
 	o.target = NULL;
@@ -432,8 +438,8 @@ Test(ingest, option_errors)
 {
 	pm_read_options o = pm_read_options_default();
 
-	o.throughput = "x";
-	expect_error(reps_csv, &o, PM_EINVAL, "--throughput and --per go together", 0, 0);
+	o.per = "x";
+	expect_error(reps_csv, &o, PM_EINVAL, "--per goes with --throughput", 0, 0);
 	o = pm_read_options_default();
 	o.aggregate = PM_AGG_MEDIAN;
 	expect_error(reps_csv, &o, PM_EINVAL, "aggregating runs needs the time column", 0, 0);

@@ -823,7 +823,7 @@ Test(model_io, schema_header)
 	edit_fails("format", "\"perfmodel-spec\"", "not a perfmodel model file");
 	edit_fails("format", NULL, "not a perfmodel model file");
 	edit_fails("format", "1", "not a perfmodel model file");
-	edit_fails("version", "2", "model format version 2 is newer than this perfmodel (reads 1)");
+	edit_fails("version", "3", "model format version 3 is newer than this perfmodel (reads 2)");
 	edit_fails("version", "0", "model format version 0");
 	edit_fails("version", "1.5", "'version' must be a whole number");
 	edit_fails("version", "-1", "'version' must be a whole number");

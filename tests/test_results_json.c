@@ -86,7 +86,7 @@ Test(results_json, predictions_document)
 	char *doc = NULL;
 
 	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "p.csv", &d, &e), PM_OK, "%s", e.msg);
-	expect_doc(pm_predictions_to_json(d, pred, &doc, &e), &doc, &e,
+	expect_doc(pm_predictions_to_json(d, pred, NULL, &doc, &e), &doc, &e,
 		   "[\n"
 		   "  {\"n\": 512, \"g\\\"\xc3\xa9\": 1, \"lab\": \"relu\", \"predicted\": 0.1},\n"
 		   "  {\"n\": 1000, \"g\\\"\xc3\xa9\": 16, \"lab\": 5, "
@@ -95,8 +95,8 @@ Test(results_json, predictions_document)
 		   "\"predicted\": -2.5e-07},\n"
 		   "  {\"n\": 0.1, \"g\\\"\xc3\xa9\": \"\", \"lab\": \"nan\", \"predicted\": null}\n"
 		   "]\n");
-	EXPECT_FAIL(pm_predictions_to_json(NULL, pred, &doc, E), PM_EINVAL, "no points");
-	EXPECT_FAIL(pm_predictions_to_json(d, NULL, &doc, E), PM_EINVAL, "no points");
+	EXPECT_FAIL(pm_predictions_to_json(NULL, pred, NULL, &doc, E), PM_EINVAL, "no points");
+	EXPECT_FAIL(pm_predictions_to_json(d, NULL, NULL, &doc, E), PM_EINVAL, "no points");
 	pm_dataset_free(d);
 }
 
@@ -128,7 +128,7 @@ Test(results_json, predictions_read_back_exactly)
 		len += (size_t)snprintf(csv + len, cap - len, "%zu\n", k % 100);
 	}
 	cr_assert_eq(pm_dataset_parse_csv(csv, len, "x.csv", &d, &e), PM_OK, "%s", e.msg);
-	cr_assert_eq(pm_predictions_to_json(d, pred, &doc, &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_predictions_to_json(d, pred, NULL, &doc, &e), PM_OK, "%s", e.msg);
 	root = cJSON_Parse(doc);
 	cr_assert_not_null(root);
 	cJSON_ArrayForEach(it, root) {

@@ -18,7 +18,7 @@ struct runs {
 	const pm_dataset *d;
 	size_t nrows, ncols;
 	size_t tcol;		/* the time, or the throughput it comes from */
-	size_t pcol;		/* --per, when converting */
+	size_t pcol;		/* --per, when converting; SIZE_MAX: none (time = 1/throughput) */
 	int convert;
 	double *t;		/* per row */
 	size_t *key, nkey;
@@ -59,8 +59,9 @@ static pm_status row_times(struct runs *r, pm_error *err)
 			rc = positive(r->d, i, r->tcol, &r->t[i],
 				      "(a run's time, before runs are merged)", err);
 		} else {
+			per = 1.0;
 			rc = positive(r->d, i, r->tcol, &thr, "to convert throughput to time", err);
-			if (!rc)
+			if (!rc && r->pcol != SIZE_MAX)
 				rc = positive(r->d, i, r->pcol, &per, "to convert throughput to time",
 					      err);
 			r->t[i] = per / thr;
@@ -392,7 +393,7 @@ pm_status pm__dataset_aggregate(const pm_dataset *d, const pm_read_options *o,
 				pm_read_info *info, pm_error *err)
 {
 	struct runs r = { .d = d, .nrows = pm_dataset_nrows(d), .ncols = pm_dataset_ncols(d),
-			  .convert = o->throughput != NULL };
+			  .pcol = SIZE_MAX, .convert = o->throughput != NULL };
 	size_t unused;
 	pm_status rc;
 
@@ -404,7 +405,7 @@ pm_status pm__dataset_aggregate(const pm_dataset *d, const pm_read_options *o,
 		return PM_OK;
 	if (r.convert) {
 		if ((rc = find(d, o->throughput, "--throughput", &r.tcol, err)) ||
-		    (rc = find(d, o->per, "--per", &r.pcol, err)))
+		    (o->per && (rc = find(d, o->per, "--per", &r.pcol, err))))
 			return rc;
 		if (pm_dataset_col_index(d, target, &unused, NULL) == PM_OK)
 			return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d), 0, 0,

@@ -160,8 +160,9 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 	if (o->weights && *method == PM_AGG_NONE)
 		return pm__fail(err, PM_EINVAL, "--weights inverse-variance weighs "
 				"configurations by their runs: not with --aggregate none");
-	if (!o->throughput != !o->per)
-		return pm__fail(err, PM_EINVAL, "--throughput and --per go together");
+	if (o->per && !o->throughput)
+		return pm__fail(err, PM_EINVAL, "--per goes with --throughput (or, for fit and "
+				"select, --target-kind throughput)");
 	if (o->drop_first && *method == PM_AGG_NONE)
 		return pm__fail(err, PM_EINVAL, "--drop-first drops runs of a configuration: "
 				"not with --aggregate none");

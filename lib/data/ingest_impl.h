@@ -9,7 +9,8 @@
 
 /*
  * Every run of d as it should be fitted (lib/data/aggregate.c): the throughput
- * column replaced by o->target = per / throughput when o->throughput is set,
+ * column replaced by o->target = per / throughput (o->per NULL: 1 /
+ * throughput) when o->throughput is set,
  * then, unless method is PM_AGG_NONE, the rows grouped into configurations
  * (equal text in every key column; o->key, or every column but the target),
  * the first o->drop_first runs of each dropped, and one row per

@@ -411,6 +411,13 @@ static pm_status keep_workers(pm_model *m, const pm_spec *s, pm_error *err)
 	return pm__model_set_workers(m, s->workers.n, (const char *const *)s->workers.name, err);
 }
 
+/* What the target measures: the model predicts the time scale and converts
+ * with the same columns (resolved: numeric inputs). */
+static pm_status keep_kind(pm_model *m, const pm_spec *s, pm_error *err)
+{
+	return pm__model_set_target_kind(m, s->kind, s->resource, s->per, err);
+}
+
 /* Predictions equal within this relative spread are one value: rounding in
  * a sum of terms whose coefficients are 0 (or as good as) leaves ulps. */
 #define CONSTANT_SPREAD 1e-9
@@ -463,7 +470,8 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
-	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)))
+	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)) ||
+	    (st = keep_kind(m, rs, err)))
 		goto out;
 	if (p.nrows < m->nparams) {
 		st = pm__fail(err, PM_EINVAL,

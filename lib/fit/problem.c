@@ -53,26 +53,21 @@ static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, p
 			   pm_dataset_col_name(d, c), v);
 }
 
-/* A check of one number of column c at row r (NULL: none). */
-typedef pm_status (*check_fn)(const pm_dataset *d, size_t r, size_t c, double v,
-			      pm_error *err);
-
-/* Column c's numbers into v[nrows]; when one is no number, the error of
- * the column's first wrong cell in row order: one that is no number, or one
- * that `check` refuses. */
-static pm_status numbers(const pm_dataset *d, size_t c, check_fn check, double *v,
-			 pm_error *err)
+/* Column c's numbers into v[nrows], each a value > 0 of the target kind;
+ * else the error of the column's first wrong cell in row order: one that
+ * is no number, or one that is not > 0. */
+static pm_status target_numbers(const pm_dataset *d, size_t c, pm_target_kind kind, double *v,
+				pm_error *err)
 {
-	double x;
-	pm_status st;
+	pm_status st = PM_OK;
 
 	if (pm_dataset_col_numbers(d, c, v, NULL) == PM_OK)
-		return PM_OK;
+		return pm__times_check(d, c, kind, v, err);
 	/* some cell is no number: the loop ends there at the latest */
-	for (size_t r = 0;; r++)
-		if ((st = pm_dataset_number(d, r, c, &x, err)) ||
-		    (check && (st = check(d, r, c, x, err))))
-			return st;
+	for (size_t r = 0; !st; r++)
+		if (!(st = pm_dataset_number(d, r, c, &v[r], err)))
+			st = pm__time_at(d, r, c, kind, v[r], err);
+	return st;
 }
 
 /* powered: the column is under a power or log2, so its values must be > 0
@@ -197,18 +192,59 @@ oom:
 	return pm__fail(err, PM_ENOMEM, "out of memory");
 }
 
-static pm_status target_column(const pm_dataset *d, size_t c, pm_scale scale, pm_problem *p,
-			       double *sorted, pm_error *err)
+/* The w of row r (pm__target_w) from the kind's columns (SIZE_MAX: none),
+ * each checked > 0: a resource or per of 0 makes no time scale. */
+static pm_status target_w(const pm_dataset *d, size_t r, pm_target_kind kind, const size_t *wc,
+			  double *w, pm_error *err)
 {
-	size_t n = p->nrows;
+	static const char *const what[2] = { "resource", "per" };
+	double v[2] = { 1.0, 1.0 };
 	pm_status st;
 
-	if ((st = numbers(d, c, pm__time_at, p->t_raw, err)))
-		return st;
-	for (size_t r = 0; r < n; r++) {
-		if ((st = pm__time_at(d, r, c, p->t_raw[r], err)))
+	for (int k = 0; k < 2; k++) {
+		if (wc[k] == SIZE_MAX)
+			continue;
+		if ((st = pm_dataset_number(d, r, wc[k], &v[k], err)))
 			return st;
-		p->t[r] = p->t_raw[r];
+		if (!(v[k] > 0 && isfinite(v[k])))
+			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
+					   pm_dataset_cell_line(d, r, wc[k]),
+					   pm_dataset_cell_column(d, r, wc[k]),
+					   "%s '%s': %g is not > 0 (the %s is fitted on the time "
+					   "scale it gives)", what[k], pm_dataset_col_name(d, wc[k]),
+					   v[k], pm_target_kind_name(kind));
+	}
+	*w = pm__target_w(kind, v[0], v[1]);
+	return PM_OK;
+}
+
+/* The target as measured into t_raw, and its time scale (the target kind's,
+ * docs/maths.md) over the median into t. */
+static pm_status target_column(const pm_dataset *d, size_t c, const pm_spec *s, pm_scale scale,
+			       pm_problem *p, double *sorted, pm_error *err)
+{
+	const char *wname[2] = { s->kind == PM_TARGET_EFFICIENCY ? s->resource : NULL, s->per };
+	size_t n = p->nrows, wc[2] = { SIZE_MAX, SIZE_MAX };
+	double w = 1.0;
+	pm_status st;
+
+	if ((st = target_numbers(d, c, s->kind, p->t_raw, err)))
+		return st;
+	for (int k = 0; k < 2; k++)
+		if (wname[k] && (st = pm_dataset_col_index(d, wname[k], &wc[k], err)))
+			return st;
+	for (size_t r = 0; r < n; r++) {
+		if (s->kind != PM_TARGET_TIME && (st = target_w(d, r, s->kind, wc, &w, err)))
+			return st;
+		p->t[r] = pm__target_swap(s->kind, p->t_raw[r], w);
+		if (s->kind != PM_TARGET_TIME &&	/* w / y out of range */
+		    !(p->t[r] > 0 && isfinite(p->t[r])))
+			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
+					   pm_dataset_cell_line(d, r, c),
+					   pm_dataset_cell_column(d, r, c),
+					   "target '%s': %g gives the time scale %g, which is not "
+					   "a finite number > 0", pm_dataset_col_name(d, c),
+					   p->t_raw[r], p->t[r]);
 	}
 	p->target_scale = 1.0;
 	if (scale == PM_SCALE_AUTO) {
@@ -288,7 +324,7 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 		}
 	}
 	if ((st = pm_dataset_col_index(d, s->target, &c, err)) ||
-	    (st = target_column(d, c, scale, p, scratch, err)) ||
+	    (st = target_column(d, c, s, scale, p, scratch, err)) ||
 	    (st = row_weights(d, p, err)))
 		goto fail;
 	pm__formula_free(f);

@@ -29,8 +29,8 @@ typedef struct pm_problem {
 	pm_column *col;		/* model inputs: intrinsic, categorical, extrinsic */
 	const char *target;
 	double target_scale;	/* median of the target, or 1 */
-	double *t;		/* target / target_scale, per row */
-	double *t_raw;		/* the target as measured */
+	double *t;		/* the target's time scale / target_scale, per row */
+	double *t_raw;		/* the target as measured (a speedup, ...: its kind's) */
 	/* per row: the dataset's weight scaled to mean 1 over these rows, so
 	 * that Σ w = nrows and the cost stays a mean; NULL: unweighted */
 	double *w;

@@ -142,6 +142,8 @@ void pm_spec_free(pm_spec *s)
 		return;
 	free(s->target);
 	free(s->form);
+	free(s->resource);
+	free(s->per);
 	for (int r = 0; r < NROLES; r++)
 		pm__names_truncate(pm__spec_role_names(s, r), 0);
 	pm__names_truncate(&s->ignore, 0);
@@ -163,7 +165,12 @@ pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err)
 		return st;
 	c->bounds = s->bounds;
 	c->infer_roles = s->infer_roles;
+	c->kind = s->kind;
 	if (s->target && !(c->target = pm__strndup(s->target, strlen(s->target))))
+		goto oom;
+	if (s->resource && !(c->resource = pm__strndup(s->resource, strlen(s->resource))))
+		goto oom;
+	if (s->per && !(c->per = pm__strndup(s->per, strlen(s->per))))
 		goto oom;
 	if (s->form && !(c->form = pm__strndup(s->form, strlen(s->form))))
 		goto oom;
@@ -204,7 +211,50 @@ pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err)
 	return PM_OK;
 }
 
+/* A copy of name into *out, or NULL for none; 0, or -1 out of memory. */
+static int copy_name(const char *name, char **out)
+{
+	*out = name ? pm__strndup(name, strlen(name)) : NULL;
+	return name && !*out ? -1 : 0;
+}
+
+pm_status pm_spec_set_target_kind(pm_spec *s, pm_target_kind kind, const char *resource,
+				  const char *per, pm_error *err)
+{
+	char *r, *p;
+
+	if (!s)
+		return pm__fail(err, PM_EINVAL, "pm_spec_set_target_kind: no spec");
+	if (!pm_target_kind_name(kind))
+		return pm__fail(err, PM_EINVAL, "no such target kind (%d)", (int)kind);
+	if ((resource && !*resource) || (per && !*per))
+		return pm__fail(err, PM_EINVAL, "empty column name in --%s",
+				resource && !*resource ? "resource" : "per");
+	if (resource && kind != PM_TARGET_SPEEDUP && kind != PM_TARGET_EFFICIENCY)
+		return pm__fail(err, PM_EINVAL, "--resource goes with --target-kind speedup or "
+				"efficiency, not %s", pm_target_kind_name(kind));
+	if (per && kind != PM_TARGET_THROUGHPUT)
+		return pm__fail(err, PM_EINVAL, "--per goes with --target-kind throughput (or "
+				"--throughput), not %s", pm_target_kind_name(kind));
+	if (copy_name(resource, &r))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (copy_name(per, &p)) {
+		free(r);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	free(s->resource);
+	free(s->per);
+	s->kind = kind;
+	s->resource = r;
+	s->per = p;
+	return PM_OK;
+}
+
 /* ---- the public view ------------------------------------------------------ */
+
+pm_target_kind pm_spec_target_kind(const pm_spec *s) { return s ? s->kind : PM_TARGET_INVALID; }
+const char *pm_spec_resource(const pm_spec *s) { return s ? s->resource : NULL; }
+const char *pm_spec_per(const pm_spec *s) { return s ? s->per : NULL; }
 
 static int is_list(pm_spec_list list)
 {
@@ -414,7 +464,7 @@ static pm_status drop_ignored(pm_spec *s, const pm_dataset *d, pm_error *err)
 	return PM_OK;
 }
 
-pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
+static pm_status resolve_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 {
 	size_t old_i, old_c;
 	struct role_list l;
@@ -467,4 +517,57 @@ pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
 	}
 	s->infer_roles = 0;
 	return PM_OK;
+}
+
+/* Whether name is a numeric input of the resolved roles. */
+static int numeric_role(const pm_spec *s, const char *name)
+{
+	const pm_names *nm[] = { &s->intrinsic, &s->extrinsic };
+
+	for (size_t g = 0; g < 2; g++)
+		for (size_t i = 0; i < nm[g]->n; i++)
+			if (strcmp(nm[g]->name[i], name) == 0)
+				return 1;
+	return 0;
+}
+
+/* The columns the target kind's time scale reads: d's, and numeric inputs,
+ * since a prediction converts with them; a speedup or efficiency gets the
+ * first extrinsic column as its resource when none is named. */
+static pm_status resolve_kind(pm_spec *s, const pm_dataset *d, pm_error *err)
+{
+	const char *kind = pm_target_kind_name(s->kind);
+	const char *col[2] = { NULL, NULL }, *opt[2] = { "--resource", "--per" };
+	pm_status st;
+
+	if ((s->kind == PM_TARGET_SPEEDUP || s->kind == PM_TARGET_EFFICIENCY) && !s->resource) {
+		if (!s->extrinsic.n)
+			return pm__fail(err, PM_ESCHEMA, "--target-kind %s is over a resource "
+					"(threads, nodes, GPUs), by default the first extrinsic "
+					"column; there is none: name it with --resource COL or "
+					"--extrinsic COL", kind);
+		if (!(s->resource = pm__strndup(s->extrinsic.name[0],
+						strlen(s->extrinsic.name[0]))))
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	col[0] = s->resource;
+	col[1] = s->per;
+	for (int k = 0; k < 2; k++) {
+		if (!col[k])
+			continue;
+		if ((st = need_column(d, col[k], err)))
+			return st;
+		if (!numeric_role(s, col[k]))
+			return pm__fail(err, PM_ESCHEMA, "%s '%s' is not a numeric input of the "
+					"model: the %s is predicted from it, so name it with "
+					"--extrinsic or --intrinsic", opt[k], col[k], kind);
+	}
+	return PM_OK;
+}
+
+pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err)
+{
+	pm_status st = resolve_roles(s, d, err);
+
+	return st ? st : resolve_kind(s, d, err);
 }

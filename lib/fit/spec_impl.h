@@ -22,6 +22,12 @@ struct pm_spec {
 	/* Columns left out of the model (pm_spec_ignore): pm_spec_resolve drops
 	 * them from the roles and from role inference. */
 	pm_names ignore;
+	/* What the target measures (pm_spec_set_target_kind), and the columns
+	 * its time scale reads (owned; NULL: none). pm_spec_resolve makes the
+	 * first extrinsic column the resource of a speedup or efficiency
+	 * without one. */
+	pm_target_kind kind;
+	char *resource, *per;
 };
 
 /* The JSON keys of the lists, in pm_spec_list's order. */

@@ -18,7 +18,10 @@
 #include "fit/spec_impl.h"
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
-					 "workers", "bounds", "form", "formula" };
+					 "workers", "bounds", "form", "formula", "target_kind",
+					 "resource", "per" };
+/* top_keys' index of the first of the target kind's keys */
+enum { KEY_KIND = NROLES + 4 };
 static const char *const bound_keys[] = { "coefficient", "power", "constant" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -160,13 +163,42 @@ static pm_status parse_form(const cJSON *item, pm_spec *s, const char *file, pm_
 	return st;
 }
 
+/* "target_kind", "resource", "per" (kind[] in that order, each NULL when
+ * absent) into s: the setter's checks, naming the file. */
+static pm_status set_kind(pm_spec *s, const cJSON *const *kind, const char *file,
+			  pm_error *err)
+{
+	const char *v[3] = { NULL, NULL, NULL };
+	pm_target_kind k = PM_TARGET_TIME;
+	pm_status st;
+
+	for (int i = 0; i < 3; i++) {
+		if (!kind[i])
+			continue;
+		if (!cJSON_IsString(kind[i]) || !kind[i]->valuestring)
+			return pm__fail_at(err, PM_ESCHEMA, file, 0, 0, "'%s' must be a string",
+					   kind[i]->string);
+		v[i] = kind[i]->valuestring;
+	}
+	if ((v[0] && (st = pm_target_kind_from_name(v[0], &k, err))) ||
+	    (st = pm_spec_set_target_kind(s, k, v[1], v[2], err))) {
+		if (st == PM_ENOMEM)
+			return st;
+		pm__err_set_file(err, file);	/* a mistake in the file, not a caller's */
+		if (err)
+			err->code = PM_ESCHEMA;
+		return PM_ESCHEMA;
+	}
+	return PM_OK;
+}
+
 /* Fill s from the tree; s is freed by the caller on failure. */
 static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				pm_error *err)
 {
+	const cJSON *item, *kind[3] = { NULL, NULL, NULL };
 	unsigned seen = 0;
-	const cJSON *item;
-	pm_status st;
+	pm_status st = PM_OK;
 
 	if (!cJSON_IsObject(root))
 		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0, "a spec must be a JSON object");
@@ -195,6 +227,8 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				s->infer_roles = 0;
 		} else if (k == NROLES + 1) {
 			st = parse_bounds(item, &s->bounds, file, err);
+		} else if (k >= KEY_KIND) {
+			kind[k - KEY_KIND] = item;	/* set together, once all are seen */
 		} else {
 			st = parse_form(item, s, file, err);
 		}
@@ -204,6 +238,8 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 	if (!s->target)
 		return pm__fail_at(err, PM_ESCHEMA, file, 0, 0,
 				   "no \"target\" in the spec: name the column to model");
+	if ((st = set_kind(s, kind, file, err)))
+		return st;
 	return pm__spec_check_roles(s, file, err);
 }
 

@@ -82,12 +82,13 @@ static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t 
 }
 
 static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const double *x,
-		 double t, double cost, double s, double e)
+		 double t, double y, double cost, double s, double e)
 {
 	p->found = 1;
 	for (size_t j = 0; j < nvary; j++)
 		p->value[j] = x[vary[j].input];
 	p->time = t;
+	p->predicted = y;
 	p->cost = cost;
 	p->speedup = s;
 	p->efficiency = e;
@@ -118,26 +119,28 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	memcpy(pt, x, m->ninputs * sizeof(*pt));
 	for (size_t c = 0; c < ncomb; c++) {
-		double t, s, e, r, cost;
+		double t, s, e, r, cost, y;
 
 		for (size_t j = 0; j < nvary; j++)
 			pt[vary[j].input] = vary[j].values[idx[j]];
 		r = pt[ri];
-		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &t, &s, &e, err))) {
+		/* ranked by time; the target's own quantity shown beside it */
+		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &t, &s, &e, err)) ||
+		    (st = pm_model_target_value(m, pt, t, &y, err))) {
 			place(err, m, vary, nvary, pt);
 			goto out;
 		}
 		cost = r * t;
 		if (!out->fastest.found || t < out->fastest.time ||
 		    (t == out->fastest.time && cost < out->fastest.cost))
-			take(&out->fastest, vary, nvary, pt, t, cost, s, e);
+			take(&out->fastest, vary, nvary, pt, t, y, cost, s, e);
 		if (!out->cheapest.found || cost < out->cheapest.cost ||
 		    (cost == out->cheapest.cost && t < out->cheapest.time))
-			take(&out->cheapest, vary, nvary, pt, t, cost, s, e);
+			take(&out->cheapest, vary, nvary, pt, t, y, cost, s, e);
 		if (e >= o.min_efficiency &&
 		    (!out->largest.found || r > out->largest.value[o.resource] ||
 		     (r == out->largest.value[o.resource] && t < out->largest.time)))
-			take(&out->largest, vary, nvary, pt, t, cost, s, e);
+			take(&out->largest, vary, nvary, pt, t, y, cost, s, e);
 		/* the next combination: the last input varies fastest */
 		for (size_t j = nvary; j-- > 0;) {
 			if (++idx[j] < vary[j].n)

@@ -1,23 +1,28 @@
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "model/model_impl.h"
 
-pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, double v, pm_error *err)
+pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind kind, double v,
+		      pm_error *err)
 {
-	if (v > 0)
+	/* finite too, past a time: 1/S of an infinite S would be a time of 0 */
+	if (v > 0 && (kind == PM_TARGET_TIME || isfinite(v)))
 		return PM_OK;
 	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), pm_dataset_cell_line(d, r, c),
-			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a time > 0",
-			   pm_dataset_col_name(d, c), v);
+			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a%s %s > 0",
+			   pm_dataset_col_name(d, c), v, kind == PM_TARGET_EFFICIENCY ? "n" : "",
+			   pm_target_kind_name(kind));
 }
 
-pm_status pm__times_check(const pm_dataset *d, size_t c, const double *t, pm_error *err)
+pm_status pm__times_check(const pm_dataset *d, size_t c, pm_target_kind kind, const double *t,
+			  pm_error *err)
 {
 	pm_status st = PM_OK;
 
 	for (size_t r = 0; r < pm_dataset_nrows(d) && !st; r++)
-		st = pm__time_at(d, r, c, t[r], err);
+		st = pm__time_at(d, r, c, kind, t[r], err);
 	return st;
 }
 
@@ -35,7 +40,7 @@ pm_status pm_model_evaluate(const pm_model *m, const pm_dataset *d, pm_metrics *
 	}
 	if ((st = pm_dataset_col_index(d, m->target, &c, err)) ||
 	    (st = pm_dataset_col_numbers(d, c, t, err)) ||
-	    (st = pm__times_check(d, c, t, err)) ||
+	    (st = pm__times_check(d, c, m->kind, t, err)) ||
 	    (st = pm_model_predict_dataset(m, d, pred, err)))
 		goto out;
 	st = pm_metrics_compute(t, pred, n, m->nparams, out, err);

@@ -170,6 +170,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 	if (!m)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	m->target_scale = 1.0;
+	m->resource = m->per = SIZE_MAX;	/* kind: PM_TARGET_TIME, 0 */
 	m->target = strdup(target);
 	m->inputs = calloc(ninputs ? ninputs : 1, sizeof(*m->inputs));
 	if (!m->target || !m->inputs)

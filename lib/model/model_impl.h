@@ -12,7 +12,8 @@
 #include "model/terms.h"
 
 #define PM_MODEL_FORMAT "perfmodel-model"
-#define PM_MODEL_VERSION 1
+/* 2: a target kind other than time (model_save.c writes 1 for the rest) */
+#define PM_MODEL_VERSION 2
 
 typedef struct pm_input {
 	char *name;
@@ -48,6 +49,11 @@ struct pm_model {
 	 * again from new data (pm_model_derive_lif); 0: a measured target. */
 	size_t nworkers;
 	char **workers;
+	/* What the target measures (pm_target_kind): the terms predict the
+	 * time scale t = w / target (model/target.c); resource and per are
+	 * the inputs w reads, by position, SIZE_MAX for none. */
+	pm_target_kind kind;
+	size_t resource, per;
 	pm_form form;
 	char *formula;		/* the formula text; NULL for the additive form */
 	pm_scale scale;
@@ -112,16 +118,43 @@ pm_status pm__model_add_warning(pm_model *m, pm_error *err, const char *fmt, ...
 /* Keep n worker column names in m, copied; replaces what m had. PM_ENOMEM. */
 pm_status pm__model_set_workers(pm_model *m, size_t n, const char *const *names,
 				pm_error *err);
+/* The names of pm_target_kind, in its order, NULL-terminated (model.json's
+ * "target_kind"). */
+extern const char *const pm__target_kind_names[];
+/* Make m's target kind `kind`, over the input named resource (speedup,
+ * efficiency; NULL: none) and per the input named per (throughput; NULL:
+ * none). PM_ESCHEMA when one is not a numeric input of m, is given to a
+ * kind that takes none, or when efficiency has no resource; m unchanged. */
+pm_status pm__model_set_target_kind(pm_model *m, pm_target_kind kind, const char *resource,
+				    const char *per, pm_error *err);
+/* The w of t = w / y for a kind (pm_target_kind): 1 / resource for
+ * efficiency, per for throughput (1 without one), else 1. The fit and the
+ * predictor both convert with it and pm__target_swap, so that the two
+ * agree on every kind. */
+static inline double pm__target_w(pm_target_kind kind, double resource, double per)
+{
+	return kind == PM_TARGET_EFFICIENCY ? 1.0 / resource
+	       : kind == PM_TARGET_THROUGHPUT ? per : 1.0;
+}
+/* Time scale from the kind's value, or the kind's value from the time
+ * scale: the same map both ways (v for a time, else w / v). */
+static inline double pm__target_swap(pm_target_kind kind, double v, double w)
+{
+	return kind == PM_TARGET_TIME ? v : w / v;
+}
 /* Whether v can be numeric input in's value: finite, and > 0 if the input
  * is powered; else PM_EDOMAIN naming the input. The one check of a value
  * for prediction (a point, a batch, a file, a config). */
 pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
-/* Every t[r] of d's column c is a time > 0, or PM_EDOMAIN naming the first
- * that is not by file, line and column: relative errors (MAPE) and the log
- * loss mean nothing over a zero or a negative time. */
-pm_status pm__times_check(const pm_dataset *d, size_t c, const double *t, pm_error *err);
+/* Every t[r] of d's column c is a value > 0 of the target kind (a time, a
+ * speedup, ...), or PM_EDOMAIN naming the first that is not by file, line
+ * and column: relative errors (MAPE) and the log loss mean nothing over a
+ * zero or a negative time, nor does 1/S over a zero speedup. */
+pm_status pm__times_check(const pm_dataset *d, size_t c, pm_target_kind kind, const double *t,
+			  pm_error *err);
 /* The same for row r's value v. */
-pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, double v, pm_error *err);
+pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind kind, double v,
+		      pm_error *err);
 /* Whether parameter k is factor f's exponent, or one of its log
  * multipliers (a level factor has one per level beyond the first). */
 int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);

@@ -2,14 +2,18 @@
  *
  *   { "format": "perfmodel-model", "version": 1, "library_version": "0.1.0",
  *     "form": "additive" | "multiplicative" | "formula",
- *     "formula": TEXT (not for "additive"), "target": NAME, "scale": "auto" | "none",
- *     "target_scale": T,
+ *     "formula": TEXT (not for "additive"), "target": NAME,
+ *     "target_kind": "speedup" | "efficiency" | "throughput" (absent: a time),
+ *     "resource": INPUT (speedup, efficiency), "per": INPUT (throughput),
+ *     "scale": "auto" | "none", "target_scale": T,
  *     "inputs": [ {"name", "role": "intrinsic" | "extrinsic", "log_scale"}
  *               | {"name", "role": "categorical", "levels": [...]} ],
  *     "parameters": [ {"name", "kind", "input", "level", "value", "scaled",
  *                      "std", "bounds": [lo, hi]} ],
  *     "fit": {...}, "run": {...} }          (both only after a fit)
  *
+ * "version" is 2 for a target kind other than time (version 1 readers
+ * would predict its time scale as the target), 1 otherwise.
  * "fit" holds "test" (metrics as "training") and "test_data" ({"file",
  * "fraction", "split_seed"}) only when the fit held rows out.
  * "seeds" (after "parameters", model_seeds.c) only after repeated fits;
@@ -548,6 +552,38 @@ static pm_status read_workers(const pm_jctx *c, const cJSON *root, pm_model *m)
 	return st;
 }
 
+/* An optional string member: *out NULL when absent. */
+static pm_status optional_string(const pm_jctx *c, const cJSON *root, const char *key,
+				 const char **out)
+{
+	const cJSON *v;
+	pm_status st;
+
+	*out = NULL;
+	if ((st = pm__json_item(c, root, key, 0, &v)) || !v)
+		return st;
+	return pm__json_string(c, root, key, out);
+}
+
+/* "target_kind", "resource", "per" (optional: a time, as every file
+ * before target kinds). The inputs must be the model's numeric ones. */
+static pm_status read_target_kind(const pm_jctx *c, const cJSON *root, pm_model *m)
+{
+	const char *resource, *per;
+	const cJSON *v;
+	int kind = PM_TARGET_TIME;
+	pm_status st;
+
+	if ((st = pm__json_item(c, root, "target_kind", 0, &v)) ||
+	    (v && (st = pm__json_enum(c, root, "target_kind", pm__target_kind_names, &kind))) ||
+	    (st = optional_string(c, root, "resource", &resource)) ||
+	    (st = optional_string(c, root, "per", &per)))
+		return st;
+	if ((st = pm__model_set_target_kind(m, (pm_target_kind)kind, resource, per, c->err)))
+		pm__err_set_file(c->err, c->name);
+	return st;
+}
+
 /* "warnings": what the fit found (optional: none). */
 static pm_status read_warnings(const pm_jctx *c, const cJSON *root, pm_model *m)
 {
@@ -607,7 +643,7 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 	m->target_scale = target_scale;
 	for (size_t i = 0; i < in.n; i++)
 		m->inputs[i].log_scale = in.role[i] == PM_ROLE_CATEGORICAL ? 0.0 : in.log_scale[i];
-	if ((st = read_workers(&c, root, m)) ||
+	if ((st = read_workers(&c, root, m)) || (st = read_target_kind(&c, root, m)) ||
 	    (st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
 	    (st = read_warnings(&c, root, m)) || (st = read_fit(&c, root, m)))
 		goto out;

@@ -378,8 +378,11 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 		return st;
 	pm__jw_key(w, "format");
 	pm__jw_string(w, PM_MODEL_FORMAT);
+	/* version 2 only for what version 1 readers would misread (a target
+	 * kind: they would take its time scale for the target), so that every
+	 * other model stays readable by them */
 	pm__jw_key(w, "version");
-	pm__jw_int(w, PM_MODEL_VERSION);
+	pm__jw_int(w, m->kind == PM_TARGET_TIME ? 1 : PM_MODEL_VERSION);
 	pm__jw_key(w, "library_version");
 	pm__jw_string(w, pm_version());
 	pm__jw_key(w, "form");
@@ -392,6 +395,18 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	pm__jw_string(w, m->target);
 	if (m->nworkers)
 		strings_member(w, "workers", m->workers, m->nworkers);
+	if (m->kind != PM_TARGET_TIME) {
+		pm__jw_key(w, "target_kind");
+		pm__jw_string(w, pm_target_kind_name(m->kind));
+	}
+	if (m->resource != SIZE_MAX) {
+		pm__jw_key(w, "resource");
+		pm__jw_string(w, m->inputs[m->resource].name);
+	}
+	if (m->per != SIZE_MAX) {
+		pm__jw_key(w, "per");
+		pm__jw_string(w, m->inputs[m->per].name);
+	}
 	pm__jw_key(w, "scale");
 	pm__jw_string(w, m->scale == PM_SCALE_NONE ? "none" : "auto");
 	pm__jw_key(w, "target_scale");

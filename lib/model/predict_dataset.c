@@ -5,8 +5,9 @@
 #include "core/error.h"
 #include "model/model_impl.h"
 
-/* Map the model's inputs to d's columns, then predict row by row through pm_model_predict, so that a file and the
- * library give the same numbers. */
+/* Map the model's inputs to d's columns, then predict row by row through
+ * pm_model_predict_target, so that a file and the library give the same
+ * numbers, in the model's own quantity (a speedup for a speedup model). */
 pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, double *out,
 				   pm_error *err)
 {
@@ -45,9 +46,9 @@ pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, doubl
 				goto out;
 			}
 		}
-		/* a prediction that overflows: the row's line, the message names
-		 * the inputs */
-		if ((st = pm_model_predict(m, x, &out[r], err))) {
+		/* a prediction that overflows, or no speedup (a time scale <= 0):
+		 * the row's line, the message names the inputs */
+		if ((st = pm_model_predict_target(m, x, &out[r], err))) {
 			if (err && err->line == 0 && m->ninputs) {
 				err->line = pm_dataset_cell_line(d, r, col[0]);
 				pm__err_set_file(err, pm_dataset_name(d));

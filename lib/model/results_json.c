@@ -11,6 +11,19 @@
 #include "model/model_impl.h"
 #include "model/model_save.h"
 
+/* "target", and "target_kind" for a kind other than time (whose numbers
+ * are in that quantity), which leaves a time model's documents as they
+ * were. */
+static void target_members(pm_jw *w, const pm_model *m)
+{
+	pm__jw_key(w, "target");
+	pm__jw_string(w, m->target);
+	if (m->kind != PM_TARGET_TIME) {
+		pm__jw_key(w, "target_kind");
+		pm__jw_string(w, pm_target_kind_name(m->kind));
+	}
+}
+
 pm_status pm_eval_to_json(const pm_model *m, const char *model_name, const char *data_name,
 			  const pm_metrics *x, char **out, pm_error *err)
 {
@@ -24,8 +37,7 @@ pm_status pm_eval_to_json(const pm_model *m, const char *model_name, const char 
 	pm__jw_string(&w, model_name);
 	pm__jw_key(&w, "file");
 	pm__jw_string(&w, data_name);
-	pm__jw_key(&w, "target");
-	pm__jw_string(&w, m->target);
+	target_members(&w, m);
 	pm__metrics_write_members(&w, x);
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
@@ -43,8 +55,8 @@ static void cell(pm_jw *w, const char *text)
 		pm__jw_string(w, text);
 }
 
-pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char **out,
-				 pm_error *err)
+pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, const char *label,
+				 char **out, pm_error *err)
 {
 	pm_jw w;
 	pm_status st;
@@ -58,7 +70,7 @@ pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char *
 			pm__jw_key(&w, pm_dataset_col_name(d, c));
 			cell(&w, pm_dataset_cell(d, r, c));
 		}
-		pm__jw_key(&w, "predicted");
+		pm__jw_key(&w, label ? label : "predicted");
 		pm__jw_double(&w, pred[r]);
 		pm__jw_object_end(&w);
 	}
@@ -67,7 +79,8 @@ pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char *
 }
 
 /* "label": {"values": {input: value, ...}, "time", "cost", "speedup",
- * "efficiency"} on one line, or null when nothing qualified. */
+ * "efficiency", and for a target kind "predicted"} on one line, or null
+ * when nothing qualified. */
 static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *vary,
 		 size_t nvary, const pm_advice_pick *p)
 {
@@ -88,6 +101,10 @@ static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *
 	}
 	pm__jw_object_end(w);
 	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	if (m->kind != PM_TARGET_TIME) {	/* the target's own quantity */
+		pm__jw_key(w, "predicted");
+		pm__jw_double(w, p->predicted);
+	}
 	pm__jw_object_end(w);
 }
 
@@ -111,8 +128,7 @@ pm_status pm_advice_to_json(const pm_model *m, const char *model_name, const pm_
 	pm__jw_object_begin(&w);
 	pm__jw_key(&w, "model");
 	pm__jw_string(&w, model_name);
-	pm__jw_key(&w, "target");
-	pm__jw_string(&w, m->target);
+	target_members(&w, m);
 	pm__jw_key(&w, "resource");
 	pm__jw_string(&w, m->inputs[vary[o->resource].input].name);
 	pm__jw_key(&w, "min_efficiency");

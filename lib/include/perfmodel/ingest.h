@@ -61,8 +61,11 @@ typedef struct pm_read_options {
 	const char *const *key;
 	pm_aggregate aggregate;
 	unsigned drop_first;	/* runs dropped at the start of each configuration */
-	/* Both or neither: target = per / throughput, replacing the throughput
-	 * column (e.g. samples/s and the batch size give seconds per batch). */
+	/* target = per / throughput (1 / throughput without per), replacing
+	 * the throughput column (e.g. samples/s and the batch size give seconds
+	 * per batch): the model is then of that time. per needs throughput.
+	 * (To model the throughput itself, and predict it, the spec's target
+	 * kind: pm_spec_set_target_kind.) */
 	const char *throughput, *per;
 	/* Google Benchmark: how to read parameters from a benchmark name, e.g.
 	 * "BM_gemm/{n}/threads:{threads}"; benchmarks that do not match are

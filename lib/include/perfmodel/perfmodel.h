@@ -198,9 +198,29 @@ PM_API pm_status pm_spec_set_bounds(pm_spec *s, const pm_bounds *b, pm_error *er
 /* Set the form: "additive", "multiplicative" or a formula, checked here:
  * PM_EPARSE placed at "formula", line 1, the column of the mistake. */
 PM_API pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err);
+/* What the target measures (pm_target_kind, predict.h; docs/maths.md):
+ * the fit works on the time scale it implies and the model reports,
+ * predicts and evaluates in the target's own quantity. resource (column
+ * names, copied; NULL: none): the n a speedup or efficiency is over, by
+ * default (pm_spec_resolve) the first extrinsic column; per: the column
+ * a throughput is per (time scale per/X; NULL: 1/X). Both must be numeric
+ * inputs of the model, which predicts from them. PM_EINVAL: no spec, no
+ * such kind, an empty name, a resource for a kind other than speedup or
+ * efficiency, a per for a kind other than throughput ("--per goes with
+ * --target-kind throughput"); the spec is unchanged then. */
+PM_API pm_status pm_spec_set_target_kind(pm_spec *s, pm_target_kind kind, const char *resource,
+					 const char *per, pm_error *err);
+/* The kind (PM_TARGET_TIME until set; PM_TARGET_INVALID for no spec), the
+ * resource and per columns (NULL: none; owned by the spec as above). */
+PM_API pm_target_kind pm_spec_target_kind(const pm_spec *s);
+PM_API const char *pm_spec_resource(const pm_spec *s);
+PM_API const char *pm_spec_per(const pm_spec *s);
 /* Check the spec against a dataset, and when infer_roles is set, give every
- * unused column a role. Errors: PM_ESCHEMA for a named column the data lacks,
- * a column in two roles, no target; afterwards infer_roles is 0. */
+ * unused column a role. A speedup or efficiency without a resource gets the
+ * first extrinsic column. Errors: PM_ESCHEMA for a named column the data
+ * lacks, a column in two roles, no target, a speedup or efficiency with
+ * neither a resource nor an extrinsic column, a resource or per that is
+ * not a numeric input; afterwards infer_roles is 0. */
 PM_API pm_status pm_spec_resolve(pm_spec *s, const pm_dataset *d, pm_error *err);
 
 /* ---- validation schemes: which rows a fit is measured on (--validate) -------
@@ -567,13 +587,18 @@ PM_API pm_status pm_report_to_json(const pm_model *m, const pm_report_data *r,
 				   pm_error *err);
 
 /* Predict every row of d (columns matched by name, levels by text) into
- * out[nrows]. Errors name FILE:LINE:COL: a missing column, an unknown level,
- * a value <= 0 under a power, text where a number is needed. */
+ * out[nrows], in the model's own quantity (pm_model_predict_target: a
+ * speedup for a speedup model, a time for a time model). Errors name
+ * FILE:LINE:COL: a missing column, an unknown level, a value <= 0 under a
+ * power, text where a number is needed, no speedup (efficiency,
+ * throughput) where the model's time scale is not > 0. */
 PM_API pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d,
 					  double *out, pm_error *err);
 
 /* Accuracy of m on the rows of d, whose target column (pm_model_target) holds
- * the measured values; errors as pm_model_predict_dataset. */
+ * the measured values: in the model's own quantity (its target kind), so
+ * that a speedup model's MAPE is that of its speedups. Errors as
+ * pm_model_predict_dataset; PM_EDOMAIN for a measured value not > 0. */
 PM_API pm_status pm_model_evaluate(const pm_model *m, const pm_dataset *d, pm_metrics *out,
 				   pm_error *err);
 
@@ -742,17 +767,19 @@ PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t 
  * bytes, UTF-8 included, as they are) and a NULL string as null; on failure
  * *out is NULL. Errors: PM_EINVAL for a missing argument, PM_ENOMEM. */
 
-/* eval --json: {"model": model_name, "file": data_name, "target", then x's
- * members as model.json's "training": "rows", "mae", ..., "adj_r2"}, on one
- * line. */
+/* eval --json: {"model": model_name, "file": data_name, "target",
+ * "target_kind" (only for a kind other than time: the metrics are in that
+ * quantity), then x's members as model.json's "training": "rows", "mae",
+ * ..., "adj_r2"}, on one line. */
 PM_API pm_status pm_eval_to_json(const pm_model *m, const char *model_name,
 				 const char *data_name, const pm_metrics *x, char **out,
 				 pm_error *err);
 /* predict --json: an array with one object per row of d, a line each: every
  * column (a cell that is a finite number as a number, else as a string)
- * and "predicted": pred[row]. */
-PM_API pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, char **out,
-					pm_error *err);
+ * and label: pred[row] (label NULL: "predicted"; perfmodel predict gives
+ * pm_model_prediction_label, which names a target kind's quantity). */
+PM_API pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred,
+					const char *label, char **out, pm_error *err);
 /* advise --json: "model" (model_name), "target", "resource" (the input
  * vary[o->resource] names), "min_efficiency", "combinations", then
  * "fastest", "cheapest", "largest", each {"values": {input: value, ...},

@@ -268,6 +268,56 @@ PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *ou
 PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
 					double *out, pm_error *err);
 
+/* ---- target kinds: what the target measures (docs/maths.md, "Target kinds")
+ * A model is fitted on a time scale: its target as it is when that is a
+ * time, else the relative time the quantity implies, t = w / y:
+ *     speedup S:               t = 1 / S        (∝ the run time)
+ *     parallel efficiency E:   t = 1 / (n · E)  (n: the resource, an input)
+ *     throughput X:            t = 1 / X, or per / X with a per input
+ * pm_model_predict and everything built on it (speedup, advise, effective
+ * exponents) work on that scale; pm_model_predict_target gives the user's
+ * own quantity, y = w / t̂. model.json keeps the kind ("target_kind"). */
+typedef enum pm_target_kind {
+	PM_TARGET_INVALID = -1,	/* what the look-ups give for no such kind */
+	PM_TARGET_TIME = 0,	/* a run time: fitted as it is (w: none) */
+	PM_TARGET_SPEEDUP,	/* S, over a resource: fitted as 1/S */
+	PM_TARGET_EFFICIENCY,	/* E over a resource n: fitted as 1/(n·E) */
+	PM_TARGET_THROUGHPUT	/* X: fitted as 1/X, or per/X */
+} pm_target_kind;
+
+/* "time", "speedup", "efficiency", "throughput"; NULL for no such kind. */
+PM_API const char *pm_target_kind_name(pm_target_kind kind);
+/* The kind called `name`. PM_EINVAL "unknown target kind 'x': expected
+ * time, speedup, efficiency or throughput". */
+PM_API pm_status pm_target_kind_from_name(const char *name, pm_target_kind *out,
+					  pm_error *err);
+/* The model's target kind (PM_TARGET_TIME for a model file without one;
+ * PM_TARGET_INVALID for a NULL model). */
+PM_API pm_target_kind pm_model_target_kind(const pm_model *m);
+/* The input the speedup or efficiency is over (the resource n), and the
+ * input a throughput is per (its per), by position; (size_t)-1 for none. */
+PM_API size_t pm_model_target_resource(const pm_model *m);
+PM_API size_t pm_model_target_per(const pm_model *m);
+/* The target in the model's own quantity from t, a prediction of
+ * pm_model_predict at the point x: y = t for a time, else w / t with the
+ * kind's w (1; 1 / x[resource] for efficiency; x[per] for throughput per
+ * an input). PM_EDOMAIN when the resource or per value is not finite and
+ * > 0; PM_ERANGE when t is not > 0 or y is not finite (no speedup,
+ * efficiency or throughput there); PM_EINVAL for a NULL argument (x may be
+ * NULL when the kind reads no input). Reentrant, allocation-free. */
+PM_API pm_status pm_model_target_value(const pm_model *m, const double *x, double t, double *y,
+				       pm_error *err);
+/* The name perfmodel predict gives its column of predictions (CSV and
+ * JSON): "predicted" for a time model, else "predicted_" and the kind
+ * ("predicted_speedup"), so that the output says what it holds. Static
+ * text; "predicted" for a NULL model. */
+PM_API const char *pm_model_prediction_label(const pm_model *m);
+/* pm_model_predict then pm_model_target_value: the prediction in the
+ * model's own quantity (for a time model, pm_model_predict). Errors of
+ * both. Reentrant, allocation-free. */
+PM_API pm_status pm_model_predict_target(const pm_model *m, const double *x, double *out,
+					 pm_error *err);
+
 /* ---- by name ---------------------------------------------------------------
  * A pm_point holds one value per input of the model it was made for, set by
  * name. It belongs to one thread at a time (it is written to); the model it
@@ -350,7 +400,8 @@ PM_API pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t 
 /* ---- advice: which configuration to run ------------------------------------
  * pm_model_advise predicts every combination of values of up to
  * PM_ADVISE_MAX_VARY varied inputs, the others held at a point, and picks
- * three: the fastest, the cheapest (resource × time, the resource being one
+ * three by predicted time (for a target kind, its time scale, which is
+ * proportional to the run time: 1/S, 1/(n·E), per/X): the fastest, the cheapest (resource × time, the resource being one
  * of the varied inputs: GPUs, threads, processes) and the largest resource
  * count whose parallel efficiency is at least a threshold. Speedup and
  * efficiency of a combination are against the smallest resource value with
@@ -375,9 +426,12 @@ PM_API pm_advise_options pm_advise_options_default(void);
 typedef struct pm_advice_pick {
 	int found;		/* 0: no combination qualifies (only "largest") */
 	double value[PM_ADVISE_MAX_VARY];	/* the varied inputs' values, vary order */
-	double time;		/* predicted target */
+	double time;		/* predicted time (a target kind's time scale) */
 	double cost;		/* resource value × time */
 	double speedup, efficiency;
+	/* the prediction in the target's own quantity (pm_model_predict_target):
+	 * time again for a time model, the speedup of a speedup model, ... */
+	double predicted;
 } pm_advice_pick;
 
 typedef struct pm_advice {
