@@ -920,6 +920,10 @@ static pm_status check(const pm_dataset *d, const pm_spec *s, const pm_discover_
 		return pm__fail(err, PM_EINVAL, "discover: beam 1 to 64, top 1 to 100");
 	if (pm__spec_formula_text(s))
 		return pm__fail(err, PM_EINVAL, "discover writes the formula: give roles, not one");
+	if (pm_spec_target_kind(s) != PM_TARGET_TIME)
+		return pm__fail(err, PM_EINVAL, "discover searches models of time: a %s target is "
+				"not supported yet (fit it with --form or --formula)",
+				pm_target_kind_name(pm_spec_target_kind(s)));
 	return PM_OK;
 }
 

@@ -656,7 +656,8 @@ typedef struct pm_discovery {
  * on a copy, as pm_fit does; a formula form is refused: discover writes
  * the formula). Deterministic; o NULL: the defaults. On success *out owns
  * the result (pm_discovery_free). Errors: PM_EINVAL (bad options, a
- * formula spec, no numeric or categorical input to search, a target <= 0),
+ * formula spec, a target kind other than time, no numeric or categorical
+ * input to search, a target <= 0),
  * those of pm_spec_resolve and pm_validation_folds, PM_EFIT when no
  * hypothesis survives, PM_ENOMEM. */
 PM_API pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
