@@ -1,88 +1,30 @@
 /* perfmodel discover (issue 21): find the terms of a performance model
- * rather than fit given ones. Hypotheses t = C + sum_k c_k * term_k, terms
- * built from the numeric inputs (perfmodel.h, "discovering the model's
- * terms"; docs/discover.md), each solved by non-negative weighted least
- * squares on every fold of a validation scheme, ranked by held-out MAPE and
- * grown a term at a time; the winner is written in the formula language so
- * that pm_fit refines it and every command can use the model. */
+ * rather than fit given ones (perfmodel.h, "discovering the model's terms";
+ * docs/discover.md). A beam search over hypotheses, each move adding a term,
+ * multiplying a term by another input's factor, scaling the terms by a
+ * categorical's levels, or putting a categorical's offsets in place of C;
+ * every hypothesis solved and scored on the folds of a validation scheme
+ * (discover_solve.c); the winner written in the formula language
+ * (discover_text.c) so that pm_fit refines it and every command can use it. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/error.h"
-#include "core/numcodec.h"
+#include "fit/discover_impl.h"
 #include "fit/nnls.h"
 #include "fit/spec_impl.h"
 
-enum { MAX_TERMS = 6, PRODUCT_SEEDS = 4, ALS_ROUNDS = 12 };
-/* a hypothesis's prediction may change at most this much between an
- * input's largest value and twice it: more is an explosion (or a collapse)
- * no performance model shows over one doubling */
-#define GROWTH 16.0
+/* factors of each input that seed products: its best one-term models' */
+enum { SEEDS = 4, MAX_STEPS = 24 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
 static const double expo[] = { -2, -1.5, -1, -0.75, -0.5, -0.25, 0.25, 0.5, 0.75,
 			       1,  1.25, 1.5, 2,     2.5,  3 };
 #define NEXPO (sizeof(expo) / sizeof(expo[0]))
-
-enum { F_POWER, F_INDICATOR };
-
-struct factor {
-	unsigned input;	/* into search.in */
-	int kind;
-	double e;	/* F_POWER: x^e (0: the log alone) */
-	unsigned j;	/* F_POWER: times log2(x)^j */
-	double thr;	/* F_INDICATOR: [x > thr] */
-};
-
-struct term {
-	unsigned nf;
-	struct factor f[2];
-	double *col;	/* the term on every row */
-};
-
-struct input {
-	const char *name;
-	double *x;	/* every row */
-	double max;
-	size_t argmax;	/* a row at the largest value */
-	int power_ok;	/* every value > 0: powers allowed */
-	int log_ok;	/* every value >= 1, some > 1: log2 allowed */
-};
-
-struct hyp {
-	unsigned nt;
-	unsigned t[MAX_TERMS];	/* pool indices, ascending */
-	int offsets;		/* the categorical with per-level offsets; -1: C */
-	int factor;		/* the categorical whose levels scale every term; -1: none */
-	double score, se;
-};
-
-struct search {
-	const pm_dataset *d;
-	size_t n;
-	double *y, *w;		/* the target; weights 1/t^2 */
-	struct input *in;
-	size_t nin;
-	size_t *cat;		/* categorical columns */
-	size_t ncat;
-	uint32_t *codes;	/* ncat * n */
-	size_t *nlev;
-	struct term *pool;
-	size_t npool, cap;
-	const pm_folds *folds;
-	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR */
-	double *mult;		/* the factor's multipliers, per level (scratch) */
-	/* the Grams and vectors of every row and of a fold's training rows,
-	 * per level with a factor (scratch) */
-	double *gram_all, *vec_all, *gram, *vec;
-	struct hyp *seen;	/* every hypothesis accepted */
-	size_t nseen, capseen, evaluated, rejected;
-};
 
 pm_discover_options pm_discover_options_default(void)
 {
@@ -101,37 +43,33 @@ void pm_discovery_free(pm_discovery *x)
 	free(x);
 }
 
-static double factor_at(const struct factor *f, double x)
+static int same_factor(const struct factor *a, const struct factor *b)
 {
-	double v;
-
-	if (f->kind == F_INDICATOR)
-		return x > f->thr;
-	v = f->e != 0 ? pow(x, f->e) : 1.0;
-	for (unsigned k = 0; k < f->j; k++)
-		v *= log2(x);
-	return v;
+	return a->input == b->input && a->kind == b->kind && a->e == b->e && a->j == b->j &&
+	       a->thr == b->thr;
 }
 
-/* Term t at row r, with input `over` taking the value `x` instead (over
- * past the inputs: none). */
-static double term_at(const struct search *s, const struct term *t, size_t r, size_t over,
-		      double x)
+static int same_term(const struct term *a, const struct term *b)
 {
-	double v = 1.0;
-
-	for (unsigned k = 0; k < t->nf; k++) {
-		const struct factor *f = &t->f[k];
-
-		v *= factor_at(f, f->input == over ? x : s->in[f->input].x[r]);
-	}
-	return v;
+	if (a->nf != b->nf)
+		return 0;
+	for (unsigned k = 0; k < a->nf; k++)
+		if (!same_factor(&a->f[k], &b->f[k]))
+			return 0;
+	return 1;
 }
 
-static pm_status add_term(struct search *s, const struct term *t, pm_error *err)
+/* The pool index of term t (its factors in input order), added if new. */
+static pm_status term_index(struct search *s, const struct term *t, unsigned *index,
+			    pm_error *err)
 {
 	struct term *nt;
 
+	for (size_t i = 0; i < s->npool; i++)
+		if (same_term(&s->pool[i], t)) {
+			*index = (unsigned)i;
+			return PM_OK;
+		}
 	if (s->npool == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
 		struct term *p = realloc(s->pool, cap * sizeof(*p));
@@ -146,9 +84,16 @@ static pm_status add_term(struct search *s, const struct term *t, pm_error *err)
 	if (!(nt->col = malloc(s->n * sizeof(*nt->col) + 1)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t r = 0; r < s->n; r++)
-		nt->col[r] = term_at(s, nt, r, s->nin, 0.0);
-	s->npool++;
+		nt->col[r] = pm__disc_term_at(s, nt, r, s->nin, 0.0);
+	*index = (unsigned)s->npool++;
 	return PM_OK;
+}
+
+static pm_status single(struct search *s, struct factor f, pm_error *err)
+{
+	unsigned i;
+
+	return term_index(s, &(struct term){ .nf = 1, .f = { f } }, &i, err);
 }
 
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
@@ -165,221 +110,61 @@ static pm_status single_terms(struct search *s, pm_error *err)
 			lo = fmin(lo, in->x[r]);
 		for (size_t e = 0; in->power_ok && e < NEXPO && !st; e++)
 			for (unsigned j = 0; j <= (in->log_ok ? 2u : 0u) && !st; j++)
-				st = add_term(s, &(struct term){ .nf = 1, .f = { { i, F_POWER, expo[e], j, 0 } } },
-					      err);
+				st = single(s, (struct factor){ i, F_POWER, expo[e], j, 0 }, err);
 		for (unsigned j = 1; in->log_ok && j <= 2 && !st; j++)
-			st = add_term(s, &(struct term){ .nf = 1, .f = { { i, F_POWER, 0, j, 0 } } }, err);
+			st = single(s, (struct factor){ i, F_POWER, 0, j, 0 }, err);
 		if (!st)
-			st = add_term(s, &(struct term){ .nf = 1, .f = { { i, F_INDICATOR, 0, 0, lo } } }, err);
+			st = single(s, (struct factor){ i, F_INDICATOR, 0, 0, lo }, err);
 	}
 	return st;
 }
 
-/* Row r's level of categorical c. */
-static uint32_t level(const struct search *s, int c, size_t r)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	return s->codes[(size_t)c * s->n + r];
+	return (h ^ v) * UINT64_C(0x100000001b3);
 }
 
-/* The multiplier of row r's terms: its level's, with a factor. */
-static double multiplier(const struct search *s, const struct hyp *h, size_t r)
+static uint64_t key(const struct hyp *h)
 {
-	return h->factor < 0 ? 1.0 : s->mult[level(s, h->factor, r)];
+	uint64_t k = UINT64_C(0xcbf29ce484222325);
+
+	k = mix(k, h->nt);
+	for (unsigned i = 0; i < h->nt; i++)
+		k = mix(k, h->t[i]);
+	k = mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
+	return k ? k : 1;
 }
 
-/* The model's prediction at row r from coefficients c (terms first, then
- * C or the offsets), input `over` at x. */
-static double predict(const struct search *s, const struct hyp *h, const double *c, size_t r,
-		      size_t over, double x)
+/* 1 if h was evaluated already; else marks it so. (A set of 64-bit hashes:
+ * a collision would skip one hypothesis, the same on every machine.) */
+static int tried(struct search *s, const struct hyp *h, pm_error *err, pm_status *st)
 {
-	double v = h->offsets < 0 ? c[h->nt] : c[h->nt + level(s, h->offsets, r)], sum = 0.0;
+	uint64_t k = key(h);
+	size_t i;
 
-	for (unsigned k = 0; k < h->nt; k++)
-		sum += c[k] * term_at(s, &s->pool[h->t[k]], r, over, x);
-	return v + multiplier(s, h, r) * sum;
-}
+	if (2 * (s->ntried + 1) > s->captried) {
+		size_t cap = s->captried ? 2 * s->captried : 4096;
+		uint64_t *t = calloc(cap, sizeof(*t));
 
-static size_t ncoef(const struct search *s, const struct hyp *h)
-{
-	return h->nt + (h->offsets < 0 ? 1 : s->nlev[h->offsets]);
-}
-
-/* Row r's column values of h into phi (without the factor's multiplier). */
-static void row(const struct search *s, const struct hyp *h, size_t r, double *phi)
-{
-	size_t p = ncoef(s, h);
-
-	for (unsigned k = 0; k < h->nt; k++)
-		phi[k] = s->pool[h->t[k]].col[r];
-	for (size_t k = h->nt; k < p; k++)
-		phi[k] = 0.0;
-	phi[h->offsets < 0 ? h->nt : h->nt + level(s, h->offsets, r)] = 1.0;
-}
-
-/* G += sign * w phi phi', b += sign * w y phi over the rows listed; with a
- * factor, into the p x p block and p-vector of the row's level. */
-static void accumulate(const struct search *s, const struct hyp *h, const size_t *rows,
-		       size_t nrows, double sign, double *G0, double *b0)
-{
-	double phi[PM_NNLS_MAX];
-	size_t p = ncoef(s, h);
-
-	for (size_t i = 0; i < nrows; i++) {
-		size_t r = rows[i], blk = h->factor < 0 ? 0 : level(s, h->factor, r);
-		double w = sign * s->w[r], *G = G0 + blk * p * p, *b = b0 + blk * p;
-
-		row(s, h, r, phi);
-		for (size_t k = 0; k < p; k++) {
-			if (phi[k] == 0)
-				continue;
-			b[k] += w * s->y[r] * phi[k];
-			for (size_t l = 0; l < p; l++)
-				G[k * p + l] += w * phi[k] * phi[l];
+		if (!t) {
+			*st = pm__fail(err, PM_ENOMEM, "out of memory");
+			return 1;
 		}
+		for (size_t j = 0; j < s->captried; j++)
+			if (s->tried[j])
+				for (i = s->tried[j] & (cap - 1); !(t[i] == 0 && (t[i] = s->tried[j]));
+				     i = (i + 1) & (cap - 1))
+					;
+		free(s->tried);
+		s->tried = t;
+		s->captried = cap;
 	}
-}
-
-/* Every term of the fit to all rows adds something, and the model neither
- * collapses nor explodes at twice any input's largest value. */
-static int sound(const struct search *s, const struct hyp *h, const double *c)
-{
-	for (unsigned k = 0; k < h->nt; k++)
-		if (!(c[k] > 0))
-			return 0;
-	for (unsigned k = 0; k < h->nt; k++)
-		for (unsigned f = 0; f < s->pool[h->t[k]].nf; f++) {
-			const struct factor *fa = &s->pool[h->t[k]].f[f];
-			const struct input *in = &s->in[fa->input];
-			double at, past;
-
-			if (fa->kind != F_POWER)	/* a switch stays as it is */
-				continue;
-			at = predict(s, h, c, in->argmax, s->nin, 0.0);
-			past = predict(s, h, c, in->argmax, fa->input, 2 * in->max);
-			if (!(at > 0) || !(past > 0) || !isfinite(past) || past > GROWTH * at ||
-			    past * GROWTH < at)
-				return 0;
-		}
-	return 1;
-}
-
-/* The rows of fold f (f = nfolds: none). */
-static const size_t *fold_rows(const struct search *s, unsigned f, size_t *n)
-{
-	*n = s->fold_start[f + 1] - s->fold_start[f];
-	return s->fold_rows + s->fold_start[f];
-}
-
-/* Coefficients c of h, with a factor, from the per-level Grams A and
- * vectors a of its training rows: alternately c given the multipliers (one
- * non-negative solve of the Gram the multipliers scale) and each level's
- * multiplier given c (the least-squares scale of the terms' sum against
- * what C or the offsets leave, the largest made 1), ending with c. */
-static void solve_factor(struct search *s, const struct hyp *h, const double *A, const double *a,
-			 double *c)
-{
-	size_t p = ncoef(s, h), nl = s->nlev[h->factor], nt = h->nt;
-	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX];
-	double *m = s->mult;
-
-	for (size_t l = 0; l < nl; l++)
-		m[l] = 1.0;
-	for (int round = 0;; round++) {
-		double top = 0.0;
-
-		memset(G, 0, p * p * sizeof(*G));
-		memset(b, 0, p * sizeof(*b));
-		for (size_t l = 0; l < nl; l++)
-			for (size_t i = 0; i < p; i++) {
-				double di = i < nt ? m[l] : 1.0;
-
-				b[i] += di * a[l * p + i];
-				for (size_t j = 0; j < p; j++)
-					G[i * p + j] += di * (j < nt ? m[l] : 1.0) * A[(l * p + i) * p + j];
-			}
-		pm__nnls(G, b, p, c);
-		if (round == ALS_ROUNDS)
-			return;
-		for (size_t l = 0; l < nl; l++) {
-			const double *Al = A + l * p * p, *al = a + l * p;
-			double num = 0.0, den = 0.0;
-
-			for (size_t i = 0; i < nt; i++) {
-				double left = al[i];
-
-				for (size_t j = nt; j < p; j++)
-					left -= Al[i * p + j] * c[j];
-				num += c[i] * left;
-				for (size_t j = 0; j < nt; j++)
-					den += c[i] * c[j] * Al[i * p + j];
-			}
-			if (den > 0)
-				m[l] = fmax(num / den, 1e-9);
-			top = fmax(top, m[l]);
-		}
-		for (size_t l = 0; top > 0 && l < nl; l++)
-			m[l] /= top;
-	}
-}
-
-/* Coefficients c of h on the rows outside fold `skip` (nfolds: every row),
- * from the Gram G and vector b of every row (per level, with a factor). */
-static void solve(struct search *s, const struct hyp *h, unsigned skip, const double *G,
-		  const double *b, double *c)
-{
-	size_t blocks = h->factor < 0 ? 1 : s->nlev[h->factor], p = ncoef(s, h), nr;
-	const size_t *rows = fold_rows(s, skip, &nr);
-
-	memcpy(s->gram, G, blocks * p * p * sizeof(*G));
-	memcpy(s->vec, b, blocks * p * sizeof(*b));
-	if (skip < s->folds->nfolds)
-		accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
-	if (h->factor < 0)
-		pm__nnls(s->gram, s->vec, p, c);
-	else
-		solve_factor(s, h, s->gram, s->vec, c);
-}
-
-/* Fit h on every fold's training rows and score it on the fold: h->score,
- * h->se. Returns 1 if h is sound and scored, 0 if rejected. */
-static int evaluate(struct search *s, struct hyp *h)
-{
-	size_t blocks = h->factor < 0 ? 1 : s->nlev[h->factor], p = ncoef(s, h), nr;
-	double *G = s->gram_all, *b = s->vec_all, c[PM_NNLS_MAX];
-	double sum = 0.0, sumsq = 0.0;
-	unsigned nf = s->folds->nfolds;
-	const size_t *rows;
-
-	s->evaluated++;
-	memset(G, 0, blocks * p * p * sizeof(*G));
-	memset(b, 0, blocks * p * sizeof(*b));
-	accumulate(s, h, s->fold_rows, s->n, 1.0, G, b);
-	solve(s, h, nf, G, b, c);
-	if (!sound(s, h, c)) {
-		s->rejected++;
-		return 0;
-	}
-	for (unsigned f = 0; f < nf; f++) {
-		double ape = 0.0;
-
-		solve(s, h, f, G, b, c);
-		rows = fold_rows(s, f, &nr);
-		for (size_t i = 0; i < nr; i++)
-			ape += fabs(predict(s, h, c, rows[i], s->nin, 0.0) - s->y[rows[i]]) /
-			       s->y[rows[i]];
-		ape = 100.0 * ape / (double)nr;
-		sum += ape;
-		sumsq += ape * ape;
-	}
-	h->score = sum / nf;
-	h->se = nf > 1 ? sqrt(fmax(0.0, (sumsq - sum * h->score) / (nf - 1)) / nf) : 0.0;
-	return isfinite(h->score);
-}
-
-static int same(const struct hyp *a, const struct hyp *b)
-{
-	return a->nt == b->nt && a->offsets == b->offsets && a->factor == b->factor &&
-	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
+	for (i = k & (s->captried - 1); s->tried[i]; i = (i + 1) & (s->captried - 1))
+		if (s->tried[i] == k)
+			return 1;
+	s->tried[i] = k;
+	s->ntried++;
+	return 0;
 }
 
 static pm_status remember(struct search *s, const struct hyp *h, pm_error *err)
@@ -397,9 +182,10 @@ static pm_status remember(struct search *s, const struct hyp *h, pm_error *err)
 	return PM_OK;
 }
 
-static int better(const struct hyp *a, const struct hyp *b)
+static int same(const struct hyp *a, const struct hyp *b)
 {
-	return a->score < b->score;
+	return a->nt == b->nt && a->offsets == b->offsets && a->mask == b->mask &&
+	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
 }
 
 /* Keep h among the `width` best of beam[0..*n) (ascending score). */
@@ -410,308 +196,214 @@ static void keep(struct hyp *beam, size_t *n, size_t width, const struct hyp *h)
 	for (size_t k = 0; k < *n; k++)
 		if (same(&beam[k], h))
 			return;
-	if (*n == width && !better(h, &beam[*n - 1]))
+	if (*n == width && !(h->score < beam[*n - 1].score))
 		return;
 	if (*n < width)
 		(*n)++;
 	else
 		i = *n - 1;
-	while (i > 0 && better(h, &beam[i - 1])) {
+	while (i > 0 && h->score < beam[i - 1].score) {
 		beam[i] = beam[i - 1];
 		i--;
 	}
 	beam[i] = *h;
 }
 
-/* h with pool term t added in order; 0 if h has it or is full. */
-static int grow(const struct hyp *h, unsigned t, struct hyp *out)
+/* Evaluate h unless tried or too large; a sound one joins the beam. */
+static pm_status consider(struct search *s, struct hyp *h, struct hyp *beam, size_t *nbeam,
+			  size_t width, pm_error *err)
 {
-	unsigned k = 0;
+	pm_status st = PM_OK;
 
-	if (h->nt == MAX_TERMS)
-		return 0;
-	for (unsigned i = 0; i < h->nt; i++)
-		if (h->t[i] == t)
+	if (pm__disc_ncoef(s, h) > PM_NNLS_MAX || pm__disc_strata(s, h->mask) > MAX_STRATA ||
+	    tried(s, h, err, &st) || !pm__disc_evaluate(s, h))
+		return st;
+	keep(beam, nbeam, width, h);
+	return remember(s, h, err);
+}
+
+/* h with its terms sorted, none twice; 0 if two are the same. */
+static int normal(struct hyp *h)
+{
+	for (unsigned i = 1; i < h->nt; i++)
+		for (unsigned j = i; j > 0 && h->t[j] < h->t[j - 1]; j--) {
+			unsigned t = h->t[j];
+
+			h->t[j] = h->t[j - 1];
+			h->t[j - 1] = t;
+		}
+	for (unsigned i = 1; i < h->nt; i++)
+		if (h->t[i] == h->t[i - 1])
 			return 0;
-	*out = *h;
-	while (k < h->nt && h->t[k] < t)
-		k++;
-	memmove(out->t + k + 1, out->t + k, (h->nt - k) * sizeof(out->t[0]));
-	out->t[k] = t;
-	out->nt++;
 	return 1;
 }
 
-/* Try every pool term from first on with every hypothesis of from[0..nfrom)
- * into the beam to[0..*nto). */
-static pm_status extend(struct search *s, const struct hyp *from, size_t nfrom, size_t first,
-			struct hyp *to, size_t *nto, size_t width, pm_error *err)
+/* Term k of h times factor f (of an input the term lacks), in input order. */
+static int times(const struct search *s, const struct hyp *h, unsigned k, const struct factor *f,
+		 struct term *out)
+{
+	const struct term *t = &s->pool[h->t[k]];
+	unsigned at = 0;
+
+	if (t->nf == MAX_FACTORS)
+		return 0;
+	for (unsigned i = 0; i < t->nf; i++)
+		if (t->f[i].input == f->input)
+			return 0;
+	*out = (struct term){ .nf = t->nf + 1 };
+	while (at < t->nf && t->f[at].input < f->input)
+		at++;
+	memcpy(out->f, t->f, at * sizeof(*t->f));
+	out->f[at] = *f;
+	memcpy(out->f + at + 1, t->f + at, (t->nf - at) * sizeof(*t->f));
+	return 1;
+}
+
+/* The moves from h: add a term of the pool; multiply a term by a seed
+ * factor; scale the terms by a categorical's levels; offsets in place of
+ * C. */
+static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
+		       size_t nseed, unsigned max_terms, struct hyp *beam, size_t *nbeam,
+		       size_t width, pm_error *err)
 {
 	pm_status st = PM_OK;
+	struct hyp g;
 
-	for (size_t i = 0; i < nfrom && !st; i++)
-		for (size_t t = first; t < s->npool && !st; t++) {
-			struct hyp h;
+	for (size_t t = 0; t < s->npool && h->nt < max_terms && !st; t++) {
+		g = *h;
+		g.t[g.nt++] = (unsigned)t;
+		if (normal(&g))
+			st = consider(s, &g, beam, nbeam, width, err);
+	}
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (size_t i = 0; i < nseed && !st; i++) {
+			struct term prod;
+			unsigned idx;
 
-			if (!grow(&from[i], (unsigned)t, &h) ||
-			    ncoef(s, &h) > PM_NNLS_MAX || !evaluate(s, &h))
+			if (!times(s, h, k, &seed[i], &prod) ||
+			    (st = term_index(s, &prod, &idx, err)))
 				continue;
-			keep(to, nto, width, &h);
-			st = remember(s, &h, err);
+			g = *h;
+			g.t[k] = idx;
+			if (normal(&g))
+				st = consider(s, &g, beam, nbeam, width, err);
 		}
+	for (size_t c = 0; c < s->ncat && !st; c++) {
+		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && (int)c != h->offsets) {
+			g = *h;
+			g.mask |= 1u << c;
+			st = consider(s, &g, beam, nbeam, width, err);
+		}
+		if (!st && h->offsets < 0 && !(c < MAX_FACTOR_CATS && (h->mask >> c & 1))) {
+			g = *h;
+			g.offsets = (int)c;
+			st = consider(s, &g, beam, nbeam, width, err);
+		}
+	}
 	return st;
 }
 
-/* Products of two inputs' terms: the best PRODUCT_SEEDS one-term models of
- * each input, paired across inputs (batch x hidden x layers). */
-static pm_status products(struct search *s, size_t nsingle, pm_error *err)
+/* The factors that seed products: of each input, those of its SEEDS best
+ * one-term hypotheses (whatever their offsets or scaling). */
+static size_t seeds(const struct search *s, struct factor *out)
 {
-	unsigned *best = malloc((s->nin * PRODUCT_SEEDS + 1) * sizeof(*best));
-	double *score = malloc((s->nin * PRODUCT_SEEDS + 1) * sizeof(*score));
-	size_t *nbest = calloc(s->nin + 1, sizeof(*nbest));
-	pm_status st = PM_OK;
+	size_t n = 0;
 
-	if (!best || !score || !nbest) {
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t k = 0; k < s->nseen; k++) {
-		const struct hyp *h = &s->seen[k];
-		unsigned in, *b;
-		double *sc;
-		size_t *n, i;
+	for (unsigned in = 0; in < s->nin; in++) {
+		double score[SEEDS];
+		size_t first = n;
 
-		if (h->nt != 1 || h->t[0] >= nsingle)
-			continue;
-		in = s->pool[h->t[0]].f[0].input;
-		b = best + in * PRODUCT_SEEDS;
-		sc = score + in * PRODUCT_SEEDS;
-		n = &nbest[in];
-		for (i = 0; i < *n && b[i] != h->t[0]; i++)
-			;
-		if (i < *n) {	/* the same term with other offsets */
-			sc[i] = fmin(sc[i], h->score);
-			continue;
-		}
-		if (*n < PRODUCT_SEEDS)
-			i = (*n)++;
-		else {
-			i = 0;
-			for (size_t j = 1; j < PRODUCT_SEEDS; j++)
-				if (sc[j] > sc[i])
-					i = j;
-			if (!(h->score < sc[i]))
+		for (size_t k = 0; k < s->nseen; k++) {
+			const struct hyp *h = &s->seen[k];
+			const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
+			size_t i = first, worst = first;
+
+			if (!t || t->nf != 1 || t->f[0].input != in)
 				continue;
+			while (i < n && !same_factor(&out[i], &t->f[0]))
+				i++;
+			if (i < n) {
+				score[i - first] = fmin(score[i - first], h->score);
+				continue;
+			}
+			if (n - first < SEEDS) {
+				score[n - first] = h->score;
+				out[n++] = t->f[0];
+				continue;
+			}
+			for (i = first + 1; i < n; i++)
+				if (score[i - first] > score[worst - first])
+					worst = i;
+			if (h->score < score[worst - first]) {
+				score[worst - first] = h->score;
+				out[worst] = t->f[0];
+			}
 		}
-		b[i] = h->t[0];
-		sc[i] = h->score;
 	}
-	for (size_t a = 0; a < s->nin && !st; a++)
-		for (size_t c = a + 1; c < s->nin && !st; c++)
-			for (size_t i = 0; i < nbest[a] && !st; i++)
-				for (size_t j = 0; j < nbest[c] && !st; j++) {
-					struct term t = { .nf = 2, .f = { s->pool[best[a * PRODUCT_SEEDS + i]].f[0],
-							       s->pool[best[c * PRODUCT_SEEDS + j]].f[0] } };
-
-					st = add_term(s, &t, err);
-				}
-out:
-	free(best);
-	free(score);
-	free(nbest);
-	return st;
+	return n;
 }
 
-/* The beam search: sizes 0..max_terms; products join the pool after the
- * one-term hypotheses. */
+/* The beam search from C alone: each step makes every move from every
+ * hypothesis of the beam, which keeps the `beam` best so far; it ends when
+ * a step adds nothing to the beam, or after MAX_STEPS. Products of two
+ * inputs' seed factors join the pool after the first step. */
 static pm_status search_terms(struct search *s, const pm_discover_options *o, pm_error *err)
 {
-	size_t width = o->beam, nprev = 0, ncur, nsingle;
-	struct hyp *prev = malloc((width + (s->ncat + 1) * (s->ncat + 1)) * sizeof(*prev));
-	struct hyp *cur = malloc((width + 1) * sizeof(*cur));
+	size_t width = o->beam, n = 0, nseed = 0;
+	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
+	struct hyp *from = malloc((width + 1) * sizeof(*from));
+	struct factor *seed = malloc((s->nin * SEEDS + 1) * sizeof(*seed));
 	pm_status st = PM_OK;
 
-	if (!prev || !cur) {
+	if (!beam || !from || !seed) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* size 0: C or one categorical's offsets, and the terms to come
-	 * scaled by another's levels or not (a structure, no model yet: a
-	 * factor of no term is not kept) */
-	for (int c = -1; c < (int)s->ncat && !st; c++)
-		for (int f = -1; f < (int)s->ncat && !st; f++) {
-			struct hyp h = { .offsets = c, .factor = f };
+	st = consider(s, &(struct hyp){ .offsets = -1 }, beam, &n, width, err);
+	for (int step = 0; step < MAX_STEPS && !st && n; step++) {
+		size_t nfrom = n;
+		int changed = 0;
 
-			if ((c >= 0 && (c == f || s->nlev[c] > PM_NNLS_MAX - MAX_TERMS)) ||
-			    (f >= 0 && s->nlev[f] > PM_NNLS_MAX) || !evaluate(s, &h))
-				continue;
-			prev[nprev++] = h;
-			if (f < 0)
-				st = remember(s, &h, err);
+		memcpy(from, beam, n * sizeof(*beam));
+		for (size_t i = 0; i < nfrom && !st; i++)
+			st = moves(s, &from[i], seed, nseed, o->max_terms, beam, &n, width, err);
+		for (size_t i = 0; i < n && !changed; i++)
+			changed = i >= nfrom || !same(&beam[i], &from[i]);
+		if (step == 0 && !st) {
+			nseed = seeds(s, seed);
+			for (size_t i = 0; i < nseed && !st; i++)
+				for (size_t j = i + 1; j < nseed && !st; j++) {
+					struct term t = { .nf = 2, .f = { seed[i], seed[j] } };
+					unsigned idx;
+
+					if (seed[i].input != seed[j].input)
+						st = term_index(s, &t, &idx, err);
+				}
+		} else if (!changed) {
+			break;
 		}
-	nsingle = s->npool;
-	for (unsigned size = 1; size <= o->max_terms && !st && nprev; size++) {
-		ncur = 0;
-		st = extend(s, prev, nprev, 0, cur, &ncur, width, err);
-		if (!st && size == 1 && !(st = products(s, nsingle, err)))
-			st = extend(s, prev, nprev, nsingle, cur, &ncur, width, err);
-		memcpy(prev, cur, ncur * sizeof(*cur));
-		nprev = ncur;
 	}
 out:
-	free(prev);
-	free(cur);
+	free(beam);
+	free(from);
+	free(seed);
 	return st;
 }
 
-/* A column name as the formula language reads it: bare, or in backquotes. */
-static size_t quoted(char *out, size_t size, const char *name)
-{
-	int bare = (name[0] == '_' || (name[0] >= 'A' && name[0] <= 'Z') ||
-		    (name[0] >= 'a' && name[0] <= 'z')) &&
-		   strcmp(name, "log2") != 0 && strcmp(name, "level") != 0;
-
-	for (const char *c = name; *c && bare; c++)
-		bare = *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
-		       (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z');
-	return (size_t)snprintf(out, size, bare ? "%s" : "`%s`", name);
-}
-
-struct text {
-	char *buf;
-	size_t len, cap;
-	int failed;
-};
-
-static void put(struct text *t, const char *fmt, ...) PM_PRINTF(2, 3);
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->failed)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = pm_vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->failed = 1;
-			return;
-		}
-		if ((size_t)n < t->cap - t->len)
-			break;
-		char *b = realloc(t->buf, 2 * t->cap + (size_t)n + 1);
-
-		if (!b) {
-			t->failed = 1;
-			return;
-		}
-		t->buf = b;
-		t->cap = 2 * t->cap + (size_t)n + 1;
-	}
-	t->len += (size_t)n;
-}
-
-static void put_name(struct text *t, const char *name)
-{
-	char q[600];
-
-	if (quoted(q, sizeof(q), name) >= sizeof(q))
-		t->failed = 1;
-	else
-		put(t, "%s", q);
-}
-
-static void put_factor(struct text *t, const struct search *s, const struct factor *f)
-{
-	const char *name = s->in[f->input].name;
-	char num[PM_NUM_MAX];
-
-	if (f->kind == F_INDICATOR) {
-		pm__num_format(num, f->thr);
-		put(t, " * [");
-		put_name(t, name);
-		put(t, " > %s]", num);
-		return;
-	}
-	if (f->e != 0) {
-		put(t, " * ");
-		put_name(t, name);
-		pm__num_format(num, f->e);
-		/* ^1 too: a bare column would read as a second coefficient */
-		put(t, f->e > 0 && f->e == floor(f->e) ? "^%s" : "^(%s)", num);
-	}
-	if (f->j) {
-		put(t, " * log2(");
-		put_name(t, name);
-		put(t, f->j > 1 ? ")^%u" : ")", f->j);
-	}
-}
-
-/* A coefficient name no column has: base, else base with _ appended. */
-static void coefficient(struct text *t, const struct search *s, const char *base, unsigned k)
-{
-	char name[64];
-	size_t col;
-
-	snprintf(name, sizeof(name), k ? "%s%u" : "%s", base, k);
-	while (pm_dataset_col_index(s->d, name, &col, NULL) == PM_OK &&
-	       strlen(name) + 1 < sizeof(name))
-		strcat(name, "_");
-	put(t, "%s", name);
-}
-
-/* h in the formula language: c1 * term1 + ... + C (or b * level(cat)). */
-static char *formula(const struct search *s, const struct hyp *h)
-{
-	struct text t = { malloc(128), 0, 128, 0 };
-
-	if (!t.buf)
-		return NULL;
-	t.buf[0] = '\0';
-	for (unsigned k = 0; k < h->nt; k++) {
-		const struct term *term = &s->pool[h->t[k]];
-
-		if (k)
-			put(&t, " + ");
-		coefficient(&t, s, "c", k + 1);
-		if (h->factor >= 0) {
-			put(&t, " * level(");
-			put_name(&t, pm_dataset_col_name(s->d, s->cat[h->factor]));
-			put(&t, ")");
-		}
-		for (unsigned f = 0; f < term->nf; f++)
-			put_factor(&t, s, &term->f[f]);
-	}
-	if (h->nt)
-		put(&t, " + ");
-	if (h->offsets < 0) {
-		coefficient(&t, s, "C", 0);
-	} else {
-		coefficient(&t, s, "b", 0);
-		put(&t, " * level(");
-		put_name(&t, pm_dataset_col_name(s->d, s->cat[h->offsets]));
-		put(&t, ")");
-	}
-	if (t.failed) {
-		free(t.buf);
-		return NULL;
-	}
-	return t.buf;
-}
-
-/* How many parameters' worth of structure: terms, and offsets and a
- * factor as one each. */
+/* How many parameters' worth of structure: terms, the offsets and each
+ * categorical scaling the terms. */
 static unsigned complexity(const struct hyp *h)
 {
-	return h->nt + (h->offsets >= 0) + (h->factor >= 0);
+	unsigned c = h->nt + (h->offsets >= 0);
+
+	for (unsigned m = h->mask; m; m &= m - 1)
+		c++;
+	return c;
 }
 
-/* How unusual the terms' shapes are: logs, fractional exponents and
- * products each count; of two hypotheses equally good, a reader's first
- * guess (n^2 rather than n^2 * log2(n)) is the one to write. */
+/* How unusual the terms' shapes are: each factor past a term's first, each
+ * log, each fractional exponent; of two hypotheses equally good, a reader's
+ * first guess (n^2 rather than n^2 * log2(n)) is the one to write. */
 static unsigned shape(const struct search *s, const struct hyp *h)
 {
 	unsigned u = 0;
@@ -720,7 +412,7 @@ static unsigned shape(const struct search *s, const struct hyp *h)
 		for (unsigned f = 0; f < s->pool[h->t[k]].nf; f++) {
 			const struct factor *fa = &s->pool[h->t[k]].f[f];
 
-			u += f + fa->j + (fa->kind == F_POWER && fa->e != floor(fa->e));
+			u += (f > 0) + fa->j + (fa->kind == F_POWER && fa->e != floor(fa->e));
 		}
 	return u;
 }
@@ -739,7 +431,7 @@ static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_d
 {
 	pm_discovered *c = &x->cand[x->n];
 
-	if (!(c->formula = formula(s, h)))
+	if (!(c->formula = pm__disc_formula(s, h)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	c->terms = h->nt;
 	c->mape = h->score;
@@ -748,9 +440,9 @@ static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_d
 	return PM_OK;
 }
 
-/* The report: the `top` best distinct hypotheses, and the one chosen by
- * parsimony (the fewest terms within one standard error of the best),
- * which is among them or added after them. */
+/* The report: the `top` best hypotheses, and the one chosen by parsimony
+ * (the least structure within one standard error of the best, then the
+ * plainest shapes, then the best), which is among them or added after. */
 static pm_status report(struct search *s, const pm_discover_options *o, pm_discovery *x,
 			pm_error *err)
 {
@@ -771,8 +463,6 @@ static pm_status report(struct search *s, const pm_discover_options *o, pm_disco
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	x->chosen = o->top;	/* until seen */
 	for (size_t k = 0; k < s->nseen && x->n < o->top && !st; k++) {
-		if (k > 0 && same(&s->seen[k], &s->seen[k - 1]))
-			continue;
 		if (same(&s->seen[k], chosen))
 			x->chosen = x->n;
 		st = add_candidate(s, &s->seen[k], x, err);
@@ -802,7 +492,7 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 			struct input *in = &s->in[s->nin];
 			int distinct = 0;
 
-			in->name = lists[l]->name[i];
+			*in = (struct input){ .name = lists[l]->name[i] };
 			if (strchr(in->name, '`'))	/* the formula cannot name it */
 				continue;
 			if (!(in->x = malloc(s->n * sizeof(*in->x) + 1)))
@@ -826,11 +516,11 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 				s->nin--;
 			}
 		}
-	s->mult = malloc((PM_NNLS_MAX + 1) * sizeof(*s->mult));
-	s->gram_all = malloc(PM_NNLS_MAX * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram_all));
-	s->gram = malloc(PM_NNLS_MAX * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram));
-	s->vec_all = malloc(PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->vec_all));
-	s->vec = malloc(PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->vec));
+	s->mult = malloc(MAX_FACTOR_CATS * MAX_STRATA * sizeof(*s->mult));
+	s->gram_all = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram_all));
+	s->gram = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram));
+	s->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*s->vec_all));
+	s->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*s->vec));
 	if (!s->mult || !s->gram_all || !s->gram || !s->vec_all || !s->vec)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->categorical.n && !st; i++) {
@@ -902,6 +592,7 @@ static void search_free(struct search *s)
 	free(s->fold_start);
 	free(s->fold_rows);
 	free(s->seen);
+	free(s->tried);
 	free(s->mult);
 	free(s->gram_all);
 	free(s->vec_all);

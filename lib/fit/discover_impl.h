@@ -1,0 +1,96 @@
+/* perfmodel discover's search state, shared by its files: discover.c (the
+ * inputs and the search), discover_solve.c (one hypothesis solved and
+ * scored), discover_text.c (a hypothesis as a formula). Private. */
+#ifndef PM_DISCOVER_IMPL_H
+#define PM_DISCOVER_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfmodel/perfmodel.h"
+
+enum {
+	MAX_TERMS = 6,		/* terms besides the constant */
+	MAX_FACTORS = 8,	/* factors of one term */
+	MAX_STRATA = 64,	/* level combinations of the categoricals scaling the terms */
+	MAX_FACTOR_CATS = 16	/* categoricals that may scale the terms */
+};
+
+enum { F_POWER, F_INDICATOR };
+
+/* x^e * log2(x)^j (F_POWER; e = 0: the log alone), or [x > thr]. */
+struct factor {
+	unsigned input;	/* into search.in */
+	int kind;
+	double e;
+	unsigned j;
+	double thr;
+};
+
+struct term {
+	unsigned nf;
+	struct factor f[MAX_FACTORS];	/* in input order */
+	double *col;	/* the term on every row */
+};
+
+struct input {
+	const char *name;
+	double *x;	/* every row */
+	double max;
+	size_t argmax;	/* a row at the largest value */
+	int power_ok;	/* every value > 0: powers allowed */
+	int log_ok;	/* every value >= 1, some > 1: log2 allowed */
+};
+
+/* t = sum_k c_k * M(r) * term_k(r) + (C or the offset of r's level), where
+ * M(r) is the product over the categoricals in mask of their multiplier at
+ * r's level. */
+struct hyp {
+	unsigned nt;
+	unsigned t[MAX_TERMS];	/* pool indices, ascending */
+	int offsets;		/* the categorical with per-level offsets; -1: C */
+	unsigned mask;		/* categoricals whose levels scale every term */
+	double score, se;	/* held-out MAPE (%) over the folds, its standard error */
+};
+
+struct search {
+	const pm_dataset *d;
+	size_t n;
+	double *y, *w;		/* the target; weights 1/t^2 */
+	struct input *in;
+	size_t nin;
+	size_t *cat;		/* categorical columns */
+	size_t ncat;
+	uint32_t *codes;	/* ncat * n: each row's level */
+	size_t *nlev;
+	struct term *pool;	/* every term tried */
+	size_t npool, cap;
+	const pm_folds *folds;
+	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
+	double *mult;		/* MAX_FACTOR_CATS * MAX_STRATA multipliers (scratch) */
+	/* the Grams and vectors of every row and of a fold's training rows,
+	 * per level combination with a factor (scratch) */
+	double *gram_all, *vec_all, *gram, *vec;
+	size_t evaluated, rejected;
+	struct hyp *seen;	/* every hypothesis scored (discover.c) */
+	size_t nseen, capseen;
+	uint64_t *tried;	/* hashes of every hypothesis evaluated: a set */
+	size_t ntried, captried;
+};
+
+/* The columns of h: terms, then C or the offsets. */
+size_t pm__disc_ncoef(const struct search *s, const struct hyp *h);
+/* The level combinations of the categoricals in mask (1 for none). */
+size_t pm__disc_strata(const struct search *s, unsigned mask);
+/* Term t at row r, input `over` at x instead (over >= s->nin: none). */
+double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, size_t over,
+			double x);
+/* Solve h on every fold's training rows and score it on the fold (h->score,
+ * h->se); 1 if h is sound and scored, 0 if rejected (a term that adds
+ * nothing, or a prediction that collapses or explodes at twice an input's
+ * largest value). */
+int pm__disc_evaluate(struct search *s, struct hyp *h);
+/* h in the formula language; malloc'd, NULL when out of memory. */
+char *pm__disc_formula(const struct search *s, const struct hyp *h);
+
+#endif

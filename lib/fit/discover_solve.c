@@ -1,0 +1,295 @@
+/* One hypothesis of perfmodel discover solved and scored: non-negative
+ * weighted least squares (weights 1/t^2: relative error) on the training
+ * rows of every fold, from Gram matrices summed once over all rows and
+ * less each fold's own; with categoricals scaling the terms, the Grams are
+ * kept per level combination and the multipliers found by alternating
+ * solves. */
+#include <math.h>
+#include <string.h>
+
+#include "fit/discover_impl.h"
+#include "fit/nnls.h"
+
+enum { ALS_ROUNDS = 12 };
+/* a hypothesis's prediction may change at most this much between an
+ * input's largest value and twice it: more is an explosion (or a collapse)
+ * no performance model shows over one doubling */
+#define GROWTH 16.0
+
+static double factor_at(const struct factor *f, double x)
+{
+	double v;
+
+	if (f->kind == F_INDICATOR)
+		return x > f->thr;
+	v = f->e != 0 ? pow(x, f->e) : 1.0;
+	for (unsigned k = 0; k < f->j; k++)
+		v *= log2(x);
+	return v;
+}
+
+double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, size_t over,
+			double x)
+{
+	double v = 1.0;
+
+	for (unsigned k = 0; k < t->nf; k++) {
+		const struct factor *f = &t->f[k];
+
+		v *= factor_at(f, f->input == over ? x : s->in[f->input].x[r]);
+	}
+	return v;
+}
+
+static uint32_t level(const struct search *s, size_t c, size_t r)
+{
+	return s->codes[c * s->n + r];
+}
+
+size_t pm__disc_strata(const struct search *s, unsigned mask)
+{
+	size_t n = 1;
+
+	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+		if (mask >> c & 1)
+			n *= s->nlev[c];
+	return n;
+}
+
+/* Row r's level combination of the categoricals in mask (mixed radix, the
+ * first categorical most significant). */
+static size_t stratum(const struct search *s, unsigned mask, size_t r)
+{
+	size_t k = 0;
+
+	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+		if (mask >> c & 1)
+			k = k * s->nlev[c] + level(s, c, r);
+	return k;
+}
+
+/* Categorical c's level in combination k of mask. */
+static size_t level_of(const struct search *s, unsigned mask, size_t k, size_t c)
+{
+	for (size_t d = s->ncat < MAX_FACTOR_CATS ? s->ncat : MAX_FACTOR_CATS; d-- > c + 1;)
+		if (mask >> d & 1)
+			k /= s->nlev[d];
+	return k % s->nlev[c];
+}
+
+static double *mult(const struct search *s, size_t c)
+{
+	return s->mult + c * MAX_STRATA;
+}
+
+/* The product of the multipliers of combination k, categorical `but` left
+ * out (past the categoricals: none). */
+static double scale(const struct search *s, unsigned mask, size_t k, size_t but)
+{
+	double m = 1.0;
+
+	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+		if ((mask >> c & 1) && c != but)
+			m *= mult(s, c)[level_of(s, mask, k, c)];
+	return m;
+}
+
+size_t pm__disc_ncoef(const struct search *s, const struct hyp *h)
+{
+	return h->nt + (h->offsets < 0 ? 1 : s->nlev[h->offsets]);
+}
+
+/* The prediction at row r from coefficients c, input `over` at x. */
+static double predict(const struct search *s, const struct hyp *h, const double *c, size_t r,
+		      size_t over, double x)
+{
+	double v = h->offsets < 0 ? c[h->nt] : c[h->nt + level(s, (size_t)h->offsets, r)];
+	double sum = 0.0;
+
+	for (unsigned k = 0; k < h->nt; k++)
+		sum += c[k] * pm__disc_term_at(s, &s->pool[h->t[k]], r, over, x);
+	return v + scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX) * sum;
+}
+
+/* G += sign * w phi phi', b += sign * w y phi over the rows listed, phi the
+ * unscaled columns, into the p x p block and p-vector of the row's level
+ * combination. */
+static void accumulate(const struct search *s, const struct hyp *h, const size_t *rows,
+		       size_t nrows, double sign, double *G0, double *b0)
+{
+	double phi[PM_NNLS_MAX];
+	size_t p = pm__disc_ncoef(s, h);
+
+	for (size_t i = 0; i < nrows; i++) {
+		size_t r = rows[i], blk = stratum(s, h->mask, r);
+		double w = sign * s->w[r], *G = G0 + blk * p * p, *b = b0 + blk * p;
+
+		for (unsigned k = 0; k < h->nt; k++)
+			phi[k] = s->pool[h->t[k]].col[r];
+		for (size_t k = h->nt; k < p; k++)
+			phi[k] = 0.0;
+		phi[h->offsets < 0 ? h->nt : h->nt + level(s, (size_t)h->offsets, r)] = 1.0;
+		for (size_t k = 0; k < p; k++) {
+			if (phi[k] == 0)
+				continue;
+			b[k] += w * s->y[r] * phi[k];
+			for (size_t l = 0; l < p; l++)
+				G[k * p + l] += w * phi[k] * phi[l];
+		}
+	}
+}
+
+/* Every term of the fit to all rows adds something, and the model neither
+ * collapses nor explodes at twice any input's largest value. */
+static int sound(const struct search *s, const struct hyp *h, const double *c)
+{
+	for (unsigned k = 0; k < h->nt; k++)
+		if (!(c[k] > 0))
+			return 0;
+	for (unsigned k = 0; k < h->nt; k++)
+		for (unsigned f = 0; f < s->pool[h->t[k]].nf; f++) {
+			const struct factor *fa = &s->pool[h->t[k]].f[f];
+			const struct input *in = &s->in[fa->input];
+			double at, past;
+
+			if (fa->kind != F_POWER)	/* a switch stays as it is */
+				continue;
+			at = predict(s, h, c, in->argmax, s->nin, 0.0);
+			past = predict(s, h, c, in->argmax, fa->input, 2 * in->max);
+			if (!(at > 0) || !(past > 0) || !isfinite(past) || past > GROWTH * at ||
+			    past * GROWTH < at)
+				return 0;
+		}
+	return 1;
+}
+
+/* The rows of fold f (f = nfolds: the rows no fold holds out). */
+static const size_t *fold_rows(const struct search *s, unsigned f, size_t *n)
+{
+	*n = s->fold_start[f + 1] - s->fold_start[f];
+	return s->fold_rows + s->fold_start[f];
+}
+
+/* The multipliers of categorical `cat` given the coefficients c: per level,
+ * the least-squares scale of the terms' sum (times the other categoricals'
+ * multipliers) against what C or the offsets leave; the largest made 1. */
+static void update_multipliers(struct search *s, const struct hyp *h, size_t cat,
+			       const double *A, const double *a, const double *c)
+{
+	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
+	double num[MAX_STRATA] = { 0 }, den[MAX_STRATA] = { 0 }, top = 0.0, *m = mult(s, cat);
+
+	for (size_t k = 0; k < ns; k++) {
+		const double *Ak = A + k * p * p, *ak = a + k * p;
+		double o = scale(s, h->mask, k, cat), q = 0.0, d = 0.0;
+		size_t l = level_of(s, h->mask, k, cat);
+
+		for (size_t i = 0; i < nt; i++) {
+			double left = ak[i];
+
+			for (size_t j = nt; j < p; j++)
+				left -= Ak[i * p + j] * c[j];
+			q += c[i] * left;
+			for (size_t j = 0; j < nt; j++)
+				d += c[i] * c[j] * Ak[i * p + j];
+		}
+		num[l] += o * q;
+		den[l] += o * o * d;
+	}
+	for (size_t l = 0; l < s->nlev[cat]; l++) {
+		if (den[l] > 0)
+			m[l] = fmax(num[l] / den[l], 1e-9);
+		top = fmax(top, m[l]);
+	}
+	for (size_t l = 0; top > 0 && l < s->nlev[cat]; l++)
+		m[l] /= top;
+}
+
+/* Coefficients c of h from the per-combination Grams A and vectors a of its
+ * training rows: with no categorical scaling the terms, one solve; else
+ * alternately c given the multipliers and each categorical's multipliers
+ * given c and the others, ending with c. */
+static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
+			 double *c)
+{
+	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
+	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX];
+
+	if (!h->mask) {
+		pm__nnls(A, a, p, c);
+		return;
+	}
+	for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
+		for (size_t l = 0; (h->mask >> cat & 1) && l < s->nlev[cat]; l++)
+			mult(s, cat)[l] = 1.0;
+	for (int round = 0;; round++) {
+		memset(G, 0, p * p * sizeof(*G));
+		memset(b, 0, p * sizeof(*b));
+		for (size_t k = 0; k < ns; k++) {
+			double m = scale(s, h->mask, k, SIZE_MAX);
+
+			for (size_t i = 0; i < p; i++) {
+				double di = i < nt ? m : 1.0;
+
+				b[i] += di * a[k * p + i];
+				for (size_t j = 0; j < p; j++)
+					G[i * p + j] += di * (j < nt ? m : 1.0) * A[(k * p + i) * p + j];
+			}
+		}
+		pm__nnls(G, b, p, c);
+		if (round == ALS_ROUNDS)
+			return;
+		for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
+			if (h->mask >> cat & 1)
+				update_multipliers(s, h, cat, A, a, c);
+	}
+}
+
+/* Coefficients c of h on the rows outside fold `skip` (nfolds: every row),
+ * from the Grams G and vectors b of every row. */
+static void solve(struct search *s, const struct hyp *h, unsigned skip, const double *G,
+		  const double *b, double *c)
+{
+	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h), nr;
+	const size_t *rows = fold_rows(s, skip, &nr);
+
+	memcpy(s->gram, G, blocks * p * p * sizeof(*G));
+	memcpy(s->vec, b, blocks * p * sizeof(*b));
+	if (skip < s->folds->nfolds)
+		accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
+	solve_blocks(s, h, s->gram, s->vec, c);
+}
+
+int pm__disc_evaluate(struct search *s, struct hyp *h)
+{
+	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h), nr;
+	double *G = s->gram_all, *b = s->vec_all, c[PM_NNLS_MAX];
+	double sum = 0.0, sumsq = 0.0;
+	unsigned nf = s->folds->nfolds;
+	const size_t *rows;
+
+	s->evaluated++;
+	memset(G, 0, blocks * p * p * sizeof(*G));
+	memset(b, 0, blocks * p * sizeof(*b));
+	accumulate(s, h, s->fold_rows, s->n, 1.0, G, b);
+	solve(s, h, nf, G, b, c);
+	if (!sound(s, h, c)) {
+		s->rejected++;
+		return 0;
+	}
+	for (unsigned f = 0; f < nf; f++) {
+		double ape = 0.0;
+
+		solve(s, h, f, G, b, c);
+		rows = fold_rows(s, f, &nr);
+		for (size_t i = 0; i < nr; i++)
+			ape += fabs(predict(s, h, c, rows[i], s->nin, 0.0) - s->y[rows[i]]) /
+			       s->y[rows[i]];
+		ape = 100.0 * ape / (double)nr;
+		sum += ape;
+		sumsq += ape * ape;
+	}
+	h->score = sum / nf;
+	h->se = nf > 1 ? sqrt(fmax(0.0, (sumsq - sum * h->score) / (nf - 1)) / nf) : 0.0;
+	return isfinite(h->score);
+}

@@ -1,0 +1,150 @@
+/* A hypothesis of perfmodel discover in the formula language that
+ * pm_spec_set_form reads (docs/maths.md, "Model formulas"): c1 * level(cat)
+ * * x^e * log2(x)^j * [y > v] + ... + C, or b * level(cat) for offsets. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/numcodec.h"
+#include "fit/discover_impl.h"
+
+/* A column name as the formula language reads it: bare, or in backquotes. */
+static size_t quoted(char *out, size_t size, const char *name)
+{
+	int bare = (name[0] == '_' || (name[0] >= 'A' && name[0] <= 'Z') ||
+		    (name[0] >= 'a' && name[0] <= 'z')) &&
+		   strcmp(name, "log2") != 0 && strcmp(name, "level") != 0;
+
+	for (const char *c = name; *c && bare; c++)
+		bare = *c == '_' || *c == '.' || (*c >= '0' && *c <= '9') ||
+		       (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z');
+	return (size_t)snprintf(out, size, bare ? "%s" : "`%s`", name);
+}
+
+struct text {
+	char *buf;
+	size_t len, cap;
+	int failed;
+};
+
+static void put(struct text *t, const char *fmt, ...) PM_PRINTF(2, 3);
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->failed)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = pm_vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = 1;
+			return;
+		}
+		if ((size_t)n < t->cap - t->len)
+			break;
+		char *b = realloc(t->buf, 2 * t->cap + (size_t)n + 1);
+
+		if (!b) {
+			t->failed = 1;
+			return;
+		}
+		t->buf = b;
+		t->cap = 2 * t->cap + (size_t)n + 1;
+	}
+	t->len += (size_t)n;
+}
+
+static void put_name(struct text *t, const char *name)
+{
+	char q[600];
+
+	if (quoted(q, sizeof(q), name) >= sizeof(q))
+		t->failed = 1;
+	else
+		put(t, "%s", q);
+}
+
+static void put_factor(struct text *t, const struct search *s, const struct factor *f)
+{
+	const char *name = s->in[f->input].name;
+	char num[PM_NUM_MAX];
+
+	if (f->kind == F_INDICATOR) {
+		pm__num_format(num, f->thr);
+		put(t, " * [");
+		put_name(t, name);
+		put(t, " > %s]", num);
+		return;
+	}
+	if (f->e != 0) {
+		put(t, " * ");
+		put_name(t, name);
+		pm__num_format(num, f->e);
+		/* ^1 too: a bare column would read as a second coefficient */
+		put(t, f->e > 0 && f->e == floor(f->e) ? "^%s" : "^(%s)", num);
+	}
+	if (f->j) {
+		put(t, " * log2(");
+		put_name(t, name);
+		put(t, f->j > 1 ? ")^%u" : ")", f->j);
+	}
+}
+
+/* A coefficient name no column has: base, else base with _ appended. */
+static void coefficient(struct text *t, const struct search *s, const char *base, unsigned k)
+{
+	char name[64];
+	size_t col;
+
+	snprintf(name, sizeof(name), k ? "%s%u" : "%s", base, k);
+	while (pm_dataset_col_index(s->d, name, &col, NULL) == PM_OK &&
+	       strlen(name) + 1 < sizeof(name))
+		strcat(name, "_");
+	put(t, "%s", name);
+}
+
+char *pm__disc_formula(const struct search *s, const struct hyp *h)
+{
+	struct text t = { malloc(128), 0, 128, 0 };
+
+	if (!t.buf)
+		return NULL;
+	t.buf[0] = '\0';
+	for (unsigned k = 0; k < h->nt; k++) {
+		const struct term *term = &s->pool[h->t[k]];
+
+		if (k)
+			put(&t, " + ");
+		coefficient(&t, s, "c", k + 1);
+		for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+			if (h->mask >> c & 1) {
+				put(&t, " * level(");
+				put_name(&t, pm_dataset_col_name(s->d, s->cat[c]));
+				put(&t, ")");
+			}
+		for (unsigned f = 0; f < term->nf; f++)
+			put_factor(&t, s, &term->f[f]);
+	}
+	if (h->nt)
+		put(&t, " + ");
+	if (h->offsets < 0) {
+		coefficient(&t, s, "C", 0);
+	} else {
+		coefficient(&t, s, "b", 0);
+		put(&t, " * level(");
+		put_name(&t, pm_dataset_col_name(s->d, s->cat[h->offsets]));
+		put(&t, ")");
+	}
+	if (t.failed) {
+		free(t.buf);
+		return NULL;
+	}
+	return t.buf;
+}
