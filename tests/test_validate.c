@@ -196,6 +196,14 @@ Test(validate, text_round_trip)
 		cr_expect_str_eq(text, "none");
 		pm_validation_text(NULL, text, sizeof(text));
 		cr_expect_str_eq(text, "none");
+		{
+			/* a fraction with 17 significant digits reads back to the bit */
+			pm_validation v = { .scheme = PM_SCHEME_EXTRAPOLATE, .column = "t",
+					    .fraction = 0.1 + 0.2 };
+
+			pm_validation_text(&v, text, sizeof(text));
+			cr_expect_eq(parsed(text).fraction, 0.1 + 0.2, "%s", text);
+		}
 		/* truncated as snprintf, the length it needs returned */
 		cr_expect_eq(pm_validation_text(&(pm_validation){ .scheme = PM_SCHEME_KFOLD,
 								  .folds = 12 }, text, 4), 8);
@@ -681,6 +689,26 @@ Test(validate, fit_kfold)
 	pm_dataset_free(d);
 }
 
+/* Repeated fits validate each seed's fit on the same folds. */
+Test(validate, fit_seeds_kfold)
+{
+	pm_dataset *d = scaling_dataset(32, 0);
+	pm_spec *s = scaling_spec("threads,nodes");
+	pm_fit_options o = quick();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	o.validate = parsed("kfold:3");
+	cr_assert_eq(pm_fit_seeds(d, s, &o, 2, &m, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(pm_model_fit_info(m)->test.n, 18);
+	cr_expect_eq(pm_model_fit_info(m)->options.validate.scheme, PM_SCHEME_KFOLD);
+	cr_expect(strstr(pm_model_fit_info(m)->validation, "3-fold"), "%s",
+		  pm_model_fit_info(m)->validation);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 /* Stratified by the categorical inputs: the held-out rows are all but those
  * kept, whatever their number. */
 Test(validate, fit_kfold_stratified)
@@ -901,6 +929,16 @@ Test(validate, model_json_refuses_a_bad_scheme)
 			     "%s: %s", bad[i], err.msg);
 		cr_expect_null(back);
 		cr_expect(strstr(err.msg, "validation"), "%s", err.msg);
+		free(edited);
+	}
+	{
+		/* the scheme's description goes with it */
+		char *edited = replaced(json, "\"description\"", "\"descr\"");
+
+		back = (pm_model *)&o;
+		cr_expect_eq(pm_model_load_string(edited, "m.json", &back, &err), PM_ESCHEMA);
+		cr_expect_null(back);
+		cr_expect(strstr(err.msg, "description"), "%s", err.msg);
 		free(edited);
 	}
 	pm_model_free(m);
