@@ -368,6 +368,35 @@ Test(validate, stratified)
 	pm_dataset_free(d);
 }
 
+/* The roles are the spec's as pm_fit resolves them: inferred ones too (a
+ * text column is categorical); a spec the data does not fit fails. */
+Test(validate, folds_by_the_spec_roles)
+{
+	const char *level[] = { "a", "b", "lonely" };
+	const unsigned count[] = { 6, 5, 1 };
+	pm_dataset *d = levels_dataset(level, count, 3);
+	pm_spec *infer = NULL, *s = spec_of("dev,nosuch", "");
+	pm_validation v = parsed("kfold:3");
+	pm_folds f;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_new(&infer, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(infer, "time", NULL), PM_OK);
+	cr_assert_eq(pm_validation_folds(d, infer, &v, &f, &err), PM_OK, "%s", err.msg);
+	cr_expect(pm_spec_infers_roles(infer), "the caller's spec is not resolved");
+	cr_expect(strstr(f.what, "stratified by dev"), "%s", f.what);
+	cr_expect_eq(f.kept, 1);
+	cr_expect_geq(f.fold[11], f.nfolds);
+	expect_levels_trained(d, "dev", &f);
+	pm_folds_free(&f);
+	cr_expect_eq(pm_validation_folds(d, s, &v, &f, &err), PM_ESCHEMA);
+	cr_expect(strstr(err.msg, "nosuch"), "%s", err.msg);
+	cr_expect_null(f.fold);
+	pm_spec_free(infer);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 /* A level in one row cannot be in every fold's training rows unless no
  * fold holds it out. */
 Test(validate, a_level_of_one_row_is_kept)
