@@ -169,6 +169,10 @@ static pm_status cross_validated(const pm_dataset *d, const pm_spec *s, const pm
 	}
 	m->info.test = cv.mean;
 	m->info.options.validate = o->validate;
+	/* model.json keeps the seed that dealt the folds as split_seed (the
+	 * CLI's one seed for both): "kfold:K" does not hold it */
+	if (o->validate.scheme == PM_SCHEME_KFOLD)
+		m->info.options.split_seed = o->validate.seed;
 	snprintf(m->info.validation, sizeof(m->info.validation), "%s", cv.what);
 	snprintf(m->info.test_name, sizeof(m->info.test_name), "%s", pm_dataset_name(d));
 	return PM_OK;

@@ -422,6 +422,9 @@ static pm_status read_validation(const pm_jctx *c, const cJSON *o, pm_fit_info *
 		return st;
 	if (pm_validation_parse(text, &f->options.validate, &e))
 		return pm__json_fail(c, PM_ESCHEMA, "'validation': %s", e.msg);
+	/* the folds' seed, which the text does not hold (pm_fit records it) */
+	if (f->options.validate.scheme == PM_SCHEME_KFOLD)
+		f->options.validate.seed = f->options.split_seed;
 	return read_fixed(c, o, "description", f->validation, sizeof(f->validation));
 }
 

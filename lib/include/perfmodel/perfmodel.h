@@ -352,7 +352,9 @@ typedef struct pm_fit_options {
 	 * and fits the rest, as a test fraction does; kfold and loo fit every
 	 * row, then validate the fit by the folds (pm_cross_validate), and
 	 * info.test holds the held-out metrics' means over the folds (n: the
-	 * rows held out, all folds together). PM_SCHEME_NONE: none. */
+	 * rows held out, all folds together), info.options.split_seed the
+	 * folds' seed (validate.seed, kept so in model.json). PM_SCHEME_NONE:
+	 * none. */
 	pm_validation validate;
 } pm_fit_options;
 
