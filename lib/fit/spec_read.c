@@ -18,7 +18,9 @@
 #include "fit/spec_impl.h"
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
-					 "workers", "bounds", "form", "formula" };
+					 "workers", "bounds", "form", "formula", "ignore" };
+/* top_keys[IGNORE_KEY] */
+#define IGNORE_KEY (NROLES + 4)
 static const char *const bound_keys[] = { "coefficient", "power", "constant" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -195,6 +197,10 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				s->infer_roles = 0;
 		} else if (k == NROLES + 1) {
 			st = parse_bounds(item, &s->bounds, file, err);
+		} else if (k == IGNORE_KEY) {
+			/* what pm_spec_ignore (--ignore) takes: pm_spec_resolve
+			 * checks the names against the data */
+			st = parse_names(item, "ignore", &s->ignore, file, err);
 		} else {
 			st = parse_form(item, s, file, err);
 		}
