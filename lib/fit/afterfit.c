@@ -49,14 +49,18 @@ static double term_at(const pm_problem *p, const pm_model *m, const pm_term *tm,
 
 /* The largest share |term| / |prediction| of term tm over the rows; it
  * stops at the first row above NEGLIGIBLE (a term that counts shows it at
- * once). NaN or inf from an overflow count as not negligible. */
+ * once). A coefficient of 0 makes it 0 on every row without a look; NaN
+ * or inf from an overflow count as not negligible. */
 static double term_share(const pm_problem *p, const pm_model *m, const pm_term *tm,
 			 const double *pred)
 {
 	double most = 0.0;
 
+	if (m->value[tm->coef] == 0.0)
+		return 0.0;
 	for (size_t r = 0; r < p->nrows; r++) {
-		double s = fabs(term_at(p, m, tm, r) * m->target_scale) / fabs(pred[r]);
+		double v = fabs(term_at(p, m, tm, r) * m->target_scale);
+		double s = v == 0.0 ? 0.0 : v / fabs(pred[r]);
 
 		if (!(s <= NEGLIGIBLE))
 			return isnan(s) ? INFINITY : s;
