@@ -311,6 +311,10 @@ pm_status pm__fit_after(const pm_problem *p, pm_model *m, const pm_fit_options *
 	unsigned char *absent = malloc(t->nterms + 1), *live = calloc(m->nparams + 1, 1);
 	pm_status st = PM_OK;
 
+	/* a search cut short stopped where it was: its values are no finding
+	 * (and a stop request wants no more work) */
+	if (m->info.interrupted)
+		goto out;
 	if (!share || !absent || !live) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;

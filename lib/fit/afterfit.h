@@ -17,7 +17,8 @@
  * predictions of p's rows (the target's units). No column is said to have
  * no effect in a constant fit (m->info.constant), whose warning says more,
  * nor one named[] marks (pm__fit_identify: its warning before the fit says
- * what to do). PM_ENOMEM, or pm__cost_init's errors. */
+ * what to do); an interrupted fit (m->info.interrupted) gets none. PM_ENOMEM,
+ * or pm__cost_init's errors. */
 pm_status pm__fit_after(const pm_problem *p, pm_model *m, const pm_fit_options *o,
 			const double *pred, const unsigned char *named, pm_error *err);
 
