@@ -237,10 +237,14 @@ static double beyond(const pm_param *pa, int dir)
  * term that counts (live), each probed a step beyond its bound: with the
  * fit's own cost, the other parameters as fitted; and, for a power or log
  * multiplier of a model varpro can search, with the coefficients solved
- * again (varpro.h), both points solved alike: a power moves its term's
- * scale with it, and its coefficient would follow. Either cost lower is
- * the box holding it back. The costs are compiled only when some
- * parameter is near. */
+ * again (varpro.h): a power moves its term's scale with it, and its
+ * coefficient would follow. The solved probe is compared with the same
+ * solve at the fitted point, not with the fit's polished cost: so that
+ * what it gains is the step's alone (on the bundled LeNet-5 and LIF fits
+ * it finds p_pool_size and q_world_size, which a fit in a box twice as
+ * wide takes to -7.9 and 8.6; the first probe alone finds neither). Either
+ * probe's cost lower, the box holds the parameter back. The costs are
+ * compiled only when some parameter is near. */
 static pm_status warn_bounds(const pm_problem *p, pm_model *m, const pm_fit_options *o,
 			     const unsigned char *live, pm_error *err)
 {
