@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alloc_fail.h"
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
 
@@ -212,3 +213,45 @@ Test(afterfit, a_formula_term_without_effect_is_named)
 	cr_expect(strstr(all(m), "; write the formula without it\n"), "%s", all(m));
 	pm_model_free(m);
 }
+
+#ifndef NO_ALLOC_HOOK
+/* A fit whose checks after it name a column (y: t = x^3 + 1) and probe a
+ * bound (p_x, powers in [-2, 2]: the cost and varpro compiled again), with
+ * its k-th allocation failing for every k: PM_ENOMEM (or a survivable
+ * failure's PM_OK), and nothing left allocated */
+Test(afterfit, every_allocation_failure_is_enomem_and_leaks_nothing)
+{
+	pm_dataset *d = table(steep);
+	pm_spec *s = spec("x,y", NULL, NULL);
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	long k;
+
+	set_bounds(s, 1000, -2, 2);
+	o.threads = 1;
+	o.maxiter = 5;
+	cr_assert_eq(pm_fit(d, s, &o, &m, NULL), PM_OK);
+	cr_assert_eq(pm_model_nwarnings(m), 2, "%s", all(m));
+	pm_model_free(m);
+	for (k = 0; k < 100000; k++) {
+		pm_error err = { 0 };
+		pm_status st;
+
+		m = NULL;
+		alloc_arm(k);
+		st = pm_fit(d, s, &o, &m, &err);
+		pm_model_free(m);
+		armed = 0;
+		cr_expect_eq(live, 0, "allocation %ld failed: %ld blocks left", k, (long)live);
+		if (fail_in >= 0) {
+			cr_expect_eq(st, PM_OK, "no failure, yet: %s", err.msg);
+			break;
+		}
+		if (st != PM_OK)
+			cr_expect_eq(st, PM_ENOMEM, "allocation %ld: status %d, %s", k, st, err.msg);
+	}
+	cr_expect_gt(k, 20, "only %ld allocations in a fit", k);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+#endif
