@@ -19,8 +19,6 @@
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
 					 "workers", "bounds", "form", "formula", "ignore" };
-/* top_keys[IGNORE_KEY] */
-#define IGNORE_KEY (NROLES + 4)
 static const char *const bound_keys[] = { "coefficient", "power", "constant" };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -197,7 +195,7 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				s->infer_roles = 0;
 		} else if (k == NROLES + 1) {
 			st = parse_bounds(item, &s->bounds, file, err);
-		} else if (k == IGNORE_KEY) {
+		} else if (strcmp(top_keys[k], "ignore") == 0) {
 			/* what pm_spec_ignore (--ignore) takes: pm_spec_resolve
 			 * checks the names against the data */
 			st = parse_names(item, "ignore", &s->ignore, file, err);
