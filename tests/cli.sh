@@ -1227,7 +1227,7 @@ fi
 "$pm" fit after_y.csv --target t --intrinsic x,y --json >after_y.json 2>after_y.err
 rc=$?
 "$pm" fit after_y.csv --target t --intrinsic x,y --ignore y -q -o after_y2.json 2>after_y2.err
-if [ "$rc" -eq 0 ] && grep -q "^perfmodel: warning: column 'y' has no effect on the fit: its term is .*; drop it with --ignore y$" after_y.err &&
+if [ "$rc" -eq 0 ] && grep -q "^perfmodel: warning: column 'y' has no effect on the fit: .*; drop it with --ignore y$" after_y.err &&
 	python3 -c 'import json,sys; sys.exit(not any(w.startswith("column '"'"'y'"'"' has no effect") for w in json.load(open(sys.argv[1]))["warnings"]))' after_y.json &&
 	[ ! -s after_y2.err ]; then
 	ok "a column without effect is a warning, in --json too, and --ignore drops it"

@@ -106,6 +106,7 @@ static double x_only(double x, double y, int k) { (void)y, (void)k; return 2 * x
 static double big(double x, double y, int k) { (void)y, (void)k; return 5000 * x + 1; }
 static double level_x1000(double x, double y, int k) { (void)y; return (k ? 1000 : 1) * x; }
 
+/* (k's levels take the constant, C sits at 0: the model's own bound) */
 Test(afterfit, a_clean_fit_has_no_warning)
 {
 	pm_model *m = fit(clean, spec("x,y", "k", NULL), PM_SCALE_AUTO);
@@ -192,14 +193,19 @@ Test(afterfit, a_log_multiplier_held_by_its_box_is_named)
 	pm_model_free(m);
 }
 
-/* y has no part in t = 2x + 1: its term's coefficient goes to 0 (or as
- * good as), and the column is named with the flag that drops it */
+/* y has no part in t = 2x + 1: its term's coefficient goes to 0, or its
+ * power, and the column is named with the flag that drops it; so is k,
+ * whose levels take one coefficient (a second C) if any */
 Test(afterfit, a_column_without_effect_is_named)
 {
 	pm_model *m = fit(x_only, spec("x,y", NULL, NULL), PM_SCALE_AUTO);
 
-	one_warning(m, "column 'y' has no effect on the fit: its term is ");
+	one_warning(m, "column 'y' has no effect on the fit: ");
 	cr_expect(strstr(all(m), "; drop it with --ignore y\n"), "%s", all(m));
+	pm_model_free(m);
+	m = fit(x_only, spec("x", "k", NULL), PM_SCALE_AUTO);
+	one_warning(m, "column 'k' has no effect on the fit: ");
+	cr_expect(strstr(all(m), "; drop it with --ignore k\n"), "%s", all(m));
 	pm_model_free(m);
 }
 

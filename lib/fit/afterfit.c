@@ -28,29 +28,42 @@
 #define COST_ROUNDING 1e-9
 
 /* Term tm's value on row r, scaled as m->value (prediction = target_scale
- * * the sum of the terms): terms.h's evaluation on p's columns. */
-static double term_at(const pm_problem *p, const pm_model *m, const pm_term *tm, size_t r)
+ * * the sum of the terms): terms.h's evaluation on p's columns, with input
+ * `in`'s value code replaced by `code` (in = SIZE_MAX: none). */
+static double term_at(const pm_problem *p, const pm_model *m, const pm_term *tm, size_t r,
+		      size_t in, uint32_t code)
 {
 	const pm_terms *t = &m->terms;
 	double v;
 
-	if (tm->level_input != PM_NONE && p->col[tm->level_input].code[r] != tm->level)
+	if (tm->level_input != PM_NONE &&
+	    (tm->level_input == in ? code : p->col[tm->level_input].code[r]) != tm->level)
 		return 0.0;
 	v = m->value[tm->coef];
 	for (uint32_t i = 0; i < tm->nfactors; i++) {
 		const pm_factor *fa = &t->factor[t->ref[tm->first + i]];
 		const pm_column *c = &p->col[fa->input];
-		double x = fa->kind == PM_FACTOR_LEVEL ? (double)c->code[r] : c->x[c->code[r]];
+		uint32_t d = fa->input == in ? code : c->code[r];
+		double x = fa->kind == PM_FACTOR_LEVEL ? (double)d : c->x[d];
 
 		v *= pm__factor_eval(fa, m->value, pm__factor_base(fa, x, c->log_scale));
 	}
 	return v;
 }
 
+/* d, a change of a prediction in scaled units, as a share of pred, the
+ * prediction: 0 for no change (even of a zero prediction), NaN or inf (an
+ * overflow) as INFINITY. */
+static double share_of(const pm_model *m, double d, double pred)
+{
+	double s = d == 0.0 ? 0.0 : fabs(d * m->target_scale) / fabs(pred);
+
+	return isnan(s) ? INFINITY : s;
+}
+
 /* The largest share |term| / |prediction| of term tm over the rows; it
  * stops at the first row above NEGLIGIBLE (a term that counts shows it at
- * once). A coefficient of 0 makes it 0 on every row without a look; NaN
- * or inf from an overflow count as not negligible. */
+ * once). A coefficient of 0 makes it 0 on every row without a look. */
 static double term_share(const pm_problem *p, const pm_model *m, const pm_term *tm,
 			 const double *pred)
 {
@@ -59,11 +72,10 @@ static double term_share(const pm_problem *p, const pm_model *m, const pm_term *
 	if (m->value[tm->coef] == 0.0)
 		return 0.0;
 	for (size_t r = 0; r < p->nrows; r++) {
-		double v = fabs(term_at(p, m, tm, r) * m->target_scale);
-		double s = v == 0.0 ? 0.0 : v / fabs(pred[r]);
+		double s = share_of(m, term_at(p, m, tm, r, SIZE_MAX, 0), pred[r]);
 
-		if (!(s <= NEGLIGIBLE))
-			return isnan(s) ? INFINITY : s;
+		if (s > NEGLIGIBLE)
+			return s;
 		most = fmax(most, s);
 	}
 	return most;
@@ -106,57 +118,101 @@ static int term_has_param(const pm_model *m, const pm_term *tm, size_t k)
 	return 0;
 }
 
-/* What a negligible term or terms are: "its term is 0 on every row", "each
- * of its terms is at most 3e-07 of any prediction (below 1e-06)". */
-static void describe(char *buf, size_t size, const char *one, const char *many, size_t n,
-		     double most)
+/* How far input i moves a prediction: the largest |S(r; v) - S(r)| /
+ * |prediction| over the rows r and the values v, S the sum of its terms
+ * (term[0 .. n)) on row r and S(r; v) the same with the input's value
+ * replaced by v: every level of a categorical, the smallest and largest
+ * value of a number (in eq. 4.4 and the multiplicative form each of its
+ * terms has it under one power, x^p, so the two bound the change). Stops
+ * at the first change above NEGLIGIBLE. */
+static double column_move(const pm_problem *p, const pm_model *m, size_t i,
+			  const size_t *term, size_t n, const double *pred)
 {
-	if (most == 0.0)
-		snprintf(buf, size, "%s 0 on every row", n == 1 ? one : many);
-	else
-		snprintf(buf, size, "%s at most %.3g of any prediction (below %g)",
-			 n == 1 ? one : "each of its terms is", most, NEGLIGIBLE);
+	const pm_column *c = &p->col[i];
+	int levels = c->role == PM_ROLE_CATEGORICAL;
+	uint32_t nv = levels ? (uint32_t)c->ndistinct : 2, last = (uint32_t)c->ndistinct - 1;
+	double most = 0.0;
+
+	for (size_t r = 0; r < p->nrows; r++) {
+		double here = 0.0;
+
+		for (size_t j = 0; j < n; j++)
+			here += term_at(p, m, &m->terms.term[term[j]], r, SIZE_MAX, 0);
+		for (uint32_t v = 0; v < nv; v++) {
+			uint32_t code = levels ? v : v ? last : 0;
+			double there = 0.0, s;
+
+			for (size_t j = 0; j < n; j++)
+				there += term_at(p, m, &m->terms.term[term[j]], r, i, code);
+			if ((s = share_of(m, there - here, pred[r])) > NEGLIGIBLE)
+				return s;
+			most = fmax(most, s);
+		}
+	}
+	return most;
 }
 
-/* eq. 4.4 and the multiplicative form: an input every term of which is
- * negligible (a term no row has is left out: its coefficient is
- * undetermined, and identify.c has said why) has no effect, and the action
- * is to drop the column. A formula's column cannot be dropped (spec.c):
- * its terms are named, by coefficient, to be written out of it. A column
- * named[] marks is left to its warning from before the fit, and so is a
- * formula's term of one. */
-static pm_status warn_no_effect(pm_model *m, const double *share, const unsigned char *absent,
-				const unsigned char *named, pm_error *err)
+/* eq. 4.4 and the multiplicative form: an input that moves no prediction
+ * by more than NEGLIGIBLE (column_move) has no effect, and the action is
+ * to drop the column: its terms are 0 (their coefficients are), or tiny,
+ * or its levels' coefficients are one, or its power is 0. A formula's
+ * column cannot be dropped (spec.c): a formula's term that is NEGLIGIBLE
+ * of every prediction is named by its coefficient, to be written out of
+ * it. A term no row has is left out (its coefficient is undetermined, and
+ * identify.c has said why), a column named[] marks to its warning from
+ * before the fit, and so is a formula's term of one. */
+static pm_status warn_no_effect(const pm_problem *p, pm_model *m, const double *share,
+				const unsigned char *absent, const unsigned char *named,
+				const double *pred, pm_error *err)
 {
 	const pm_terms *t = &m->terms;
-	char what[96];
+	size_t *term = malloc((t->nterms + 1) * sizeof(*term));
 	pm_status st = PM_OK;
 
+	if (!term)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t j = 0; m->form == PM_FORM_FORMULA && j < t->nterms && !st; j++) {
 		if (absent[j] || is_bias(&t->term[j]) || share[j] > NEGLIGIBLE ||
 		    uses_named(m, &t->term[j], named))
 			continue;
-		describe(what, sizeof(what), "it is", NULL, 1, share[j]);
-		st = pm__model_add_warning(m, err, "the formula's term of coefficient '%s' has no "
-					   "effect: %s; write the formula without it",
-					   m->params[t->term[j].coef].name, what);
+		if (share[j] == 0.0)
+			st = pm__model_add_warning(m, err, "the formula's term of coefficient '%s' "
+						   "has no effect: it is 0 on every row; write the "
+						   "formula without it",
+						   m->params[t->term[j].coef].name);
+		else
+			st = pm__model_add_warning(m, err, "the formula's term of coefficient '%s' "
+						   "has no effect: it is at most %.3g of any "
+						   "prediction (below 1e-06); write the formula "
+						   "without it", m->params[t->term[j].coef].name,
+						   share[j]);
 	}
 	for (size_t i = 0; m->form != PM_FORM_FORMULA && i < m->ninputs && !st; i++) {
-		size_t involved = 0;
-		double most = 0.0;
+		size_t n = 0, zero = 0;
+		double move = 0.0;
 
 		for (size_t j = 0; j < t->nterms; j++)
 			if (!absent[j] && term_uses_input(t, &t->term[j], i)) {
-				involved++;
-				most = fmax(most, share[j]);
+				zero += m->value[t->term[j].coef] == 0.0;
+				term[n++] = j;
 			}
-		if (!involved || most > NEGLIGIBLE || named[i])
+		if (!n || named[i] || (zero < n && (move = column_move(p, m, i, term, n, pred)) >
+							  NEGLIGIBLE))
 			continue;
-		describe(what, sizeof(what), "its term is", "its terms are", involved, most);
-		st = pm__model_add_warning(m, err, "column '%s' has no effect on the fit: %s; drop "
-					   "it with --ignore %s", m->inputs[i].name, what,
-					   m->inputs[i].name);
+		if (zero == n)
+			st = pm__model_add_warning(m, err, "column '%s' has no effect on the fit: %s "
+						   "0 on every row; drop it with --ignore %s",
+						   m->inputs[i].name,
+						   n == 1 ? "its term is" : "its terms are",
+						   m->inputs[i].name);
+		else
+			st = pm__model_add_warning(m, err, "column '%s' has no effect on the fit: no "
+						   "prediction changes by more than %.3g of itself "
+						   "when it takes another of its values (below "
+						   "1e-06); drop it with --ignore %s", m->inputs[i].name, move,
+						   m->inputs[i].name);
 	}
+	free(term);
 	return st;
 }
 
@@ -332,7 +388,7 @@ pm_status pm__fit_after(const pm_problem *p, pm_model *m, const pm_fit_options *
 		for (size_t k = 0; k < m->nparams && share[j] > NEGLIGIBLE; k++)
 			live[k] |= term_has_param(m, tm, k);
 	}
-	if (!m->info.constant && (st = warn_no_effect(m, share, absent, named, err)))
+	if (!m->info.constant && (st = warn_no_effect(p, m, share, absent, named, pred, err)))
 		goto out;
 	st = warn_bounds(p, m, o, live, err);
 out:

@@ -1,8 +1,8 @@
 /* What the fitted values show the rows could not settle (issue 20, item 2,
  * after the fit; identify.h does the checks before it): a parameter held by
  * a bound of its search box that is a search limit, not the model's own
- * constraint (the fit's cost still falls beyond it), and a column, or a
- * formula's term, whose terms contribute next to nothing to every
+ * constraint (the fit's cost still falls beyond it); a column that changes
+ * no prediction, or a formula's term that is next to nothing of every
  * prediction. Each finding is a warning in the model (pm_model_warning)
  * that names the parameter or column and says what to do; the fit is
  * unchanged (docs/cli.md, "Warnings"). */
