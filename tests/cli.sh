@@ -1308,6 +1308,52 @@ expect_fail "target kind: --resource that is no input" 1 "--resource 'nodes' is 
 	"$pm" fit amdahl.csv --target speedup --target-kind speedup --resource nodes --intrinsic "" -o out.json
 expect_fail "target kind: not with --throughput" 2 "--throughput turns its column into a time" -- \
 	"$pm" fit tput.csv --throughput items_per_s --target-kind throughput -o out.json
+# after the fit (issue 20, item 2): a power the spec's box stops, a column
+# whose term is 0; and the spec file's "ignore", which --ignore adds to
+awk 'BEGIN { print "x,y,t"; for (i = 0; i < 48; i++) { x = 1 + i % 8; y = 2 ^ (int(i / 8) % 3)
+	print x "," y "," x * x * x + 1 } }' >after.csv
+awk 'BEGIN { print "x,y,t"; for (i = 0; i < 48; i++) { x = 1 + i % 8; y = 2 ^ (int(i / 8) % 3)
+	print x "," y "," 2 * x + 1 } }' >after_y.csv
+echo '{"target": "t", "intrinsic": ["x"], "bounds": {"power": [-2, 2]}}' >after_box.json
+echo '{"target": "t", "intrinsic": ["x"], "bounds": {"power": [-2, 4]}}' >after_wide.json
+"$pm" fit after.csv --spec after_box.json -q -o after_box.out.json >after_box.txt 2>after_box.err
+rc=$?
+"$pm" fit after.csv --spec after_wide.json -q -o after_wide.out.json >after_wide.txt 2>after_wide.err
+if [ "$rc" -eq 0 ] && [ ! -s after_box.txt ] &&
+	grep -qx "perfmodel: warning: parameter 'p_x' = 2 is held by the upper bound 2 of its search box \[-2, 2\]: the fit's cost still falls beyond it, so the value is the box's, not the data's; widen the box in the spec: \"bounds\": {\"power\": \[-2, 4\]}" after_box.err &&
+	python3 -c 'import json,sys; w = json.load(open(sys.argv[1]))["warnings"]; sys.exit(not (len(w) == 1 and w[0].startswith("parameter '"'"'p_x'"'"' = 2 is held")))' after_box.out.json &&
+	[ ! -s after_wide.err ] && ! grep -q '"warnings"' after_wide.out.json; then
+	ok "a power held by the spec's box is a warning naming it and the box to widen, which then fits"
+else
+	bad "a power held by the spec's box is a warning naming it and the box to widen, which then fits" "exit $rc" "$(cat after_box.txt after_box.err after_wide.err)"
+fi
+"$pm" fit after_y.csv --target t --intrinsic x,y --json >after_y.json 2>after_y.err
+rc=$?
+"$pm" fit after_y.csv --target t --intrinsic x,y --ignore y -q -o after_y2.json 2>after_y2.err
+if [ "$rc" -eq 0 ] && grep -q "^perfmodel: warning: column 'y' has no effect on the fit: .*; drop it with --ignore y$" after_y.err &&
+	python3 -c 'import json,sys; sys.exit(not any(w.startswith("column '"'"'y'"'"' has no effect") for w in json.load(open(sys.argv[1]))["warnings"]))' after_y.json &&
+	[ ! -s after_y2.err ]; then
+	ok "a column without effect is a warning, in --json too, and --ignore drops it"
+else
+	bad "a column without effect is a warning, in --json too, and --ignore drops it" "exit $rc" "$(cat after_y.err after_y2.err)"
+fi
+echo '{"target": "t", "intrinsic": ["x", "y"], "ignore": ["y"]}' >after_ign.json
+echo '{"target": "t", "ignore": ["yy"]}' >after_ign_bad.json
+"$pm" fit after_y.csv --spec after_ign.json -q -o after_ign.out.json 2>after_ign.err
+rc=$?
+"$pm" fit after_y.csv --spec after_ign_bad.json -q -o after_ign_bad.out.json >after_ign_bad.txt 2>&1
+rc_bad=$?
+"$pm" fit after_y.csv --spec after_ign.json --ignore y -q -o after_ign_twice.json >after_ign_twice.txt 2>&1
+rc_twice=$?
+if [ "$rc" -eq 0 ] && [ ! -s after_ign.err ] &&
+	python3 -c 'import json,sys; sys.exit([i["name"] for i in json.load(open(sys.argv[1]))["inputs"]] != ["x"])' after_ign.out.json &&
+	[ "$rc_bad" -ne 0 ] && grep -q "no column 'yy' in after_y.csv" after_ign_bad.txt &&
+	[ ! -e after_ign_bad.out.json ] &&
+	[ "$rc_twice" -ne 0 ] && grep -q "column 'y' is already listed" after_ign_twice.txt; then
+	ok "the spec's \"ignore\" leaves columns out, with --ignore's errors"
+else
+	bad "the spec's \"ignore\" leaves columns out, with --ignore's errors" "exit $rc $rc_bad $rc_twice" "$(cat after_ign.err after_ign_bad.txt after_ign_twice.txt)"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

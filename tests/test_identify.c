@@ -1,6 +1,7 @@
-/* The identifiability checks before the fit (lib/fit/identify.c) and
- * pm_spec_ignore: each finding is a warning naming its columns; --ignore
- * takes a column out. Small tables: 24 rows over a 4 × 3 grid of x and y. */
+/* The identifiability checks before the fit (lib/fit/identify.c),
+ * pm_spec_ignore and the spec file's "ignore": each finding is a warning
+ * naming its columns; --ignore takes a column out. Small tables: 24 rows
+ * over a 4 × 3 grid of x and y. */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -204,11 +205,9 @@ Test(identify, ignoring_what_cannot_be_ignored_is_an_error)
 	pm_dataset_free(d);
 }
 
-/* a formula's column: pm_fit puts the formula's columns in the roles first */
-Test(identify, a_formula_column_cannot_be_ignored)
+/* The fit of d under s (a formula of x, x ignored; freed) fails. */
+static void formula_column_refused(const pm_dataset *d, pm_spec *s)
 {
-	pm_dataset *d = grid(0);
-	pm_spec *s = spec(NULL, NULL, "a * x^p + C", "x");
 	pm_fit_options o = pm_fit_options_default();
 	pm_model *m = NULL;
 	pm_error err = { 0 };
@@ -218,5 +217,96 @@ Test(identify, a_formula_column_cannot_be_ignored)
 	cr_expect_not_null(strstr(err.msg, "column 'x' is in the formula"), "%s", err.msg);
 	cr_expect_null(m);
 	pm_spec_free(s);
+}
+
+/* a formula's column: pm_fit puts the formula's columns in the roles first */
+Test(identify, a_formula_column_cannot_be_ignored)
+{
+	pm_dataset *d = grid(0);
+
+	formula_column_refused(d, spec(NULL, NULL, "a * x^p + C", "x"));
+	pm_dataset_free(d);
+}
+
+/* ---- the spec file's "ignore": what pm_spec_ignore (--ignore) takes ------- */
+
+static pm_spec *parsed(const char *json)
+{
+	pm_spec *s = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_parse(json, "s.json", &s, &err), PM_OK, "%s", err.msg);
+	return s;
+}
+
+static void parse_fails(const char *json, const char *want)
+{
+	pm_spec *s = NULL;
+	pm_error err = { 0 };
+
+	cr_expect_eq(pm_spec_parse(json, "s.json", &s, &err), PM_ESCHEMA, "%s", json);
+	cr_expect_null(s);
+	cr_expect_not_null(strstr(err.msg, want), "%s: %s", json, err.msg);
+	cr_expect_str_eq(err.file, "s.json");
+}
+
+/* a column named in a role and in "ignore" is left out, as with --ignore */
+Test(identify, the_spec_file_ignores_columns)
+{
+	pm_dataset *d = grid(0);
+	pm_model *m = fit(d, parsed("{\"target\": \"t\", \"intrinsic\": [\"x\", \"y\", \"c\"], "
+				    "\"ignore\": [\"c\"]}"));
+
+	cr_assert_eq(pm_model_ninputs(m), 2);
+	cr_expect_str_eq(pm_model_input_name(m, 1), "y");
+	cr_expect_eq(pm_model_nwarnings(m), 0);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+/* pm_spec_ignore adds to the file's list; a column in both is an error,
+ * as a column given a role twice is */
+Test(identify, ignore_adds_to_the_spec_files_list)
+{
+	pm_dataset *d = grid(0);
+	pm_spec *s = parsed("{\"target\": \"t\", \"ignore\": [\"z\", \"w\"]}");
+	pm_error err = { 0 };
+	pm_model *m;
+
+	cr_expect_eq(pm_spec_ignore(s, "c,z", &err), PM_ESCHEMA);
+	cr_expect_str_eq(err.msg, "column 'z' is already listed");
+	cr_assert_eq(pm_spec_ignore(s, "c,k", &err), PM_OK, "%s", err.msg);
+	m = fit(d, s);
+	cr_assert_eq(pm_model_ninputs(m), 2);
+	cr_expect_str_eq(pm_model_input_name(m, 0), "x");
+	cr_expect_str_eq(pm_model_input_name(m, 1), "y");
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+Test(identify, a_bad_ignore_key_is_an_error_naming_the_file)
+{
+	parse_fails("{\"target\": \"t\", \"ignore\": \"c\"}", "'ignore' must be an array of column "
+							   "names");
+	parse_fails("{\"target\": \"t\", \"ignore\": [\"c\", 2]}", "'ignore' must be an array");
+	parse_fails("{\"target\": \"t\", \"ignore\": [\"c\", \"\"]}", "empty column name in "
+								    "'ignore'");
+	parse_fails("{\"target\": \"t\", \"ignore\": [\"c\", \"c\"]}", "column 'c' appears twice "
+								     "in 'ignore'");
+	parse_fails("{\"target\": \"t\", \"ignore\": [], \"ignore\": []}", "duplicate key 'ignore'");
+	parse_fails("{\"target\": \"t\", \"ignor\": [\"c\"]}", "did you mean 'ignore'?");
+}
+
+/* the data decide the rest, as for pm_spec_ignore */
+Test(identify, the_spec_files_ignore_is_checked_against_the_data)
+{
+	pm_dataset *d = grid(0);
+
+	resolve_fails(parsed("{\"target\": \"t\", \"ignore\": [\"x\", \"nosuch\"]}"), d,
+		      "no column 'nosuch'");
+	resolve_fails(parsed("{\"target\": \"t\", \"ignore\": [\"t\"]}"), d,
+		      "column 't' is the target");
+	formula_column_refused(d, parsed("{\"target\": \"t\", \"formula\": \"a * x^p + C\", "
+					 "\"ignore\": [\"x\"]}"));
 	pm_dataset_free(d);
 }

@@ -17,6 +17,7 @@
 #include "fit/problem.h"
 #include "fit/smooth.h"
 #include "fit/spec_impl.h"
+#include "fit/afterfit.h"
 #include "fit/identify.h"
 #include "fit/undetermined.h"
 #include "fit/varpro.h"
@@ -463,6 +464,7 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	pm_problem p = { 0 };
 	pm_model *m = NULL;
 	double *pred = NULL;
+	unsigned char *named = NULL;	/* columns a warning before the fit names */
 	struct timespec t0;
 	pm_status st;
 
@@ -479,7 +481,12 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 			      p.nrows, m->nparams);
 		goto out;
 	}
-	if ((st = check_levels(&p, pm_dataset_name(d), err)) || (st = pm__fit_identify(&p, m, err)))
+	if (!(named = calloc(p.ncols + 1, 1))) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((st = check_levels(&p, pm_dataset_name(d), err)) ||
+	    (st = pm__fit_identify(&p, m, named, err)))
 		goto out;
 	m->info.options = *o;
 	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
@@ -504,12 +511,14 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	/* Training accuracy through the public predictor: what a user gets. */
 	if ((st = pm_model_predict_dataset(m, d, pred, err)) ||
 	    (st = pm_metrics_compute(p.t_raw, pred, p.nrows, m->nparams, &m->info.training, err)) ||
-	    (st = check_constant(m, pred, p.nrows, err)))
+	    (st = check_constant(m, pred, p.nrows, err)) ||
+	    (st = pm__fit_after(&p, m, o, pred, named, err)))
 		goto out;
 	m->info.wall_time_s = seconds_since(&t0);
 	*out = m;
 	m = NULL;
 out:
+	free(named);
 	free(pred);
 	pm_model_free(m);
 	pm__problem_free(&p);

@@ -49,7 +49,7 @@ static double cross(const pm_problem *p, const pm_column *a, const pm_column *b,
  * linear combination of two others (R² of the regression on both, from the
  * 3×3 correlation matrix), among the powered non-constant columns idx[]. */
 static pm_status check_collinear(const pm_problem *p, pm_model *m, const size_t *idx, size_t n,
-				 pm_error *err)
+				 unsigned char *named, pm_error *err)
 {
 	double *mean = malloc((n + 1) * sizeof(*mean)), *cor = malloc((n * n + 1) * sizeof(*cor));
 	unsigned char *paired = calloc(n + 1, 1);	/* to drop for a collinear pair */
@@ -78,6 +78,7 @@ static pm_status check_collinear(const pm_problem *p, pm_model *m, const size_t 
 		for (size_t j = i + 1; j < n && !st; j++)
 			if (fabs(cor[i * n + j]) >= COLLINEAR_CORR) {
 				paired[j] = 1;
+				named[idx[i]] = named[idx[j]] = 1;
 				st = pm__model_add_warning(
 					m, err, "columns '%s' and '%s' are collinear in log space "
 					"(correlation %.4f over the rows): their powers cannot be "
@@ -97,14 +98,16 @@ static pm_status check_collinear(const pm_problem *p, pm_model *m, const size_t 
 				if (k <= j || paired[i] || paired[j] || paired[k])
 					continue;
 				r2 = (rki * rki + rkj * rkj - 2.0 * rki * rkj * rij) / (1.0 - rij * rij);
-				if (1.0 - r2 <= COMBINATION_RESIDUAL)
-					st = pm__model_add_warning(
-						m, err, "column '%s' is a product or ratio of powers "
-						"of '%s' and '%s' (its log is a linear combination "
-						"of theirs): the three powers cannot be told apart; "
-						"drop one with --ignore %s", p->col[idx[k]].name,
-						p->col[idx[i]].name, p->col[idx[j]].name,
-						p->col[idx[k]].name);
+				if (1.0 - r2 > COMBINATION_RESIDUAL)
+					continue;
+				named[idx[i]] = named[idx[j]] = named[idx[k]] = 1;
+				st = pm__model_add_warning(
+					m, err, "column '%s' is a product or ratio of powers "
+					"of '%s' and '%s' (its log is a linear combination "
+					"of theirs): the three powers cannot be told apart; "
+					"drop one with --ignore %s", p->col[idx[k]].name,
+					p->col[idx[i]].name, p->col[idx[j]].name,
+					p->col[idx[k]].name);
 			}
 out:
 	free(mean);
@@ -113,8 +116,10 @@ out:
 	return st;
 }
 
-/* Powered columns: constant ones, then collinear ones. */
-static pm_status check_powered(const pm_problem *p, pm_model *m, pm_error *err)
+/* Powered columns: constant ones, then collinear ones; named[] marks each
+ * column a warning names. */
+static pm_status check_powered(const pm_problem *p, pm_model *m, unsigned char *named,
+			       pm_error *err)
 {
 	size_t *idx = malloc((p->ncols + 1) * sizeof(*idx)), n = 0;
 	pm_status st = PM_OK;
@@ -126,15 +131,17 @@ static pm_status check_powered(const pm_problem *p, pm_model *m, pm_error *err)
 
 		if (c->role == PM_ROLE_CATEGORICAL || !powered(m, i))
 			continue;
-		if (c->ndistinct > 1)
+		if (c->ndistinct > 1) {
 			idx[n++] = i;
-		else
-			st = pm__model_add_warning(m, err, "column '%s' is constant (every row "
-						   "%.6g): its power cannot be determined; drop "
-						   "it with --ignore %s", c->name, c->x[0], c->name);
+			continue;
+		}
+		named[i] = 1;
+		st = pm__model_add_warning(m, err, "column '%s' is constant (every row %.6g): "
+					   "its power cannot be determined; drop it with "
+					   "--ignore %s", c->name, c->x[0], c->name);
 	}
 	if (!st && n > 1)
-		st = check_collinear(p, m, idx, n, err);
+		st = check_collinear(p, m, idx, n, named, err);
 	free(idx);
 	return st;
 }
@@ -267,11 +274,12 @@ static pm_status check_configurations(const pm_problem *p, pm_model *m, pm_error
 				     m->nparams, n, p->nrows);
 }
 
-pm_status pm__fit_identify(const pm_problem *p, pm_model *m, pm_error *err)
+pm_status pm__fit_identify(const pm_problem *p, pm_model *m, unsigned char *named,
+			   pm_error *err)
 {
 	pm_status st;
 
-	if ((st = check_powered(p, m, err)) || (st = check_indicators(p, m, err)) ||
+	if ((st = check_powered(p, m, named, err)) || (st = check_indicators(p, m, err)) ||
 	    (st = check_levels(p, m, err)))
 		return st;
 	return check_configurations(p, m, err);

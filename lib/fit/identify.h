@@ -11,7 +11,11 @@
 #include "model/model_impl.h"
 
 /* Add m's warnings for the rows of p (m's inputs are p's columns, in
- * order). PM_ENOMEM. */
-pm_status pm__fit_identify(const pm_problem *p, pm_model *m, pm_error *err);
+ * order), and set named[i] (p->ncols flags, set by the caller to 0) for
+ * each column a warning names as one whose power the rows cannot settle
+ * (constant, collinear, a product or ratio), so that the checks after the
+ * fit (afterfit.h) do not name it again. PM_ENOMEM. */
+pm_status pm__fit_identify(const pm_problem *p, pm_model *m, unsigned char *named,
+			   pm_error *err);
 
 #endif

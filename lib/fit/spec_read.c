@@ -19,8 +19,8 @@
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
 					 "workers", "bounds", "form", "formula", "target_kind",
-					 "resource", "per" };
-/* top_keys' index of the first of the target kind's keys */
+					 "resource", "per", "ignore" };
+/* top_keys' index of the first of the target kind's three keys */
 enum { KEY_KIND = NROLES + 4 };
 static const char *const bound_keys[] = { "coefficient", "power", "constant" };
 
@@ -227,6 +227,10 @@ static pm_status spec_from_json(const cJSON *root, pm_spec *s, const char *file,
 				s->infer_roles = 0;
 		} else if (k == NROLES + 1) {
 			st = parse_bounds(item, &s->bounds, file, err);
+		} else if (strcmp(top_keys[k], "ignore") == 0) {
+			/* what pm_spec_ignore (--ignore) takes: pm_spec_resolve
+			 * checks the names against the data */
+			st = parse_names(item, "ignore", &s->ignore, file, err);
 		} else if (k >= KEY_KIND) {
 			kind[k - KEY_KIND] = item;	/* set together, once all are seen */
 		} else {

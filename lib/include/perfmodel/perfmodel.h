@@ -158,7 +158,8 @@ PM_API pm_status pm_spec_new(pm_spec **out, pm_error *err);
 PM_API void pm_spec_free(pm_spec *s);
 /* Read models/NAME.json. Errors: PM_EIO, PM_EPARSE (line/column), PM_ESCHEMA
  * (unknown key, wrong type, missing target, bound with lo > hi, a column in
- * two roles). */
+ * two roles, a name twice in one list). Its "ignore" list is what
+ * pm_spec_ignore adds to. */
 PM_API pm_status pm_spec_read_file(const char *path, pm_spec **out, pm_error *err);
 PM_API pm_status pm_spec_parse(const char *json, const char *name, pm_spec **out,
 			       pm_error *err);
@@ -177,8 +178,9 @@ PM_API pm_status pm_spec_add_names(pm_spec *s, pm_spec_list list, const char *na
 /* Leave the columns of a comma-separated list ("a,b") out of the model:
  * pm_spec_resolve takes them out of every role and out of role inference
  * (a way to drop a column the identifiability checks warn about, or one a
- * spec file names, without editing it). Role inference goes on. Errors as
- * pm_names_add_list; PM_EINVAL for no spec. pm_spec_resolve then fails
+ * spec file names, without editing it). Role inference goes on. The list
+ * adds to the spec file's "ignore". Errors as pm_names_add_list (a column
+ * already ignored is one); PM_EINVAL for no spec. pm_spec_resolve then fails
  * (PM_ESCHEMA) for a column the data lacks, the target, or a column of the
  * formula. */
 PM_API pm_status pm_spec_ignore(pm_spec *s, const char *names, pm_error *err);
