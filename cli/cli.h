@@ -126,6 +126,10 @@ enum {
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o);
+/* After the options: --per without --throughput is the target kind's
+ * (into *per, out of ro); --throughput with --target-kind is a usage error
+ * of cmd (nonzero). */
+int kind_options(const char *cmd, pm_read_options *ro, const char *target_kind, const char **per);
 /* One or two lines on runs, repetitions and their variation; nothing when
  * the rows were not aggregated. */
 void print_read_info(FILE *f, const pm_read_info *info, const pm_dataset *d);

@@ -521,16 +521,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 	if (a->discover && (a->form || a->sel.forms || a->select))
 		return usage_error("discover", "discover writes the formula: no --form, --formula "
 				   "or --forms");
-	/* --per without --throughput is the target kind's (a throughput per
-	 * COL); with it, reading's (time = per/throughput), as before */
-	if (a->ro.per && !a->ro.throughput) {
-		a->per = a->ro.per;
-		a->ro.per = NULL;
-	}
-	if (a->ro.throughput && a->target_kind)
-		return usage_error("fit", "--throughput turns its column into a time as it is "
-				   "read (a model of time); --target-kind fits the target as "
-				   "what it measures: give one of them");
+	if ((rc = kind_options("fit", &a->ro, a->target_kind, &a->per)))
+		return rc;
 	if (a->select_given && !a->select && !a->discover)
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");

@@ -18,6 +18,9 @@ const char sweep_usage[] =
 	"                         as for fit (without --intrinsic/--categorical the other\n"
 	"                         columns are used)\n"
 	"  --ignore A,B           leave these columns out, as for fit\n"
+	"  --target-kind K, --resource COL, --per COL\n"
+	"                         what the target measures (time, speedup, efficiency,\n"
+	"                         throughput), as for fit\n"
 	"  --form F, --formula T  the model form, as for fit (default additive: eq. 4.4)\n"
 	"  --loss L               mae (default), mse, mape or log, as for fit\n"
 	"  --lambda LO:HI:N       N lambdas from LO to HI, evenly spaced in log (1e-6:1:13)\n"
@@ -42,7 +45,7 @@ enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
 	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
 	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
-	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_TARGET_KIND, OPT_RESOURCE,
 };
 
 /* in the order of the enum: parse_one names an option by c - OPT_SPEC */
@@ -70,6 +73,8 @@ static const struct option sweep_options[] = {
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "validate", required_argument, NULL, OPT_VALIDATE },
+	{ "target-kind", required_argument, NULL, OPT_TARGET_KIND },
+	{ "resource", required_argument, NULL, OPT_RESOURCE },
 	READ_LONG_OPTIONS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -124,6 +129,12 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 	case OPT_CATEGORICAL: a->roles.categorical = v; return 0;
 	case OPT_IGNORE: a->roles.ignore = v; return 0;
 	case OPT_VALIDATE: a->validate = v; return 0;
+	case OPT_TARGET_KIND:
+		if (pm_target_kind_from_name(v, NULL, NULL))
+			return bad("target-kind", v, "time, speedup, efficiency or throughput");
+		a->roles.target_kind = v;
+		return 0;
+	case OPT_RESOURCE: a->roles.resource = v; return 0;
 	case OPT_FORM:
 	case OPT_FORMULA:
 		if (a->roles.form)
@@ -237,7 +248,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		popsize_given |= c == OPT_POPSIZE;
 	}
 	engine_defaults(&a->opt, popsize_given, 0);
-	if ((rc = validation_args(a)))
+	if ((rc = validation_args(a)) ||
+	    (rc = kind_options("sweep", &a->ro, a->roles.target_kind, &a->roles.per)))
 		return rc;
 	if (optind != argc - 1)
 		return usage_error("sweep", optind == argc ? "no data file given"

@@ -248,6 +248,21 @@ int parse_model_options(int argc, char **argv, const char *cmd, const char *usag
 	return -1;
 }
 
+int kind_options(const char *cmd, pm_read_options *ro, const char *target_kind, const char **per)
+{
+	/* --per without --throughput is the target kind's (a throughput per
+	 * COL); with it, reading's (time = per/throughput), as before */
+	if (ro->per && !ro->throughput) {
+		*per = ro->per;
+		ro->per = NULL;
+	}
+	if (ro->throughput && target_kind)
+		return usage_error(cmd, "--throughput turns its column into a time as it is "
+				   "read (a model of time); --target-kind fits the target as "
+				   "what it measures: give one of them");
+	return 0;
+}
+
 /* --target-kind, --resource and --per over the spec's own (each flag
  * given replaces the spec file's). */
 static pm_status target_kind_flags(const struct role_flags *r, pm_spec *s, pm_error *err)

@@ -1355,5 +1355,16 @@ else
 	bad "the spec's \"ignore\" leaves columns out, with --ignore's errors" "exit $rc $rc_bad $rc_twice" "$(cat after_ign.err after_ign_bad.txt after_ign_twice.txt)"
 fi
 
+# sweep takes the target kind as fit does: its metrics are in speedups
+if "$pm" sweep amdahl_off.csv --target speedup --target-kind speedup --extrinsic nodes --lambda 1e-4:1e-3:2 \
+	--cv 3 --json >tk_sw.json 2>tk_sw.err &&
+	json_get tk_sw.json 'abs(d["points"][0]["mape"]) < 5 or sys.exit(1)' >/dev/null; then
+	ok "sweep --target-kind speedup"
+else
+	bad "sweep --target-kind speedup" "$(cat tk_sw.err tk_sw.json)"
+fi
+expect_fail "sweep: --throughput with --target-kind" 2 "--throughput turns its column into a time" -- \
+	"$pm" sweep tput.csv --throughput items_per_s --target-kind throughput
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

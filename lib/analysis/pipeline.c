@@ -112,10 +112,18 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 }
 
 /* discover's winner as sp's form: its formula, fitted then as any. */
-static pm_status discover(pm_spec *sp, const pm_discover_options *dopt, pm_fit_result *r,
-			  pm_error *err)
+static pm_status discover(pm_spec *sp, const pm_discover_options *dopt,
+			  const pm_fit_options *o, pm_fit_result *r, pm_error *err)
 {
-	pm_status st = pm_discover(r->data, sp, dopt, &r->discovery, err);
+	pm_discover_options d = *dopt;
+	pm_status st;
+
+	/* the fit's threads and stop flag, unless the search has its own */
+	if (!d.threads)
+		d.threads = o->threads;
+	if (!d.stop)
+		d.stop = o->stop;
+	st = pm_discover(r->data, sp, &d, &r->discovery, err);
 
 	return st ? st : pm_spec_set_form(sp, r->discovery->cand[r->discovery->chosen].formula,
 					   err);
@@ -139,7 +147,7 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 	if (!(r = calloc(1, sizeof(*r))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	if (!(st = load(src, s, o, &sp, &fo, r, err))) {
-		if (dopt && (st = discover(sp, dopt, r, err)))
+		if (dopt && (st = discover(sp, dopt, &fo, r, err)))
 			;
 		else if (!cand)
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/pool.h"
+#include "core/stop.h"
 #include "fit/discover_impl.h"
 #include "fit/nnls.h"
 #include "fit/spec_impl.h"
@@ -209,17 +211,82 @@ static void keep(struct hyp *beam, size_t *n, size_t width, const struct hyp *h)
 	beam[i] = *h;
 }
 
-/* Evaluate h unless tried or too large; a sound one joins the beam. */
-static pm_status consider(struct search *s, struct hyp *h, struct hyp *beam, size_t *nbeam,
-			  size_t width, pm_error *err)
+/* A step's hypotheses to evaluate, side by side. */
+struct batch {
+	struct hyp *h;
+	unsigned char *ok;
+	size_t n, cap;
+	struct search *s;
+	struct scratch *w;	/* one per thread */
+};
+
+/* Each thread's solver scratch (discover_impl.h, struct search). */
+struct scratch {
+	double *mult, *gram_all, *vec_all, *gram, *vec;
+};
+
+/* h to be evaluated this step, unless tried or too large. */
+static pm_status consider(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
 {
 	pm_status st = PM_OK;
 
 	if (pm__disc_ncoef(s, h) > PM_NNLS_MAX || pm__disc_strata(s, h->mask) > MAX_STRATA ||
-	    tried(s, h, err, &st) || !pm__disc_evaluate(s, h))
+	    tried(s, h, err, &st))
 		return st;
-	keep(beam, nbeam, width, h);
-	return remember(s, h, err);
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 1024;
+		struct hyp *nh = realloc(b->h, cap * sizeof(*nh));
+
+		if (!nh)
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		b->h = nh;
+		b->cap = cap;
+	}
+	b->h[b->n++] = *h;
+	return PM_OK;
+}
+
+static void evaluate_one(void *ctx, size_t i, unsigned worker)
+{
+	struct batch *b = ctx;
+	struct search local = *b->s;	/* the shared parts only read */
+	const struct scratch *w = &b->w[worker];
+
+	local.mult = w->mult;
+	local.gram_all = w->gram_all;
+	local.vec_all = w->vec_all;
+	local.gram = w->gram;
+	local.vec = w->vec;
+	b->ok[i] = (unsigned char)pm__disc_evaluate(&local, &b->h[i]);
+}
+
+/* Evaluate the step's hypotheses on the pool's threads, then take them in
+ * their order (so the result does not depend on the threads): a sound one
+ * joins the beam. */
+static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, struct hyp *beam,
+			   size_t *nbeam, size_t width, pm_error *err)
+{
+	pm_status st = PM_OK;
+
+	if (!b->n)
+		return PM_OK;
+	if (!(b->ok = malloc(b->n)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	b->s = s;
+	pm__pool_for(pool, b->n, evaluate_one, b);
+	s->evaluated += b->n;
+	for (size_t i = 0; i < b->n && !st; i++) {
+		if (!b->ok[i]) {
+			s->rejected++;
+			continue;
+		}
+		keep(beam, nbeam, width, &b->h[i]);
+		st = remember(s, &b->h[i], err);
+	}
+	free(b->ok);
+	b->ok = NULL;
+	b->n = 0;
+	return st;
 }
 
 /* h with its terms sorted, none twice; 0 if two are the same. */
@@ -263,8 +330,7 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
  * factor; scale the terms by a categorical's levels; offsets in place of
  * C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
-		       size_t nseed, unsigned max_terms, struct hyp *beam, size_t *nbeam,
-		       size_t width, pm_error *err)
+		       size_t nseed, unsigned max_terms, struct batch *b, pm_error *err)
 {
 	pm_status st = PM_OK;
 	struct hyp g;
@@ -273,7 +339,7 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 		g = *h;
 		g.t[g.nt++] = (unsigned)t;
 		if (normal(&g))
-			st = consider(s, &g, beam, nbeam, width, err);
+			st = consider(s, &g, b, err);
 	}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t i = 0; i < nseed && !st; i++) {
@@ -286,18 +352,18 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 			g = *h;
 			g.t[k] = idx;
 			if (normal(&g))
-				st = consider(s, &g, beam, nbeam, width, err);
+				st = consider(s, &g, b, err);
 		}
 	for (size_t c = 0; c < s->ncat && !st; c++) {
 		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && (int)c != h->offsets) {
 			g = *h;
 			g.mask |= 1u << c;
-			st = consider(s, &g, beam, nbeam, width, err);
+			st = consider(s, &g, b, err);
 		}
 		if (!st && h->offsets < 0 && !(c < MAX_FACTOR_CATS && (h->mask >> c & 1))) {
 			g = *h;
 			g.offsets = (int)c;
-			st = consider(s, &g, beam, nbeam, width, err);
+			st = consider(s, &g, b, err);
 		}
 	}
 	return st;
@@ -345,28 +411,37 @@ static size_t seeds(const struct search *s, struct factor *out)
 
 /* The beam search from C alone: each step makes every move from every
  * hypothesis of the beam, which keeps the `beam` best so far; it ends when
- * a step adds nothing to the beam, or after MAX_STEPS. Products of two
- * inputs' seed factors join the pool after the first step. */
-static pm_status search_terms(struct search *s, const pm_discover_options *o, pm_error *err)
+ * a step adds nothing to the beam, after MAX_STEPS, or at a stop request.
+ * Products of two inputs' seed factors join the pool after the first step. */
+static pm_status search_terms(struct search *s, const pm_discover_options *o, pm_pool *pool,
+			      struct scratch *w, pm_error *err)
 {
 	size_t width = o->beam, n = 0, nseed = 0;
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
 	struct factor *seed = malloc((s->nin * SEEDS + 1) * sizeof(*seed));
+	struct batch b = { .w = w };
 	pm_status st = PM_OK;
 
 	if (!beam || !from || !seed) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	st = consider(s, &(struct hyp){ .offsets = -1 }, beam, &n, width, err);
+	if (!(st = consider(s, &(struct hyp){ .offsets = -1 }, &b, err)))
+		st = run_batch(s, pool, &b, beam, &n, width, err);
 	for (int step = 0; step < MAX_STEPS && !st && n; step++) {
 		size_t nfrom = n;
 		int changed = 0;
 
+		if (pm__stop_requested(o->stop)) {
+			s->interrupted = 1;
+			break;
+		}
 		memcpy(from, beam, n * sizeof(*beam));
 		for (size_t i = 0; i < nfrom && !st; i++)
-			st = moves(s, &from[i], seed, nseed, o->max_terms, beam, &n, width, err);
+			st = moves(s, &from[i], seed, nseed, o->max_terms, &b, err);
+		if (!st)
+			st = run_batch(s, pool, &b, beam, &n, width, err);
 		for (size_t i = 0; i < n && !changed; i++)
 			changed = i >= nfrom || !same(&beam[i], &from[i]);
 		if (step == 0 && !st) {
@@ -384,6 +459,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		}
 	}
 out:
+	free(b.h);
 	free(beam);
 	free(from);
 	free(seed);
@@ -516,13 +592,6 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 				s->nin--;
 			}
 		}
-	s->mult = malloc(MAX_FACTOR_CATS * MAX_STRATA * sizeof(*s->mult));
-	s->gram_all = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram_all));
-	s->gram = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*s->gram));
-	s->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*s->vec_all));
-	s->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*s->vec));
-	if (!s->mult || !s->gram_all || !s->gram || !s->vec_all || !s->vec)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->categorical.n && !st; i++) {
 		if ((st = pm_dataset_col_index(s->d, rs->categorical.name[i], &col, err)))
 			break;
@@ -593,11 +662,44 @@ static void search_free(struct search *s)
 	free(s->fold_rows);
 	free(s->seen);
 	free(s->tried);
-	free(s->mult);
-	free(s->gram_all);
-	free(s->vec_all);
-	free(s->gram);
-	free(s->vec);
+}
+
+static void scratch_free(struct scratch *w, const pm_pool *pool)
+{
+	for (unsigned i = 0; w && i < pm__pool_threads(pool); i++) {
+		free(w[i].mult);
+		free(w[i].gram_all);
+		free(w[i].vec_all);
+		free(w[i].gram);
+		free(w[i].vec);
+	}
+	free(w);
+}
+
+/* The pool of o's threads (0: the CPUs) and each one's solver scratch. */
+static pm_status workers(const pm_discover_options *o, pm_pool **pool, struct scratch **w,
+			 pm_error *err)
+{
+	pm_status st = pm__pool_new(o->threads ? o->threads : pm_cpu_count(), pool, err);
+	unsigned n;
+
+	if (st)
+		return st;
+	n = pm__pool_threads(*pool);
+	if (!(*w = calloc(n, sizeof(**w))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		struct scratch *k = &(*w)[i];
+
+		k->mult = malloc(MAX_FACTOR_CATS * MAX_STRATA * sizeof(*k->mult));
+		k->gram_all = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*k->gram_all));
+		k->gram = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*k->gram));
+		k->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec_all));
+		k->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec));
+		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec)
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	return PM_OK;
 }
 
 static pm_status check(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
@@ -609,6 +711,8 @@ static pm_status check(const pm_dataset *d, const pm_spec *s, const pm_discover_
 		return pm__fail(err, PM_EINVAL, "discover: max terms must be 1 to %d", MAX_TERMS);
 	if (o->beam < 1 || o->beam > 64 || o->top < 1 || o->top > 100)
 		return pm__fail(err, PM_EINVAL, "discover: beam 1 to 64, top 1 to 100");
+	if (o->threads > 1024)
+		return pm__fail(err, PM_EINVAL, "discover: %u threads: 1024 at most", o->threads);
 	if (pm__spec_formula_text(s))
 		return pm__fail(err, PM_EINVAL, "discover writes the formula: give roles, not one");
 	if (pm_spec_target_kind(s) != PM_TARGET_TIME)
@@ -626,6 +730,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	pm_folds folds = { 0 };
 	pm_discovery *x = NULL;
 	pm_spec *rs = NULL;
+	pm_pool *pool = NULL;
+	struct scratch *w = NULL;
 	struct timespec t0, t1;
 	pm_status st;
 
@@ -640,7 +746,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
 	    (st = inputs(&sr, rs, err)) || (st = target_and_folds(&sr, rs, err)) ||
-	    (st = single_terms(&sr, err)) || (st = search_terms(&sr, &opt, err)))
+	    (st = single_terms(&sr, err)) || (st = workers(&opt, &pool, &w, err)) ||
+	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
 	if (!sr.nseen) {
 		st = pm__fail(err, PM_EFIT, "discover: every hypothesis was rejected (%zu tried)",
@@ -654,6 +761,7 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	if ((st = report(&sr, &opt, x, err)))
 		goto out;
 	x->hypotheses = sr.evaluated;
+	x->interrupted = sr.interrupted;
 	x->rejected = sr.rejected;
 	x->folds = folds.nfolds;
 	memcpy(x->what, folds.what, sizeof(x->what));
@@ -662,6 +770,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	*out = x;
 	x = NULL;
 out:
+	scratch_free(w, pool);
+	pm__pool_free(pool);
 	pm_discovery_free(x);
 	pm_folds_free(&folds);
 	pm_spec_free(rs);

@@ -67,11 +67,12 @@ struct search {
 	size_t npool, cap;
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
-	double *mult;		/* MAX_FACTOR_CATS * MAX_STRATA multipliers (scratch) */
-	/* the Grams and vectors of every row and of a fold's training rows,
-	 * per level combination with a factor (scratch) */
-	double *gram_all, *vec_all, *gram, *vec;
+	/* scratch of the thread evaluating (discover.c gives each its own):
+	 * the multipliers, MAX_FACTOR_CATS * MAX_STRATA; the Grams and vectors
+	 * of every row and of a fold's training rows, per level combination */
+	double *mult, *gram_all, *vec_all, *gram, *vec;
 	size_t evaluated, rejected;
+	int interrupted;	/* a stop request ended the search */
 	struct hyp *seen;	/* every hypothesis scored (discover.c) */
 	size_t nseen, capseen;
 	uint64_t *tried;	/* hashes of every hypothesis evaluated: a set */
@@ -87,8 +88,9 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
 			double x);
 /* Solve h on every fold's training rows and score it on the fold (h->score,
  * h->se); 1 if h is sound and scored, 0 if rejected (a term that adds
- * nothing, or a prediction that collapses or explodes at twice an input's
- * largest value). */
+ * nothing, a prediction that collapses or explodes at twice an input's
+ * largest value, a score that is not a number). Writes only s's scratch
+ * and h: threads evaluate side by side, each with its own scratch. */
 int pm__disc_evaluate(struct search *s, struct hyp *h);
 /* h in the formula language; malloc'd, NULL when out of memory. */
 char *pm__disc_formula(const struct search *s, const struct hyp *h);

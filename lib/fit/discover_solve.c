@@ -268,15 +268,12 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	unsigned nf = s->folds->nfolds;
 	const size_t *rows;
 
-	s->evaluated++;
 	memset(G, 0, blocks * p * p * sizeof(*G));
 	memset(b, 0, blocks * p * sizeof(*b));
 	accumulate(s, h, s->fold_rows, s->n, 1.0, G, b);
 	solve(s, h, nf, G, b, c);
-	if (!sound(s, h, c)) {
-		s->rejected++;
+	if (!sound(s, h, c))
 		return 0;
-	}
 	for (unsigned f = 0; f < nf; f++) {
 		double ape = 0.0;
 

@@ -634,6 +634,12 @@ typedef struct pm_discover_options {
 	unsigned beam;		/* hypotheses grown at each size, 1..64 (8) */
 	unsigned top;		/* candidates reported, 1..100 (10) */
 	pm_validation validate;	/* how hypotheses are ranked (kfold:5, seed 1) */
+	/* hypotheses evaluated side by side on this many threads (0: the
+	 * CPUs; at most 1024); the result does not depend on it */
+	unsigned threads;
+	/* NULL, or polled between the search's steps, as pm_fit_options.stop:
+	 * the search ends there, with what it has (interrupted set) */
+	volatile sig_atomic_t *stop;
 } pm_discover_options;
 
 PM_API pm_discover_options pm_discover_options_default(void);
@@ -654,6 +660,7 @@ typedef struct pm_discovery {
 	unsigned folds;
 	char what[512];		/* the validation in words (pm_folds.what) */
 	double wall_time_s;
+	int interrupted;	/* 1: a stop request ended the search early */
 } pm_discovery;
 
 /* Search the terms of a model of d's target in the inputs of s (resolved
