@@ -102,7 +102,7 @@ enum {
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
 	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP, OPT_TARGET_KIND,
-	OPT_RESOURCE,
+	OPT_RESOURCE, OPT_REFINE,
 };
 
 static const struct option long_options[] = {
@@ -144,6 +144,7 @@ static const struct option long_options[] = {
 	{ "max-terms", required_argument, NULL, OPT_MAX_TERMS },
 	{ "beam", required_argument, NULL, OPT_BEAM },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "refine", no_argument, NULL, OPT_REFINE },
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "plot-dir", required_argument, NULL, OPT_PLOT_DIR },
@@ -419,6 +420,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		return 0;
 	case OPT_TEST: a->test_path = v; return 0;
 	case OPT_VALIDATE: a->validate = v; return 0;
+	case OPT_REFINE: a->dopt.refine = a->discover_given = 1; return 0;
 	case OPT_MAX_TERMS:
 	case OPT_BEAM:
 	case OPT_TOP:
@@ -527,8 +529,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
 	if (a->discover_given && !a->discover)
-		return usage_error("fit", "--max-terms, --beam and --top are discover's: use "
-				   "'perfmodel discover'");
+		return usage_error("fit", "--max-terms, --beam, --top and --refine are discover's: "
+				   "use 'perfmodel discover'");
 	/* discover ranks by relative error: its winner is fitted so too */
 	if (a->discover && !a->sel.losses)
 		a->opt.loss = PM_LOSS_MAPE;
@@ -632,7 +634,7 @@ int cmd_fit(int argc, char **argv)
 
 /* The discovery's table: the candidates by held-out MAPE, the chosen one
  * marked. */
-static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v)
+static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v, int refine)
 {
 	cprintf(f, "discovery: %s", x->what);
 	if (v->scheme == PM_SCHEME_KFOLD && !strstr(x->what, "leave-one-out"))
@@ -644,7 +646,10 @@ static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation 
 		cprintf(f, "  %5u %13.2f +- %6.2f  %s%s\n", x->cand[i].terms, x->cand[i].mape,
 			x->cand[i].mape_se, x->cand[i].formula, i == x->chosen ? "  <- chosen" : "");
 	cprintf(f, "chosen: the fewest terms within one standard error of the best; fitting it "
-		"to every row\n\n");
+		"to every row\n");
+	if (refine)
+		cprintf(f, "refined: its powers fitted from the data: %s\n", x->refined);
+	cprintf(f, "\n");
 }
 
 int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
@@ -700,7 +705,7 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	}
 	progress_end();
 	if (a.discover && table)
-		print_discovery(table, r->discovery, &a.dopt.validate);
+		print_discovery(table, r->discovery, &a.dopt.validate, a.dopt.refine);
 	m = r->model;
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);

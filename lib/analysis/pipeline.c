@@ -124,9 +124,11 @@ static pm_status discover(pm_spec *sp, const pm_discover_options *dopt,
 	if (!d.stop)
 		d.stop = o->stop;
 	st = pm_discover(r->data, sp, &d, &r->discovery, err);
-
-	return st ? st : pm_spec_set_form(sp, r->discovery->cand[r->discovery->chosen].formula,
-					   err);
+	if (st)
+		return st;
+	return pm_spec_set_form(sp, d.refine ? r->discovery->refined
+					     : r->discovery->cand[r->discovery->chosen].formula,
+				err);
 }
 
 /* The pipeline of fit (cand NULL: nseeds seeds of s's form), discover (dopt:
@@ -149,7 +151,13 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 	if (!(st = load(src, s, o, &sp, &fo, r, err))) {
 		if (dopt && (st = discover(sp, dopt, &fo, r, err)))
 			;
-		else if (!cand)
+		else if (!cand && dopt && !fo.test && !(fo.test_fraction > 0) &&
+			 !fo.validate.scheme && (dopt->validate.scheme == PM_SCHEME_KFOLD ||
+						 dopt->validate.scheme == PM_SCHEME_LOO)) {
+			/* the formula's own fit measured by the search's folds */
+			fo.validate = dopt->validate;
+			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
+		} else if (!cand)
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
 		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
 			st = pm__fail(err, PM_ENOMEM, "out of memory");

@@ -337,6 +337,8 @@ static void write_discovery(pm_jw *w, const pm_discovery *x, const pm_validation
 	pm__jw_uint(w, x->rejected);
 	pm__jw_key(w, "chosen");
 	pm__jw_uint(w, x->chosen);
+	pm__jw_key(w, "refined");
+	pm__jw_string(w, x->refined);
 	pm__jw_key(w, "candidates");
 	pm__jw_array_begin(w);
 	for (size_t i = 0; i < x->n; i++) {

@@ -42,6 +42,7 @@ void pm_discovery_free(pm_discovery *x)
 	for (size_t i = 0; i < x->n; i++)
 		free(x->cand[i].formula);
 	free(x->cand);
+	free(x->refined);
 	free(x);
 }
 
@@ -507,7 +508,7 @@ static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_d
 {
 	pm_discovered *c = &x->cand[x->n];
 
-	if (!(c->formula = pm__disc_formula(s, h)))
+	if (!(c->formula = pm__disc_formula(s, h, 0)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	c->terms = h->nt;
 	c->mape = h->score;
@@ -547,6 +548,8 @@ static pm_status report(struct search *s, const pm_discover_options *o, pm_disco
 		x->chosen = x->n;
 		st = add_candidate(s, chosen, x, err);
 	}
+	if (!st && !(x->refined = pm__disc_formula(s, chosen, 1)))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	return st;
 }
 

@@ -92,7 +92,9 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
  * largest value, a score that is not a number). Writes only s's scratch
  * and h: threads evaluate side by side, each with its own scratch. */
 int pm__disc_evaluate(struct search *s, struct hyp *h);
-/* h in the formula language; malloc'd, NULL when out of memory. */
-char *pm__disc_formula(const struct search *s, const struct hyp *h);
+/* h in the formula language; malloc'd, NULL when out of memory. fitted:
+ * every power a parameter (x^p1, ...) for the fit to refine, else the
+ * search's fixed numbers. */
+char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted);
 
 #endif

@@ -71,7 +71,12 @@ static void put_name(struct text *t, const char *name)
 		put(t, "%s", q);
 }
 
-static void put_factor(struct text *t, const struct search *s, const struct factor *f)
+static void coefficient(struct text *t, const struct search *s, const char *base, unsigned k);
+
+/* Factor f; with *power > 0 its exponent is a fitted power named p<*power>
+ * (counted on), else the fixed number. */
+static void put_factor(struct text *t, const struct search *s, const struct factor *f,
+		       unsigned *power)
 {
 	const char *name = s->in[f->input].name;
 	char num[PM_NUM_MAX];
@@ -87,8 +92,13 @@ static void put_factor(struct text *t, const struct search *s, const struct fact
 		put(t, " * ");
 		put_name(t, name);
 		pm__num_format(num, f->e);
-		/* ^1 too: a bare column would read as a second coefficient */
-		put(t, f->e > 0 && f->e == floor(f->e) ? "^%s" : "^(%s)", num);
+		if (*power) {
+			put(t, "^");
+			coefficient(t, s, "p", (*power)++);
+		} else {
+			/* ^1 too: a bare column would read as a second coefficient */
+			put(t, f->e > 0 && f->e == floor(f->e) ? "^%s" : "^(%s)", num);
+		}
 	}
 	if (f->j) {
 		put(t, " * log2(");
@@ -110,9 +120,10 @@ static void coefficient(struct text *t, const struct search *s, const char *base
 	put(t, "%s", name);
 }
 
-char *pm__disc_formula(const struct search *s, const struct hyp *h)
+char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted)
 {
 	struct text t = { malloc(128), 0, 128, 0 };
+	unsigned power = fitted ? 1 : 0;
 
 	if (!t.buf)
 		return NULL;
@@ -130,7 +141,7 @@ char *pm__disc_formula(const struct search *s, const struct hyp *h)
 				put(&t, ")");
 			}
 		for (unsigned f = 0; f < term->nf; f++)
-			put_factor(&t, s, &term->f[f]);
+			put_factor(&t, s, &term->f[f], &power);
 	}
 	if (h->nt)
 		put(&t, " + ");

@@ -640,6 +640,9 @@ typedef struct pm_discover_options {
 	/* NULL, or polled between the search's steps, as pm_fit_options.stop:
 	 * the search ends there, with what it has (interrupted set) */
 	volatile sig_atomic_t *stop;
+	/* pm_discover_file: fit `refined` (the powers fitted continuously from
+	 * the search's numbers) rather than the chosen formula (0) */
+	int refine;
 } pm_discover_options;
 
 PM_API pm_discover_options pm_discover_options_default(void);
@@ -655,6 +658,9 @@ typedef struct pm_discovery {
 	size_t n;		/* candidates, best held-out MAPE first */
 	pm_discovered *cand;
 	size_t chosen;		/* the fewest terms within one standard error of cand[0] */
+	/* the chosen formula with every power a fitted parameter (x^p1, ...),
+	 * its log2 factors and indicators as they are */
+	char *refined;
 	size_t hypotheses;	/* evaluated */
 	size_t rejected;	/* of those, rejected for how they extrapolate */
 	unsigned folds;
@@ -928,10 +934,13 @@ PM_API pm_status pm_select_file(const pm_source *src, const pm_spec *s,
 				const pm_validation *v, pm_fit_result **out, pm_error *err);
 
 /* perfmodel discover: read and derive as pm_fit_file, pm_discover (dopt
- * NULL: its defaults) on the rows, then fit the chosen formula with o as
- * pm_fit_file does (nseeds seeds): the result's discovery says what was
- * searched. Ownership as pm_fit_file. Errors: as pm_fit_file, then those of
- * pm_discover and of the fit. */
+ * NULL: its defaults; its threads and stop, when unset, o's) on the rows,
+ * then fit the chosen formula (dopt->refine: the refined one) with o as
+ * pm_fit_file does (nseeds seeds), validated, when the search was ranked
+ * by kfold or loo and o holds no rows out, by the same scheme (the test
+ * metrics are then the folds' means of the formula's fit): the result's
+ * discovery says what was searched. Ownership as pm_fit_file. Errors: as
+ * pm_fit_file, then those of pm_discover and of the fit. */
 PM_API pm_status pm_discover_file(const pm_source *src, const pm_spec *s,
 				  const pm_fit_options *o, const pm_discover_options *dopt,
 				  unsigned nseeds, pm_fit_result **out, pm_error *err);
