@@ -49,7 +49,7 @@ switch_on:$out/synth/switch_on.csv:$out/synth/switch_on.json:workers
 device:$out/synth/device.csv:$out/synth/device.json:n"
 
 printf '%-11s %-16s %9s %8s %8s %8s %8s %10s %8s %6s  %s\n' "data" "validation" "train/test" \
-	"discover" "select" "loglin" "forest" "forest/log" "best ref" "ratio" "discovered formula"
+	"discover" "select" "loglin" "forest" "forest/log" "best ref" "ratio" " discovered formula"
 while IFS=: read -r name data spec col; do
 	for validation in random "extrap:$col"; do
 		dir=$out/$name/${validation%%:*}
@@ -68,7 +68,7 @@ name, validation, disc, sel, model = sys.argv[1:6]
 refs = {"loglin": r["loglinear_mape"], "forest": r["rf_mape"], "forest/log": r["rf_log_mape"]}
 best = min(refs, key=refs.get)
 ratio = float(disc) / refs[best]
-print("%-11s %-16s %4d/%-4d %8s %8s %8.2f %8.2f %10.2f %8.2f %5.2f%s  %s" % (name, validation,
+print("%-11s %-16s %4d/%-4d %8s %8s %8.2f %8.2f %10.2f %8.2f %6.3f%s  %s" % (name, validation,
       r["train_rows"], r["test_rows"], disc, sel, r["loglinear_mape"], r["rf_mape"],
       r["rf_log_mape"], refs[best], ratio, "*" if ratio > 1.1 else " ",
       json.load(open(model))["formula"]))' \
