@@ -11,24 +11,8 @@
 #   PERFMODEL: the binary (default build/cli/perfmodel); needs python3-sklearn
 #   (bench/setup-rf.sh installs it). Environment: SEED (split, fits; default 1),
 #   OUT (work folder, default a temporary one, removed).
-set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-pm=${1:-$root/build/cli/perfmodel}
-shift $(($# > 0 ? 1 : 0))
-[ "${1:-}" = "--" ] && shift
-seed=${SEED:-1}
-if [ -n "${OUT:-}" ]; then
-	out=$OUT
-	mkdir -p "$out"
-else
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-fi
-"$root/bench/setup-rf.sh"
-
-heldout() {	# heldout MODEL TEST.csv: the MAPE on the held-out rows
-	"$pm" eval -m "$1" "$2" --json | /usr/bin/python3 -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["mape"])'
-}
+# shellcheck source=bench/rf_common.sh
+. "$(dirname "$0")/rf_common.sh"
 
 printf '%-12s %11s  %-28s %9s %9s %9s %9s\n' "data" "train/test" "select's choice (loss)" \
 	"select" "eq. 4.4" "forest" "forest/log"
