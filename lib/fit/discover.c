@@ -118,6 +118,7 @@ static pm_status single_terms(struct search *s, pm_error *err)
 			st = single(s, (struct factor){ i, F_POWER, 0, j, 0 }, err);
 		if (!st)
 			st = single(s, (struct factor){ i, F_INDICATOR, 0, 0, lo }, err);
+		s->indicator[i] = (unsigned)s->npool - 1;
 	}
 	return st;
 }
@@ -191,14 +192,48 @@ static int same(const struct hyp *a, const struct hyp *b)
 	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
 }
 
-/* Keep h among the `width` best of beam[0..*n) (ascending score). */
-static void keep(struct hyp *beam, size_t *n, size_t width, const struct hyp *h)
+/* The skeleton of h: which inputs each term has (powers and indicators
+ * apart), the offsets and the scaling, exponents and logs left out; sorted
+ * so that the order of terms does not matter. */
+static uint64_t skeleton(const struct search *s, const struct hyp *h)
 {
+	uint64_t term[MAX_TERMS], k = UINT64_C(0xcbf29ce484222325);
+
+	for (unsigned i = 0; i < h->nt; i++) {
+		const struct term *t = &s->pool[h->t[i]];
+
+		term[i] = UINT64_C(0xcbf29ce484222325);
+		for (unsigned f = 0; f < t->nf; f++)
+			term[i] = mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind == F_INDICATOR));
+		for (unsigned j = i; j > 0 && term[j] < term[j - 1]; j--) {
+			uint64_t x = term[j];
+
+			term[j] = term[j - 1];
+			term[j - 1] = x;
+		}
+	}
+	for (unsigned i = 0; i < h->nt; i++)
+		k = mix(k, term[i]);
+	return mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
+}
+
+/* Keep h among the `width` best of beam[0..*n) (ascending score), at most
+ * one hypothesis of a skeleton: variants of one shape (n^2, n^2 * log2(n),
+ * n^2.5, ...) would fill the beam and leave no room for another shape. */
+static void keep(const struct search *s, struct hyp *beam, size_t *n, size_t width,
+		 const struct hyp *h)
+{
+	uint64_t sk = skeleton(s, h);
 	size_t i = *n;
 
 	for (size_t k = 0; k < *n; k++)
-		if (same(&beam[k], h))
-			return;
+		if (skeleton(s, &beam[k]) == sk) {
+			if (!(h->score < beam[k].score))
+				return;
+			memmove(beam + k, beam + k + 1, (*n - k - 1) * sizeof(*beam));
+			i = --*n;
+			break;
+		}
 	if (*n == width && !(h->score < beam[*n - 1].score))
 		return;
 	if (*n < width)
@@ -281,7 +316,7 @@ static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, str
 			s->rejected++;
 			continue;
 		}
-		keep(beam, nbeam, width, &b->h[i]);
+		keep(s, beam, nbeam, width, &b->h[i]);
 		st = remember(s, &b->h[i], err);
 	}
 	free(b->ok);
@@ -371,7 +406,8 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 }
 
 /* The factors that seed products: of each input, those of its SEEDS best
- * one-term hypotheses (whatever their offsets or scaling). */
+ * one-term hypotheses (whatever their offsets or scaling), and x, 1/x and
+ * its indicator. out has room for nin * (SEEDS + 3). */
 static size_t seeds(const struct search *s, struct factor *out)
 {
 	size_t n = 0;
@@ -406,6 +442,22 @@ static size_t seeds(const struct search *s, struct factor *out)
 				out[worst] = t->f[0];
 			}
 		}
+		/* x, 1/x and [x > smallest] too, whatever they scored alone: a
+		 * U of two inputs (t ~ a/(xy) + b*xy) is no good with one of
+		 * them, nor a cost that switches on (t ~ [w > 1] * h^2) */
+		for (int k = 0; k < 3; k++) {
+			struct factor f = { in, F_POWER, k ? 1 : -1, 0, 0 };
+			size_t i = first;
+
+			if (k == 2)
+				f = s->pool[s->indicator[in]].f[0];
+			else if (!s->in[in].power_ok)
+				continue;
+			while (i < n && !same_factor(&out[i], &f))
+				i++;
+			if (i == n)
+				out[n++] = f;
+		}
 	}
 	return n;
 }
@@ -420,7 +472,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	size_t width = o->beam, n = 0, nseed = 0;
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
-	struct factor *seed = malloc((s->nin * SEEDS + 1) * sizeof(*seed));
+	struct factor *seed = malloc((s->nin * (SEEDS + 3) + 1) * sizeof(*seed));
 	struct batch b = { .w = w };
 	pm_status st = PM_OK;
 
@@ -561,10 +613,11 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	pm_status st = PM_OK;
 
 	s->in = calloc(rs->intrinsic.n + rs->extrinsic.n + 1, sizeof(*s->in));
+	s->indicator = calloc(rs->intrinsic.n + rs->extrinsic.n + 1, sizeof(*s->indicator));
 	s->cat = calloc(rs->categorical.n + 1, sizeof(*s->cat));
 	s->nlev = calloc(rs->categorical.n + 1, sizeof(*s->nlev));
 	s->codes = malloc((rs->categorical.n * s->n + 1) * sizeof(*s->codes));
-	if (!s->in || !s->cat || !s->nlev || !s->codes)
+	if (!s->in || !s->indicator || !s->cat || !s->nlev || !s->codes)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (int l = 0; l < 2 && !st; l++)
 		for (size_t i = 0; i < lists[l]->n && !st; i++) {
@@ -655,6 +708,7 @@ static void search_free(struct search *s)
 	for (size_t i = 0; i < s->npool; i++)
 		free(s->pool[i].col);
 	free(s->in);
+	free(s->indicator);
 	free(s->cat);
 	free(s->nlev);
 	free(s->codes);

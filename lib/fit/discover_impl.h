@@ -59,6 +59,7 @@ struct search {
 	double *y, *w;		/* the target; weights 1/t^2 */
 	struct input *in;
 	size_t nin;
+	unsigned *indicator;	/* per input: the pool index of [x > smallest] */
 	size_t *cat;		/* categorical columns */
 	size_t ncat;
 	uint32_t *codes;	/* ncat * n: each row's level */
