@@ -171,18 +171,19 @@ static int tried(struct search *s, const struct hyp *h, pm_error *err, pm_status
 	return 0;
 }
 
-static pm_status remember(struct search *s, const struct hyp *h, pm_error *err)
+/* Append h to the growing array *a of *n (room for *cap). */
+static pm_status push(struct hyp **a, size_t *n, size_t *cap, const struct hyp *h, pm_error *err)
 {
-	if (s->nseen == s->capseen) {
-		size_t cap = s->capseen ? 2 * s->capseen : 256;
-		struct hyp *p = realloc(s->seen, cap * sizeof(*p));
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		struct hyp *p = realloc(*a, c * sizeof(*p));
 
 		if (!p)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
-		s->seen = p;
-		s->capseen = cap;
+		*a = p;
+		*cap = c;
 	}
-	s->seen[s->nseen++] = *h;
+	(*a)[(*n)++] = *h;
 	return PM_OK;
 }
 
@@ -269,17 +270,7 @@ static pm_status consider(struct search *s, const struct hyp *h, struct batch *b
 	if (pm__disc_ncoef(s, h) > PM_NNLS_MAX || pm__disc_strata(s, h->mask) > MAX_STRATA ||
 	    tried(s, h, err, &st))
 		return st;
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 1024;
-		struct hyp *nh = realloc(b->h, cap * sizeof(*nh));
-
-		if (!nh)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		b->h = nh;
-		b->cap = cap;
-	}
-	b->h[b->n++] = *h;
-	return PM_OK;
+	return push(&b->h, &b->n, &b->cap, h, err);
 }
 
 static void evaluate_one(void *ctx, size_t i, unsigned worker)
@@ -317,7 +308,7 @@ static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, str
 			continue;
 		}
 		keep(s, beam, nbeam, width, &b->h[i]);
-		st = remember(s, &b->h[i], err);
+		st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);
 	}
 	free(b->ok);
 	b->ok = NULL;

@@ -24,26 +24,34 @@ void pm_folds_free(pm_folds *f)
 	}
 }
 
-/* The categorical inputs of s's model over d: column indices into *cat. */
-static pm_status categoricals(const pm_dataset *d, const pm_spec *s, size_t **cat, size_t *ncat,
-			      pm_error *err)
+/* The categorical inputs of s's model over d: column indices into *cat,
+ * and each row's level of each into (*codes)[c * nrows + r]. */
+static pm_status categoricals(const pm_dataset *d, const pm_spec *s, size_t **cat,
+			      uint32_t **codes, size_t *ncat, pm_error *err)
 {
+	size_t n = pm_dataset_nrows(d);
 	pm_spec *rs = NULL;
 	pm_status st;
 
 	*cat = NULL;
+	*codes = NULL;
 	*ncat = 0;
 	if (!s)
 		return PM_OK;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm__spec_formula_roles(rs, d, err)) ||
 	    (st = pm_spec_resolve(rs, d, err)))
 		goto out;
-	if (!(*cat = malloc((rs->categorical.n + 1) * sizeof(**cat)))) {
+	*cat = malloc((rs->categorical.n + 1) * sizeof(**cat));
+	*codes = malloc((rs->categorical.n * n + 1) * sizeof(**codes));
+	if (!*cat || !*codes) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < rs->categorical.n && !st; i++)
-		st = pm_dataset_col_index(d, rs->categorical.name[i], &(*cat)[(*ncat)++], err);
+		if (!(st = pm_dataset_col_index(d, rs->categorical.name[i], &(*cat)[*ncat], err))) {
+			pm_dataset_col_codes(d, (*cat)[*ncat], *codes + *ncat * n);
+			(*ncat)++;
+		}
 out:
 	pm_spec_free(rs);
 	return st;
@@ -63,24 +71,20 @@ static int by_key(const void *a, const void *b)
 
 /* id[r]: the stratum of row r, 0..*nstrata-1, one per combination of the
  * categorical inputs' levels. */
-static pm_status strata(const pm_dataset *d, const size_t *cat, size_t ncat, size_t *id,
+static pm_status strata(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat, size_t *id,
 			size_t *nstrata, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d);
 	struct keyed *k = malloc(n * sizeof(*k) + 1);
-	uint32_t *code = malloc(n * sizeof(*code) + 1);
 
-	if (!k || !code) {
-		free(k);
-		free(code);
+	if (!k)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	}
 	memset(id, 0, n * sizeof(*id));
 	*nstrata = n > 0;
 	for (size_t c = 0; c < ncat; c++) {
 		uint64_t nl = pm_dataset_col_nlevels(d, cat[c]);
+		const uint32_t *code = codes + c * n;
 
-		pm_dataset_col_codes(d, cat[c], code);
 		/* id < 2^32 and nl <= 2^32 (rows are): the pair fits in 64 bits */
 		for (size_t r = 0; r < n; r++)
 			k[r] = (struct keyed){ .key = (uint64_t)id[r] * nl + code[r], .row = r };
@@ -94,7 +98,6 @@ static pm_status strata(const pm_dataset *d, const size_t *cat, size_t ncat, siz
 		*nstrata += n > 0;
 	}
 	free(k);
-	free(code);
 	return PM_OK;
 }
 
@@ -102,7 +105,7 @@ static pm_status strata(const pm_dataset *d, const size_t *cat, size_t ncat, siz
  * counting sort keeps the shuffle's order within one), round-robin over k
  * folds: a stratum of m rows lands in min(m, k) folds, and one stratum is
  * pm_kfold_assign exactly. order[] gets the dealing order. */
-static pm_status deal(const pm_dataset *d, const size_t *cat, size_t ncat, unsigned k,
+static pm_status deal(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat, unsigned k,
 		      uint64_t seed, unsigned *fold, size_t *order, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), ns = 0;
@@ -111,7 +114,7 @@ static pm_status deal(const pm_dataset *d, const size_t *cat, size_t ncat, unsig
 
 	if (!id)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if ((st = strata(d, cat, ncat, id, &ns, err)) ||
+	if ((st = strata(d, cat, codes, ncat, id, &ns, err)) ||
 	    (st = pm__kfold_order(n, seed, &perm, err)))
 		goto out;
 	if (!(start = calloc(ns + 1, sizeof(*start)))) {
@@ -137,18 +140,16 @@ out:
  * training rows (the fit could not predict it): the first of its rows in
  * dealing order is held out of no fold. Returns the rows kept; *why names
  * the first such level. */
-static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, size_t ncat,
+static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
 				  const size_t *order, unsigned *fold, size_t *kept, char *why,
 				  size_t whysize, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d);
-	uint32_t *code = malloc(n * sizeof(*code) + 1);
 	pm_status st = PM_OK;
 
-	if (!code)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t c = 0; c < ncat && !st; c++) {
 		size_t nl = pm_dataset_col_nlevels(d, cat[c]);
+		const uint32_t *code = codes + c * n;
 		/* per level: the fold of its first row, that row, and whether
 		 * it reaches a second fold or has a kept row already */
 		unsigned *first = malloc((nl + 1) * sizeof(*first));
@@ -157,7 +158,6 @@ static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, size_t
 
 		if (!first || !row || !ok)
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
-		pm_dataset_col_codes(d, cat[c], code);
 		for (size_t l = 0; !st && l < nl; l++)
 			first[l] = KEPT;
 		for (size_t i = 0; !st && i < n; i++) {
@@ -185,7 +185,6 @@ static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, size_t
 		free(row);
 		free(ok);
 	}
-	free(code);
 	return st;
 }
 
@@ -223,7 +222,7 @@ static void names_of(const pm_dataset *d, const size_t *cat, size_t ncat, char *
 					pm_dataset_col_name(d, cat[c]));
 }
 
-static pm_status cross_folds(const pm_dataset *d, const size_t *cat, size_t ncat,
+static pm_status cross_folds(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
 			     const pm_validation *v, pm_folds *out, pm_error *err)
 {
 	size_t n = out->nrows;
@@ -250,13 +249,13 @@ static pm_status cross_folds(const pm_dataset *d, const size_t *cat, size_t ncat
 		for (size_t r = 0; r < n; r++)
 			out->fold[r] = (unsigned)(order[r] = r);
 		snprintf(how, sizeof(how), "leave-one-out (%zu folds)", n);
-	} else if (!(st = deal(d, cat, ncat, k, v->seed, out->fold, order, err))) {
+	} else if (!(st = deal(d, cat, codes, ncat, k, v->seed, out->fold, order, err))) {
 		names_of(d, cat, ncat, by, sizeof(by));
 		snprintf(how, sizeof(how), "%u-fold cross-validation%s%s", k,
 			 ncat ? ", stratified by " : "", by);
 	}
 	if (!st)
-		st = keep_rare_levels(d, cat, ncat, order, out->fold, &out->kept, why, sizeof(why),
+		st = keep_rare_levels(d, cat, codes, ncat, order, out->fold, &out->kept, why, sizeof(why),
 				      err);
 	if (!st)
 		out->nfolds = number_folds(out->fold, n, k, err, &st);
@@ -280,25 +279,22 @@ static int ascending(const void *a, const void *b)
 
 /* A level of the rows extrapolated to that no training row has: the model
  * could not predict it. */
-static pm_status levels_trained(const pm_dataset *d, const size_t *cat, size_t ncat,
+static pm_status levels_trained(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
 				const unsigned *fold, const pm_validation *v, const char *thr,
 				pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d);
-	uint32_t *code = malloc(n * sizeof(*code) + 1);
 	pm_status st = PM_OK;
 
-	if (!code)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t c = 0; c < ncat && !st; c++) {
 		size_t nl = pm_dataset_col_nlevels(d, cat[c]);
+		const uint32_t *code = codes + c * n;
 		unsigned char *seen = calloc(nl + 1, 1);
 
 		if (!seen) {
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
 			break;
 		}
-		pm_dataset_col_codes(d, cat[c], code);
 		for (size_t r = 0; r < n; r++)
 			seen[code[r]] |= fold[r] == 1;
 		for (size_t r = 0; r < n && !st; r++)
@@ -311,11 +307,10 @@ static pm_status levels_trained(const pm_dataset *d, const size_t *cat, size_t n
 					      pm_dataset_col_name(d, cat[c]), v->column, thr);
 		free(seen);
 	}
-	free(code);
 	return st;
 }
 
-static pm_status extrapolation_folds(const pm_dataset *d, const size_t *cat, size_t ncat,
+static pm_status extrapolation_folds(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
 				     const pm_validation *v, pm_folds *out, pm_error *err)
 {
 	size_t n = out->nrows, col, nd = 0, ntrain = 0, ntv;
@@ -361,7 +356,7 @@ static pm_status extrapolation_folds(const pm_dataset *d, const size_t *cat, siz
 		ntrain += out->fold[r];
 	}
 	pm__num_format(thr, u[ntv - 1]);
-	if ((st = levels_trained(d, cat, ncat, out->fold, v, thr, err)))
+	if ((st = levels_trained(d, cat, codes, ncat, out->fold, v, thr, err)))
 		goto out;
 	out->nfolds = 1;
 	out->kept = ntrain;
@@ -380,6 +375,7 @@ pm_status pm_validation_folds(const pm_dataset *d, const pm_spec *s, const pm_va
 			      pm_folds *out, pm_error *err)
 {
 	size_t *cat = NULL, ncat = 0;
+	uint32_t *codes = NULL;
 	pm_status st;
 
 	if (!out)
@@ -393,11 +389,12 @@ pm_status pm_validation_folds(const pm_dataset *d, const pm_spec *s, const pm_va
 	out->nrows = pm_dataset_nrows(d);
 	if (!(out->fold = malloc(out->nrows * sizeof(*out->fold) + 1)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if (!(st = categoricals(d, s, &cat, &ncat, err)))
+	if (!(st = categoricals(d, s, &cat, &codes, &ncat, err)))
 		st = v->scheme == PM_SCHEME_EXTRAPOLATE
-			     ? extrapolation_folds(d, cat, ncat, v, out, err)
-			     : cross_folds(d, cat, ncat, v, out, err);
+			     ? extrapolation_folds(d, cat, codes, ncat, v, out, err)
+			     : cross_folds(d, cat, codes, ncat, v, out, err);
 	free(cat);
+	free(codes);
 	if (st) {
 		pm_folds_free(out);
 		*out = (pm_folds){ 0 };
