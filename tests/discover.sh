@@ -147,6 +147,10 @@ expect_fail "discover --max-terms 7" 2 "--max-terms '7': expected a whole number
 	"$pm" discover s.csv "${roles[@]}" --max-terms 7 -o nomodel.json
 expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
 	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
+expect_fail "select --top: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
+	"$pm" select s.csv "${roles[@]}" --top 3 -o nomodel.json
+expect_fail "discover --target-kind throughput: not yet" 1 'discover searches models of time: a throughput target is not supported yet' -- \
+	"$pm" discover s.csv "${roles[@]}" --target-kind throughput -o nomodel.json
 expect_fail "discover: only a constant input" 1 'discover: no input varies: nothing to search' -- \
 	"$pm" discover flat.csv "${roles[@]}" --ignore other -o nomodel.json
 expect_fail "discover: a time of 0" 1 'the target must be > 0 \(row 2: 0\)' -- \

@@ -526,3 +526,16 @@ Test(discover, data_errors)
 	pm_spec_free(s);
 	pm_discovery_free(NULL);
 }
+
+/* The defaults the help and docs/cli.md give. */
+Test(discover, defaults)
+{
+	pm_discover_options o = pm_discover_options_default();
+
+	cr_expect_eq(o.max_terms, 3);
+	cr_expect_eq(o.beam, 16);
+	cr_expect_eq(o.top, 10);
+	cr_expect_eq(o.validate.scheme, PM_SCHEME_KFOLD);
+	cr_expect_eq(o.validate.folds, 5);
+	cr_expect_eq(o.validate.seed, 1);
+}
