@@ -193,23 +193,52 @@ static void expect_parsimonious(const pm_discovery *x)
 			cr_expect_geq(x->cand[i].mape, x->cand[i - 1].mape, "candidate %zu", i);
 }
 
+/* A search of the data `make` gives, less the columns of `ignore`, with
+ * max_terms (0: the default) and the scheme `validate` (NULL: the
+ * default): logged, and checked for parsimony. */
+struct run {
+	pm_dataset *d;
+	pm_spec *s;
+	pm_discovery *x;
+	const char *chosen;
+};
+
+static struct run run(pm_dataset *(*make)(void), const char *ignore, unsigned max_terms,
+		      const char *validate)
+{
+	struct run r = { .d = make(), .s = spec_of("time", ignore) };
+	pm_discover_options o = pm_discover_options_default();
+	pm_error err = { 0 };
+
+	if (max_terms)
+		o.max_terms = max_terms;
+	if (validate)
+		cr_assert_eq(pm_validation_parse(validate, &o.validate, &err), PM_OK, "%s", err.msg);
+	r.x = discover(r.d, r.s, &o);
+	r.chosen = chosen(r.x);
+	show(r.x);
+	expect_parsimonious(r.x);
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	pm_discovery_free(r->x);
+	pm_spec_free(r->s);
+	pm_dataset_free(r->d);
+}
+
 Test(discover, strong_scaling_finds_n2_and_inverse_threads)
 {
-	pm_dataset *d = strong_scaling();
-	pm_spec *s = spec_of("time", NULL);
-	pm_discovery *x = discover(d, s, NULL);
+	struct run r = run(strong_scaling, NULL, 0, NULL);
 
-	show(x);
-	cr_expect(strstr(chosen(x), "n^2") != NULL, "chosen: %s", chosen(x));
-	cr_expect(strstr(chosen(x), "threads^(-1)") != NULL, "chosen: %s", chosen(x));
-	cr_expect_lt(x->cand[x->chosen].mape, 3.0);
-	cr_expect_eq(x->folds, 5);
-	cr_expect(strstr(x->what, "5-fold") != NULL, "%s", x->what);
-	cr_expect_gt(x->hypotheses, x->rejected);
-	expect_parsimonious(x);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	cr_expect(strstr(r.chosen, "n^2") != NULL, "chosen: %s", r.chosen);
+	cr_expect(strstr(r.chosen, "threads^(-1)") != NULL, "chosen: %s", r.chosen);
+	cr_expect_lt(r.x->cand[r.x->chosen].mape, 3.0);
+	cr_expect_eq(r.x->folds, 5);
+	cr_expect(strstr(r.x->what, "5-fold") != NULL, "%s", r.x->what);
+	cr_expect_gt(r.x->hypotheses, r.x->rejected);
+	run_free(&r);
 }
 
 /* DISABLED: not recovered by the first increment's search (the report of
@@ -218,41 +247,28 @@ Test(discover, strong_scaling_finds_n2_and_inverse_threads)
  * --beam 64 --max-terms 6. Enable when the search finds it. */
 Test(discover, an_effect_that_switches_on, .disabled = true)
 {
-	pm_dataset *d = switches_on();
-	pm_spec *s = spec_of("time", NULL);
-	pm_discovery *x = discover(d, s, NULL);
+	struct run r = run(switches_on, NULL, 0, NULL);
 	int found = 0;
 
-	show(x);
-	for (size_t i = 0; i < x->n; i++)
-		found |= strstr(x->cand[i].formula, "[workers > 1]") != NULL;
-	cr_expect(found, "no candidate has [workers > 1]; chosen: %s", chosen(x));
-	expect_parsimonious(x);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	for (size_t i = 0; i < r.x->n; i++)
+		found |= strstr(r.x->cand[i].formula, "[workers > 1]") != NULL;
+	cr_expect(found, "no candidate has [workers > 1]; chosen: %s", r.chosen);
+	run_free(&r);
 }
 
 Test(discover, a_u_shaped_thread_grid)
 {
-	pm_dataset *d = u_shaped();
-	pm_spec *s = spec_of("time", "rep");
-	pm_discovery *x = discover(d, s, NULL);
-	const char *f;
+	struct run r = run(u_shaped, "rep", 0, NULL);
+	const char *f = r.chosen;
 
-	show(x);
-	f = chosen(x);
 	cr_expect(strstr(f, "threads^(-") != NULL, "no falling term: %s", f);
 	/* a rising one: a positive power (threads^1, threads^(0.5), ...) */
 	cr_expect(strstr(f, "threads^1") || strstr(f, "threads^2") || strstr(f, "threads^3") ||
 			  strstr(f, "threads^(0") || strstr(f, "threads^(1") ||
 			  strstr(f, "threads^(2"),
 		  "no rising term: %s", f);
-	cr_expect_lt(x->cand[x->chosen].mape, 3.0);
-	expect_parsimonious(x);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	cr_expect_lt(r.x->cand[r.x->chosen].mape, 3.0);
+	run_free(&r);
 }
 
 /* The same grid in two terms, as it was made: DISABLED, not recovered by
@@ -261,33 +277,19 @@ Test(discover, a_u_shaped_thread_grid)
  * beam's one-term hypotheses, so no two-term one grows from it. */
 Test(discover, a_u_shaped_thread_grid_in_two_terms, .disabled = true)
 {
-	pm_dataset *d = u_shaped();
-	pm_spec *s = spec_of("time", "rep");
-	pm_discover_options o = pm_discover_options_default();
-	pm_discovery *x;
+	struct run r = run(u_shaped, "rep", 2, NULL);
 
-	o.max_terms = 2;
-	x = discover(d, s, &o);
-	show(x);
-	cr_expect_lt(x->cand[x->chosen].mape, 3.0, "chosen: %s", chosen(x));
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	cr_expect_lt(r.x->cand[r.x->chosen].mape, 3.0, "chosen: %s", r.chosen);
+	run_free(&r);
 }
 
 Test(discover, curves_that_differ_per_level)
 {
-	pm_dataset *d = per_level();
-	pm_spec *s = spec_of("time", NULL);
-	pm_discovery *x = discover(d, s, NULL);
+	struct run r = run(per_level, NULL, 0, NULL);
 
-	show(x);
-	cr_expect(strstr(chosen(x), "level(device)") != NULL, "chosen: %s", chosen(x));
-	cr_expect_lt(x->cand[x->chosen].mape, 3.0);
-	expect_parsimonious(x);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	cr_expect(strstr(r.chosen, "level(device)") != NULL, "chosen: %s", r.chosen);
+	cr_expect_lt(r.x->cand[r.x->chosen].mape, 3.0);
+	run_free(&r);
 }
 
 Test(discover, is_deterministic)
@@ -389,44 +391,25 @@ Test(discover, every_formula_parses_and_fits)
 /* One term at most: every candidate has one. */
 Test(discover, max_terms_bounds_the_candidates)
 {
-	pm_dataset *d = strong_scaling();
-	pm_spec *s = spec_of("time", NULL);
-	pm_discover_options o = pm_discover_options_default();
-	pm_discovery *x;
+	struct run r = run(strong_scaling, NULL, 1, NULL);
 
-	o.max_terms = 1;
-	o.top = 3;
-	x = discover(d, s, &o);
-	cr_expect_leq(x->n, 4);
-	for (size_t i = 0; i < x->n; i++)
-		cr_expect_leq(x->cand[i].terms, 1, "%s", x->cand[i].formula);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	for (size_t i = 0; i < r.x->n; i++)
+		cr_expect_eq(r.x->cand[i].terms, 1, "%s", r.x->cand[i].formula);
+	run_free(&r);
 }
 
 /* Ranked by extrapolation along n: one fold, no standard error. */
 Test(discover, ranked_by_extrapolation)
 {
-	pm_dataset *d = strong_scaling();
-	pm_spec *s = spec_of("time", NULL);
-	pm_discover_options o = pm_discover_options_default();
-	pm_error err = { 0 };
-	pm_discovery *x;
+	struct run r = run(strong_scaling, NULL, 0, "extrapolate:n");
 
-	cr_assert_eq(pm_validation_parse("extrapolate:n", &o.validate, &err), PM_OK, "%s",
-		     err.msg);
-	x = discover(d, s, &o);
-	show(x);
-	cr_expect_eq(x->folds, 1);
-	cr_expect(strstr(x->what, "extrapolation along n") != NULL, "%s", x->what);
-	for (size_t i = 0; i < x->n; i++)
-		cr_expect_eq(x->cand[i].mape_se, 0.0);
+	cr_expect_eq(r.x->folds, 1);
+	cr_expect(strstr(r.x->what, "extrapolation along n") != NULL, "%s", r.x->what);
+	for (size_t i = 0; i < r.x->n; i++)
+		cr_expect_eq(r.x->cand[i].mape_se, 0.0);
 	/* with no standard error, the best is the chosen, or one as good */
-	cr_expect_leq(x->cand[x->chosen].mape, x->cand[0].mape);
-	pm_discovery_free(x);
-	pm_spec_free(s);
-	pm_dataset_free(d);
+	cr_expect_leq(r.x->cand[r.x->chosen].mape, r.x->cand[0].mape);
+	run_free(&r);
 }
 
 static void expect_einval(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
