@@ -371,11 +371,19 @@ Test(discover, every_formula_parses_and_fits)
 					     k == (int)x->chosen);
 			}
 			cr_expect_eq(nchosen, 1);
-			/* no discovery, no scheme: refused */
-			cr_expect_eq(pm_discover_report_to_json(m, r, NULL, &o.validate, &json, NULL),
-				     PM_EINVAL);
-			cr_expect_eq(pm_discover_report_to_json(m, r, x, NULL, &json, NULL),
-				     PM_EINVAL);
+			/* no discovery, no scheme: refused, nothing written */
+			{
+				char *none = json;
+
+				cr_expect_eq(pm_discover_report_to_json(m, r, NULL, &o.validate,
+									&none, NULL),
+					     PM_EINVAL);
+				cr_expect_null(none);
+				none = json;
+				cr_expect_eq(pm_discover_report_to_json(m, r, x, NULL, &none, NULL),
+					     PM_EINVAL);
+				cr_expect_null(none);
+			}
 			cJSON_Delete(doc);
 			free(json);
 			pm_scaling_report_free(r);
