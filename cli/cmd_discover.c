@@ -24,7 +24,7 @@ const char discover_usage[] =
 	"                         along COL best), FILE (its rows); docs/cli.md, Validation\n"
 	"  --cv K, --cv-seed N    kfold:K, and the seed of its folds (default: --seed)\n"
 	"  --max-terms K          terms besides the constant, 1 to 6 (3)\n"
-	"  --beam B               hypotheses grown at each size, 1 to 64 (8)\n"
+	"  --beam B               hypotheses grown at each size, 1 to 64 (16)\n"
 	"  --top N                candidates printed, 1 to 100 (10)\n"
 	"  --refine               fit the chosen formula's powers from the data (x^p1, ...)\n"
 	"                         rather than keep the search's numbers (x^1.5)\n"

@@ -631,7 +631,7 @@ PM_API pm_status pm_predict_config_read(const char *path, pm_model **model,
  * than 16 times (or less than 1/16 of) that at the largest, is rejected. */
 typedef struct pm_discover_options {
 	unsigned max_terms;	/* terms besides the constant, 1..6 (3) */
-	unsigned beam;		/* hypotheses grown at each size, 1..64 (8) */
+	unsigned beam;		/* hypotheses grown at each size, 1..64 (16) */
 	unsigned top;		/* candidates reported, 1..100 (10) */
 	pm_validation validate;	/* how hypotheses are ranked (kfold:5, seed 1) */
 	/* hypotheses evaluated side by side on this many threads (0: the

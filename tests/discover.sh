@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# End-to-end tests of perfmodel discover (issue 21) on small tables made
+# here: the table of candidates, the model file every other command reads,
+# --json, --validate extrapolate, --max-terms, determinism and every misuse.
+# usage: discover.sh PERFMODEL
+set -u
+pm=$(realpath "$1")
+here=$(dirname "$(realpath "$0")")
+. "$here/tap.sh"
+
+# t = 2e-6 n^2 + 50 / threads + 1, 1 % ripple.
+awk 'BEGIN { print "n,threads,time"; k = 0
+	for (n = 100; n <= 3200; n *= 2) for (t = 1; t <= 16; t *= 2) {
+		k++; printf "%d,%d,%.6g\n", n, t, (2e-6 * n * n + 50 / t + 1) * (1 + 0.01 * sin(k * 1.7)) } }' >s.csv
+printf 'n,threads\n6400,32\n100,1\n' >points.csv
+printf 'n,other,time\n4,1,1\n4,2,2\n4,3,3\n4,4,4\n' >flat.csv
+printf 'n,time\n1,1\n2,0\n4,3\n8,4\n16,5\n' >zero.csv
+roles=(--target time)
+# model.json without its "run" member (threads used, wall time)
+norun() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("run", None); print(json.dumps(d, sort_keys=True))' "$1"; }
+
+# ---- the table, the chosen formula fitted and saved
+if "$pm" discover s.csv "${roles[@]}" -o m.json >m.txt 2>m.err; then
+	has "discover: the table of candidates, the chosen one marked" m.txt \
+		'^discovery: 5-fold cross-validation, fold seed 1$' \
+		'hypotheses, [0-9]+ rejected' \
+		'terms +held-out MAPE % +formula' \
+		'  <- chosen$' \
+		'^chosen: the fewest terms within one standard error of the best' \
+		'^model \(formula\)' 'saved to m.json'
+	# the formula of the line marked chosen is the model's
+	f=$(sed -n 's/^ *[0-9]\+ \+[0-9.]\+ +- \+[0-9.]\+  \(.*\)  <- chosen$/\1/p' m.txt)
+	if [ -n "$f" ] && grep -Fq "\"formula\": \"$f\"" m.json && grep -Fq "t = $f" m.txt; then
+		ok "discover: the chosen formula is the model's ($f)"
+	else
+		bad "discover: the chosen formula is the model's" "chosen '$f'" "$(grep formula m.json)"
+	fi
+	[ -s m.err ] && bad "discover: nothing on stderr" "$(cat m.err)" || ok "discover: nothing on stderr"
+else
+	bad "discover runs" "$(cat m.err)"
+fi
+# every command reads the model
+if "$pm" predict -m m.json points.csv >p.txt 2>p.err; then
+	has "predict -m reads discover's model" p.txt '6400'
+else
+	bad "predict -m reads discover's model" "$(cat p.err)"
+fi
+if "$pm" eval -m m.json s.csv >e.txt 2>e.err; then
+	has "eval -m reads discover's model" e.txt 'MAPE'
+else
+	bad "eval -m reads discover's model" "$(cat e.err)"
+fi
+
+# ---- --json: the document on stdout with "discovery", the table on stderr
+if "$pm" discover s.csv "${roles[@]}" --json -o j.json >j.out 2>j.err; then
+	if python3 -c 'import json, sys
+d = json.load(open("j.out")); x = d["discovery"]
+c = x["candidates"]
+assert d["form"] == "formula" and x["validation"] == "kfold:5" and x["folds"] == 5
+assert x["hypotheses"] > x["rejected"] and 0 <= x["chosen"] < len(c)
+assert [k for k in range(len(c)) if c[k]["chosen"]] == [x["chosen"]]
+assert c[x["chosen"]]["formula"] == d["formula"]
+assert all(k["mape"] >= 0 and k["mape_se"] >= 0 and k["terms"] >= 1 for k in c)' 2>py.err; then
+		ok "discover --json: \"discovery\" with its candidates, the chosen one the model's"
+	else
+		bad "discover --json: \"discovery\"" "$(cat py.err)"
+	fi
+	has "discover --json: the table on stderr" j.err '<- chosen$' '^discovery: '
+	if grep -q 'held-out MAPE' j.out; then bad "discover --json: no table on stdout"; else ok "discover --json: no table on stdout"; fi
+else
+	bad "discover --json runs" "$(cat j.err)"
+fi
+
+# ---- ranked by extrapolation along n: one fold, no standard error
+if "$pm" discover s.csv "${roles[@]}" --validate extrapolate:n -o x.json >x.txt 2>x.err; then
+	has "discover --validate extrapolate:n" x.txt \
+		'^discovery: extrapolation along n: fitted to values <= 400' \
+		'\+- +0\.00  .*  <- chosen$'
+else
+	bad "discover --validate extrapolate:n runs" "$(cat x.err)"
+fi
+
+# ---- --max-terms 1: a one-term formula
+if "$pm" discover s.csv "${roles[@]}" --max-terms 1 --top 3 -o one.json >one.txt 2>one.err; then
+	n=$(sed -n 's/^ *\([0-9]\+\) \+[0-9.]\+ +- .*/\1/p' one.txt | sort -u | tr '\n' ' ')
+	f=$(python3 -c 'import json; print(json.load(open("one.json"))["formula"])')
+	if [ "$n" = "1 " ] && [ "$(grep -o ' + ' <<<"$f" | wc -l)" -eq 1 ]; then
+		ok "discover --max-terms 1: one term and C ($f)"
+	else
+		bad "discover --max-terms 1: one term" "terms: $n" "formula: $f"
+	fi
+else
+	bad "discover --max-terms 1 runs" "$(cat one.err)"
+fi
+
+# ---- the same seed twice: the same model file (but for the run's timing)
+if "$pm" discover s.csv "${roles[@]}" --seed 7 -o a.json >/dev/null 2>&1 &&
+	"$pm" discover s.csv "${roles[@]}" --seed 7 -o b.json >/dev/null 2>&1 &&
+	[ "$(norun a.json)" = "$(norun b.json)" ]; then
+	ok "discover: the same seed twice gives the same model.json"
+else
+	bad "discover: the same seed twice gives the same model.json" "$(diff a.json b.json | head -20)"
+fi
+
+# ---- misuse: usage errors exit 2, data errors 1, and nothing is saved
+rm -f nomodel.json
+expect_fail "discover --form: refused" 2 'discover writes the formula' -- \
+	"$pm" discover s.csv "${roles[@]}" --form additive -o nomodel.json
+expect_fail "discover --formula: refused" 2 'discover writes the formula' -- \
+	"$pm" discover s.csv "${roles[@]}" --formula 'a * n^p + C' -o nomodel.json
+expect_fail "discover --forms: refused" 2 'discover writes the formula' -- \
+	"$pm" discover s.csv "${roles[@]}" --forms additive -o nomodel.json
+expect_fail "discover --max-terms 0" 2 "--max-terms '0': expected a whole number from 1 to 6" -- \
+	"$pm" discover s.csv "${roles[@]}" --max-terms 0 -o nomodel.json
+expect_fail "discover --max-terms 7" 2 "--max-terms '7': expected a whole number from 1 to 6" -- \
+	"$pm" discover s.csv "${roles[@]}" --max-terms 7 -o nomodel.json
+expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
+	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
+expect_fail "select --top: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
+	"$pm" select s.csv "${roles[@]}" --top 3 -o nomodel.json
+expect_fail "discover --target-kind throughput: not yet" 1 'discover searches models of time: a throughput target is not supported yet' -- \
+	"$pm" discover s.csv "${roles[@]}" --target-kind throughput -o nomodel.json
+expect_fail "discover: only a constant input" 1 'discover: no input varies: nothing to search' -- \
+	"$pm" discover flat.csv "${roles[@]}" --ignore other -o nomodel.json
+expect_fail "discover: a time of 0" 1 'the target must be > 0 \(row 2: 0\)' -- \
+	"$pm" discover zero.csv "${roles[@]}" -o nomodel.json
+
+if [ -e nomodel.json ]; then bad "discover: no misuse saved a model"; else ok "discover: no misuse saved a model"; fi
+
+echo "1..$((pass + fail))"
+[ "$fail" -eq 0 ]

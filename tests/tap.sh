@@ -1,0 +1,35 @@
+# What the end-to-end scripts (validate.sh, discover.sh) share, sourced
+# first: a scratch folder to work in, removed on exit, and the TAP helpers
+# ok, bad, has and expect_fail, counting into pass and fail.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok $((pass + fail)) - $1"; shift; printf '  %s\n' "$@"; }
+# has NAME FILE REGEX...: the command's output file matches every regex
+has() {
+	local name=$1 file=$2
+	shift 2
+	for re in "$@"; do
+		if ! grep -Eq -e "$re" "$file"; then
+			bad "$name" "no /$re/ in $file:" "$(cat "$file")"
+			return
+		fi
+	done
+	ok "$name"
+}
+# expect_fail NAME WANT_EXIT STDERR_REGEX -- COMMAND...
+expect_fail() {
+	local name=$1 want=$2 regex=$3
+	shift 4
+	"$@" >stdout.txt 2>stderr.txt
+	local rc=$?
+	if [ "$rc" -ne "$want" ] || [ "$(wc -l <stderr.txt)" -ne 1 ] ||
+		! grep -Eq -e "$regex" stderr.txt; then
+		bad "$name" "exit $rc, wanted $want and /$regex/" "$(cat stderr.txt)"
+	else
+		ok "$name"
+	fi
+}
