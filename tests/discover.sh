@@ -114,9 +114,9 @@ expect_fail "discover --max-terms 0" 2 "--max-terms '0': expected a whole number
 	"$pm" discover s.csv "${roles[@]}" --max-terms 0 -o nomodel.json
 expect_fail "discover --max-terms 7" 2 "--max-terms '7': expected a whole number from 1 to 6" -- \
 	"$pm" discover s.csv "${roles[@]}" --max-terms 7 -o nomodel.json
-expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
+expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
 	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
-expect_fail "select --top: discover's" 2 "--max-terms, --beam and --top are discover's" -- \
+expect_fail "select --top: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
 	"$pm" select s.csv "${roles[@]}" --top 3 -o nomodel.json
 expect_fail "discover --target-kind throughput: not yet" 1 'discover searches models of time: a throughput target is not supported yet' -- \
 	"$pm" discover s.csv "${roles[@]}" --target-kind throughput -o nomodel.json

@@ -21,6 +21,8 @@
 
 /* factors of each input that seed products: its best one-term models' */
 enum { SEEDS = 4, MAX_STEPS = 24 };
+/* hypotheses of one skeleton the beam keeps at most */
+enum { PER_SKELETON = 4 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
@@ -120,6 +122,7 @@ static pm_status single_terms(struct search *s, pm_error *err)
 			st = single(s, (struct factor){ i, F_INDICATOR, 0, 0, lo }, err);
 		s->indicator[i] = (unsigned)s->npool - 1;
 	}
+	s->nsingle = s->npool;
 	return st;
 }
 
@@ -219,28 +222,28 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 }
 
 /* Keep h among the `width` best of beam[0..*n) (ascending score), at most
- * one hypothesis of a skeleton: variants of one shape (n^2, n^2 * log2(n),
+ * PER_SKELETON of one skeleton: variants of one shape (n^2, n^2 * log2(n),
  * n^2.5, ...) would fill the beam and leave no room for another shape. */
 static void keep(const struct search *s, struct hyp *beam, size_t *n, size_t width,
 		 const struct hyp *h)
 {
 	uint64_t sk = skeleton(s, h);
-	size_t i = *n;
+	size_t i, same_shape = 0, worst = 0;
 
 	for (size_t k = 0; k < *n; k++)
 		if (skeleton(s, &beam[k]) == sk) {
-			if (!(h->score < beam[k].score))
-				return;
-			memmove(beam + k, beam + k + 1, (*n - k - 1) * sizeof(*beam));
-			i = --*n;
-			break;
+			same_shape++;
+			worst = k;	/* the beam is sorted: the last is the worst */
 		}
+	if (same_shape == PER_SKELETON) {
+		if (!(h->score < beam[worst].score))
+			return;
+		memmove(beam + worst, beam + worst + 1, (*n - worst - 1) * sizeof(*beam));
+		--*n;
+	}
 	if (*n == width && !(h->score < beam[*n - 1].score))
 		return;
-	if (*n < width)
-		(*n)++;
-	else
-		i = *n - 1;
+	i = *n < width ? (*n)++ : *n - 1;
 	while (i > 0 && h->score < beam[i - 1].score) {
 		beam[i] = beam[i - 1];
 		i--;
@@ -353,9 +356,9 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
 	return 1;
 }
 
-/* The moves from h: add a term of the pool; multiply a term by a seed
- * factor; scale the terms by a categorical's levels; offsets in place of
- * C. */
+/* The moves from h: add a term of the pool; give a one-factor term
+ * another shape of its input; multiply a term by a seed factor; scale the
+ * terms by a categorical's levels; offsets in place of C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
 		       size_t nseed, unsigned max_terms, struct batch *b, pm_error *err)
 {
@@ -368,6 +371,17 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 		if (normal(&g))
 			st = consider(s, &g, b, err);
 	}
+	/* another shape of a one-factor term's input: the exponents and logs
+	 * of a skeleton are climbed here, as the beam keeps one of each */
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (size_t t = 0; t < s->nsingle && s->pool[h->t[k]].nf == 1 && !st; t++) {
+			if (s->pool[t].f[0].input != s->pool[h->t[k]].f[0].input || t == h->t[k])
+				continue;
+			g = *h;
+			g.t[k] = (unsigned)t;
+			if (normal(&g))
+				st = consider(s, &g, b, err);
+		}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t i = 0; i < nseed && !st; i++) {
 			struct term prod;

@@ -64,8 +64,8 @@ struct search {
 	size_t ncat;
 	uint32_t *codes;	/* ncat * n: each row's level */
 	size_t *nlev;
-	struct term *pool;	/* every term tried */
-	size_t npool, cap;
+	struct term *pool;	/* every term tried; the one-factor ones first */
+	size_t npool, cap, nsingle;
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
 	/* scratch of the thread evaluating (discover.c gives each its own):
