@@ -274,7 +274,7 @@ Test(discover, a_u_shaped_thread_grid)
  * threads^1 + C fits to 0.64 %. (The first increment's search missed it:
  * threads^(-1) alone ranked below the beam's one-term hypotheses; the beam
  * now keeps a few of each skeleton and climbs a term's shape.) */
-Test(discover, a_u_shaped_thread_grid_in_two_terms, )
+Test(discover, a_u_shaped_thread_grid_in_two_terms)
 {
 	struct run r = run(u_shaped, "rep", 2, NULL);
 
