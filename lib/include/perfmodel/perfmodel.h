@@ -618,20 +618,22 @@ PM_API pm_status pm_predict_config_read(const char *path, pm_model **model,
 					pm_dataset **points, pm_error *err);
 
 /* ---- discovering the model's terms (perfmodel discover, issue 21) ----------
- * A search over hypotheses t = C + sum_k c_k * term_k (docs/discover.md):
- * each term a product of at most two factors x^i * log2(x)^j (i from a set
- * of fractions, negative ones included; j in 0..2) or an indicator [x > v]
- * of the numeric inputs; per-level offsets of a categorical input in place
- * of C. Coefficients by weighted least squares with weights 1/t^2 (relative
+ * A search over hypotheses t = C + sum_k c_k * M * term_k (docs/discover.md):
+ * each term a product of up to 8 factors of the numeric inputs, x^i *
+ * log2(x)^j (i from a set of fractions, negative ones included; j in 0..2)
+ * or an indicator [x > v]; M the product of some categoricals' per-level
+ * multipliers (or none); per-level offsets of a categorical in place of C.
+ * Coefficients by weighted least squares with weights 1/t^2 (relative
  * error: small times count as much as large) and every coefficient >= 0
  * (each term adds time); hypotheses ranked by held-out MAPE under a
- * validation scheme, grown a term at a time (a beam search), the fewest
- * terms within one standard error of the best chosen. A hypothesis whose
+ * validation scheme, found by a beam search over moves (add a term, reshape
+ * or multiply one, scale by a categorical, offsets), the fewest terms within
+ * one standard error of the best chosen. A hypothesis whose
  * prediction at twice an input's largest value is <= 0, not finite, or more
  * than 16 times (or less than 1/16 of) that at the largest, is rejected. */
 typedef struct pm_discover_options {
 	unsigned max_terms;	/* terms besides the constant, 1..6 (3) */
-	unsigned beam;		/* hypotheses grown at each size, 1..64 (16) */
+	unsigned beam;		/* hypotheses the beam keeps at each step, 1..64 (16) */
 	unsigned top;		/* candidates reported, 1..100 (10) */
 	pm_validation validate;	/* how hypotheses are ranked (kfold:5, seed 1) */
 	/* hypotheses evaluated side by side on this many threads (0: the
