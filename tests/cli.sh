@@ -544,7 +544,7 @@ expect_fail "select --cv 1 is a usage error" 2 "--cv '1'" -- selcmd --cv 1 -o ou
 expect_fail "select: a bad formula fails before fitting" 1 "formula:1:5: .*form 'a\*n\^'" -- \
 	selcmd --forms additive,'a*n^' -o out.json
 expect_fail "select: a missing column names the form" 1 \
-	"no column 'nope'.*form 'additive'" -- \
+	"no column 'nope'.*form '(additive|discover)'" -- \
 	"$pm" select "$data/gemm_cpu.csv" --target time_s --intrinsic n,nope --cv 3 -o out.json
 check "help select" "$pm" help select
 rm -f sint.json
@@ -1110,7 +1110,7 @@ else
 fi
 # select: the table in the JSON; a constant candidate flagged in the table
 "$pm" select scal.csv --target time --extrinsic threads,nodes --intrinsic "" --cv 3 --maxiter 50 \
-	--json -o sel.json >sel.out 2>sel.err
+	--forms additive,multiplicative --json -o sel.json >sel.out 2>sel.err
 if python3 - sel.out <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -1128,6 +1128,14 @@ then
 	ok "select --json carries the whole table as \"selection\""
 else
 	bad "select --json carries the whole table as \"selection\"" "$(head -c 800 sel.out)" "$(cat sel.err)"
+fi
+# by default discover is a candidate too: its formula named in the table and the JSON
+if "$pm" select scal.csv --target time --extrinsic threads,nodes --intrinsic "" --cv 3 --maxiter 50 \
+	--json -o sel.json >seld.out 2>seld.err && grep -q '^  discover: .*threads' seld.err &&
+	python3 -c 'import json,sys; c=[x for x in json.load(open(sys.argv[1]))["selection"]["candidates"] if x["form"] == "discover"]; sys.exit(not (len(c) == 2 and all("threads" in x["formula"] for x in c)))' seld.out; then
+	ok "select: discover among the default candidates, its formula named"
+else
+	bad "select: discover among the default candidates, its formula named" "$(cat seld.err)"
 fi
 "$pm" select flat.csv --target time --extrinsic threads,nodes --intrinsic "" --forms additive --cv 3 \
 	--maxiter 30 -o sel_flat.json >sel_flat.txt 2>sel_flat.err

@@ -299,7 +299,7 @@ Test(select, the_selection_document)
 	pm_fit_options o = quick();
 	const pm_candidate c[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
 	pm_cv_result cv[2];
-	pm_selection sel = { 2, c, cv, 0, KFOLD(3, 7) };
+	pm_selection sel = { 2, c, cv, 0, KFOLD(3, 7), NULL };
 	pm_scaling_report *r = NULL;
 	pm_model *m = NULL;
 	char *json = (char *)&sel;

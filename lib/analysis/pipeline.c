@@ -5,9 +5,11 @@
 #include "perfmodel/perfmodel.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/stop.h"
+#include "fit/holdout.h"
 #include "fit/spec_impl.h"
 
 pm_status pm_model_read_data(const pm_model *m, const char *path, const pm_read_options *o,
@@ -131,6 +133,45 @@ static pm_status discover(pm_spec *sp, const pm_discover_options *dopt,
 				err);
 }
 
+/* select's candidates, with the form "discover" replaced by the formula
+ * pm_discover finds on the rows the selection validates (o's held-out rows
+ * left out), ranked by the selection's scheme (none, for a file of held-out
+ * rows: discover's default); *out NULL when no candidate is "discover".
+ * r->discovery owns the formula. */
+static pm_status discovered(pm_spec *sp, const pm_fit_options *o, const pm_candidate *cand,
+			    size_t n, const pm_validation *v, pm_fit_result *r, pm_candidate **out,
+			    pm_error *err)
+{
+	pm_discover_options d = pm_discover_options_default();
+	pm_dataset *train = NULL, *test = NULL;
+	char what[512];
+	size_t k = 0;
+	pm_status st;
+
+	*out = NULL;
+	while (k < n && strcmp(cand[k].form, "discover") != 0)
+		k++;
+	if (k == n)
+		return PM_OK;
+	if (v && v->scheme)
+		d.validate = *v;
+	d.threads = o->threads;
+	d.stop = o->stop;
+	if (!(st = pm__holdout_split(r->data, sp, o, &train, &test, what, err)) &&
+	    (st = pm_discover(train ? train : r->data, sp, &d, &r->discovery, err)))
+		pm__err_append(err, " (form 'discover')");
+	else if (!st && !(*out = malloc(n * sizeof(**out))))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	for (k = 0; !st && k < n; k++) {
+		(*out)[k] = cand[k];
+		if (strcmp(cand[k].form, "discover") == 0)
+			(*out)[k].form = r->discovery->cand[r->discovery->chosen].formula;
+	}
+	pm_dataset_free(train);
+	pm_dataset_free(test);
+	return st;
+}
+
 /* The pipeline of fit (cand NULL: nseeds seeds of s's form), discover (dopt:
  * its winner's formula, fitted as fit does) or select (the candidates, each
  * on the same folds). */
@@ -140,6 +181,7 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 {
 	pm_fit_result *r;
 	pm_spec *sp = NULL;
+	pm_candidate *found = NULL;
 	pm_fit_options fo;
 	pm_status st;
 
@@ -161,10 +203,12 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
 		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
-		else if (!(st = pm_select(r->data, sp, &fo, cand, n, v, r->cv, &r->best, &r->model,
-					  err)))
+		else if (!(st = discovered(sp, &fo, cand, n, v, r, &found, err)) &&
+			 !(st = pm_select(r->data, sp, &fo, found ? found : cand, n, v, r->cv,
+					  &r->best, &r->model, err)))
 			r->ncand = n;
 	}
+	free(found);
 	pm_spec_free(sp);
 	if (st) {
 		pm_fit_result_free(r);

@@ -280,6 +280,10 @@ static void write_selection(pm_jw *w, const pm_selection *sel)
 		pm__jw_object_begin(w);
 		pm__jw_key(w, "form");
 		pm__jw_string(w, sel->cand[i].form);
+		if (sel->discovery && strcmp(sel->cand[i].form, "discover") == 0) {
+			pm__jw_key(w, "formula");
+			pm__jw_string(w, sel->discovery->cand[sel->discovery->chosen].formula);
+		}
 		pm__jw_key(w, "loss");
 		pm__jw_string(w, pm_loss_name(sel->cand[i].loss));
 		pm__jw_key(w, "params");

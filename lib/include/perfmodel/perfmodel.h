@@ -748,6 +748,9 @@ typedef struct pm_selection {
 	const pm_cv_result *cv;		/* n: pm_select's cv */
 	size_t best;			/* the one chosen (pm_select_best) */
 	const pm_validation *validation;	/* pm_select's v */
+	/* pm_select_file's search for the candidate "discover" (the chosen
+	 * formula is what was validated); NULL: none */
+	const pm_discovery *discovery;
 } pm_selection;
 /* The document of perfmodel select --json (docs/json.md): the members of
  * pm_fit_report_to_json (m, the chosen candidate fitted to every row, and
@@ -927,7 +930,9 @@ PM_API pm_status pm_fit_file(const pm_source *src, const pm_spec *s, const pm_fi
 			     unsigned nseeds, pm_fit_result **out, pm_error *err);
 
 /* perfmodel select: read and derive as pm_fit_file, then pm_select of
- * cand[0..n) validated by v; the result's cv[ncand] and
+ * cand[0..n) validated by v (a candidate whose form is "discover" is the
+ * formula pm_discover finds, ranked by v, on the rows the selection
+ * validates: the result's discovery); the result's cv[ncand] and
  * best say how each did. cand is only read. Ownership as pm_fit_file.
  * Errors: as pm_fit_file, PM_EINVAL for no candidates, and those of
  * pm_select (a fold cut short by o->stop is PM_EFIT: nothing is chosen). */
