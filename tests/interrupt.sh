@@ -125,6 +125,16 @@ else
 	bad "fit, while reading: exit 130, nothing fitted or saved" "exit $rc" "$(cat err.txt)"
 fi
 
+# discover: a search stopped chooses nothing and saves nothing (30 000 rows:
+# a step of the search takes seconds; the stop is polled before each hypothesis)
+interrupted discover "${lenet[@]}" -o out.json
+if [ $early = no ] && [ $rc -eq 130 ] && [ ! -e out.json ] &&
+	grep -q "interrupted during the search: nothing fitted" err.txt; then
+	ok "discover, during the search: exit 130, nothing fitted or saved"
+else
+	bad "discover, during the search: exit 130, nothing fitted or saved" "early $early, exit $rc" "$(cat err.txt)"
+fi
+
 # select: during a fold nothing is chosen or saved
 interrupted select "${lenet[@]}" "${long[@]}" --cv 3 -o out.json
 if [ $early = no ] && [ $rc -eq 130 ] && [ ! -e out.json ] &&

@@ -128,6 +128,9 @@ static pm_status discover(pm_spec *sp, const pm_discover_options *dopt,
 	st = pm_discover(r->data, sp, &d, &r->discovery, err);
 	if (st)
 		return st;
+	/* a search cut short chose from what it had seen: no model to trust */
+	if (r->discovery->interrupted)
+		return pm__fail(err, PM_EFIT, "interrupted during the search: nothing fitted");
 	return pm_spec_set_form(sp, d.refine ? r->discovery->refined
 					     : r->discovery->cand[r->discovery->chosen].formula,
 				err);
@@ -160,6 +163,9 @@ static pm_status discovered(pm_spec *sp, const pm_fit_options *o, const pm_candi
 	if (!(st = pm__holdout_split(r->data, sp, o, &train, &test, what, err)) &&
 	    (st = pm_discover(train ? train : r->data, sp, &d, &r->discovery, err)))
 		pm__err_append(err, " (form 'discover')");
+	else if (!st && r->discovery->interrupted)
+		st = pm__fail(err, PM_EFIT, "interrupted: no form chosen, the search for "
+			      "'discover' was stopped");
 	else if (!st && !(*out = malloc(n * sizeof(**out))))
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	for (k = 0; !st && k < n; k++) {

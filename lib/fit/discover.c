@@ -258,6 +258,7 @@ struct batch {
 	size_t n, cap;
 	struct search *s;
 	struct scratch *w;	/* one per thread */
+	volatile sig_atomic_t *stop;
 };
 
 /* Each thread's solver scratch (discover_impl.h, struct search). */
@@ -282,6 +283,11 @@ static void evaluate_one(void *ctx, size_t i, unsigned worker)
 	struct search local = *b->s;	/* the shared parts only read */
 	const struct scratch *w = &b->w[worker];
 
+	/* a step on many rows takes seconds: a stop request skips the rest */
+	if (pm__stop_requested(b->stop)) {
+		b->ok[i] = 0;
+		return;
+	}
 	local.mult = w->mult;
 	local.gram_all = w->gram_all;
 	local.vec_all = w->vec_all;
@@ -304,6 +310,13 @@ static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, str
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	b->s = s;
 	pm__pool_for(pool, b->n, evaluate_one, b);
+	if (pm__stop_requested(b->stop)) {	/* the step is incomplete: not used */
+		s->interrupted = 1;
+		free(b->ok);
+		b->ok = NULL;
+		b->n = 0;
+		return PM_OK;
+	}
 	s->evaluated += b->n;
 	for (size_t i = 0; i < b->n && !st; i++) {
 		if (!b->ok[i]) {
@@ -311,7 +324,9 @@ static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, str
 			continue;
 		}
 		keep(s, beam, nbeam, width, &b->h[i]);
-		st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);
+		/* C alone starts the search, but a constant is no candidate */
+		if (b->h[i].nt || b->h[i].offsets >= 0)
+			st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);
 	}
 	free(b->ok);
 	b->ok = NULL;
@@ -478,7 +493,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
 	struct factor *seed = malloc((s->nin * (SEEDS + 3) + 1) * sizeof(*seed));
-	struct batch b = { .w = w };
+	struct batch b = { .w = w, .stop = o->stop };
 	pm_status st = PM_OK;
 
 	if (!beam || !from || !seed) {
@@ -491,7 +506,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		size_t nfrom = n;
 		int changed = 0;
 
-		if (pm__stop_requested(o->stop)) {
+		if (s->interrupted || pm__stop_requested(o->stop)) {
 			s->interrupted = 1;
 			break;
 		}

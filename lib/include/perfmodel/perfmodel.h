@@ -640,7 +640,8 @@ typedef struct pm_discover_options {
 	 * CPUs; at most 1024); the result does not depend on it */
 	unsigned threads;
 	/* NULL, or polled between the search's steps, as pm_fit_options.stop:
-	 * the search ends there, with what it has (interrupted set) */
+	 * the search ends there, with what it has (interrupted set;
+	 * pm_discover_file and pm_select_file then fail with PM_EFIT) */
 	volatile sig_atomic_t *stop;
 	/* pm_discover_file: fit `refined` (the powers fitted continuously from
 	 * the search's numbers) rather than the chosen formula (0) */
