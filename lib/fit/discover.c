@@ -826,7 +826,7 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	    (st = single_terms(&sr, err)) || (st = workers(&opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
-	if (!sr.nseen) {
+	if (!sr.nseen && !sr.interrupted) {
 		st = pm__fail(err, PM_EFIT, "discover: every hypothesis was rejected (%zu tried)",
 			      sr.evaluated);
 		goto out;
@@ -835,7 +835,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = report(&sr, &opt, x, err)))
+	/* stopped before any hypothesis was scored: interrupted, no candidate */
+	if (sr.nseen && (st = report(&sr, &opt, x, err)))
 		goto out;
 	x->hypotheses = sr.evaluated;
 	x->interrupted = sr.interrupted;

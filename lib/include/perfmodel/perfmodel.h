@@ -669,7 +669,9 @@ typedef struct pm_discovery {
 	unsigned folds;
 	char what[512];		/* the validation in words (pm_folds.what) */
 	double wall_time_s;
-	int interrupted;	/* 1: a stop request ended the search early */
+	/* 1: a stop request ended the search early; then n may be 0 (no
+	 * candidate, no refined formula) */
+	int interrupted;
 } pm_discovery;
 
 /* Search the terms of a model of d's target in the inputs of s (resolved
