@@ -102,6 +102,30 @@ else
 	bad "discover: the same seed twice gives the same model.json" "$(diff a.json b.json | head -20)"
 fi
 
+# ---- a curve per level: terms of one level ([device == "cpu"]), a level with
+# a '"' in its name, read back by predict
+awk 'BEGIN { print "n,device,time"; k = 0
+	for (n = 100; n <= 3200; n *= 2) for (r = 0; r < 3; r++) {
+		k++; e = 1 + 0.01 * sin(k * 1.7)
+		printf "%d,cpu,%.6g\n%d,\"g\"\"pu\",%.6g\n", n, (2e-4 * n * n + 0.3) * e, n, (1e-8 * n * n * n + 0.3) * e } }' >lv.csv
+printf 'n,device\n6400,cpu\n6400,"g""pu"\n' >lvpoints.csv
+if "$pm" discover lv.csv "${roles[@]}" -o lv.json >lv.txt 2>lv.err; then
+	has "discover: a power per level" lv.txt \
+		'\[device == "cpu"\] \* n\^2 .*  <- chosen$' '\[device == "g""pu"\] \* n\^3 .*  <- chosen$'
+	if "$pm" predict -m lv.json lvpoints.csv >lvp.txt 2>lvp.err &&
+		python3 -c 'import csv, sys
+rows = list(csv.DictReader(open("lvp.txt")))
+cpu, gpu = (float(r["predicted"]) for r in rows)
+assert abs(cpu / (2e-4 * 6400**2 + 0.3) - 1) < 0.05, cpu
+assert abs(gpu / (1e-8 * 6400**3 + 0.3) - 1) < 0.05, gpu' 2>py.err; then
+		ok "predict -m: each level's curve, extrapolated to n = 6400"
+	else
+		bad "predict -m: each level's curve" "$(cat lvp.err py.err)"
+	fi
+else
+	bad "discover on a curve per level runs" "$(cat lv.err)"
+fi
+
 # ---- misuse: usage errors exit 2, data errors 1, and nothing is saved
 rm -f nomodel.json
 expect_fail "discover --form: refused" 2 'discover writes the formula' -- \

@@ -109,9 +109,13 @@ static pm_dataset *u_shaped(void)
 	return parse(&t, "u.csv");
 }
 
-/* (d) curves that differ per level: t = f 1e-3 n^1.5 + 0.2, f 1 on cpu and
- * 0.1 on gpu. */
-static pm_dataset *per_level(void)
+/* (d) curves that differ per level, on cpu and gpu, 2 % noise: by a factor,
+ * t = f 1e-3 n^1.5 + 0.2 with f 1 and 0.1; by a factor and an offset, t = f
+ * 1e-3 n^1.5 + b with b 0.2 and 2; by their power, t = 2e-4 n^2 + 0.3 and
+ * 1e-8 n^3 + 0.3. */
+enum per_level_kind { BY_FACTOR, BY_FACTOR_AND_OFFSET, BY_POWER };
+
+static pm_dataset *per_level_shape(enum per_level_kind kind)
 {
 	static const double ns[] = { 100, 200, 400, 800, 1600, 3200 };
 	struct text t = { 0 };
@@ -120,11 +124,32 @@ static pm_dataset *per_level(void)
 	put(&t, "n,device,time\n");
 	for (size_t i = 0; i < 6; i++)
 		for (int g = 0; g < 2; g++)
-			for (int k = 0; k < 2; k++, r++)
-				put(&t, "%g,%s,%.10g\n", ns[i], g ? "gpu" : "cpu",
-				    ((g ? 0.1 : 1.0) * 1e-3 * pow(ns[i], 1.5) + 0.2) *
-					    (1 + noise(r, 0.01)));
+			for (int k = 0; k < 3; k++, r++) {
+				double n = ns[i], y = (g ? 0.1 : 1.0) * 1e-3 * pow(n, 1.5) + 0.2;
+
+				if (kind == BY_FACTOR_AND_OFFSET)
+					y += g ? 1.8 : 0.0;
+				else if (kind == BY_POWER)
+					y = g ? 1e-8 * pow(n, 3) + 0.3 : 2e-4 * n * n + 0.3;
+				put(&t, "%g,%s,%.10g\n", n, g ? "gpu" : "cpu",
+				    y * (1 + noise(r, 0.02)));
+			}
 	return parse(&t, "level.csv");
+}
+
+static pm_dataset *per_level(void)
+{
+	return per_level_shape(BY_FACTOR);
+}
+
+static pm_dataset *power_per_level(void)
+{
+	return per_level_shape(BY_POWER);
+}
+
+static pm_dataset *offset_and_factor_per_level(void)
+{
+	return per_level_shape(BY_FACTOR_AND_OFFSET);
 }
 
 /* A spec of `target` whose roles are inferred (intrinsic and categorical
@@ -165,13 +190,17 @@ static const char *chosen(const pm_discovery *x)
 	return x->cand[x->chosen].formula;
 }
 
-/* Parsimony's measure (discover.c's complexity): the terms, plus one for
- * per-level offsets ("b * level(c)" in place of C) and one for levels that
- * scale every term ("c1 * level(c) * ..."). */
+/* Parsimony's measure (discover.c's complexity): the terms (those of one
+ * level, "c1 * [device == \"gpu\"] * ...", counted per level), plus one
+ * for per-level offsets ("b * level(c)" or "b1 * [c == ..." in place of C),
+ * one for levels that scale every term ("c1 * level(c) * ...") and one for
+ * terms of one level. */
 static unsigned complexity(const pm_discovered *c)
 {
-	return c->terms + (strstr(c->formula, "b * level(") != NULL) +
-	       (strstr(c->formula, "c1 * level(") != NULL);
+	const char *f = c->formula;
+
+	return c->terms + (strstr(f, "b * level(") || strstr(f, "b1 * [")) +
+	       (strstr(f, "c1 * level(") != NULL) + (strstr(f, "c1 * [") || strstr(f, "c2 * ["));
 }
 
 /* No candidate within one standard error of the best is simpler than the
@@ -282,13 +311,41 @@ Test(discover, a_u_shaped_thread_grid_in_two_terms)
 	run_free(&r);
 }
 
-Test(discover, curves_that_differ_per_level)
+/* The formula chosen on the data `make` gives has the texts of want[],
+ * and fits to 3 % held out. */
+static void expect_chosen(pm_dataset *(*make)(void), const char *const *want, size_t n)
 {
-	struct run r = run(per_level, NULL, 0, NULL);
+	struct run r = run(make, NULL, 0, NULL);
 
-	cr_expect(strstr(r.chosen, "level(device)") != NULL, "chosen: %s", r.chosen);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(strstr(r.chosen, want[i]) != NULL, "no '%s' in the chosen %s", want[i],
+			  r.chosen);
 	cr_expect_lt(r.x->cand[r.x->chosen].mape, 3.0);
 	run_free(&r);
+}
+
+Test(discover, curves_that_differ_per_level)
+{
+	expect_chosen(per_level, (const char *const[]){ "level(device)" }, 1);
+}
+
+/* A shape of its own per level: no level() can say n^2 on one device and
+ * n^3 on another; a term per level can. */
+Test(discover, a_power_per_level)
+{
+	expect_chosen(power_per_level,
+		      (const char *const[]){ "[device == \"cpu\"] * n^2",
+					     "[device == \"gpu\"] * n^3" }, 2);
+}
+
+/* Offsets and factors of one categorical: level() is the factor, the
+ * offsets a term per level. */
+Test(discover, an_offset_and_a_factor_per_level)
+{
+	expect_chosen(offset_and_factor_per_level,
+		      (const char *const[]){ "level(device) * n^(1.5)",
+					     "b1 * [device == \"cpu\"] + b2 * [device == \"gpu\"]" },
+		      2);
 }
 
 Test(discover, is_deterministic)

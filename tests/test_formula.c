@@ -96,6 +96,42 @@ Test(formula, errors_name_the_column_of_the_mistake)
 	expect_error("a * k^a", 7, "'a' is a coefficient");
 	expect_error("a * k^p + a * f^q", 11, "'a' is used twice");
 	expect_error("a * k^p + C + D", 15, "a second constant 'D'");
+	/* [col == "level"] */
+	expect_error("a * [act != \"relu\"]", 5, "a level can only be compared with '=='");
+	expect_error("a * [act == \"relu\"] * [act == \"tanh\"]", 23, "a second level in one term");
+	expect_error("a * [act == \"relu]", 13, "unclosed '\"'");
+	expect_error("a * [act == \"\"]", 13, "an empty level name");
+	expect_error("a * [act == \"relu\" ]]", 21, "expected '+'");
+	expect_error("a * [act == \"gpu\"] * k^p", 5, "column 'act' has no level \"gpu\"");
+	expect_error("a * [act == \"re\"\"lu\"]", 5, "no level \"re\"lu\"");
+	expect_error("a * [k == \"2\"] + b * k^p", 5, "column 'k' is numeric");
+	expect_error("a * [act == \"relu\"] + b * act^p", 27, "column 'act' is categorical");
+}
+
+Test(formula, a_term_of_one_level)
+{
+	pm_terms t;
+	pm_param_desc *desc;
+	char **name;
+	size_t np;
+	pm_error err = { 0 };
+
+	cr_assert_eq(compile("a * [act == \"tanh\"] * k^p + b * [ act==\"relu\" ] + c * k^p + C",
+			     &t, &desc, &name, &np, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(np, 5);
+	cr_expect_eq(t.nterms, 4);
+	cr_expect_eq(t.term[0].level_input, 2);
+	cr_expect_eq(t.term[0].level, 2);
+	cr_expect_eq(t.term[0].nfactors, 1);
+	cr_expect_eq(t.term[1].level_input, 2);
+	cr_expect_eq(t.term[1].level, 0);
+	cr_expect_eq(t.term[1].nfactors, 0);
+	cr_expect_eq(t.term[2].level_input, PM_NONE);
+	/* b is a coefficient (on at relu), not a second constant */
+	cr_expect_eq(desc[2].kind, PM_PARAM_COEF);
+	cr_expect_eq(desc[4].kind, PM_PARAM_CONST);
+	cr_expect_eq(t.nfactors, 1, "k^p is one factor in two terms");
+	free_compiled(&t, desc, name, np);
 }
 
 Test(formula, a_name_used_twice_is_one_parameter)
@@ -326,26 +362,54 @@ Test(formula, recovers_a_log_factor, .timeout = 120)
 			      w, 4));
 }
 
+/* m saved as *json (the caller frees it) and loaded: the loaded model,
+ * which predicts d as m does, bit for bit, into p1[0..nrows). */
+static pm_model *reload(const pm_model *m, const pm_dataset *d, char **json, double *p1)
+{
+	size_t n = pm_dataset_nrows(d);
+	double *p2 = malloc(n * sizeof(double));
+	pm_model *l = NULL;
+	pm_error err = { 0 };
+
+	cr_assert(p2);
+	cr_assert_eq(pm_model_to_json(m, json, &err), PM_OK, "%s", err.msg);
+	cr_expect(strstr(*json, "\"form\": \"formula\""), "%s", *json);
+	cr_assert_eq(pm_model_load_string(*json, "m.json", &l, &err), PM_OK, "%s", err.msg);
+	cr_expect_str_eq(pm_model_form(l), "formula");
+	cr_assert_eq(pm_model_predict_dataset(m, d, p1, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_model_predict_dataset(l, d, p2, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(memcmp(p1, p2, n * sizeof(double)), 0);
+	free(p2);
+	return l;
+}
+
+/* l writes back the file json it was loaded from; both freed. */
+static void expect_same_file(pm_model *l, char *json)
+{
+	char *again = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_model_to_json(l, &again, &err), PM_OK, "%s", err.msg);
+	cr_expect_str_eq(json, again);
+	free(again);
+	free(json);
+	pm_model_free(l);
+}
+
 Test(formula, a_saved_formula_model_predicts_bit_for_bit, .timeout = 120)
 {
 	pm_dataset *d = make_data(120, indicator_truth);
 	pm_model *m = fit_formula(d, "a * h^p1 * log2(batch)^2 / ws^q1 * level(act) + "
 				  "b * [ws > 1] * h^r1 + C", "ws");
-	pm_model *l = NULL;
+	pm_model *l;
 	size_t n = pm_dataset_nrows(d);
-	double *p1 = malloc(n * sizeof(double)), *p2 = malloc(n * sizeof(double));
-	char *json = NULL, *json2 = NULL;
+	double *p1 = malloc(n * sizeof(double));
+	char *json = NULL;
 	pm_error err = { 0 };
 
-	cr_assert(p1 && p2);
-	cr_assert_eq(pm_model_to_json(m, &json, &err), PM_OK, "%s", err.msg);
-	cr_expect(strstr(json, "\"form\": \"formula\""), "%s", json);
+	cr_assert(p1);
+	l = reload(m, d, &json, p1);
 	cr_expect(strstr(json, "\"formula\": \"a * h^p1 * log2(batch)^2"), "%s", json);
-	cr_assert_eq(pm_model_load_string(json, "m.json", &l, &err), PM_OK, "%s", err.msg);
-	cr_expect_str_eq(pm_model_form(l), "formula");
-	cr_assert_eq(pm_model_predict_dataset(m, d, p1, &err), PM_OK, "%s", err.msg);
-	cr_assert_eq(pm_model_predict_dataset(l, d, p2, &err), PM_OK, "%s", err.msg);
-	cr_expect_eq(memcmp(p1, p2, n * sizeof(double)), 0);
 	/* the raw parameters (--scale auto undone per term) give the same
 	 * predictions, up to rounding */
 	for (size_t r = 0; r < n; r++) {
@@ -383,13 +447,8 @@ Test(formula, a_saved_formula_model_predicts_bit_for_bit, .timeout = 120)
 			  err.msg);
 	}
 	/* and it writes back the same file */
-	cr_assert_eq(pm_model_to_json(l, &json2, &err), PM_OK, "%s", err.msg);
-	cr_expect_str_eq(json, json2);
-	free(json);
-	free(json2);
+	expect_same_file(l, json);
 	free(p1);
-	free(p2);
-	pm_model_free(l);
 	pm_model_free(m);
 	pm_dataset_free(d);
 }
@@ -434,7 +493,9 @@ Test(formula, log2_of_a_value_below_1_is_refused)
 
 /* ---- the fit's plan and gradient on every kind of factor -------------------- */
 
-Test(formula, plan_and_gradient_match_the_terms)
+/* The fit's compiled plan of formula gives the predictor's cost, and its
+ * gradient the cost's central differences. */
+static void check_plan(const char *formula)
 {
 	pm_dataset *d = make_data(80, indicator_truth);
 	pm_spec *s = NULL;
@@ -447,10 +508,6 @@ Test(formula, plan_and_gradient_match_the_terms)
 	size_t nlevels[5];
 	const char *const *levels[5];
 	double x[16], g[16], gk[16], *scratch, sum = 0.0;
-	/* shared powers, a division, a fixed power, log2 at 1, levels in a
-	 * key and in a leaf, an indicator */
-	const char *formula = "a * h^p1 * log2(batch)^r / ws^q * level(act) + "
-			      "b * [ws > 1] * h^p1 * ws^2 + e * level(act) * log2(ws)^r + C";
 
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
@@ -506,6 +563,62 @@ Test(formula, plan_and_gradient_match_the_terms)
 	pm_model_free(m);
 	pm__problem_free(&p);
 	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+Test(formula, plan_and_gradient_match_the_terms)
+{
+	/* shared powers, a division, a fixed power, log2 at 1, levels in a
+	 * key and in a leaf, an indicator */
+	check_plan("a * h^p1 * log2(batch)^r / ws^q * level(act) + "
+		   "b * [ws > 1] * h^p1 * ws^2 + e * level(act) * log2(ws)^r + C");
+	/* terms of one level: with factors, shared with another term, with
+	 * a level multiplier of the same column, alone */
+	check_plan("a * [act == \"tanh\"] * h^p1 * ws^q + b * [act == \"relu\"] * h^p2 + "
+		   "e * h^p1 * level(act) + f * [act == \"sigmoid\"] + C");
+}
+
+/* ---- terms of one level: a curve per level ---------------------------------- */
+
+static const double level_power[] = { 1.5, 0.5, 1.0 };	/* relu sigmoid tanh */
+
+static double per_level_truth(double n, double h, int act, double ws, double b)
+{
+	(void)n;
+	(void)ws;
+	(void)b;
+	return (act == 2 ? 2e-3 : 1e-4) * pow(h, level_power[act]) + 0.01 * (act == 1) + 0.02;
+}
+
+Test(formula, recovers_a_power_per_level, .timeout = 120)
+{
+	const struct want w[] = { { "p1", 1.5 }, { "p2", 0.5 }, { "p3", 1.0 }, { "e", 0.01 } };
+	pm_dataset *d = make_data(150, per_level_truth);
+	pm_model *m = recover(per_level_truth,
+			      "a * [act == \"relu\"] * h^p1 + b * [act == \"sigmoid\"] * h^p2 + "
+			      "c * [act == \"tanh\"] * h^p3 + e * [act == \"sigmoid\"] + C",
+			      w, 4);
+	pm_model *l;
+	size_t n = pm_dataset_nrows(d);
+	double *p1 = malloc(n * sizeof(double));
+	char *json = NULL;
+
+	cr_assert(p1);
+	/* saved and loaded: the same predictions, bit for bit, the same file */
+	l = reload(m, d, &json, p1);
+	cr_expect(strstr(json, "[act == \\\"relu\\\"]"), "%s", json);
+	for (size_t r = 0; r < n; r++) {
+		double h;
+		const char *act = pm_dataset_cell(d, r, 2);
+		int a = strcmp(act, "relu") == 0 ? 0 : strcmp(act, "sigmoid") == 0 ? 1 : 2;
+
+		cr_assert_eq(pm_dataset_number(d, r, 1, &h, NULL), PM_OK);
+		cr_expect_float_eq(p1[r], per_level_truth(0, h, a, 0, 0),
+				   1e-3 * per_level_truth(0, h, a, 0, 0), "row %zu", r);
+	}
+	expect_same_file(l, json);
+	free(p1);
+	pm_model_free(m);
 	pm_dataset_free(d);
 }
 

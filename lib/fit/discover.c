@@ -56,7 +56,7 @@ static int same_factor(const struct factor *a, const struct factor *b)
 
 static int same_term(const struct term *a, const struct term *b)
 {
-	if (a->nf != b->nf)
+	if (a->nf != b->nf || a->sel != b->sel || a->lev != b->lev)
 		return 0;
 	for (unsigned k = 0; k < a->nf; k++)
 		if (!same_factor(&a->f[k], &b->f[k]))
@@ -201,12 +201,12 @@ static int same(const struct hyp *a, const struct hyp *b)
  * so that the order of terms does not matter. */
 static uint64_t skeleton(const struct search *s, const struct hyp *h)
 {
-	uint64_t term[MAX_TERMS], k = UINT64_C(0xcbf29ce484222325);
+	uint64_t term[MAX_SLOTS], k = UINT64_C(0xcbf29ce484222325);
 
 	for (unsigned i = 0; i < h->nt; i++) {
 		const struct term *t = &s->pool[h->t[i]];
 
-		term[i] = UINT64_C(0xcbf29ce484222325);
+		term[i] = mix(mix(UINT64_C(0xcbf29ce484222325), t->sel), t->lev);
 		for (unsigned f = 0; f < t->nf; f++)
 			term[i] = mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind == F_INDICATOR));
 		for (unsigned j = i; j > 0 && term[j] < term[j - 1]; j--) {
@@ -350,6 +350,29 @@ static int normal(struct hyp *h)
 	return 1;
 }
 
+/* Categorical c's terms in h (those on at one of its levels). */
+static unsigned split_terms(const struct search *s, const struct hyp *h, size_t c)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < h->nt; k++)
+		n += s->pool[h->t[k]].sel == c + 1;
+	return n;
+}
+
+/* h's terms as max_terms counts them: a term split per level is one. */
+static unsigned terms(const struct search *s, const struct hyp *h)
+{
+	unsigned n = h->nt;
+
+	for (size_t c = 0; c < s->ncat; c++) {
+		unsigned k = split_terms(s, h, c);
+
+		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
+	}
+	return n;
+}
+
 /* Term k of h times factor f (of an input the term lacks), in input order. */
 static int times(const struct search *s, const struct hyp *h, unsigned k, const struct factor *f,
 		 struct term *out)
@@ -362,7 +385,7 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
 	for (unsigned i = 0; i < t->nf; i++)
 		if (t->f[i].input == f->input)
 			return 0;
-	*out = (struct term){ .nf = t->nf + 1 };
+	*out = (struct term){ .nf = t->nf + 1, .sel = t->sel, .lev = t->lev };
 	while (at < t->nf && t->f[at].input < f->input)
 		at++;
 	memcpy(out->f, t->f, at * sizeof(*t->f));
@@ -371,16 +394,105 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
 	return 1;
 }
 
+/* The single term of input i that best fits the rows of level l of
+ * categorical c alone (y ~ a * term + b, weights 1/t^2); nsingle: none, the
+ * level's rows having fewer than 3 values of the input. */
+static size_t level_shape(const struct search *s, unsigned i, size_t c, uint32_t l)
+{
+	size_t best = s->nsingle, distinct = 0;
+	double best_sse = INFINITY, seen[3];
+
+	for (size_t r = 0; r < s->n && distinct < 3; r++) {
+		size_t k = 0;
+
+		if (pm__disc_level(s, c, r) != l)
+			continue;
+		while (k < distinct && seen[k] != s->in[i].x[r])
+			k++;
+		if (k == distinct)
+			seen[distinct++] = s->in[i].x[r];
+	}
+	for (size_t t = 0; t < s->nsingle && distinct == 3; t++) {
+		double G[4] = { 0 }, v[2] = { 0 }, a[2], sse = 0.0;
+
+		if (s->pool[t].f[0].input != i || s->pool[t].f[0].kind != F_POWER)
+			continue;
+		for (size_t r = 0; r < s->n; r++)
+			if (pm__disc_level(s, c, r) == l) {
+				double f = s->pool[t].col[r], w = s->w[r];
+
+				G[0] += w * f * f;
+				G[1] += w * f;
+				G[3] += w;
+				v[0] += w * f * s->y[r];
+				v[1] += w * s->y[r];
+			}
+		G[2] = G[1];
+		pm__nnls(G, v, 2, a);
+		for (size_t r = 0; r < s->n; r++)
+			if (pm__disc_level(s, c, r) == l) {
+				double e = s->y[r] - a[0] * s->pool[t].col[r] - a[1];
+
+				sse += s->w[r] * e * e;
+			}
+		if (a[0] > 0 && sse < best_sse) {
+			best_sse = sse;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/* Term k of h split by categorical c: a term per level, with k's shape
+ * or (best, for a one-factor term) each level's own best shape. */
+static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t c, int best,
+		       struct batch *b, pm_error *err)
+{
+	const struct term *t = &s->pool[h->t[k]];
+	struct hyp g = *h;
+	pm_status st = PM_OK;
+
+	if (t->sel || s->nlev[c] > MAX_SPLIT_LEVELS || h->nt - 1 + s->nlev[c] > MAX_SLOTS ||
+	    (c < MAX_FACTOR_CATS && (h->mask >> c & 1)) ||
+	    (best && (t->nf != 1 || t->f[0].kind != F_POWER)))
+		return PM_OK;
+	g.t[k] = g.t[--g.nt];
+	for (uint32_t l = 0; l < s->nlev[c] && !st; l++) {
+		struct term u = *&s->pool[h->t[k]];
+		unsigned idx;
+
+		if (best) {
+			size_t shape = level_shape(s, t->f[0].input, c, l);
+
+			if (shape == s->nsingle)
+				return PM_OK;
+			u = s->pool[shape];
+		}
+		u.sel = (unsigned)c + 1;
+		u.lev = l;
+		st = term_index(s, &u, &idx, err);
+		t = &s->pool[h->t[k]];	/* the pool may have moved */
+		g.t[g.nt++] = idx;
+	}
+	if (!st && normal(&g))
+		st = consider(s, &g, b, err);
+	return st;
+}
+
 /* The moves from h: add a term of the pool; give a one-factor term
- * another shape of its input; multiply a term by a seed factor; scale the
- * terms by a categorical's levels; offsets in place of C. */
+ * another shape of its input; split a term per level of a categorical;
+ * multiply a term by a seed factor; scale the terms by a categorical's
+ * levels; offsets in place of C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
 		       size_t nseed, unsigned max_terms, struct batch *b, pm_error *err)
 {
 	pm_status st = PM_OK;
 	struct hyp g;
 
-	for (size_t t = 0; t < s->npool && h->nt < max_terms && !st; t++) {
+	for (size_t t = 0; t < s->npool && terms(s, h) < max_terms && h->nt < MAX_SLOTS && !st;
+	     t++) {
+		if (s->pool[t].sel)	/* terms of one level come by splits */
+			continue;
 		g = *h;
 		g.t[g.nt++] = (unsigned)t;
 		if (normal(&g))
@@ -390,13 +502,25 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 	 * of a skeleton are climbed here, as the beam keeps one of each */
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t t = 0; t < s->nsingle && s->pool[h->t[k]].nf == 1 && !st; t++) {
-			if (s->pool[t].f[0].input != s->pool[h->t[k]].f[0].input || t == h->t[k])
+			const struct term *was = &s->pool[h->t[k]];
+			struct term shape = s->pool[t];
+			unsigned idx;
+
+			if (shape.f[0].input != was->f[0].input)
+				continue;
+			shape.sel = was->sel;
+			shape.lev = was->lev;
+			if ((st = term_index(s, &shape, &idx, err)) || idx == h->t[k])
 				continue;
 			g = *h;
-			g.t[k] = (unsigned)t;
+			g.t[k] = idx;
 			if (normal(&g))
 				st = consider(s, &g, b, err);
 		}
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (size_t c = 0; c < s->ncat && !st; c++)
+			for (int best = 0; best < 2 && !st; best++)
+				st = split(s, h, k, c, best, b, err);
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t i = 0; i < nseed && !st; i++) {
 			struct term prod;
@@ -411,12 +535,12 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 				st = consider(s, &g, b, err);
 		}
 	for (size_t c = 0; c < s->ncat && !st; c++) {
-		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && (int)c != h->offsets) {
+		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && !split_terms(s, h, c)) {
 			g = *h;
 			g.mask |= 1u << c;
 			st = consider(s, &g, b, err);
 		}
-		if (!st && h->offsets < 0 && !(c < MAX_FACTOR_CATS && (h->mask >> c & 1))) {
+		if (!st && h->offsets < 0) {
 			g = *h;
 			g.offsets = (int)c;
 			st = consider(s, &g, b, err);
@@ -441,7 +565,7 @@ static size_t seeds(const struct search *s, struct factor *out)
 			const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
 			size_t i = first, worst = first;
 
-			if (!t || t->nf != 1 || t->f[0].input != in)
+			if (!t || t->nf != 1 || t->sel || t->f[0].input != in)
 				continue;
 			while (i < n && !same_factor(&out[i], &t->f[0]))
 				i++;
@@ -539,12 +663,14 @@ out:
 	return st;
 }
 
-/* How many parameters' worth of structure: terms, the offsets and each
- * categorical scaling the terms. */
-static unsigned complexity(const struct hyp *h)
+/* How many parameters' worth of structure: terms, each split of a term
+ * per level, the offsets and each categorical scaling the terms. */
+static unsigned complexity(const struct search *s, const struct hyp *h)
 {
-	unsigned c = h->nt + (h->offsets >= 0);
+	unsigned c = terms(s, h) + (h->offsets >= 0);
 
+	for (size_t k = 0; k < s->ncat; k++)
+		c += split_terms(s, h, k) > 0;
 	for (unsigned m = h->mask; m; m &= m - 1)
 		c++;
 	return c;
@@ -572,7 +698,7 @@ static int by_score(const void *a, const void *b)
 
 	if (x->score != y->score)
 		return x->score < y->score ? -1 : 1;
-	return complexity(x) < complexity(y) ? -1 : complexity(x) > complexity(y);
+	return x->complexity < y->complexity ? -1 : x->complexity > y->complexity;
 }
 
 static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_discovery *x,
@@ -582,7 +708,7 @@ static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_d
 
 	if (!(c->formula = pm__disc_formula(s, h, 0)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	c->terms = h->nt;
+	c->terms = terms(s, h);
 	c->mape = h->score;
 	c->mape_se = h->se;
 	x->n++;
@@ -598,14 +724,16 @@ static pm_status report(struct search *s, const pm_discover_options *o, pm_disco
 	const struct hyp *best, *chosen;
 	pm_status st = PM_OK;
 
+	for (size_t k = 0; k < s->nseen; k++)
+		s->seen[k].complexity = complexity(s, &s->seen[k]);
 	qsort(s->seen, s->nseen, sizeof(*s->seen), by_score);
 	best = chosen = &s->seen[0];
 	for (size_t k = 1; k < s->nseen; k++) {
 		const struct hyp *h = &s->seen[k];
 
 		if (h->score <= best->score + best->se &&
-		    (complexity(h) < complexity(chosen) ||
-		     (complexity(h) == complexity(chosen) && shape(s, h) < shape(s, chosen))))
+		    (h->complexity < chosen->complexity ||
+		     (h->complexity == chosen->complexity && shape(s, h) < shape(s, chosen))))
 			chosen = h;
 	}
 	if (!(x->cand = calloc(o->top + 1, sizeof(*x->cand))))

@@ -10,7 +10,10 @@
 #include "perfmodel/perfmodel.h"
 
 enum {
-	MAX_TERMS = 6,		/* terms besides the constant */
+	MAX_TERMS = 6,		/* terms besides the constant, a term split per level
+				 * counting as one */
+	MAX_SLOTS = 24,		/* pool terms of a hypothesis: a split one is a term per level */
+	MAX_SPLIT_LEVELS = 8,	/* levels of a categorical a term may be split by */
 	MAX_FACTORS = 8,	/* factors of one term */
 	MAX_STRATA = 64,	/* level combinations of the categoricals scaling the terms */
 	MAX_FACTOR_CATS = 16	/* categoricals that may scale the terms */
@@ -27,9 +30,12 @@ struct factor {
 	double thr;
 };
 
+/* With sel > 0, the term is on at level `lev` of categorical sel - 1 only
+ * (a curve of its own per level: [device == "gpu"] * n^3). */
 struct term {
 	unsigned nf;
 	struct factor f[MAX_FACTORS];	/* in input order */
+	unsigned sel, lev;
 	double *col;	/* the term on every row */
 };
 
@@ -47,10 +53,11 @@ struct input {
  * r's level. */
 struct hyp {
 	unsigned nt;
-	unsigned t[MAX_TERMS];	/* pool indices, ascending */
+	unsigned t[MAX_SLOTS];	/* pool indices, ascending */
 	int offsets;		/* the categorical with per-level offsets; -1: C */
 	unsigned mask;		/* categoricals whose levels scale every term */
 	double score, se;	/* held-out MAPE (%) over the folds, its standard error */
+	unsigned complexity;	/* for the report's parsimony (discover.c) */
 };
 
 struct search {
@@ -84,6 +91,11 @@ struct search {
 size_t pm__disc_ncoef(const struct search *s, const struct hyp *h);
 /* The level combinations of the categoricals in mask (1 for none). */
 size_t pm__disc_strata(const struct search *s, unsigned mask);
+/* Row r's level of categorical c. */
+static inline uint32_t pm__disc_level(const struct search *s, size_t c, size_t r)
+{
+	return s->codes[c * s->n + r];
+}
 /* Term t at row r, input `over` at x instead (over >= s->nin: none). */
 double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, size_t over,
 			double x);

@@ -33,17 +33,14 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
 {
 	double v = 1.0;
 
+	if (t->sel && pm__disc_level(s, t->sel - 1, r) != t->lev)
+		return 0.0;
 	for (unsigned k = 0; k < t->nf; k++) {
 		const struct factor *f = &t->f[k];
 
 		v *= factor_at(f, f->input == over ? x : s->in[f->input].x[r]);
 	}
 	return v;
-}
-
-static uint32_t level(const struct search *s, size_t c, size_t r)
-{
-	return s->codes[c * s->n + r];
 }
 
 size_t pm__disc_strata(const struct search *s, unsigned mask)
@@ -64,7 +61,7 @@ static size_t stratum(const struct search *s, unsigned mask, size_t r)
 
 	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
 		if (mask >> c & 1)
-			k = k * s->nlev[c] + level(s, c, r);
+			k = k * s->nlev[c] + pm__disc_level(s, c, r);
 	return k;
 }
 
@@ -103,11 +100,14 @@ size_t pm__disc_ncoef(const struct search *s, const struct hyp *h)
 static double predict(const struct search *s, const struct hyp *h, const double *c, size_t r,
 		      size_t over, double x)
 {
-	double v = h->offsets < 0 ? c[h->nt] : c[h->nt + level(s, (size_t)h->offsets, r)];
+	double v = h->offsets < 0 ? c[h->nt] : c[h->nt + pm__disc_level(s, (size_t)h->offsets, r)];
 	double sum = 0.0;
 
-	for (unsigned k = 0; k < h->nt; k++)
-		sum += c[k] * pm__disc_term_at(s, &s->pool[h->t[k]], r, over, x);
+	for (unsigned k = 0; k < h->nt; k++) {
+		const struct term *t = &s->pool[h->t[k]];
+
+		sum += c[k] * (over < s->nin ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
+	}
 	return v + scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX) * sum;
 }
 
@@ -118,7 +118,7 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 		       size_t nrows, double sign, double *G0, double *b0)
 {
 	double phi[PM_NNLS_MAX];
-	size_t p = pm__disc_ncoef(s, h);
+	size_t p = pm__disc_ncoef(s, h), on[PM_NNLS_MAX], nz;
 
 	for (size_t i = 0; i < nrows; i++) {
 		size_t r = rows[i], blk = stratum(s, h->mask, r);
@@ -128,19 +128,41 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 			phi[k] = s->pool[h->t[k]].col[r];
 		for (size_t k = h->nt; k < p; k++)
 			phi[k] = 0.0;
-		phi[h->offsets < 0 ? h->nt : h->nt + level(s, (size_t)h->offsets, r)] = 1.0;
-		for (size_t k = 0; k < p; k++) {
-			if (phi[k] == 0)
-				continue;
+		phi[h->offsets < 0 ? h->nt : h->nt + pm__disc_level(s, (size_t)h->offsets, r)] = 1.0;
+		/* the row's nonzero columns only: a term of one level, an
+		 * indicator or an offset is 0 on most rows */
+		nz = 0;
+		for (size_t k = 0; k < p; k++)
+			if (phi[k] != 0)
+				on[nz++] = k;
+		for (size_t i = 0; i < nz; i++) {
+			size_t k = on[i];
+
 			b[k] += w * s->y[r] * phi[k];
-			for (size_t l = 0; l < p; l++)
-				G[k * p + l] += w * phi[k] * phi[l];
+			for (size_t j = 0; j < nz; j++)
+				G[k * p + on[j]] += w * phi[k] * phi[on[j]];
 		}
 	}
 }
 
+/* A row where input i is largest among the rows term t is on at. */
+static size_t argmax(const struct search *s, const struct term *t, unsigned i)
+{
+	const struct input *in = &s->in[i];
+	size_t best = SIZE_MAX;
+
+	if (!t->sel)
+		return in->argmax;
+	for (size_t r = 0; r < s->n; r++)
+		if (pm__disc_level(s, t->sel - 1, r) == t->lev &&
+		    (best == SIZE_MAX || in->x[r] > in->x[best]))
+			best = r;
+	return best;
+}
+
 /* Every term of the fit to all rows adds something, and the model neither
- * collapses nor explodes at twice any input's largest value. */
+ * collapses nor explodes at twice any input's largest value (of the rows
+ * of the term's level, for a term of one level). */
 static int sound(const struct search *s, const struct hyp *h, const double *c)
 {
 	for (unsigned k = 0; k < h->nt; k++)
@@ -149,13 +171,13 @@ static int sound(const struct search *s, const struct hyp *h, const double *c)
 	for (unsigned k = 0; k < h->nt; k++)
 		for (unsigned f = 0; f < s->pool[h->t[k]].nf; f++) {
 			const struct factor *fa = &s->pool[h->t[k]].f[f];
-			const struct input *in = &s->in[fa->input];
+			size_t r = argmax(s, &s->pool[h->t[k]], fa->input);
 			double at, past;
 
-			if (fa->kind != F_POWER)	/* a switch stays as it is */
+			if (fa->kind != F_POWER || r == SIZE_MAX)	/* a switch stays as it is */
 				continue;
-			at = predict(s, h, c, in->argmax, s->nin, 0.0);
-			past = predict(s, h, c, in->argmax, fa->input, 2 * in->max);
+			at = predict(s, h, c, r, s->nin, 0.0);
+			past = predict(s, h, c, r, fa->input, 2 * s->in[fa->input].x[r]);
 			if (!(at > 0) || !(past > 0) || !isfinite(past) || past > GROWTH * at ||
 			    past * GROWTH < at)
 				return 0;

@@ -73,6 +73,19 @@ static void put_name(struct text *t, const char *name)
 
 static void coefficient(struct text *t, const struct search *s, const char *base, unsigned k);
 
+/* " * [cat == "level"]" for level l of categorical c ("" for a '"'). */
+static void put_level(struct text *t, const struct search *s, size_t c, uint32_t l)
+{
+	const pm_dataset *d = s->d;
+
+	put(t, " * [");
+	put_name(t, pm_dataset_col_name(d, s->cat[c]));
+	put(t, " == \"");
+	for (const char *q = pm_dataset_level_name(d, s->cat[c], l); *q; q++)
+		put(t, *q == '"' ? "\"\"" : "%c", *q);
+	put(t, "\"]");
+}
+
 /* Factor f; with *power > 0 its exponent is a fitted power named p<*power>
  * (counted on), else the fixed number. */
 static void put_factor(struct text *t, const struct search *s, const struct factor *f,
@@ -134,6 +147,8 @@ char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted)
 		if (k)
 			put(&t, " + ");
 		coefficient(&t, s, "c", k + 1);
+		if (term->sel)
+			put_level(&t, s, term->sel - 1, term->lev);
 		for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
 			if (h->mask >> c & 1) {
 				put(&t, " * level(");
@@ -147,6 +162,14 @@ char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted)
 		put(&t, " + ");
 	if (h->offsets < 0) {
 		coefficient(&t, s, "C", 0);
+	} else if ((size_t)h->offsets < MAX_FACTOR_CATS && (h->mask >> h->offsets & 1)) {
+		/* level() there is the terms' multiplier: the offsets by level */
+		for (uint32_t l = 0; l < s->nlev[h->offsets]; l++) {
+			if (l)
+				put(&t, " + ");
+			coefficient(&t, s, "b", l + 1);
+			put_level(&t, s, (size_t)h->offsets, l);
+		}
 	} else {
 		coefficient(&t, s, "b", 0);
 		put(&t, " * level(");

@@ -27,6 +27,10 @@ struct term {
 	const char *coef;
 	unsigned pos;		/* of the coefficient, or of the term */
 	size_t first, n;	/* items[first .. first+n), the coefficient excluded */
+	const char *sel_col;	/* [sel_col == "sel_level"]: the term is on at that
+				 * level only (NULL: everywhere) */
+	const char *sel_level;
+	unsigned sel_pos;
 };
 
 struct pm_formula {
@@ -200,6 +204,50 @@ static void add_column(pm_formula *f, const char *col, int level, unsigned pos)
 	f->col_level[f->ncols++] = level;
 }
 
+/* A level in double quotes at p->i ("" inside is one "), copied to
+ * f->names in place: *out points at it, NUL-terminated. */
+static pm_status level_name(struct parser *p, const char **out)
+{
+	size_t start = p->i, len = 0;
+	char *to = p->f->names + start;
+
+	for (p->i++;; p->i++) {
+		if (!p->s[p->i])
+			return fail_at(p->err, start, "unclosed '\"' in a level name");
+		if (p->s[p->i] == '"' && p->s[p->i + 1] != '"')
+			break;
+		p->i += p->s[p->i] == '"';
+		to[len++] = p->s[p->i];
+	}
+	p->i++;
+	if (!len)
+		return fail_at(p->err, start, "an empty level name");
+	to[len] = '\0';
+	*out = to;
+	return PM_OK;
+}
+
+/* [col == "level"] after its column and operator: not a factor, the term's
+ * level (terms.h, pm_term.level_input), so at most one per term. */
+static pm_status level_selector(struct parser *p, struct term *tm, const struct item *it,
+				size_t at)
+{
+	pm_status st;
+
+	if (it->op != PM_CMP_EQ)
+		return fail_at(p->err, at, "a level can only be compared with '==': "
+			       "[%s == \"level\"]", it->col);
+	if (tm->sel_col)
+		return fail_at(p->err, at, "a second level in one term: a term is on at one "
+			       "level of one column (write one term per level)");
+	tm->sel_col = it->col;
+	tm->sel_pos = it->pos;
+	if ((st = level_name(p, &tm->sel_level)) || (st = expect(p, "]")))
+		return st;
+	add_column(p->f, it->col, 1, it->pos);
+	return PM_OK;
+}
+
 static pm_status factor(struct parser *p, struct term *tm, double sign)
 {
 	struct item it = { .mult = 1.0 };
@@ -226,6 +274,9 @@ static pm_status factor(struct parser *p, struct term *tm, double sign)
 		if (o == 6)
 			return fail_at(p->err, p->i, "expected a comparison (> >= < <= == !=)");
 		it.op = op_of[o];
+		skip_space(p);
+		if (p->s[p->i] == '"')
+			return level_selector(p, tm, &it, at);
 		if ((st = number(p, &it.threshold)) || (st = expect(p, "]")))
 			return st;
 	} else {
@@ -393,10 +444,12 @@ static pm_status input_of(const struct compiler *c, const struct item *it, uint3
 
 			if (cat && it->kind != PM_FACTOR_LEVEL)
 				return fail_at(c->err, it->pos - 1, "column '%s' is categorical: "
-					       "use level(%s)", it->col, it->col);
+					       "use level(%s) or [%s == \"level\"]", it->col,
+					       it->col, it->col);
 			if (!cat && it->kind == PM_FACTOR_LEVEL)
-				return fail_at(c->err, it->pos - 1, "level(%s): column '%s' is "
-					       "numeric, not categorical", it->col, it->col);
+				return fail_at(c->err, it->pos - 1, "column '%s' is numeric, not "
+					       "categorical: no level() or [%s == \"level\"]",
+					       it->col, it->col);
 			*out = (uint32_t)i;
 			return PM_OK;
 		}
@@ -483,12 +536,31 @@ static pm_status compile_item(struct compiler *c, const struct item *it, uint32_
 	return PM_OK;
 }
 
+/* The input and level of tm's [col == "level"]. */
+static pm_status selected_level(const struct compiler *c, const struct term *tm, pm_term *out)
+{
+	const struct item it = { .kind = PM_FACTOR_LEVEL, .col = tm->sel_col, .pos = tm->sel_pos };
+	const pm_input *in;
+	pm_status st;
+
+	if ((st = input_of(c, &it, &out->level_input)))
+		return st;
+	in = &c->in[out->level_input];
+	for (size_t v = 0; v < in->nlevels; v++)
+		if (strcmp(in->levels[v], tm->sel_level) == 0) {
+			out->level = (uint32_t)v;
+			return PM_OK;
+		}
+	return fail_at(c->err, tm->sel_pos - 1, "column '%s' has no level \"%.200s\"", in->name,
+		       tm->sel_level);
+}
+
 static pm_status compile_term(struct compiler *c, const struct term *tm)
 {
 	pm_terms *t = c->t;
 	pm_term *out = &t->term[t->nterms];
 	size_t nref = out == t->term ? 0 : out[-1].first + out[-1].nfactors;
-	pm_param_kind kind = tm->n ? PM_PARAM_COEF : PM_PARAM_CONST;
+	pm_param_kind kind = tm->n || tm->sel_col ? PM_PARAM_COEF : PM_PARAM_CONST;
 	size_t k = find_param(c, tm->coef);
 	pm_status st;
 
@@ -501,6 +573,8 @@ static pm_status compile_term(struct compiler *c, const struct term *tm)
 	if (kind == PM_PARAM_CONST && c->has_const++)
 		return fail_at(c->err, tm->pos - 1, "a second constant '%s'", tm->coef);
 	*out = (pm_term){ (uint32_t)c->np, PM_NONE, 0, (uint32_t)nref, (uint32_t)tm->n };
+	if (tm->sel_col && (st = selected_level(c, tm, out)))
+		return st;
 	if ((st = add_param(c, tm->coef, (pm_param_desc){ kind, PM_NONE, 0 })))
 		return st;
 	for (size_t j = 0; j < tm->n; j++)

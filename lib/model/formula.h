@@ -14,8 +14,11 @@
  *               | 'log2' '(' NAME ')' ['^' exponent]
  *               | 'level' '(' NAME ')'       one multiplier per level
  *               | '[' NAME op NUMBER ']'     indicator; op: > >= < <= == !=
+ *               | '[' NAME '==' LEVEL ']'    the term is on at that level of a
+ *                                            categorical only (one per term)
  *     exponent := NAME | NUMBER | '-' NUMBER | '(' ['-'] NUMBER ')'
  *     NAME     := [A-Za-z_][A-Za-z0-9_.]* | '`' any but '`' '`'
+ *     LEVEL    := '"' any, "" for one '"' '"'
  * A term that is a coefficient alone is the constant. '/' divides by a
  * power or log2 factor only. */
 #ifndef PM_FORMULA_H
