@@ -21,6 +21,8 @@
 
 /* factors of each input that seed products: its best one-term models' */
 enum { SEEDS = 4, MAX_STEPS = 24 };
+/* values of an input where a switch may be */
+enum { BREAKS = 6 };
 /* hypotheses of one skeleton the beam keeps at most */
 enum { PER_SKELETON = 4 };
 
@@ -101,26 +103,61 @@ static pm_status single(struct search *s, struct factor f, pm_error *err)
 	return term_index(s, &(struct term){ .nf = 1, .f = { f } }, &i, err);
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The switches of input i: [x > v] and [x <= v] at up to BREAKS of its
+ * distinct values but the largest, evenly spaced by rank, the smallest
+ * always ([x > smallest]: an effect that switches on, the first of them;
+ * [x <= v]: one that stops, such as the slow first iterations of a run).
+ * The search moves a switch between neighbouring values (moves()). */
+static pm_status switches(struct search *s, unsigned i, pm_error *err)
+{
+	struct input *in = &s->in[i];
+	double *v = malloc(s->n * sizeof(*v) + 1);
+	size_t m = 0;
+	pm_status st = PM_OK;
+
+	if (!(in->value = v))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	memcpy(v, in->x, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), by_value);
+	for (size_t r = 0; r < s->n; r++)
+		if (!m || v[r] != v[m - 1])
+			v[m++] = v[r];
+	in->nvalues = m;
+	for (int kind = F_INDICATOR; kind <= F_BELOW && !st; kind++)
+		for (size_t k = 0; k < BREAKS && k < m - 1 && !st; k++) {
+			/* rank k of BREAKS over 0 .. m-2; none twice */
+			size_t at = m - 1 <= BREAKS ? k : k * (m - 2) / (BREAKS - 1);
+
+			st = single(s, (struct factor){ i, kind, 0, 0, v[at] }, err);
+			if (kind == F_INDICATOR && k == 0)
+				s->indicator[i] = (unsigned)s->npool - 1;
+		}
+	return st;
+}
+
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
- * [x > its smallest value] (an effect that switches on). */
+ * its switches. */
 static pm_status single_terms(struct search *s, pm_error *err)
 {
 	pm_status st = PM_OK;
 
 	for (unsigned i = 0; i < s->nin && !st; i++) {
 		const struct input *in = &s->in[i];
-		double lo = in->x[0];
 
-		for (size_t r = 1; r < s->n; r++)
-			lo = fmin(lo, in->x[r]);
 		for (size_t e = 0; in->power_ok && e < NEXPO && !st; e++)
 			for (unsigned j = 0; j <= (in->log_ok ? 2u : 0u) && !st; j++)
 				st = single(s, (struct factor){ i, F_POWER, expo[e], j, 0 }, err);
 		for (unsigned j = 1; in->log_ok && j <= 2 && !st; j++)
 			st = single(s, (struct factor){ i, F_POWER, 0, j, 0 }, err);
 		if (!st)
-			st = single(s, (struct factor){ i, F_INDICATOR, 0, 0, lo }, err);
-		s->indicator[i] = (unsigned)s->npool - 1;
+			st = switches(s, i, err);
 	}
 	s->nsingle = s->npool;
 	return st;
@@ -208,7 +245,7 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 
 		term[i] = mix(mix(UINT64_C(0xcbf29ce484222325), t->sel), t->lev);
 		for (unsigned f = 0; f < t->nf; f++)
-			term[i] = mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind == F_INDICATOR));
+			term[i] = mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind != F_POWER));
 		for (unsigned j = i; j > 0 && term[j] < term[j - 1]; j--) {
 			uint64_t x = term[j];
 
@@ -373,7 +410,8 @@ static unsigned terms(const struct search *s, const struct hyp *h)
 	return n;
 }
 
-/* Term k of h times factor f (of an input the term lacks), in input order. */
+/* Term k of h times factor f (of an input the term lacks, or a switch of
+ * one it has a power of, or the reverse), in input order. */
 static int times(const struct search *s, const struct hyp *h, unsigned k, const struct factor *f,
 		 struct term *out)
 {
@@ -383,10 +421,11 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
 	if (t->nf == MAX_FACTORS)
 		return 0;
 	for (unsigned i = 0; i < t->nf; i++)
-		if (t->f[i].input == f->input)
+		if (t->f[i].input == f->input && (t->f[i].kind == F_POWER) == (f->kind == F_POWER))
 			return 0;
 	*out = (struct term){ .nf = t->nf + 1, .sel = t->sel, .lev = t->lev };
-	while (at < t->nf && t->f[at].input < f->input)
+	while (at < t->nf && (t->f[at].input < f->input ||
+			      (t->f[at].input == f->input && f->kind != F_POWER)))
 		at++;
 	memcpy(out->f, t->f, at * sizeof(*t->f));
 	out->f[at] = *f;
@@ -479,8 +518,35 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 	return st;
 }
 
+/* Switch f of term k of h moved to the next distinct value of its input
+ * (dir 1) or the one before (-1), the largest value excluded: the fitted
+ * breakpoint of a two-segment model, climbed as the exponents are. */
+static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
+		       struct batch *b, pm_error *err)
+{
+	struct term t = s->pool[h->t[k]];
+	const struct input *in = &s->in[t.f[f].input];
+	struct hyp g = *h;
+	size_t at = 0;
+	unsigned idx;
+	pm_status st;
+
+	if (t.f[f].kind == F_POWER)
+		return PM_OK;
+	while (in->value[at] != t.f[f].thr)
+		at++;
+	if ((dir < 0 && at == 0) || (dir > 0 && at + 2 >= in->nvalues))
+		return PM_OK;
+	t.f[f].thr = in->value[dir < 0 ? at - 1 : at + 1];
+	if ((st = term_index(s, &t, &idx, err)))
+		return st;
+	g.t[k] = idx;
+	return normal(&g) ? consider(s, &g, b, err) : PM_OK;
+}
+
 /* The moves from h: add a term of the pool; give a one-factor term
- * another shape of its input; split a term per level of a categorical;
+ * another shape of its input; move a switch; split a term per level of a
+ * categorical;
  * multiply a term by a seed factor; scale the terms by a categorical's
  * levels; offsets in place of C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
@@ -518,6 +584,10 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 				st = consider(s, &g, b, err);
 		}
 	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++)
+			for (int dir = -1; dir <= 1 && !st; dir += 2)
+				st = shift(s, h, k, f, dir, b, err);
+	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t c = 0; c < s->ncat && !st; c++)
 			for (int best = 0; best < 2 && !st; best++)
 				st = split(s, h, k, c, best, b, err);
@@ -549,9 +619,28 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 	return st;
 }
 
+/* The switch of input `in` and `kind` in the best one-term hypothesis; 0 if
+ * none was scored. */
+static int best_switch(const struct search *s, unsigned in, int kind, struct factor *out)
+{
+	double best = INFINITY;
+
+	for (size_t k = 0; k < s->nseen; k++) {
+		const struct hyp *h = &s->seen[k];
+		const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
+
+		if (t && t->nf == 1 && !t->sel && t->f[0].input == in && t->f[0].kind == kind &&
+		    h->score < best) {
+			best = h->score;
+			*out = t->f[0];
+		}
+	}
+	return best < INFINITY;
+}
+
 /* The factors that seed products: of each input, those of its SEEDS best
  * one-term hypotheses (whatever their offsets or scaling), and x, 1/x and
- * its indicator. out has room for nin * (SEEDS + 3). */
+ * its switches. out has room for nin * (SEEDS + 5). */
 static size_t seeds(const struct search *s, struct factor *out)
 {
 	size_t n = 0;
@@ -586,16 +675,19 @@ static size_t seeds(const struct search *s, struct factor *out)
 				out[worst] = t->f[0];
 			}
 		}
-		/* x, 1/x and [x > smallest] too, whatever they scored alone: a
-		 * U of two inputs (t ~ a/(xy) + b*xy) is no good with one of
-		 * them, nor a cost that switches on (t ~ [w > 1] * h^2) */
-		for (int k = 0; k < 3; k++) {
+		/* x, 1/x, [x > smallest] and the best switch of each kind too,
+		 * whatever they scored alone: a U of two inputs (t ~ a/(xy) +
+		 * b*xy) is no good with one of them, nor a cost that switches
+		 * on (t ~ [w > 1] * h^2), nor a second segment (n^3 * [n > 512]) */
+		for (int k = 0; k < 5; k++) {
 			struct factor f = { in, F_POWER, k ? 1 : -1, 0, 0 };
 			size_t i = first;
 
 			if (k == 2)
 				f = s->pool[s->indicator[in]].f[0];
-			else if (!s->in[in].power_ok)
+			else if (k > 2 && !best_switch(s, in, k == 3 ? F_INDICATOR : F_BELOW, &f))
+				continue;
+			else if (k < 2 && !s->in[in].power_ok)
 				continue;
 			while (i < n && !same_factor(&out[i], &f))
 				i++;
@@ -616,7 +708,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	size_t width = o->beam, n = 0, nseed = 0;
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
-	struct factor *seed = malloc((s->nin * (SEEDS + 3) + 1) * sizeof(*seed));
+	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
 	struct batch b = { .w = w, .stop = o->stop };
 	pm_status st = PM_OK;
 
@@ -851,8 +943,10 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 
 static void search_free(struct search *s)
 {
-	for (size_t i = 0; i < s->nin; i++)
+	for (size_t i = 0; i < s->nin; i++) {
 		free(s->in[i].x);
+		free(s->in[i].value);
+	}
 	for (size_t i = 0; i < s->npool; i++)
 		free(s->pool[i].col);
 	free(s->in);

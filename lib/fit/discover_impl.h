@@ -19,9 +19,11 @@ enum {
 	MAX_FACTOR_CATS = 16	/* categoricals that may scale the terms */
 };
 
-enum { F_POWER, F_INDICATOR };
+enum { F_POWER, F_INDICATOR, F_BELOW };
 
-/* x^e * log2(x)^j (F_POWER; e = 0: the log alone), or [x > thr]. */
+/* x^e * log2(x)^j (F_POWER; e = 0: the log alone), [x > thr] (F_INDICATOR)
+ * or [x <= thr] (F_BELOW). A term has at most one power and one switch of
+ * an input, in that order. */
 struct factor {
 	unsigned input;	/* into search.in */
 	int kind;
@@ -46,6 +48,8 @@ struct input {
 	size_t argmax;	/* a row at the largest value */
 	int power_ok;	/* every value > 0: powers allowed */
 	int log_ok;	/* every value >= 1, some > 1: log2 allowed */
+	double *value;	/* its distinct values, ascending (switches' thresholds) */
+	size_t nvalues;
 };
 
 /* t = sum_k c_k * M(r) * term_k(r) + (C or the offset of r's level), where

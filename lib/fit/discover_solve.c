@@ -20,8 +20,8 @@ static double factor_at(const struct factor *f, double x)
 {
 	double v;
 
-	if (f->kind == F_INDICATOR)
-		return x > f->thr;
+	if (f->kind != F_POWER)
+		return f->kind == F_INDICATOR ? x > f->thr : x <= f->thr;
 	v = f->e != 0 ? pow(x, f->e) : 1.0;
 	for (unsigned k = 0; k < f->j; k++)
 		v *= log2(x);
@@ -194,8 +194,9 @@ static const size_t *fold_rows(const struct search *s, unsigned f, size_t *n)
 
 /* The multipliers of categorical `cat` given the coefficients c: per level,
  * the least-squares scale of the terms' sum (times the other categoricals'
- * multipliers) against what C or the offsets leave; the largest made 1. */
-static void update_multipliers(struct search *s, const struct hyp *h, size_t cat,
+ * multipliers) against what C or the offsets leave; the largest made 1.
+ * Returns the largest relative change of one. */
+static double update_multipliers(struct search *s, const struct hyp *h, size_t cat,
 			       const double *A, const double *a, const double *c)
 {
 	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
@@ -218,24 +219,31 @@ static void update_multipliers(struct search *s, const struct hyp *h, size_t cat
 		num[l] += o * q;
 		den[l] += o * o * d;
 	}
+	double was[MAX_STRATA], change = 0.0;
+
+	memcpy(was, m, s->nlev[cat] * sizeof(*m));
 	for (size_t l = 0; l < s->nlev[cat]; l++) {
 		if (den[l] > 0)
 			m[l] = fmax(num[l] / den[l], 1e-9);
 		top = fmax(top, m[l]);
 	}
-	for (size_t l = 0; top > 0 && l < s->nlev[cat]; l++)
+	for (size_t l = 0; top > 0 && l < s->nlev[cat]; l++) {
 		m[l] /= top;
+		change = fmax(change, fabs(m[l] - was[l]) / was[l]);
+	}
+	return change;
 }
 
 /* Coefficients c of h from the per-combination Grams A and vectors a of its
  * training rows: with no categorical scaling the terms, one solve; else
  * alternately c given the multipliers and each categorical's multipliers
- * given c and the others, ending with c. */
+ * given c and the others, ending with c, until no multiplier moves by
+ * more than 1e-6 of itself (or ALS_ROUNDS). */
 static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
 			 double *c)
 {
 	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
-	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX];
+	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX], change = INFINITY;
 
 	if (!h->mask) {
 		pm__nnls(A, a, p, c);
@@ -259,11 +267,12 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 			}
 		}
 		pm__nnls(G, b, p, c);
-		if (round == ALS_ROUNDS)
+		if (round == ALS_ROUNDS || change < 1e-6)
 			return;
+		change = 0.0;
 		for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
 			if (h->mask >> cat & 1)
-				update_multipliers(s, h, cat, A, a, c);
+				change = fmax(change, update_multipliers(s, h, cat, A, a, c));
 	}
 }
 

@@ -94,11 +94,11 @@ static void put_factor(struct text *t, const struct search *s, const struct fact
 	const char *name = s->in[f->input].name;
 	char num[PM_NUM_MAX];
 
-	if (f->kind == F_INDICATOR) {
+	if (f->kind != F_POWER) {
 		pm__num_format(num, f->thr);
 		put(t, " * [");
 		put_name(t, name);
-		put(t, " > %s]", num);
+		put(t, f->kind == F_INDICATOR ? " > %s]" : " <= %s]", num);
 		return;
 	}
 	if (f->e != 0) {
