@@ -94,6 +94,39 @@ static pm_dataset *switches_on(void)
 	return parse(&t, "switch.csv");
 }
 
+/* (b') a warm-up: t = 1e-3 batch + 0.01, and 0.05 more in the first three
+ * iterations of each run; 2 % noise. */
+static pm_dataset *warm_up(void)
+{
+	struct text t = { 0 };
+	size_t r = 0;
+
+	put(&t, "iteration,batch,time\n");
+	for (double b = 16; b <= 128; b *= 2)
+		for (int it = 1; it <= 20; it++, r++)
+			put(&t, "%d,%g,%.10g\n", it, b,
+			    (1e-3 * b + 0.01 + 0.05 * (it <= 3)) * (1 + noise(r, 0.02)));
+	return parse(&t, "warm.csv");
+}
+
+/* (b'') two segments: t = 1e-6 n^2 + 0.01, and 2e-9 n^3 more above n = 512
+ * (where a cache stops holding the data); 2 % noise. */
+static pm_dataset *two_segments(void)
+{
+	static const double ns[] = { 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
+				     4096 };
+	struct text t = { 0 };
+	size_t r = 0;
+
+	put(&t, "n,time\n");
+	for (size_t i = 0; i < 13; i++)
+		for (int k = 0; k < 2; k++, r++)
+			put(&t, "%g,%.10g\n", ns[i],
+			    (1e-6 * ns[i] * ns[i] + 2e-9 * pow(ns[i], 3) * (ns[i] > 512) + 0.01) *
+				    (1 + noise(r, 0.02)));
+	return parse(&t, "segments.csv");
+}
+
 /* (c) a U-shaped thread grid: t = 40 / t + 0.5 t + 3, three repeats. */
 static pm_dataset *u_shaped(void)
 {
@@ -327,6 +360,19 @@ static void expect_chosen(pm_dataset *(*make)(void), const char *const *want, si
 Test(discover, curves_that_differ_per_level)
 {
 	expect_chosen(per_level, (const char *const[]){ "level(device)" }, 1);
+}
+
+/* The first iterations' cost: a switch at a value the even spacing of
+ * switches misses (iteration 3 of 1..20), reached by moving it. */
+Test(discover, a_warm_up)
+{
+	expect_chosen(warm_up, (const char *const[]){ "[iteration <= 3]", "batch^1" }, 2);
+}
+
+/* A breakpoint: the n^3 term from n > 512 on. */
+Test(discover, two_segments)
+{
+	expect_chosen(two_segments, (const char *const[]){ "[n > 512]" }, 1);
 }
 
 /* A shape of its own per level: no level() can say n^2 on one device and

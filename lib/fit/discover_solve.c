@@ -238,9 +238,10 @@ static double update_multipliers(struct search *s, const struct hyp *h, size_t c
  * training rows: with no categorical scaling the terms, one solve; else
  * alternately c given the multipliers and each categorical's multipliers
  * given c and the others, ending with c, until no multiplier moves by
- * more than 1e-6 of itself (or ALS_ROUNDS). */
+ * more than 1e-6 of itself (or ALS_ROUNDS); from multipliers 1, or (a
+ * fold's rows, nearly all the rows) from the last solve's. */
 static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
-			 double *c)
+			 int fresh, double *c)
 {
 	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
 	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX], change = INFINITY;
@@ -249,7 +250,7 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 		pm__nnls(A, a, p, c);
 		return;
 	}
-	for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
+	for (size_t cat = 0; fresh && cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
 		for (size_t l = 0; (h->mask >> cat & 1) && l < s->nlev[cat]; l++)
 			mult(s, cat)[l] = 1.0;
 	for (int round = 0;; round++) {
@@ -288,7 +289,7 @@ static void solve(struct search *s, const struct hyp *h, unsigned skip, const do
 	memcpy(s->vec, b, blocks * p * sizeof(*b));
 	if (skip < s->folds->nfolds)
 		accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
-	solve_blocks(s, h, s->gram, s->vec, c);
+	solve_blocks(s, h, s->gram, s->vec, skip == s->folds->nfolds, c);
 }
 
 int pm__disc_evaluate(struct search *s, struct hyp *h)
