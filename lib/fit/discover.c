@@ -23,8 +23,11 @@
 enum { SEEDS = 4, MAX_STEPS = 24 };
 /* values of an input where a switch may be */
 enum { BREAKS = 6 };
-/* hypotheses of one skeleton the beam keeps at most */
-enum { PER_SKELETON = 4 };
+/* hypotheses of one skeleton the beam keeps at most; the best of the beam
+ * whose products' exponents are climbed (each a move per power factor and
+ * direction: on LeNet-5's 8-factor products, from every hypothesis of the
+ * beam, the search took 4x the hypotheses) */
+enum { PER_SKELETON = 4, CLIMBERS = 4 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
@@ -258,6 +261,29 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 	return mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
 }
 
+/* Categorical c's terms in h (those on at one of its levels). */
+static unsigned split_terms(const struct search *s, const struct hyp *h, size_t c)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < h->nt; k++)
+		n += s->pool[h->t[k]].sel == c + 1;
+	return n;
+}
+
+/* h's terms as max_terms counts them: a term split per level is one. */
+static unsigned terms(const struct search *s, const struct hyp *h)
+{
+	unsigned n = h->nt;
+
+	for (size_t c = 0; c < s->ncat; c++) {
+		unsigned k = split_terms(s, h, c);
+
+		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
+	}
+	return n;
+}
+
 /* Keep h among the `width` best of beam[0..*n) (ascending score), at most
  * PER_SKELETON of one skeleton: variants of one shape (n^2, n^2 * log2(n),
  * n^2.5, ...) would fill the beam and leave no room for another shape. */
@@ -385,29 +411,6 @@ static int normal(struct hyp *h)
 		if (h->t[i] == h->t[i - 1])
 			return 0;
 	return 1;
-}
-
-/* Categorical c's terms in h (those on at one of its levels). */
-static unsigned split_terms(const struct search *s, const struct hyp *h, size_t c)
-{
-	unsigned n = 0;
-
-	for (unsigned k = 0; k < h->nt; k++)
-		n += s->pool[h->t[k]].sel == c + 1;
-	return n;
-}
-
-/* h's terms as max_terms counts them: a term split per level is one. */
-static unsigned terms(const struct search *s, const struct hyp *h)
-{
-	unsigned n = h->nt;
-
-	for (size_t c = 0; c < s->ncat; c++) {
-		unsigned k = split_terms(s, h, c);
-
-		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
-	}
-	return n;
 }
 
 /* Term k of h times factor f (of an input the term lacks, or a switch of
@@ -544,13 +547,50 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 	return normal(&g) ? consider(s, &g, b, err) : PM_OK;
 }
 
+/* Power f of term k of h (a product: a one-factor term takes any other
+ * shape) with the next exponent of expo[] up (dir 1) or down (-1), or
+ * (log) one log2 more or less: the exponents of a product climbed. */
+static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
+		       int log, struct batch *b, pm_error *err)
+{
+	struct term t = s->pool[h->t[k]];
+	struct factor *fa = &t.f[f];
+	struct hyp g = *h;
+	size_t e = 0;
+	unsigned idx;
+	pm_status st;
+
+	if (t.nf < 2 || fa->kind != F_POWER)
+		return PM_OK;
+	if (log) {
+		if (!s->in[fa->input].log_ok || (dir < 0 && fa->j == 0) || (dir > 0 && fa->j == 2) ||
+		    (dir < 0 && fa->j == 1 && fa->e == 0))
+			return PM_OK;
+		fa->j = dir < 0 ? fa->j - 1 : fa->j + 1;
+	} else {
+		if (fa->e == 0)	/* log2(x)^j alone */
+			return PM_OK;
+		while (expo[e] != fa->e)
+			e++;
+		if ((dir < 0 && e == 0) || (dir > 0 && e + 1 == NEXPO))
+			return PM_OK;
+		fa->e = expo[dir < 0 ? e - 1 : e + 1];
+	}
+	if ((st = term_index(s, &t, &idx, err)))
+		return st;
+	g.t[k] = idx;
+	return normal(&g) ? consider(s, &g, b, err) : PM_OK;
+}
+
 /* The moves from h: add a term of the pool; give a one-factor term
- * another shape of its input; move a switch; split a term per level of a
+ * another shape of its input, a product's power the next exponent or log
+ * (if `climb`);
+ * move a switch; split a term per level of a
  * categorical;
  * multiply a term by a seed factor; scale the terms by a categorical's
  * levels; offsets in place of C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
-		       size_t nseed, unsigned max_terms, struct batch *b, pm_error *err)
+		       size_t nseed, unsigned max_terms, int climb, struct batch *b, pm_error *err)
 {
 	pm_status st = PM_OK;
 	struct hyp g;
@@ -585,8 +625,11 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 		}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++)
-			for (int dir = -1; dir <= 1 && !st; dir += 2)
+			for (int dir = -1; dir <= 1 && !st; dir += 2) {
 				st = shift(s, h, k, f, dir, b, err);
+				for (int log = 0; climb && log < 2 && !st; log++)
+					st = nudge(s, h, k, f, dir, log, b, err);
+			}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t c = 0; c < s->ncat && !st; c++)
 			for (int best = 0; best < 2 && !st; best++)
@@ -699,13 +742,19 @@ static size_t seeds(const struct search *s, struct factor *out)
 }
 
 /* The beam search from C alone: each step makes every move from every
- * hypothesis of the beam, which keeps the `beam` best so far; it ends when
- * a step adds nothing to the beam, after MAX_STEPS, or at a stop request.
+ * hypothesis of the beam, which keeps the `beam` best so far. Up to one
+ * term at first, then two, ... up to max_terms: the budget grows by one
+ * when a step adds nothing to the beam (or after MAX_STEPS), so the small
+ * hypotheses are climbed to their best before larger ones, which fit the
+ * noise better, crowd them out of the beam (the chosen one is the smallest
+ * within one standard error: it must have been reached). The search ends
+ * when a step at the full budget adds nothing, or at a stop request.
  * Products of two inputs' seed factors join the pool after the first step. */
 static pm_status search_terms(struct search *s, const pm_discover_options *o, pm_pool *pool,
 			      struct scratch *w, pm_error *err)
 {
 	size_t width = o->beam, n = 0, nseed = 0;
+	unsigned budget = 1;
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
 	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
@@ -718,7 +767,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	}
 	if (!(st = consider(s, &(struct hyp){ .offsets = -1 }, &b, err)))
 		st = run_batch(s, pool, &b, beam, &n, width, err);
-	for (int step = 0; step < MAX_STEPS && !st && n; step++) {
+	for (int step = 0, first = 1; step < MAX_STEPS && !st && n; step++, first = 0) {
 		size_t nfrom = n;
 		int changed = 0;
 
@@ -728,12 +777,12 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		}
 		memcpy(from, beam, n * sizeof(*beam));
 		for (size_t i = 0; i < nfrom && !st; i++)
-			st = moves(s, &from[i], seed, nseed, o->max_terms, &b, err);
+			st = moves(s, &from[i], seed, nseed, budget, i < CLIMBERS, &b, err);
 		if (!st)
 			st = run_batch(s, pool, &b, beam, &n, width, err);
 		for (size_t i = 0; i < n && !changed; i++)
 			changed = i >= nfrom || !same(&beam[i], &from[i]);
-		if (step == 0 && !st) {
+		if (first && !st) {
 			nseed = seeds(s, seed);
 			for (size_t i = 0; i < nseed && !st; i++)
 				for (size_t j = i + 1; j < nseed && !st; j++) {
@@ -743,8 +792,11 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 					if (seed[i].input != seed[j].input)
 						st = term_index(s, &t, &idx, err);
 				}
-		} else if (!changed) {
-			break;
+		} else if (!changed || step + 1 == MAX_STEPS) {
+			if (budget == o->max_terms)
+				break;
+			budget++;
+			step = -1;
 		}
 	}
 out:
