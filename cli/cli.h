@@ -147,8 +147,6 @@ int print_document(pm_status st, char **doc, const pm_error *err);
 /* The candidates 'perfmodel select' and 'fit --form auto' try without
  * --forms and --loss (cmd_fit.c runs both; cmd_select.c has select's help). */
 #define SELECT_DEFAULT_FORMS "additive,multiplicative,discover"
-/* ... and for a target kind other than time, which discover does not search */
-#define SELECT_KIND_FORMS "additive,multiplicative"
 #define SELECT_DEFAULT_LOSSES "mae,log"
 
 /* What fit_command runs. */

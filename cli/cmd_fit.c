@@ -577,13 +577,10 @@ static void selection_free(struct selection *c)
 
 /* The candidates of a selection: every form of sa's list with every loss
  * of its list (both already checked), pointing into *flist and *llist. */
-static pm_status candidates(const struct select_args *sa, const pm_spec *s, char **flist,
+static pm_status candidates(const struct select_args *sa, char **flist,
 			    char **llist, pm_candidate **cand, size_t *n, pm_error *err)
 {
-	/* discover searches models of time only */
-	const char *ftext = sa->forms ? sa->forms
-			    : pm_spec_target_kind(s) == PM_TARGET_TIME ? SELECT_DEFAULT_FORMS
-								       : SELECT_KIND_FORMS;
+	const char *ftext = sa->forms ? sa->forms : SELECT_DEFAULT_FORMS;
 	const char *ltext = sa->losses ? sa->losses : SELECT_DEFAULT_LOSSES;
 	const char **forms = malloc(list_capacity(ftext) * sizeof(*forms));
 	const char **losses = malloc(list_capacity(ltext) * sizeof(*losses));
@@ -621,7 +618,7 @@ static pm_status select_run(const struct fit_args *a, const pm_source *src, cons
 	pm_status st;
 
 	sel->validation = &sa->v;
-	if ((st = candidates(sa, s, &c->flist, &c->llist, &c->cand, &sel->n, err)) ||
+	if ((st = candidates(sa, &c->flist, &c->llist, &c->cand, &sel->n, err)) ||
 	    (st = pm_select_file(src, s, &a->opt, c->cand, sel->n, &sa->v, r, err)))
 		return st;
 	sel->cand = c->cand;

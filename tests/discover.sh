@@ -126,6 +126,26 @@ else
 	bad "discover on a curve per level runs" "$(cat lv.err)"
 fi
 
+# ---- a speedup: searched on its time scale 1/S, predicted as a speedup
+awk 'BEGIN { print "n,speedup"; k = 0
+	for (n = 1; n <= 64; n *= 2) for (r = 0; r < 2; r++) {
+		k++; printf "%d,%.6g\n", n, 1 / (0.1 + 0.9 / n) * (1 + 0.01 * sin(k * 1.7)) } }' >amdahl.csv
+printf 'n\n128\n' >amdahl_points.csv
+if "$pm" discover amdahl.csv --target speedup --target-kind speedup --resource n -o sp.json >sp.txt 2>sp.err &&
+	"$pm" predict -m sp.json amdahl_points.csv >spp.txt 2>spp.err; then
+	has "discover --target-kind speedup: the time scale's n^(-1)" sp.txt 'n\^\(-1\).*  <- chosen$'
+	if python3 -c 'import csv
+(r,) = csv.DictReader(open("spp.txt"))
+s = float(r["predicted_speedup"]); want = 1 / (0.1 + 0.9 / 128)
+assert abs(s / want - 1) < 0.02, (s, want)' 2>py.err; then
+		ok "predict: the discovered speedup model at n = 128"
+	else
+		bad "predict: the discovered speedup model at n = 128" "$(cat spp.txt py.err)"
+	fi
+else
+	bad "discover --target-kind speedup runs" "$(cat sp.err spp.err 2>/dev/null)"
+fi
+
 # ---- misuse: usage errors exit 2, data errors 1, and nothing is saved
 rm -f nomodel.json
 expect_fail "discover --form: refused" 2 'discover writes the formula' -- \
@@ -142,11 +162,9 @@ expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam, --top and --re
 	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
 expect_fail "select --top: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
 	"$pm" select s.csv "${roles[@]}" --top 3 -o nomodel.json
-expect_fail "discover --target-kind throughput: not yet" 1 'discover searches models of time: a throughput target is not supported yet' -- \
-	"$pm" discover s.csv "${roles[@]}" --target-kind throughput -o nomodel.json
 expect_fail "discover: only a constant input" 1 'discover: no input varies: nothing to search' -- \
 	"$pm" discover flat.csv "${roles[@]}" --ignore other -o nomodel.json
-expect_fail "discover: a time of 0" 1 'the target must be > 0 \(row 2: 0\)' -- \
+expect_fail "discover: a time of 0" 1 "zero.csv:3:3: target 'time': 0 is not a time > 0" -- \
 	"$pm" discover zero.csv "${roles[@]}" -o nomodel.json
 
 if [ -e nomodel.json ]; then bad "discover: no misuse saved a model"; else ok "discover: no misuse saved a model"; fi

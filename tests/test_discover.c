@@ -569,7 +569,7 @@ Test(discover, options_errors)
 	pm_dataset_free(d);
 }
 
-Test(discover, a_formula_or_another_target_kind_is_refused)
+Test(discover, a_formula_is_refused)
 {
 	pm_dataset *d = strong_scaling();
 	pm_spec *s = spec_of("time", NULL);
@@ -587,11 +587,52 @@ Test(discover, a_formula_or_another_target_kind_is_refused)
 		pm_discovery_free(x);
 	}
 	pm_spec_free(s);
-	s = spec_of("time", NULL);
-	cr_assert_eq(pm_spec_set_target_kind(s, PM_TARGET_THROUGHPUT, NULL, NULL, &err), PM_OK,
-		     "%s", err.msg);
-	expect_einval(d, s, NULL, "a throughput target");
-	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
+/* Amdahl's law measured as a speedup and as an efficiency, S = 1 / (0.1 +
+ * 0.9 / n), 1 % noise: searched on the time scale 1/S (1/(n E)) = 0.1 +
+ * 0.9 / n, found with its n^(-1), and fitted back in the quantity: right at
+ * twice the largest n. */
+Test(discover, a_speedup_and_an_efficiency)
+{
+	struct text t = { 0 };
+	size_t r = 0;
+	pm_dataset *d;
+	pm_error err = { 0 };
+
+	put(&t, "n,speedup,efficiency\n");
+	for (double n = 1; n <= 64; n *= 2)
+		for (int k = 0; k < 2; k++, r++) {
+			double sp = 1 / (0.1 + 0.9 / n) * (1 + noise(r, 0.01));
+
+			put(&t, "%g,%.10g,%.10g\n", n, sp, sp / n);
+		}
+	d = parse(&t, "amdahl.csv");
+	for (int kind = PM_TARGET_SPEEDUP; kind <= PM_TARGET_EFFICIENCY; kind++) {
+		int speedup = kind == PM_TARGET_SPEEDUP;
+		pm_spec *s = spec_of(speedup ? "speedup" : "efficiency",
+				     speedup ? "efficiency" : "speedup");
+		pm_discovery *x;
+		pm_model *m = NULL;
+		pm_fit_options fo = pm_fit_options_default();
+		double at = 128, y;
+
+		cr_assert_eq(pm_spec_set_target_kind(s, kind, "n", NULL, &err), PM_OK, "%s",
+			     err.msg);
+		x = discover(d, s, NULL);
+		show(x);
+		cr_expect(strstr(chosen(x), "n^(-1)") != NULL, "chosen: %s", chosen(x));
+		cr_assert_eq(pm_spec_set_form(s, chosen(x), &err), PM_OK, "%s", err.msg);
+		fo.threads = 1;
+		cr_assert_eq(pm_fit(d, s, &fo, &m, &err), PM_OK, "%s", err.msg);
+		cr_assert_eq(pm_model_predict_target(m, &at, &y, &err), PM_OK, "%s", err.msg);
+		cr_expect_float_eq(y, (speedup ? 1.0 : 1.0 / at) / (0.1 + 0.9 / at),
+				   0.02 * y, "%s at 128: %g", speedup ? "speedup" : "efficiency", y);
+		pm_model_free(m);
+		pm_discovery_free(x);
+		pm_spec_free(s);
+	}
 	pm_dataset_free(d);
 }
 
@@ -610,10 +651,11 @@ Test(discover, data_errors)
 	cr_expect(strstr(err.msg, "no input varies") != NULL, "%s", err.msg);
 	cr_expect_null(x);
 	pm_dataset_free(d);
-	/* a time of 0: relative errors have no meaning */
+	/* a time of 0: relative errors have no meaning; named as pm_fit does */
 	cr_assert_eq(pm_dataset_parse_csv(zero, strlen(zero), "zero.csv", &d, &err), PM_OK);
-	cr_expect_eq(pm_discover(d, s, NULL, &x, &err), PM_EINVAL);
-	cr_expect(strstr(err.msg, "> 0") != NULL, "%s", err.msg);
+	cr_expect_eq(pm_discover(d, s, NULL, &x, &err), PM_EDOMAIN);
+	cr_expect(strstr(err.msg, "target 'time': 0 is not a time > 0") != NULL, "%s", err.msg);
+	cr_expect_eq(err.line, 4);
 	cr_expect_null(x);
 	pm_dataset_free(d);
 	pm_spec_free(s);

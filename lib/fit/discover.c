@@ -17,6 +17,7 @@
 #include "core/stop.h"
 #include "fit/discover_impl.h"
 #include "fit/nnls.h"
+#include "fit/problem.h"
 #include "fit/spec_impl.h"
 
 /* factors of each input that seed products: its best one-term models' */
@@ -966,7 +967,7 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	return st;
 }
 
-/* The target and its weights 1/t^2; the folds' rows in order. */
+/* The target (its time scale) and its weights 1/t^2; the folds' rows in order. */
 static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error *err)
 {
 	const pm_folds *f = s->folds;
@@ -979,15 +980,13 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 	s->fold_rows = malloc(s->n * sizeof(*s->fold_rows) + 1);
 	if (!s->y || !s->w || !s->fold_start || !s->fold_rows)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	/* a speedup, efficiency or throughput is searched on its time scale
+	 * (1/S, 1/(n E), per/X), as pm_fit fits it */
 	if ((st = pm_dataset_col_index(s->d, rs->target, &col, err)) ||
-	    (st = pm_dataset_col_numbers(s->d, col, s->y, err)))
+	    (st = pm__target_time_scale(s->d, col, rs, s->w, s->y, err)))
 		return st;
-	for (size_t r = 0; r < s->n; r++) {
-		if (!(s->y[r] > 0))
-			return pm__fail(err, PM_EINVAL, "discover: the target must be > 0 (row %zu: "
-					"%g): errors are relative", r + 1, s->y[r]);
+	for (size_t r = 0; r < s->n; r++)
 		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
-	}
 	/* kept rows (fold >= nfolds) go last, in the extra slot */
 	for (size_t r = 0; r < s->n; r++)
 		s->fold_start[(f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds) + 1]++;
@@ -1079,10 +1078,6 @@ static pm_status check(const pm_dataset *d, const pm_spec *s, const pm_discover_
 		return pm__fail(err, PM_EINVAL, "discover: %u threads: 1024 at most", o->threads);
 	if (pm__spec_formula_text(s))
 		return pm__fail(err, PM_EINVAL, "discover writes the formula: give roles, not one");
-	if (pm_spec_target_kind(s) != PM_TARGET_TIME)
-		return pm__fail(err, PM_EINVAL, "discover searches models of time: a %s target is "
-				"not supported yet (fit it with --form or --formula)",
-				pm_target_kind_name(pm_spec_target_kind(s)));
 	return PM_OK;
 }
 

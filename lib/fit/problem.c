@@ -218,17 +218,15 @@ static pm_status target_w(const pm_dataset *d, size_t r, pm_target_kind kind, co
 	return PM_OK;
 }
 
-/* The target as measured into t_raw, and its time scale (the target kind's,
- * docs/maths.md) over the median into t. */
-static pm_status target_column(const pm_dataset *d, size_t c, const pm_spec *s, pm_scale scale,
-			       pm_problem *p, double *sorted, pm_error *err)
+pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, double *t_raw,
+				double *t, pm_error *err)
 {
 	const char *wname[2] = { s->kind == PM_TARGET_EFFICIENCY ? s->resource : NULL, s->per };
-	size_t n = p->nrows, wc[2] = { SIZE_MAX, SIZE_MAX };
+	size_t n = pm_dataset_nrows(d), wc[2] = { SIZE_MAX, SIZE_MAX };
 	double w = 1.0;
 	pm_status st;
 
-	if ((st = target_numbers(d, c, s->kind, p->t_raw, err)))
+	if ((st = target_numbers(d, c, s->kind, t_raw, err)))
 		return st;
 	for (int k = 0; k < 2; k++)
 		if (wname[k] && (st = pm_dataset_col_index(d, wname[k], &wc[k], err)))
@@ -236,16 +234,29 @@ static pm_status target_column(const pm_dataset *d, size_t c, const pm_spec *s, 
 	for (size_t r = 0; r < n; r++) {
 		if (s->kind != PM_TARGET_TIME && (st = target_w(d, r, s->kind, wc, &w, err)))
 			return st;
-		p->t[r] = pm__target_swap(s->kind, p->t_raw[r], w);
+		t[r] = pm__target_swap(s->kind, t_raw[r], w);
 		if (s->kind != PM_TARGET_TIME &&	/* w / y out of range */
-		    !(p->t[r] > 0 && isfinite(p->t[r])))
+		    !(t[r] > 0 && isfinite(t[r])))
 			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d),
 					   pm_dataset_cell_line(d, r, c),
 					   pm_dataset_cell_column(d, r, c),
 					   "target '%s': %g gives the time scale %g, which is not "
 					   "a finite number > 0", pm_dataset_col_name(d, c),
-					   p->t_raw[r], p->t[r]);
+					   t_raw[r], t[r]);
 	}
+	return PM_OK;
+}
+
+/* The target as measured into t_raw, and its time scale (the target kind's,
+ * docs/maths.md) over the median into t. */
+static pm_status target_column(const pm_dataset *d, size_t c, const pm_spec *s, pm_scale scale,
+			       pm_problem *p, double *sorted, pm_error *err)
+{
+	size_t n = p->nrows;
+	pm_status st;
+
+	if ((st = pm__target_time_scale(d, c, s, p->t_raw, p->t, err)))
+		return st;
 	p->target_scale = 1.0;
 	if (scale == PM_SCALE_AUTO) {
 		memcpy(sorted, p->t, n * sizeof(*sorted));

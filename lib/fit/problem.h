@@ -44,4 +44,11 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 			    pm_problem *p, pm_error *err);
 void pm__problem_free(pm_problem *p);	/* frees the arrays, keeps p */
 
+/* Target column c of d (every row) as measured into t_raw, and the time
+ * scale of s's target kind into t (docs/maths.md, "Target kinds": the
+ * time itself, 1/S, 1/(n·E), per/X), unscaled. Errors as
+ * pm__problem_build's for the target. */
+pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, double *t_raw,
+				double *t, pm_error *err);
+
 #endif

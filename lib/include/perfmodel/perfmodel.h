@@ -677,9 +677,11 @@ typedef struct pm_discovery {
 /* Search the terms of a model of d's target in the inputs of s (resolved
  * on a copy, as pm_fit does; a formula form is refused: discover writes
  * the formula). Deterministic; o NULL: the defaults. On success *out owns
- * the result (pm_discovery_free). Errors: PM_EINVAL (bad options, a
- * formula spec, a target kind other than time, no numeric or categorical
- * input to search, a target <= 0),
+ * the result (pm_discovery_free). A target kind other than time is
+ * searched on its time scale (1/S, 1/(n E), per/X), as pm_fit fits it.
+ * Errors: PM_EINVAL (bad options, a formula spec, no numeric or
+ * categorical input to search), those of the target as pm_fit's (a value
+ * <= 0, PM_EDOMAIN),
  * those of pm_spec_resolve and pm_validation_folds, PM_EFIT when no
  * hypothesis survives, PM_ENOMEM. */
 PM_API pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
