@@ -358,6 +358,16 @@ typedef struct pm_fit_options {
 	 * folds' seed (validate.seed, kept so in model.json). PM_SCHEME_NONE:
 	 * none. */
 	pm_validation validate;
+	/* Prediction intervals (predict.h, pm_model_predict_interval): K >= 2
+	 * calibrates them after the fit by K more fits, each on the rows it
+	 * was fitted to less one fold of a stratified K-fold split seeded by
+	 * split_seed, whose held-out residuals the model keeps (docs/maths.md,
+	 * "Prediction intervals"); 0 (the default): none. pm_fit, pm_fit_seeds
+	 * (the best seed's model), pm_select (the chosen one) and the
+	 * pipelines honour it; the fits inside cross-validation, seeds and
+	 * sweeps never calibrate. The fit's own parameters do not depend on
+	 * it. perfmodel fit sets 5 unless --no-intervals. */
+	unsigned intervals;
 } pm_fit_options;
 
 /* The default engine's defaults (PM_ENGINE_VARPRO), seed 1, all CPUs. */
