@@ -162,6 +162,11 @@ static pm_status check_q(const pm_intervals *iv, double q, pm_error *err)
 	return PM_OK;
 }
 
+pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err)
+{
+	return !m->iv.nres ? no_intervals(err) : check_q(&m->iv, q, err);
+}
+
 /* The q-quantile at prediction t and distance d of a model with
  * intervals; *out not finite is PM_ERANGE. */
 static pm_status quantile_at(const pm_model *m, double q, double t, double d, double *out,

@@ -21,6 +21,11 @@
  * for a wrong shape, PM_ENOMEM. */
 pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_model *m);
 
+/* Whether m can give its q-quantile: PM_EINVAL when it has no intervals
+ * or q is not within what they calibrate (pm_model_predict_quantile's
+ * messages). */
+pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err);
+
 /* The "method" model.json names: the one the fit uses. */
 #define PM_INTERVAL_METHOD "cv-log-residual-quantiles"
 
