@@ -167,6 +167,16 @@ pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err)
 	return !m->iv.nres ? no_intervals(err) : check_q(&m->iv, q, err);
 }
 
+/* How fast intervals widen beyond the data: the spread around the median
+ * is multiplied by sqrt(1 + (WIDEN * d)^2). The residuals' own spread (the
+ * runs' noise, the form's misfit inside the ranges) and the error of
+ * parameters carried beyond them are independent, so they add in
+ * quadrature: gently near the ranges (1.12x at d = 1), linearly far out
+ * (2.06x at d = 4). 0.5 on the bundled data's extrapolation splits keeps
+ * every median width within 1.5x the narrowest that covers (1 widens
+ * gemm's 1.78x; docs/benchmarks.md, "Prediction intervals"). */
+#define WIDEN 0.5
+
 /* The q-quantile at prediction t and distance d of a model with
  * intervals; *out not finite is PM_ERANGE. */
 static pm_status quantile_at(const pm_model *m, double q, double t, double d, double *out,
@@ -174,7 +184,7 @@ static pm_status quantile_at(const pm_model *m, double q, double t, double d, do
 {
 	double med = table_quantile(&m->iv, 0.5);
 
-	*out = t * exp(med + (table_quantile(&m->iv, q) - med) * (1.0 + d));
+	*out = t * exp(med + (table_quantile(&m->iv, q) - med) * sqrt(1.0 + WIDEN * WIDEN * d * d));
 	return isfinite(*out) ? PM_OK
 			      : pm__fail(err, PM_ERANGE, "the %g-quantile is not a finite number", q);
 }

@@ -274,11 +274,12 @@ PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size
  * predicted by a fit that never saw it), kept in model.json as their
  * quantiles on a grid of probabilities, with each numeric input's range
  * over the fitted rows. The q-quantile of the time at x is then
- *     t̂(x) * exp(Q(0.5) + (Q(q) - Q(0.5)) * (1 + d(x)))
+ *     t̂(x) * exp(Q(0.5) + (Q(q) - Q(0.5)) * sqrt(1 + (d(x) / 2)^2))
  * with Q the residuals' quantile (linear between grid points) and d(x)
  * the extrapolation distance below: inside the data's ranges d = 0 and
  * the quantiles are the residuals' own; beyond them the spread around the
- * median grows in proportion, doubled at one range's width beyond. All
+ * median grows, 1.12 times at one range's width beyond, about d/2 times
+ * far out. All
  * on pm_model_predict's scale (a target kind's time scale; the CLI turns
  * each bound into the kind's quantity). Reentrant, allocation-free.
  *
