@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "fit/holdout.h"
 #include "fit/interval_fit.h"
-#include "fit/seeds.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
 
@@ -114,68 +114,48 @@ static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n, 
 	return st;
 }
 
-/* The fold fits and their residuals; *stopped when a stop request cut a
- * fit short (then nothing is kept). */
+/* The fold fits and their residuals, fold after fold as cross-validation
+ * runs them (each fit on the pool's threads); *stopped when a stop request
+ * ended or cut short a fit (then nothing is kept). */
 static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s,
 			   const pm_fit_options *o, int *stopped, pm_error *err)
 {
 	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = o->intervals,
 			    .seed = o->split_seed };
 	pm_folds folds = { 0 };
-	pm_dataset **train = NULL, **test = NULL;
-	pm_fit_options *fo = NULL;
-	pm_model **fm = NULL;
+	pm_fit_options fo = *o;
 	double *r = NULL;
 	size_t n = 0;
-	unsigned nf = 0;
 	pm_status st;
 
+	/* the fold fits are plain fits of their rows */
+	fo.test_fraction = 0;
+	fo.test = NULL;
+	fo.validate.scheme = PM_SCHEME_NONE;
+	fo.intervals = 0;
 	if ((st = pm_validation_folds(rows, s, &v, &folds, err)))
 		return st;
-	nf = folds.nfolds;
-	train = calloc(nf, sizeof(*train));
-	test = calloc(nf, sizeof(*test));
-	fo = malloc(nf * sizeof(*fo));
-	fm = calloc(nf, sizeof(*fm));
-	r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1);
-	if (!train || !test || !fo || !fm || !r) {
+	if (!(r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1)))
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (unsigned f = 0; f < nf && !st; f++) {
-		/* the fold fits are plain fits of their rows */
-		fo[f] = *o;
-		fo[f].test_fraction = 0;
-		fo[f].test = NULL;
-		fo[f].validate.scheme = PM_SCHEME_NONE;
-		fo[f].intervals = 0;
-		st = pm__fold_subsets(rows, folds.fold, f, &train[f], &test[f], err);
-	}
-	if (st || (st = pm__fit_batch(nf, 0, (const pm_dataset *const *)train, s, fo, o->threads,
-				      fm, err)))
-		goto out;
-	for (unsigned f = 0; f < nf && !st; f++) {
-		if (!fm[f] || fm[f]->info.interrupted) {
+	for (unsigned f = 0; f < folds.nfolds && !st && !*stopped; f++) {
+		pm_dataset *train = NULL, *test = NULL;
+		pm_model *fm = NULL;
+
+		if (pm__stop_requested(o->stop))
 			*stopped = 1;
-			goto out;
+		else if (!(st = pm__fold_subsets(rows, folds.fold, f, &train, &test, err)) &&
+			 !(st = pm__fit_held_out(train, s, &fo, &fm, err))) {
+			if (fm->info.interrupted)
+				*stopped = 1;
+			else
+				st = residuals(fm, test, r, &n, err);
 		}
-		st = residuals(fm[f], test[f], r, &n, err);
+		pm_model_free(fm);
+		pm_dataset_free(train);
+		pm_dataset_free(test);
 	}
-	if (!st)
-		st = keep(m, rows, r, n, nf, err);
-out:
-	for (unsigned f = 0; f < nf; f++) {
-		if (train)
-			pm_dataset_free(train[f]);
-		if (test)
-			pm_dataset_free(test[f]);
-		if (fm)
-			pm_model_free(fm[f]);
-	}
-	free(train);
-	free(test);
-	free(fo);
-	free(fm);
+	if (!st && !*stopped)
+		st = keep(m, rows, r, n, folds.nfolds, err);
 	free(r);
 	pm_folds_free(&folds);
 	return st;

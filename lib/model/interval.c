@@ -9,7 +9,9 @@
 #include "model/interval.h"
 #include "model/model_impl.h"
 
-void pm__intervals_free(pm_intervals *iv)
+/* (pm_model_free frees a model's own, so that model.c needs nothing of
+ * this file) */
+static void release(pm_intervals *iv)
 {
 	free(iv->p);
 	free(iv->q);
@@ -53,10 +55,10 @@ pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size
 	iv.lo = copy(lo, m->ninputs);
 	iv.hi = copy(hi, m->ninputs);
 	if (!iv.p || !iv.q || !iv.lo || !iv.hi) {
-		pm__intervals_free(&iv);
+		release(&iv);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
-	pm__intervals_free(&m->iv);
+	release(&m->iv);
 	m->iv = iv;
 	return PM_OK;
 }

@@ -181,7 +181,6 @@ int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
 pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
 				  const double *p, const double *q, const double *lo,
 				  const double *hi, pm_error *err);
-void pm__intervals_free(pm_intervals *iv);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library

@@ -162,7 +162,18 @@ static void write_params(pm_jw *w, const pm_model *m)
 	pm__jw_array_end(w);
 }
 
-static void doubles_member(pm_jw *w, const char *key, const double *v, size_t n);
+/* "key": [v...] of a long table, 8 numbers a line. */
+static void table_member(pm_jw *w, const char *key, const double *v, size_t n)
+{
+	pm__jw_key(w, key);
+	pm__jw_array_begin_line(w);
+	for (size_t j = 0; j < n; j++) {
+		if (j && j % 8 == 0)
+			pm__jw_break(w, 6);
+		pm__jw_double(w, v[j]);
+	}
+	pm__jw_array_end(w);
+}
 
 /* The calibrated intervals (model/interval.h): the quantile table on one
  * line each, and every numeric input's range by name. */
@@ -178,8 +189,8 @@ static void write_intervals(pm_jw *w, const pm_model *m)
 	pm__jw_uint(w, iv->folds);
 	pm__jw_key(w, "residuals");
 	exact_uint(w, iv->nres);
-	doubles_member(w, "probabilities", iv->p, iv->np);
-	doubles_member(w, "quantiles", iv->q, iv->np);
+	table_member(w, "probabilities", iv->p, iv->np);
+	table_member(w, "quantiles", iv->q, iv->np);
 	pm__jw_key(w, "ranges");
 	pm__jw_object_begin(w);
 	for (size_t i = 0; i < m->ninputs; i++) {
