@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit/holdout.h"
 #include "fit/interval_fit.h"
 #include "perfmodel/perfmodel.h"
 
@@ -100,26 +101,22 @@ static void cv_residuals(const pm_dataset *d, const pm_spec *s, double *r)
 {
 	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = 5, .seed = 1 };
 	pm_folds f;
-	size_t n = pm_dataset_nrows(d), *rows = malloc(n * sizeof(*rows) + 1);
+	size_t n = pm_dataset_nrows(d);
 	pm_error e;
 
 	check(pm_validation_folds(d, s, &v, &f, &e), &e);
 	for (size_t k = 0; k < n; k++)
 		r[k] = NAN;	/* a row no fold holds out (kept) */
 	for (unsigned g = 0; g < f.nfolds; g++) {
-		size_t nt = 0, nh = 0, *held = malloc(n * sizeof(*held) + 1);
+		size_t nh = 0, *held = malloc(n * sizeof(*held) + 1);
 		pm_dataset *tr, *te;
 		pm_model *m;
 		double *rr, *pr;
 
-		for (size_t k = 0; k < n; k++) {
+		for (size_t k = 0; k < n; k++)
 			if (f.fold[k] == g)
 				held[nh++] = k;
-			else
-				rows[nt++] = k;
-		}
-		check(pm_dataset_subset(d, rows, nt, &tr, &e), &e);
-		check(pm_dataset_subset(d, held, nh, &te, &e), &e);
+		check(pm__fold_subsets(d, f.fold, g, &tr, &te, &e), &e);
 		m = fit(tr, s, 0);
 		rr = malloc(nh * sizeof(*rr) + 1);
 		pr = malloc(nh * sizeof(*pr) + 1);
@@ -134,7 +131,6 @@ static void cv_residuals(const pm_dataset *d, const pm_spec *s, double *r)
 		pm_dataset_free(te);
 	}
 	pm_folds_free(&f);
-	free(rows);
 }
 
 /* The finite values of r[0..n) moved to its front; returns how many. */
@@ -376,22 +372,12 @@ int main(int argc, char **argv)
 	t.pred = calloc(n, sizeof(double));
 	ow = calloc(n, sizeof(double));
 	for (unsigned g = 0; g < f.nfolds; g++) {
-		size_t *tr = malloc(n * sizeof(*tr)), *te = malloc(n * sizeof(*te)), ntr = 0, nte = 0;
 		pm_dataset *a, *b;
 
-		for (size_t k = 0; k < n; k++) {
-			if (f.fold[k] == g)
-				te[nte++] = k;
-			else
-				tr[ntr++] = k;
-		}
-		check(pm_dataset_subset(d, tr, ntr, &a, &e), &e);
-		check(pm_dataset_subset(d, te, nte, &b, &e), &e);
+		check(pm__fold_subsets(d, f.fold, g, &a, &b, &e), &e);
 		one_fold(a, b, s, level, &t);
 		pm_dataset_free(a);
 		pm_dataset_free(b);
-		free(tr);
-		free(te);
 	}
 	/* the narrowest interval that covers LEVEL of them: their own quantiles */
 	olo = quantile(t.resid, t.n, (1 - level) / 2);

@@ -313,22 +313,23 @@ Test(interval, load_errors)
 	char *json, *cut;
 	pm_error e;
 
+	/* each: what is replaced, by what, and what the error says */
+	static const char *const bad[][3] = {
+		{ "cv-log-residual-quantiles", "bootstrap", "unknown method 'bootstrap'" },
+		{ "\"probabilities\": [0.005, ", "\"probabilities\": [0.5, ", "must increase" },
+		{ "\"probabilities\": [0.005, ", "\"probabilities\": [",
+		  "198 probabilities but 199 quantiles" },
+		{ "\"quantiles\": [", "\"quantiles\": [1e9, ", "probabilities but 200 quantiles" },
+		{ "\"threads\": [1, 8]", "\"nthreads\": [1, 8]", "missing 'threads'" },
+		{ "\"threads\": [1, 8]", "\"threads\": [8, 1]",
+		  "the range of input 'threads' is [8, 1]" },
+		{ "\"threads\": [1, 8]", "\"threads\": 1", "the range of 'threads' must be [lo, hi]" },
+		{ "\"residuals\": 100", "\"residuals\": -1", "residuals" },
+	};
+
 	cr_assert_eq(pm_model_to_json(m, &json, &e), PM_OK);
-	expect_schema(edit(strdup(json), "cv-log-residual-quantiles", "bootstrap"),
-		      "unknown method 'bootstrap'");
-	expect_schema(edit(strdup(json), "\"probabilities\": [0.005, ", "\"probabilities\": [0.5, "),
-		      "must increase");
-	expect_schema(edit(strdup(json), "\"probabilities\": [0.005, ", "\"probabilities\": ["),
-		      "198 probabilities but 199 quantiles");
-	expect_schema(edit(strdup(json), "\"quantiles\": [", "\"quantiles\": [1e9, "),
-		      "probabilities but 200 quantiles");
-	expect_schema(edit(strdup(json), "\"threads\": [1, 8]", "\"nthreads\": [1, 8]"),
-		      "missing 'threads'");
-	expect_schema(edit(strdup(json), "\"threads\": [1, 8]", "\"threads\": [8, 1]"),
-		      "the range of input 'threads' is [8, 1]");
-	expect_schema(edit(strdup(json), "\"threads\": [1, 8]", "\"threads\": 1"),
-		      "the range of 'threads' must be [lo, hi]");
-	expect_schema(edit(strdup(json), "\"residuals\": 100", "\"residuals\": -1"), "residuals");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_schema(edit(strdup(json), bad[i][0], bad[i][1]), bad[i][2]);
 	/* without the member: a model with no intervals */
 	cut = strstr(json, "\"intervals\": {");
 	cr_assert(cut);

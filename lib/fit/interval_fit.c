@@ -188,5 +188,8 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 	 * warning, and predicting an interval from the model says there is none */
 	if (st)
 		return pm__model_add_warning(m, err, "no prediction intervals: %s", e.msg);
+	if (stopped)
+		return pm__model_add_warning(m, err, "no prediction intervals: interrupted while "
+					     "calibrating them (the fit itself is complete)");
 	return PM_OK;
 }

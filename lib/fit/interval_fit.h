@@ -9,12 +9,11 @@
  * the rows m was fitted to (d, less those o holds out), each without one
  * fold of a stratified K-fold split seeded by o->split_seed, and the
  * quantiles of their held-out residuals into m (pm_model_predict_interval).
- * Nothing for o->intervals 0, an interrupted m, fewer than
- * PM_INTERVAL_MIN_ROWS rows, or a stop request during the fold fits (m
- * keeps no intervals then). Deterministic for any thread count; m's fit is
+ * Nothing for o->intervals 0, an interrupted m or fewer than
+ * PM_INTERVAL_MIN_ROWS rows. Deterministic for any thread count; m's fit is
  * not touched. A calibration that cannot be made (a fold's fit fails, or
- * predicts a value <= 0) adds a warning to m and returns PM_OK. Errors:
- * PM_ENOMEM. */
+ * predicts a value <= 0) or that a stop request cuts short keeps none and
+ * adds a warning to m saying why; PM_OK. Errors: PM_ENOMEM. */
 pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 			    const pm_fit_options *o, pm_error *err);
 
