@@ -13,7 +13,12 @@ gemm=(fit "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json")
 "$pm" "${gemm[@]}" -q -o g.json
 has "fit keeps intervals by default" g.json '"intervals": \{' '"method": "cv-log-residual-quantiles"' \
 	'"folds": 5' '"residuals": 100' '"n": \[128, 1536\]' '"threads": \[1, 2\]'
-"$pm" "${gemm[@]}" -q -o plain.json --no-intervals
+"$pm" "${gemm[@]}" -o g2.json >fit.txt
+has "fit's report says what the intervals are" fit.txt '^intervals ' \
+	'90 % of the 100 fitted rows, each predicted by a fit without it, came within 0.5[0-9]* to 1.8[0-9]* times'
+"$pm" "${gemm[@]}" -o plain.json --no-intervals >plainfit.txt
+if grep -q '^intervals' plainfit.txt; then bad "--no-intervals: no intervals in the report"
+else ok "--no-intervals: no intervals in the report"; fi
 if grep -q '"intervals"' plain.json; then bad "--no-intervals keeps none" "$(grep -c intervals plain.json)"
 else ok "--no-intervals keeps none"; fi
 # the parameters are the same with and without

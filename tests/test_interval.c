@@ -187,6 +187,8 @@ Test(interval, extrapolation_widens)
 	cr_assert_eq(pm_model_predict_quantile(m, x, 0.05, &q5, &e), PM_OK, "%s", e.msg);
 	cr_assert_eq(pm_model_predict_quantile(m, x, 0.5, &med, &e), PM_OK);
 	cr_expect_eq(lo, q5);
+	cr_assert_eq(pm_model_residual_quantile(m, 0.05, &d, &e), PM_OK);
+	cr_expect_eq(d, m->iv.q[9]);
 	cr_expect(fabs(log(lo / t) - m->iv.q[9]) < 1e-12);
 	cr_expect(fabs(log(hi / t) - m->iv.q[189]) < 1e-12);
 	cr_assert_eq(pm_model_extrapolation(m, x, &d, &ex, &e), PM_OK);
@@ -223,6 +225,10 @@ Test(interval, errors)
 		    "no prediction intervals");
 	EXPECT_FAIL(pm_model_extrapolation(plain, x, &d, NULL, E), PM_EINVAL,
 		    "no prediction intervals");
+	EXPECT_FAIL(pm_model_residual_quantile(plain, 0.5, &d, E), PM_EINVAL,
+		    "no prediction intervals");
+	EXPECT_FAIL(pm_model_residual_quantile(m, 0.999, &d, E), PM_EINVAL, "beyond");
+	EXPECT_FAIL(pm_model_residual_quantile(m, 0.5, NULL, E), PM_EINVAL, "NULL");
 	EXPECT_FAIL(pm_model_predict_interval(m, x, 0, &lo, &hi, E), PM_EINVAL, "not between 0 and 1");
 	EXPECT_FAIL(pm_model_predict_interval(m, x, 1, &lo, &hi, E), PM_EINVAL, "not between 0 and 1");
 	EXPECT_FAIL(pm_model_predict_interval(m, x, NAN, &lo, &hi, E), PM_EINVAL,

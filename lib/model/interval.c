@@ -179,6 +179,18 @@ pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err)
  * gemm's 1.78x; docs/benchmarks.md, "Prediction intervals"). */
 #define WIDEN 0.5
 
+pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r, pm_error *err)
+{
+	pm_status st;
+
+	if (!m || !r)
+		return pm__fail(err, PM_EINVAL, "pm_model_residual_quantile: a NULL argument");
+	if ((st = pm__intervals_check(m, q, err)))
+		return st;
+	*r = table_quantile(&m->iv, q);
+	return PM_OK;
+}
+
 /* The q-quantile at prediction t and distance d of a model with
  * intervals; *out not finite is PM_ERANGE. */
 static pm_status quantile_at(const pm_model *m, double q, double t, double d, double *out,

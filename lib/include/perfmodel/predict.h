@@ -288,6 +288,12 @@ PM_API int pm_model_has_intervals(const pm_model *m);
 /* The number of residuals they were calibrated on (0: none). A quantile q
  * needs 1/(n+1) <= q <= n/(n+1): further out, n residuals say nothing. */
 PM_API size_t pm_model_interval_residuals(const pm_model *m);
+/* The residuals' own q-quantile Q(q) (log scale): inside the data's ranges
+ * the q-quantile is t̂ · exp(Q(q)) at every point (0.9's interval is t̂ ·
+ * exp(Q(0.05)) to t̂ · exp(Q(0.95))). Errors as pm_model_predict_quantile's
+ * for m and q; *r is not written then. */
+PM_API pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r,
+					    pm_error *err);
 /* How far x lies outside the data the model was fitted to: the largest,
  * over the numeric inputs, of the distance beyond the input's fitted
  * range in units of the range's own width, on the log scale for an input
