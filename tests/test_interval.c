@@ -476,3 +476,30 @@ Test(interval, json_columns)
 	EXPECT_FAIL(pm_predictions_columns_to_json(d, pred, NULL, &x, &out, E), PM_EINVAL, "");
 	pm_dataset_free(d);
 }
+
+/* A stop request during the calibration keeps the fit and no intervals,
+ * and says so. */
+Test(interval, stopped_while_calibrating)
+{
+	pm_dataset *d = syn_dataset(100, NOISE, 7);
+	pm_model *m = fit_rows(d, 0, 1);
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	volatile sig_atomic_t stop = 1;
+	pm_error e = { 0 };
+
+	o.threads = 1;
+	o.intervals = 5;
+	o.stop = &stop;
+	cr_assert_eq(pm__fit_intervals(m, d, s, &o, &e), PM_OK, "%s", e.msg);
+	cr_expect(!pm_model_has_intervals(m));
+	cr_assert_eq(pm_model_nwarnings(m), 1);
+	cr_expect(strstr(pm_model_warning(m, 0), "interrupted while calibrating"), "%s",
+		  pm_model_warning(m, 0));
+	stop = 0;
+	cr_assert_eq(pm__fit_intervals(m, d, s, &o, &e), PM_OK, "%s", e.msg);
+	cr_expect(pm_model_has_intervals(m));
+	pm_spec_free(s);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
