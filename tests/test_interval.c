@@ -331,6 +331,7 @@ Test(interval, load_errors)
 		  "the range of input 'threads' is [8, 1]" },
 		{ "\"threads\": [1, 8]", "\"threads\": 1", "the range of 'threads' must be [lo, hi]" },
 		{ "\"residuals\": 100", "\"residuals\": -1", "residuals" },
+		{ "\"k\": [1, 5]", "\"k\": [0, 5]", "the range of input 'k' is [0, 5]" },
 	};
 
 	cr_assert_eq(pm_model_to_json(m, &json, &e), PM_OK);

@@ -45,9 +45,12 @@ pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size
 			return pm__fail(err, PM_EINVAL, "interval quantiles must be finite and not "
 					"decrease: %g is entry %zu", q[j], j);
 	}
+	/* a powered input's distance is measured on the log scale: its
+	 * range, like its values, must be > 0 */
 	for (size_t i = 0; i < m->ninputs; i++)
 		if (m->inputs[i].role != PM_ROLE_CATEGORICAL &&
-		    !(isfinite(lo[i]) && isfinite(hi[i]) && lo[i] <= hi[i]))
+		    !(isfinite(lo[i]) && isfinite(hi[i]) && lo[i] <= hi[i] &&
+		      (!m->inputs[i].powered || lo[i] > 0)))
 			return pm__fail(err, PM_EINVAL, "the range of input '%s' is [%g, %g]",
 					m->inputs[i].name, lo[i], hi[i]);
 	iv.p = copy(p, np);

@@ -301,8 +301,9 @@ PM_API pm_status pm_model_residual_quantile(const pm_model *m, double q, double 
  * beyond the largest value as the data span), linearly for an input only
  * in indicators; a range of one value counts a factor of 2 (or 1) as its
  * width. 0 inside every range: *extrapolated (may be NULL) is then 0, else
- * 1. Errors: PM_EINVAL (a NULL argument, no intervals: the model keeps no
- * ranges without them), those of pm_model_predict's checks of x. */
+ * 1. Categorical inputs do not count (every level was fitted). Errors:
+ * PM_EINVAL (a NULL argument, no intervals: the model keeps no ranges
+ * without them), PM_EDOMAIN for a numeric value pm_model_predict refuses. */
 PM_API pm_status pm_model_extrapolation(const pm_model *m, const double *x, double *distance,
 					int *extrapolated, pm_error *err);
 /* The q-quantile of the time at x (0 < q < 1), as above. Errors:
