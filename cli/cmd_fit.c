@@ -76,6 +76,9 @@ const char fit_usage[] =
 	"      --reg none|l1|l2   penalty on coefficients and powers, never C (none)\n"
 	"      --lambda X         penalty weight for both groups (0)\n"
 	"      --lambda-power X   penalty weight for the powers alone\n"
+	"      --no-intervals     skip calibrating prediction intervals (by default 5 more\n"
+	"                         fits, each without one fold, whose held-out residuals\n"
+	"                         the model keeps for predict --interval/--quantiles)\n"
 	"\n"
 	READ_USAGE
 	"\n"
@@ -102,7 +105,7 @@ enum {
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
 	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP, OPT_TARGET_KIND,
-	OPT_RESOURCE, OPT_REFINE,
+	OPT_RESOURCE, OPT_REFINE, OPT_NO_INTERVALS,
 };
 
 static const struct option long_options[] = {
@@ -128,6 +131,7 @@ static const struct option long_options[] = {
 	{ "mutation", required_argument, NULL, OPT_MUTATION },
 	{ "recombination", required_argument, NULL, OPT_RECOMBINATION },
 	{ "no-polish", no_argument, NULL, OPT_NO_POLISH },
+	{ "no-intervals", no_argument, NULL, OPT_NO_INTERVALS },
 	{ "loss", required_argument, NULL, OPT_LOSS },
 	{ "forms", required_argument, NULL, OPT_FORMS },
 	{ "form", required_argument, NULL, OPT_FORM },
@@ -311,6 +315,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 	case OPT_JSON: a->json = 1; return 0;
 	case 'q': a->quiet = 1; return 0;
 	case OPT_NO_POLISH: o->polish = 0; return 0;
+	case OPT_NO_INTERVALS: o->intervals = 0; return 0;
 	case OPT_SCALE:
 		if (strcmp(v, "auto") && strcmp(v, "none"))
 			return bad_value("scale", v, "auto or none");
@@ -671,6 +676,8 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	char *json = NULL;
 	int rc, to_stdout;
 
+	/* calibrated intervals by default (docs/cli.md): 5 fold fits */
+	a.opt.intervals = 5;
 	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
 	cap_threads(&a.opt, a.quiet);

@@ -372,6 +372,23 @@ static void print_kind(const pm_model *m)
 		target);
 }
 
+/* What the calibrated intervals say, as factors of the prediction (a
+ * target kind's y = w / t turns the time's factors round). */
+static void print_intervals(const pm_model *m)
+{
+	double lo, hi;
+	int time = pm_model_target_kind(m) == PM_TARGET_TIME;
+
+	if (pm_model_residual_quantile(m, 0.05, &lo, NULL) ||
+	    pm_model_residual_quantile(m, 0.95, &hi, NULL))
+		return;
+	cprintf(stdout, "\nintervals (docs/cli.md, \"Prediction intervals\")\n"
+		"  90 %% of the %zu fitted rows, each predicted by a fit without it, came within "
+		"%.3g to %.3g times their prediction\n"
+		"  predict --interval 0.9 gives every point its interval (wider outside the data's "
+		"ranges)\n", pm_model_interval_residuals(m), exp(time ? lo : -hi), exp(time ? hi : -lo));
+}
+
 static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 			      const pm_scaling_report *r, const char *out)
 {
@@ -388,6 +405,7 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 	print_param_rows(m);
 	print_meaning(m);
 	print_accuracy(fi);
+	print_intervals(m);
 	print_scaling(m, r);
 	cprintf(stdout, "\nfit\n  %u generations, %llu evaluations, stop: %s%s\n", fi->generations,
 	       (unsigned long long)fi->evaluations, fi->stop,

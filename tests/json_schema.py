@@ -174,6 +174,8 @@ def main():
     with open("config.json", "w") as f:
         json.dump({"model": "gemm.json", "points": [{"n": 512, "threads": 4}]}, f)
     run(v, "predict", ["predict", "config.json", "--json"])
+    run(v, "predict", ["predict", "config.json", "--json", "--interval", "0.9", "--quantiles",
+                       "0.5,0.95"])
     covered.add("predict")
     with open("job.json", "w") as f:
         json.dump({"n": 512}, f)

@@ -399,6 +399,73 @@ static void predict_from_threads(void)
 	pm_model_free(m);
 }
 
+/* Intervals too: a fit calibrated on its own pool (the fold fits), then
+ * one model's intervals and quantiles from several threads. */
+struct interval_job {
+	const pm_model *m;
+	const double *x;
+	size_t n;
+	double *out;	/* 3 a point: lower, upper, the 0.75-quantile */
+	int failed;
+};
+
+static void *interval_job_run(void *arg)
+{
+	struct interval_job *j = arg;
+	size_t ni = pm_model_ninputs(j->m);
+
+	for (size_t k = 0; k < j->n; k++) {
+		double d;
+
+		j->failed |= pm_model_predict_interval(j->m, j->x + k * ni, 0.9, &j->out[3 * k],
+						       &j->out[3 * k + 1], NULL) != PM_OK ||
+			     pm_model_predict_quantile(j->m, j->x + k * ni, 0.75, &j->out[3 * k + 2],
+						       NULL) != PM_OK ||
+			     pm_model_extrapolation(j->m, j->x + k * ni, &d, NULL, NULL) != PM_OK;
+	}
+	return NULL;
+}
+
+static void intervals_from_threads(const pm_dataset *d, const pm_spec *s)
+{
+	struct interval_job job[NTHREADS], one;
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+	pthread_t th[NTHREADS];
+	int started[NTHREADS], ok = 1;
+	double x[2 * NPOINTS], *serial = malloc(3 * NPOINTS * sizeof(double));
+
+	o.threads = 2;
+	o.intervals = 5;
+	require(pm_fit(d, s, &o, &m, &err), &err, "a fit with intervals");
+	check(pm_model_has_intervals(m), "a fit calibrates its intervals on its pool's threads");
+	/* n and threads, inside the data and beyond it */
+	for (size_t k = 0; k < NPOINTS; k++) {
+		x[2 * k] = 64.0 * (double)(1 + k % 64);
+		x[2 * k + 1] = (double)(1 + k % 4);
+	}
+	one = (struct interval_job){ .m = m, .x = x, .n = NPOINTS, .out = serial };
+	interval_job_run(&one);
+	for (int t = 0; t < NTHREADS; t++) {
+		job[t] = (struct interval_job){ .m = m, .x = x, .n = NPOINTS,
+						.out = calloc(3 * NPOINTS, sizeof(double)) };
+		started[t] = job[t].out &&
+			     pthread_create(&th[t], NULL, interval_job_run, &job[t]) == 0;
+	}
+	for (int t = 0; t < NTHREADS; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		ok &= started[t] && !job[t].failed &&
+		      memcmp(job[t].out, serial, 3 * NPOINTS * sizeof(double)) == 0;
+		free(job[t].out);
+	}
+	check(ok && !one.failed, "4 threads predict intervals and quantiles on one model: the "
+	      "serial bits");
+	free(serial);
+	pm_model_free(m);
+}
+
 int main(void)
 {
 	char data[1024], spec[1024];
@@ -416,6 +483,7 @@ int main(void)
 	sweep_and_select(d, s);
 	stop_from_a_thread(d, s);
 	predict_from_threads();
+	intervals_from_threads(d, s);
 	pm_spec_free(s);
 	pm_dataset_free(d);
 	printf("1..%d\n", ntests);

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/stop.h"
 #include "fit/holdout.h"
+#include "fit/interval_fit.h"
 #include "model/model_impl.h"
 
 
@@ -182,6 +183,7 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 		 pm_model **out, pm_error *err)
 {
 	pm_fit_options inner;
+	pm_status st;
 
 	if (!out)
 		return pm__fail(err, PM_EINVAL, "no place for the model");
@@ -191,11 +193,20 @@ pm_status pm_fit(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 	if (o->validate.scheme > PM_SCHEME_EXTRAPOLATE)
 		return pm__fail(err, PM_EINVAL, "unknown validation scheme");
 	if (o->validate.scheme != PM_SCHEME_KFOLD && o->validate.scheme != PM_SCHEME_LOO)
-		return pm__fit_held_out(d, s, o, out, err);
-	if (o->test_fraction > 0 || o->test)
+		st = pm__fit_held_out(d, s, o, out, err);
+	else if (o->test_fraction > 0 || o->test)
 		return pm__fail(err, PM_EINVAL, "a test fraction, a test file and a validation "
 				"scheme exclude each other");
-	inner = *o;
-	inner.validate.scheme = PM_SCHEME_NONE;
-	return cross_validated(d, s, o, &inner, out, err);
+	else {
+		inner = *o;
+		inner.validate.scheme = PM_SCHEME_NONE;
+		st = cross_validated(d, s, o, &inner, out, err);
+	}
+	/* after the fit, from fits of its own: the model's parameters are
+	 * what they are without intervals */
+	if (!st && (st = pm__fit_intervals(*out, d, s, o, err))) {
+		pm_model_free(*out);
+		*out = NULL;
+	}
+	return st;
 }

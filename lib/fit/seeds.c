@@ -11,6 +11,7 @@
 #include "core/stop.h"
 #include "model/model_impl.h"
 #include "core/pool.h"
+#include "fit/interval_fit.h"
 #include "fit/seeds.h"
 
 struct batch {
@@ -177,6 +178,7 @@ pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 	for (unsigned i = 0; i < nseeds; i++) {
 		opt[i] = *o;
 		opt[i].seed = o->seed + i;
+		opt[i].intervals = 0;	/* the best seed's alone, below */
 		rows[i] = d;
 	}
 	/* the first seed's fit always runs: there is a model to return */
@@ -202,6 +204,9 @@ pm_status pm_fit_seeds(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 	/* fits ran side by side, each on info.threads_used threads */
 	model[best]->info.threads_used *= threads < nseeds ? threads : nseeds;
 	model[best]->info.options.threads = o->threads;
+	model[best]->info.options.intervals = o->intervals;
+	if ((st = pm__fit_intervals(model[best], d, s, o, err)))
+		goto out;
 	*out = model[best];
 	model[best] = NULL;
 out:

@@ -137,6 +137,7 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 
 		opt[j] = *o;
 		opt[j].lambda_coef = opt[j].lambda_power = grid(so, j / nf);
+		opt[j].intervals = 0;	/* a sweep measures λ; it keeps no model */
 		rows[j] = so->validate.scheme ? train[f] : d;
 		if (so->validate.scheme)
 			opt[j].test = test[f];

@@ -55,6 +55,10 @@ void pm_model_free(pm_model *m)
 	for (size_t i = 0; m->warnings && i < m->nwarnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
+	free(m->iv.p);
+	free(m->iv.q);
+	free(m->iv.lo);
+	free(m->iv.hi);
 	free(m);
 }
 

@@ -38,6 +38,19 @@ typedef struct pm_param {
 	int undetermined;
 } pm_param;
 
+/* What the predictor needs for intervals (docs/maths.md, "Prediction
+ * intervals"): out-of-sample residuals r = log(t / t̂) on the time scale,
+ * as their quantiles q[j] at probabilities p[j] (np of them, increasing),
+ * and each numeric input's range over the fitted rows (lo[i] <= hi[i];
+ * categorical inputs' entries unused), which tells extrapolation. */
+typedef struct pm_intervals {
+	size_t nres;		/* residuals calibrated on; 0: the model has none */
+	unsigned folds;		/* the cross-validation that made them */
+	size_t np;
+	double *p, *q;
+	double *lo, *hi;	/* ninputs each */
+} pm_intervals;
+
 /* How the terms were made: eq. 4.4 from the inputs' roles, the
  * multiplicative preset (a formula made from the roles), or a formula. */
 typedef enum pm_form { PM_FORM_ADDITIVE = 0, PM_FORM_MULTIPLICATIVE, PM_FORM_FORMULA } pm_form;
@@ -86,6 +99,8 @@ struct pm_model {
 	 * one line each, in the order found; 0: none */
 	size_t nwarnings;
 	char **warnings;
+	/* Prediction intervals (model/interval.c); nres 0: none */
+	pm_intervals iv;
 };
 
 /* pm__model_new's form for eq. 4.4 without the base coefficient a0
@@ -158,6 +173,14 @@ pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind ki
 /* Whether parameter k is factor f's exponent, or one of its log
  * multipliers (a level factor has one per level beyond the first). */
 int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
+/* Keep intervals in m: np probabilities p (in (0, 1), increasing) and
+ * quantiles q (finite, not decreasing) of nres residuals from `folds`-fold
+ * cross-validation, and the inputs' ranges lo, hi (ninputs each; finite,
+ * lo <= hi for a numeric input); all copied, replacing what m had.
+ * PM_EINVAL naming what is wrong, PM_ENOMEM; m unchanged on failure. */
+pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
+				  const double *p, const double *q, const double *lo,
+				  const double *hi, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library

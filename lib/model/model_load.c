@@ -17,7 +17,9 @@
  * "fit" holds "test" (metrics as "training") and "test_data" ({"file",
  * "fraction", "split_seed"}) only when the fit held rows out.
  * "seeds" (after "parameters", model_seeds.c) only after repeated fits;
- * "warnings" (after them: strings, pm_model_warning) only when there are.
+ * "warnings" (after them: strings, pm_model_warning) only when there are;
+ * "intervals" (after them, model/interval.h) only when the fit calibrated
+ * prediction intervals.
  *
  * The model is rebuilt from the inputs (and the formula, parsed again, so
  * that the file cannot hold terms that disagree with its formula), so
@@ -41,6 +43,7 @@
 
 #include "core/error.h"
 #include "core/json_read.h"
+#include "model/interval.h"
 #include "model/loss.h"
 #include "model/model_reps.h"
 #include "model/model_impl.h"
@@ -648,7 +651,8 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 		m->inputs[i].log_scale = in.role[i] == PM_ROLE_CATEGORICAL ? 0.0 : in.log_scale[i];
 	if ((st = read_workers(&c, root, m)) || (st = read_target_kind(&c, root, m)) ||
 	    (st = read_params(&c, root, m)) || (st = pm__model_read_seeds(&c, root, m)) ||
-	    (st = read_warnings(&c, root, m)) || (st = read_fit(&c, root, m)))
+	    (st = read_warnings(&c, root, m)) || (st = pm__model_read_intervals(&c, root, m)) ||
+	    (st = read_fit(&c, root, m)))
 		goto out;
 	pm__model_raw(m);
 	*out = m;

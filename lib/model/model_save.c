@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/jsonw.h"
+#include "model/interval.h"
 #include "model/model_impl.h"
 #include "model/model_save.h"
 
@@ -159,6 +160,50 @@ static void write_params(pm_jw *w, const pm_model *m)
 		pm__jw_object_end(w);
 	}
 	pm__jw_array_end(w);
+}
+
+/* "key": [v...] of a long table, 8 numbers a line. */
+static void table_member(pm_jw *w, const char *key, const double *v, size_t n)
+{
+	pm__jw_key(w, key);
+	pm__jw_array_begin_line(w);
+	for (size_t j = 0; j < n; j++) {
+		if (j && j % 8 == 0)
+			pm__jw_break(w, 6);
+		pm__jw_double(w, v[j]);
+	}
+	pm__jw_array_end(w);
+}
+
+/* The calibrated intervals (model/interval.h): the quantile table on one
+ * line each, and every numeric input's range by name. */
+static void write_intervals(pm_jw *w, const pm_model *m)
+{
+	const pm_intervals *iv = &m->iv;
+
+	pm__jw_key(w, "intervals");
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "method");
+	pm__jw_string(w, PM_INTERVAL_METHOD);
+	pm__jw_key(w, "folds");
+	pm__jw_uint(w, iv->folds);
+	pm__jw_key(w, "residuals");
+	exact_uint(w, iv->nres);
+	table_member(w, "probabilities", iv->p, iv->np);
+	table_member(w, "quantiles", iv->q, iv->np);
+	pm__jw_key(w, "ranges");
+	pm__jw_object_begin(w);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		pm__jw_key(w, m->inputs[i].name);
+		pm__jw_array_begin(w);
+		pm__jw_double(w, iv->lo[i]);
+		pm__jw_double(w, iv->hi[i]);
+		pm__jw_array_end(w);
+	}
+	pm__jw_object_end(w);
+	pm__jw_object_end(w);
 }
 
 /* Every seed's fit of pm_fit_seeds: raw values, in parameter order. */
@@ -418,6 +463,9 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	/* only when there are some: a clean fit's file stays as it always was */
 	if (m->nwarnings)
 		strings_member(w, "warnings", m->warnings, m->nwarnings);
+	/* only when calibrated: other files stay as they were */
+	if (m->iv.nres)
+		write_intervals(w, m);
 	if (m->has_fit_info)
 		write_fit(w, m);
 	return PM_OK;

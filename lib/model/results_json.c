@@ -58,10 +58,18 @@ static void cell(pm_jw *w, const char *text)
 pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, const char *label,
 				 char **out, pm_error *err)
 {
+	return pm_predictions_columns_to_json(d, pred, label, NULL, out, err);
+}
+
+pm_status pm_predictions_columns_to_json(const pm_dataset *d, const double *pred,
+					 const char *label, const pm_prediction_columns *x,
+					 char **out, pm_error *err)
+{
 	pm_jw w;
 	pm_status st;
 
-	if ((st = pm__jw_start(&w, out, d && pred, "points or predictions", err)))
+	if ((st = pm__jw_start(&w, out, d && pred && (!x || !x->ncols || (x->name && x->value)),
+			       "points or predictions", err)))
 		return st;
 	pm__jw_array_begin(&w);
 	for (size_t r = 0; r < pm_dataset_nrows(d); r++) {
@@ -72,6 +80,14 @@ pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred, const 
 		}
 		pm__jw_key(&w, label ? label : "predicted");
 		pm__jw_double(&w, pred[r]);
+		for (size_t c = 0; x && c < x->ncols; c++) {
+			pm__jw_key(&w, x->name[c]);
+			pm__jw_double(&w, x->value[r * x->ncols + c]);
+		}
+		if (x && x->extrapolated) {
+			pm__jw_key(&w, "extrapolated");
+			pm__jw_bool(&w, x->extrapolated[r]);
+		}
 		pm__jw_object_end(&w);
 	}
 	pm__jw_array_end(&w);

@@ -1,4 +1,5 @@
-/* The model.json loader. A model it accepts must predict without crashing,
+/* The model.json loader. A model it accepts must predict (and give its
+ * intervals, when it has them) without crashing,
  * and save to a text that loads again (what perfmodel writes, it reads). */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < pm_model_ninputs(m); i++)
 			x[i] = pm_model_input_role(m, i) == PM_ROLE_CATEGORICAL ? 0.0 : 2.0;
 		(void)pm_model_predict(m, x, &y, &err);
+		/* a model with intervals gives them, or says why not */
+		if (pm_model_has_intervals(m)) {
+			double lo, hi;
+
+			(void)pm_model_predict_interval(m, x, 0.9, &lo, &hi, &err);
+			(void)pm_model_predict_quantile(m, x, 0.99, &y, &err);
+		}
 	}
 	if (pm_model_to_json(m, &again, &err) != PM_OK ||
 	    pm_model_load_string(again, "again.json", &back, &err) != PM_OK)

@@ -358,6 +358,16 @@ typedef struct pm_fit_options {
 	 * folds' seed (validate.seed, kept so in model.json). PM_SCHEME_NONE:
 	 * none. */
 	pm_validation validate;
+	/* Prediction intervals (predict.h, pm_model_predict_interval): K >= 2
+	 * calibrates them after the fit by K more fits, each on the rows it
+	 * was fitted to less one fold of a stratified K-fold split seeded by
+	 * split_seed, whose held-out residuals the model keeps (docs/maths.md,
+	 * "Prediction intervals"); 0 (the default): none. pm_fit, pm_fit_seeds
+	 * (the best seed's model), pm_select (the chosen one) and the
+	 * pipelines honour it; the fits inside cross-validation, seeds and
+	 * sweeps never calibrate. The fit's own parameters do not depend on
+	 * it. perfmodel fit sets 5 unless --no-intervals. */
+	unsigned intervals;
 } pm_fit_options;
 
 /* The default engine's defaults (PM_ENGINE_VARPRO), seed 1, all CPUs. */
@@ -598,6 +608,19 @@ PM_API pm_status pm_report_to_json(const pm_model *m, const pm_report_data *r,
  * throughput) where the model's time scale is not > 0. */
 PM_API pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d,
 					  double *out, pm_error *err);
+/* The same with intervals (predict.h, pm_model_predict_quantile): besides
+ * out[nrows], qout[r * nq + j] (nrows * nq) gets row r's q[j]-quantile in
+ * the model's own quantity (a target kind's y = w / t falls as t grows:
+ * its q-quantile is the (1 - q)-quantile of t turned into y, so quantiles
+ * still grow with q), and extrapolated[r] (NULL: not wanted) 1 where the
+ * row lies outside the ranges the model was fitted to, else 0. nq 0 and
+ * both NULL is pm_model_predict_dataset. Errors: those of
+ * pm_model_predict_dataset and of pm_model_predict_quantile (no intervals,
+ * a quantile beyond them: before any row; a row's, placed at it). */
+PM_API pm_status pm_model_predict_dataset_quantiles(const pm_model *m, const pm_dataset *d,
+						    size_t nq, const double *q, double *out,
+						    double *qout, int *extrapolated,
+						    pm_error *err);
 
 /* Accuracy of m on the rows of d, whose target column (pm_model_target) holds
  * the measured values: in the model's own quantity (its target kind), so
@@ -808,6 +831,20 @@ PM_API pm_status pm_eval_to_json(const pm_model *m, const char *model_name,
  * pm_model_prediction_label, which names a target kind's quantity). */
 PM_API pm_status pm_predictions_to_json(const pm_dataset *d, const double *pred,
 					const char *label, char **out, pm_error *err);
+/* The same with more members after label in each object: ncols numbers
+ * named name[0..ncols) ("lower", "upper", "q0.95"), row r's value[r *
+ * ncols + c], then, when extrapolated is not NULL, "extrapolated":
+ * true/false from extrapolated[r] (predict --interval, --quantiles). */
+typedef struct pm_prediction_columns {
+	size_t ncols;
+	const char *const *name;
+	const double *value;
+	const int *extrapolated;
+} pm_prediction_columns;
+PM_API pm_status pm_predictions_columns_to_json(const pm_dataset *d, const double *pred,
+						const char *label,
+						const pm_prediction_columns *x, char **out,
+						pm_error *err);
 /* advise --json: "model" (model_name), "target", "resource" (the input
  * vary[o->resource] names), "min_efficiency", "combinations", then
  * "fastest", "cheapest", "largest", each {"values": {input: value, ...},

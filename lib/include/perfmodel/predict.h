@@ -268,6 +268,59 @@ PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *ou
 PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
 					double *out, pm_error *err);
 
+/* ---- prediction intervals (docs/maths.md, "Prediction intervals") ---------
+ * perfmodel fit calibrates them (unless --no-intervals): the residuals
+ * r = log(t / t̂) of rows held out by K-fold cross-validation (each row
+ * predicted by a fit that never saw it), kept in model.json as their
+ * quantiles on a grid of probabilities, with each numeric input's range
+ * over the fitted rows. The q-quantile of the time at x is then
+ *     t̂(x) * exp(Q(0.5) + (Q(q) - Q(0.5)) * sqrt(1 + (d(x) / 2)^2))
+ * with Q the residuals' quantile (linear between grid points) and d(x)
+ * the extrapolation distance below: inside the data's ranges d = 0 and
+ * the quantiles are the residuals' own; beyond them the spread around the
+ * median grows, 1.12 times at one range's width beyond, about d/2 times
+ * far out. All
+ * on pm_model_predict's scale (a target kind's time scale; the CLI turns
+ * each bound into the kind's quantity). Reentrant, allocation-free.
+ *
+ * 1 if m holds calibrated intervals, else 0 (also for NULL). */
+PM_API int pm_model_has_intervals(const pm_model *m);
+/* The number of residuals they were calibrated on (0: none). A quantile q
+ * needs 1/(n+1) <= q <= n/(n+1): further out, n residuals say nothing. */
+PM_API size_t pm_model_interval_residuals(const pm_model *m);
+/* The residuals' own q-quantile Q(q) (log scale): inside the data's ranges
+ * the q-quantile is t̂ · exp(Q(q)) at every point (0.9's interval is t̂ ·
+ * exp(Q(0.05)) to t̂ · exp(Q(0.95))). Errors as pm_model_predict_quantile's
+ * for m and q; *r is not written then. */
+PM_API pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r,
+					    pm_error *err);
+/* How far x lies outside the data the model was fitted to: the largest,
+ * over the numeric inputs, of the distance beyond the input's fitted
+ * range in units of the range's own width, on the log scale for an input
+ * under a power or log2 (log(x / max) / log(max / min): 1 = as far again
+ * beyond the largest value as the data span), linearly for an input only
+ * in indicators; a range of one value counts a factor of 2 (or 1) as its
+ * width. 0 inside every range: *extrapolated (may be NULL) is then 0, else
+ * 1. Categorical inputs do not count (every level was fitted). Errors:
+ * PM_EINVAL (a NULL argument, no intervals: the model keeps no ranges
+ * without them), PM_EDOMAIN for a numeric value pm_model_predict refuses. */
+PM_API pm_status pm_model_extrapolation(const pm_model *m, const double *x, double *distance,
+					int *extrapolated, pm_error *err);
+/* The q-quantile of the time at x (0 < q < 1), as above. Errors:
+ * PM_EINVAL: a NULL argument, a model without intervals ("fit it again
+ * without --no-intervals"), q not in (0, 1), or beyond what the residuals
+ * calibrate (the message gives the range); those of pm_model_predict;
+ * PM_ERANGE when the prediction is not > 0 (no log) or the quantile is not
+ * finite. On error *value is not written. */
+PM_API pm_status pm_model_predict_quantile(const pm_model *m, const double *x, double q,
+					   double *value, pm_error *err);
+/* The central interval of probability `level` at x: the (1 - level)/2 and
+ * (1 + level)/2 quantiles (0.9: the 5 % and 95 % ones), lower <= upper.
+ * Errors as pm_model_predict_quantile, for a level not in (0, 1) too; on
+ * error neither bound is written. */
+PM_API pm_status pm_model_predict_interval(const pm_model *m, const double *x, double level,
+					   double *lower, double *upper, pm_error *err);
+
 /* ---- target kinds: what the target measures (docs/maths.md, "Target kinds")
  * A model is fitted on a time scale: its target as it is when that is a
  * time, else the relative time the quantity implies, t = w / y:

@@ -1,0 +1,195 @@
+/* Calibrating a fit's prediction intervals (docs/maths.md, "Prediction
+ * intervals"): K more fits, each on the rows outside one fold of a
+ * stratified K-fold split (pm_validation_folds), predict the rows of their
+ * fold; the quantiles of those out-of-sample residuals log(t / t̂) are
+ * what the predictor widens a prediction by (model/interval.c). In-sample
+ * residuals would be too narrow: the fit has bent towards its own rows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/stop.h"
+#include "fit/holdout.h"
+#include "fit/interval_fit.h"
+#include "model/interval.h"
+#include "model/model_impl.h"
+
+static int ascending(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The p-quantile of sorted r[0..n): Hyndman and Fan's type 6, the order
+ * statistic at p(n + 1), linear between two, the extremes beyond them. An
+ * interval between its p and 1 - p quantiles covers a new draw with
+ * probability 1 - 2p whatever the distribution (the order statistics of
+ * n + 1 exchangeable draws), which the sample quantile of type 7 does not. */
+double pm__quantile_sorted(const double *r, size_t n, double p)
+{
+	double h = p * (double)(n + 1), f = floor(h);
+	size_t k = (size_t)f;
+
+	if (h <= 1.0)
+		return r[0];
+	if (k >= n)
+		return r[n - 1];
+	return r[k - 1] + (h - f) * (r[k] - r[k - 1]);
+}
+
+/* Each fold's held-out residuals into r[*n...], on the time scale: log(t /
+ * t̂) of a time, and of a kind's time scale w / y, log(ŷ / y). */
+static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r, size_t *n,
+			   pm_error *err)
+{
+	size_t rows = pm_dataset_nrows(test), col;
+	double *y = malloc(rows * sizeof(*y) + 1), *pred = malloc(rows * sizeof(*pred) + 1);
+	pm_status st = PM_OK;
+
+	if (!y || !pred)
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	if (!st && !(st = pm_dataset_col_index(test, fm->target, &col, err)) &&
+	    !(st = pm_dataset_col_numbers(test, col, y, err)) &&
+	    !(st = pm_model_predict_dataset(fm, test, pred, err)))
+		for (size_t k = 0; k < rows && !st; k++) {
+			double v = fm->kind == PM_TARGET_TIME ? log(y[k] / pred[k])
+							       : log(pred[k] / y[k]);
+
+			if (!isfinite(v))
+				st = pm__fail(err, PM_ERANGE, "a fold's fit predicts %g where %g was "
+					      "measured (line %u): no log residual", pred[k], y[k],
+					      pm_dataset_cell_line(test, k, col));
+			r[(*n)++] = v;
+		}
+	free(y);
+	free(pred);
+	return st;
+}
+
+/* Each numeric input's smallest and largest value over rows. */
+static pm_status ranges(const pm_model *m, const pm_dataset *rows, double *lo, double *hi,
+			pm_error *err)
+{
+	size_t n = pm_dataset_nrows(rows), col;
+	double *v = malloc(n * sizeof(*v) + 1);
+	pm_status st = v ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+
+	for (size_t i = 0; i < m->ninputs && !st; i++) {
+		lo[i] = hi[i] = 0.0;
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		if ((st = pm_dataset_col_index(rows, m->inputs[i].name, &col, err)) ||
+		    (st = pm_dataset_col_numbers(rows, col, v, err)))
+			break;
+		lo[i] = hi[i] = v[0];
+		for (size_t r = 1; r < n; r++) {
+			lo[i] = fmin(lo[i], v[r]);
+			hi[i] = fmax(hi[i], v[r]);
+		}
+	}
+	free(v);
+	return st;
+}
+
+/* The quantile table of the residuals r[0..n) (sorted here) and the
+ * ranges of rows, into m. */
+static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n, unsigned folds,
+		      pm_error *err)
+{
+	double p[PM_INTERVAL_STEPS - 1], q[PM_INTERVAL_STEPS - 1];
+	double *lo = malloc(m->ninputs * sizeof(*lo) + 1), *hi = malloc(m->ninputs * sizeof(*hi) + 1);
+	pm_status st = lo && hi ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+
+	qsort(r, n, sizeof(*r), ascending);
+	for (size_t j = 0; j < PM_INTERVAL_STEPS - 1; j++) {
+		p[j] = (double)(j + 1) / PM_INTERVAL_STEPS;
+		q[j] = pm__quantile_sorted(r, n, p[j]);
+	}
+	if (!st && !(st = ranges(m, rows, lo, hi, err)))
+		st = pm__model_set_intervals(m, n, folds, PM_INTERVAL_STEPS - 1, p, q, lo, hi, err);
+	free(lo);
+	free(hi);
+	return st;
+}
+
+/* The fold fits and their residuals, fold after fold as cross-validation
+ * runs them (each fit on the pool's threads); *stopped when a stop request
+ * ended or cut short a fit (then nothing is kept). */
+static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s,
+			   const pm_fit_options *o, int *stopped, pm_error *err)
+{
+	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = o->intervals,
+			    .seed = o->split_seed };
+	pm_folds folds = { 0 };
+	pm_fit_options fo = *o;
+	double *r = NULL;
+	size_t n = 0;
+	pm_status st;
+
+	/* the fold fits are plain fits of their rows */
+	fo.test_fraction = 0;
+	fo.test = NULL;
+	fo.validate.scheme = PM_SCHEME_NONE;
+	fo.intervals = 0;
+	if ((st = pm_validation_folds(rows, s, &v, &folds, err)))
+		return st;
+	if (!(r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1)))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	for (unsigned f = 0; f < folds.nfolds && !st && !*stopped; f++) {
+		pm_dataset *train = NULL, *test = NULL;
+		pm_model *fm = NULL;
+
+		if (pm__stop_requested(o->stop))
+			*stopped = 1;
+		else if (!(st = pm__fold_subsets(rows, folds.fold, f, &train, &test, err)) &&
+			 !(st = pm__fit_held_out(train, s, &fo, &fm, err))) {
+			if (fm->info.interrupted)
+				*stopped = 1;
+			else
+				st = residuals(fm, test, r, &n, err);
+		}
+		pm_model_free(fm);
+		pm_dataset_free(train);
+		pm_dataset_free(test);
+	}
+	if (!st && !*stopped)
+		st = keep(m, rows, r, n, folds.nfolds, err);
+	free(r);
+	pm_folds_free(&folds);
+	return st;
+}
+
+pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
+			    const pm_fit_options *o, pm_error *err)
+{
+	pm_dataset *train = NULL, *test = NULL;
+	char what[512];
+	pm_error e = { 0 };
+	int stopped = 0;
+	pm_status st;
+
+	if (!o->intervals || m->info.interrupted)
+		return PM_OK;
+	/* the rows the model was fitted to: those a test fraction or an
+	 * extrapolation left it (pm__holdout_split again: seeded, the same) */
+	if ((st = pm__holdout_split(d, s, o, &train, &test, what, &e)) == PM_OK &&
+	    pm_dataset_nrows(train ? train : d) >= PM_INTERVAL_MIN_ROWS)
+		st = calibrate(m, train ? train : d, s, o, &stopped, &e);
+	pm_dataset_free(train);
+	pm_dataset_free(test);
+	if (st == PM_ENOMEM) {
+		if (err)
+			*err = e;
+		return st;
+	}
+	/* the fit itself stands: a calibration that cannot be made is a
+	 * warning, and predicting an interval from the model says there is none */
+	if (st)
+		return pm__model_add_warning(m, err, "no prediction intervals: %s", e.msg);
+	if (stopped)
+		return pm__model_add_warning(m, err, "no prediction intervals: interrupted while "
+					     "calibrating them (the fit itself is complete)");
+	return PM_OK;
+}

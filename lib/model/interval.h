@@ -1,0 +1,32 @@
+/* Prediction intervals: what the fit stores and the predictor reads
+ * (model/interval.c). Private to the libraries. */
+#ifndef PM_INTERVAL_H
+#define PM_INTERVAL_H
+
+#include "core/json_read.h"
+#include "model/model_impl.h"
+
+/* Fewer fitted rows than this calibrate no intervals: a 90 % interval needs
+ * 19 residuals for its 5 % tails alone (pm_model_predict_quantile). */
+#define PM_INTERVAL_MIN_ROWS 20
+/* The grid the fit keeps quantiles at: probabilities k / PM_INTERVAL_STEPS,
+ * k = 1 .. PM_INTERVAL_STEPS - 1 (0.005 to 0.995), fine enough that
+ * linear interpolation between them is within the residuals' own
+ * sampling error on thousands of rows. */
+#define PM_INTERVAL_STEPS 200
+
+/* model.json's optional "intervals" (absent: none) into m: {"method",
+ * "folds", "residuals", "probabilities": [..], "quantiles": [..],
+ * "ranges": {input: [lo, hi], ...} for every numeric input}. PM_ESCHEMA
+ * for a wrong shape, PM_ENOMEM. */
+pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_model *m);
+
+/* Whether m can give its q-quantile: PM_EINVAL when it has no intervals
+ * or q is not within what they calibrate (pm_model_predict_quantile's
+ * messages). */
+pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err);
+
+/* The "method" model.json names: the one the fit uses. */
+#define PM_INTERVAL_METHOD "cv-log-residual-quantiles"
+
+#endif
