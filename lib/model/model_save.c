@@ -302,6 +302,18 @@ static void write_fit(pm_jw *w, const pm_model *m)
 	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);
+	/* only for a warm-started fit, as "interrupted": what it started from */
+	if (f->warm_started) {
+		pm__jw_key(w, "warm_start");
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "file");
+		fixed_string(w, f->warm_data, sizeof(f->warm_data));
+		pm__jw_key(w, "fingerprint");
+		fixed_string(w, f->warm_fingerprint, sizeof(f->warm_fingerprint));
+		pm__jw_key(w, "cost");
+		pm__jw_double(w, f->warm_cost);
+		pm__jw_object_end(w);
+	}
 	write_repetitions(w, m);
 
 	write_metrics(w, "training", &f->training);

@@ -358,6 +358,23 @@ typedef struct pm_fit_options {
 	 * folds' seed (validate.seed, kept so in model.json). PM_SCHEME_NONE:
 	 * none. */
 	pm_validation validate;
+	/* NULL, or an earlier model of the same inputs to start from (a warm
+	 * start: a scheduler refitting as measurements arrive; docs/cli.md,
+	 * "Warm start"). Differential evolution's initial population is drawn
+	 * close around its parameters, the best of which is its optimum, so
+	 * that on more rows of the same experiment the search refines rather
+	 * than explores. It must have the fit's target and target kind and the
+	 * same inputs in the same roles; a spec with no form takes its form
+	 * (additive, multiplicative or its formula), a spec with another form
+	 * is refused. A categorical level the data has and it has not is
+	 * searched over its whole bounds, as in a cold fit (warm.h says how
+	 * each parameter starts). Errors: PM_ESCHEMA naming the first
+	 * difference ("the warm-start model has no input 'x' ..."). Only read,
+	 * during the call; the model records its data file, fingerprint and
+	 * cost (pm_fit_info.warm_*), not the pointer. Deterministic as any
+	 * fit: the same seed and warm model give the same bits for any thread
+	 * count. */
+	const pm_model *warm_start;
 } pm_fit_options;
 
 /* The default engine's defaults (PM_ENGINE_VARPRO), seed 1, all CPUs. */
@@ -409,6 +426,14 @@ typedef struct pm_fit_info {
 	 * within a relative 1e-9), whatever its inputs: it describes none of
 	 * their effect, and a warning says so (pm_model_warning) */
 	int constant;
+	/* 1: the fit started from options.warm_start's model, which was fitted
+	 * to warm_data (its pm_fit_info.data_name; "" if it has no fit record)
+	 * with that data's fingerprint and reached cost warm_cost (NaN: not
+	 * known). model.json's "fit": {"warm_start": {...}}. */
+	int warm_started;
+	char warm_data[256];
+	char warm_fingerprint[17];
+	double warm_cost;
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
