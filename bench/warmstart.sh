@@ -9,7 +9,8 @@
 #   PERFMODEL  the binary (default build/cli/perfmodel)
 #   SEEDS      fit seeds 1..SEEDS (default 5): each seed's earlier model,
 #              cold and warm fits
-#   REPEATS    times each fit is run: its time is the median (default 3)
+#   REPEATS    times each fit is run, cold and warm in turn: its time is the
+#              median (default 3)
 #   ORDER      file: the first rows in file order, as measurements arrive
 #              (default); shuffle: after a shuffle seeded by the fit seed
 #
@@ -41,28 +42,33 @@ open(out, "w").write("\n".join([head] + rows[:round(frac * len(rows))]) + "\n")
 EOF
 }
 
-# the fit's cost and the median wall time of $repeats runs of: fit ARGS -o OUT
+# one fit: ARGS -o OUT; prints its cost and wall time
 fit() {	# fit OUT ARGS...
-	local out=$1 t=()
+	local out=$1
 	shift
-	for ((r = 0; r < repeats; r++)); do
-		"$pm" fit "$@" --threads 1 -q -o "$out" 2>/dev/null || { echo "fit failed: $*" >&2; exit 1; }
-		t+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["wall_time_s"])' "$out")")
-	done
-	python3 -c 'import json,sys,statistics as s
-print(json.load(open(sys.argv[1]))["fit"]["cost"], s.median(float(x) for x in sys.argv[2:]))' "$out" "${t[@]}"
+	"$pm" fit "$@" --threads 1 -q -o "$out" 2>/dev/null || { echo "fit failed: $*" >&2; exit 1; }
+	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["fit"]["cost"], m["run"]["wall_time_s"])' "$out"
 }
 
+# the cold and the warm fit alternate, $repeats times each, so that a change
+# in the machine's load falls on both alike; each one's time is the median
+median() { python3 -c 'import sys,statistics as s; print(s.median(float(x) for x in sys.argv[1:]))' "$@"; }
+
 run_set() {	# run_set NAME DATA ARGS...
-	local name=$1 data=$2
+	local name=$1 data=$2 ct wt ccost wcost t
 	shift 2
 	for ((seed = 1; seed <= seeds; seed++)); do
 		part "$root/$data" "$seed" "$work/part.csv"
 		fit "$work/early.json" "$work/part.csv" "$@" --seed "$seed" >/dev/null
-		read -r ccost ctime < <(fit "$work/cold.json" "$root/$data" "$@" --seed "$seed")
-		read -r wcost wtime < <(fit "$work/warm.json" "$root/$data" "$@" --seed "$seed" \
+		ct=() wt=()
+		for ((r = 0; r < repeats; r++)); do
+			read -r ccost t < <(fit "$work/cold.json" "$root/$data" "$@" --seed "$seed")
+			ct+=("$t")
+			read -r wcost t < <(fit "$work/warm.json" "$root/$data" "$@" --seed "$seed" \
 						--warm-start "$work/early.json")
-		echo "$name $seed $ccost $ctime $wcost $wtime"
+			wt+=("$t")
+		done
+		echo "$name $seed $ccost $(median "${ct[@]}") $wcost $(median "${wt[@]}")"
 	done
 }
 

@@ -378,3 +378,25 @@ Test(warm, start_and_spread_of_each_parameter)
 	pm_dataset_free(bc);
 	pm_dataset_free(d);
 }
+
+/* A selection compares forms: a warm start, of one form, is refused. */
+Test(warm, a_selection_refuses_a_warm_start)
+{
+	pm_dataset *d = table(60, "ab");
+	pm_model *w = fit(d, spec("t", "n", "kind", "threads", NULL), NULL), *m = NULL;
+	pm_spec *s = spec("t", "n", "kind", "threads", NULL);
+	pm_candidate cand[2] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_MAE } };
+	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = 2, .seed = 1 };
+	pm_cv_result cv[2];
+	pm_fit_options o = quick();
+	pm_error err = { 0 };
+	size_t best;
+
+	o.warm_start = w;
+	cr_expect_eq(pm_select(d, s, &o, cand, 2, &v, cv, &best, &m, &err), PM_EINVAL);
+	cr_expect(strstr(err.msg, "a warm start refits the form of one model"), "%s", err.msg);
+	cr_expect_null(m);
+	pm_spec_free(s);
+	pm_model_free(w);
+	pm_dataset_free(d);
+}

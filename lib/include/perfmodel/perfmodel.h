@@ -369,7 +369,10 @@ typedef struct pm_fit_options {
 	 * is refused. A categorical level the data has and it has not is
 	 * searched over its whole bounds, as in a cold fit (warm.h says how
 	 * each parameter starts). Errors: PM_ESCHEMA naming the first
-	 * difference ("the warm-start model has no input 'x' ..."). Only read,
+	 * difference ("the warm-start model has no input 'x' ..."); pm_select
+	 * refuses a warm start (PM_EINVAL: its candidates are of other forms),
+	 * pm_fit_seeds, pm_sweep_run and the validation schemes start every
+	 * fit from it. Only read,
 	 * during the call; the model records its data file, fingerprint and
 	 * cost (pm_fit_info.warm_*), not the pointer. Deterministic as any
 	 * fit: the same seed and warm model give the same bits for any thread
@@ -763,7 +766,7 @@ PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
  * candidate fitted with o to every row (caller frees; o's held-out rows, a
  * test_fraction or o->validate, are held out of the choice too). Errors as
  * pm_cross_validate, naming the form; a form that does not parse fails
- * before any fitting. */
+ * before any fitting; PM_EINVAL for o->warm_start (a model of one form). */
 PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   const pm_candidate *cand, size_t n, const pm_validation *v,
 			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);
