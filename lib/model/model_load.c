@@ -447,22 +447,29 @@ static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 	return read_validation(&c, o, f);
 }
 
+/* A fit's source, "data" or "warm_start": its file and its fingerprint. */
+static pm_status read_source(const pm_jctx *c, const cJSON *o, char *file, size_t size,
+			     char *fingerprint)
+{
+	pm_status st = read_fixed(c, o, "file", file, size);
+
+	return st ? st : read_fixed(c, o, "fingerprint", fingerprint,
+				    sizeof(((pm_fit_info *)0)->fingerprint));
+}
+
 /* "warm_start": the model a warm-started fit began from (optional). */
 static pm_status read_warm_start(const pm_jctx *top, const cJSON *fit, pm_fit_info *f)
 {
 	const cJSON *o;
 	pm_jctx c = *top;
-	pm_status st;
+	pm_status st = pm__json_object(top, fit, "warm_start", 0, &o);
 
-	if ((st = pm__json_object(top, fit, "warm_start", 0, &o)) || !o)
+	if (st || !o)
 		return st;
 	c.where = "fit.warm_start";
 	f->warm_started = 1;
-	if ((st = read_fixed(&c, o, "file", f->warm_data, sizeof(f->warm_data))) ||
-	    (st = read_fixed(&c, o, "fingerprint", f->warm_fingerprint,
-			     sizeof(f->warm_fingerprint))))
-		return st;
-	return pm__json_number_or_null(&c, o, "cost", &f->warm_cost);
+	st = read_source(&c, o, f->warm_data, sizeof(f->warm_data), f->warm_fingerprint);
+	return st ? st : pm__json_number_or_null(&c, o, "cost", &f->warm_cost);
 }
 
 static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
@@ -530,8 +537,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = pm__json_object(&c, fit, "data", 1, &data)))
 		return st;
 	c.where = "fit.data";
-	if ((st = read_fixed(&c, data, "file", f.data_name, sizeof(f.data_name))) ||
-	    (st = read_fixed(&c, data, "fingerprint", f.fingerprint, sizeof(f.fingerprint))))
+	if ((st = read_source(&c, data, f.data_name, sizeof(f.data_name), f.fingerprint)))
 		return st;
 	/* "run" holds what differs between two identical runs; a file may
 	 * have had it removed to compare models, so it is optional. */
