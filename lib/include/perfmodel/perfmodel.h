@@ -361,22 +361,23 @@ typedef struct pm_fit_options {
 	/* NULL, or an earlier model of the same inputs to start from (a warm
 	 * start: a scheduler refitting as measurements arrive; docs/cli.md,
 	 * "Warm start"). Differential evolution's initial population is drawn
-	 * close around its parameters, the best of which is its optimum, so
-	 * that on more rows of the same experiment the search refines rather
-	 * than explores. It must have the fit's target and target kind and the
-	 * same inputs in the same roles; a spec with no form takes its form
-	 * (additive, multiplicative or its formula), a spec with another form
-	 * is refused. A categorical level the data has and it has not is
-	 * searched over its whole bounds, as in a cold fit (warm.h says how
-	 * each parameter starts). Errors: PM_ESCHEMA naming the first
-	 * difference ("the warm-start model has no input 'x' ..."); pm_select
-	 * refuses a warm start (PM_EINVAL: its candidates are of other forms),
-	 * pm_fit_seeds, pm_sweep_run and the validation schemes start every
-	 * fit from it. Only read,
-	 * during the call; the model records its data file, fingerprint and
-	 * cost (pm_fit_info.warm_*), not the pointer. Deterministic as any
-	 * fit: the same seed and warm model give the same bits for any thread
-	 * count. */
+	 * close around its parameters (member 0 is its optimum), with half
+	 * the members popsize asks for (rounded up), stops once the costs
+	 * agree to tol 0.01 at least, and the polish gets half its budget: on
+	 * more rows of the same experiment the search refines rather than
+	 * explores (model.json keeps the options as given). It must have the
+	 * fit's target and target kind and the same inputs in the same roles;
+	 * a spec with no form takes its form (additive, multiplicative or its
+	 * formula), a spec with another form is refused. A categorical level
+	 * the data has and it has not is searched over its whole bounds, as
+	 * in a cold fit. Errors: PM_ESCHEMA naming the first difference ("the
+	 * warm-start model has no input 'x' ..."). pm_select refuses a warm
+	 * start (PM_EINVAL: its candidates are of other forms); pm_fit_seeds,
+	 * pm_sweep_run and the validation schemes start every fit from it.
+	 * Only read, during the call; the model records its data file,
+	 * fingerprint and cost (pm_fit_info.warm_*), not the pointer.
+	 * Deterministic as any fit: the same seed and warm model give the
+	 * same bits for any thread count. */
 	const pm_model *warm_start;
 } pm_fit_options;
 
