@@ -187,18 +187,19 @@ static pm_spec *spec(const char *target, const char *intr, const char *cat, cons
 	return s;
 }
 
-static pm_fit_options quick(void)
+/* The defaults, as a scheduler's refit has them (a cut maxiter would
+ * leave a new level's parameters half searched), on one thread. */
+static pm_fit_options options(void)
 {
 	pm_fit_options o = pm_fit_options_default();
 
-	o.maxiter = 20;
 	o.threads = 1;
 	return o;
 }
 
 static pm_model *fit(const pm_dataset *d, pm_spec *s, const pm_model *warm)
 {
-	pm_fit_options o = quick();
+	pm_fit_options o = options();
 	pm_model *m = NULL;
 	pm_error err = { 0 };
 
@@ -211,7 +212,7 @@ static pm_model *fit(const pm_dataset *d, pm_spec *s, const pm_model *warm)
 /* pm_fit with warm refused: PM_ESCHEMA, and the message has `want`. */
 static void refused(const pm_dataset *d, pm_spec *s, const pm_model *warm, const char *want)
 {
-	pm_fit_options o = quick();
+	pm_fit_options o = options();
 	pm_model *m = (pm_model *)1;
 	pm_error err = { 0 };
 
@@ -388,7 +389,7 @@ Test(warm, a_selection_refuses_a_warm_start)
 	pm_candidate cand[2] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_MAE } };
 	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = 2, .seed = 1 };
 	pm_cv_result cv[2];
-	pm_fit_options o = quick();
+	pm_fit_options o = options();
 	pm_error err = { 0 };
 	size_t best;
 

@@ -44,8 +44,8 @@ void pm__warm_free(pm_warm *w);	/* copes with { 0 } */
  * half the population (rounded up) and a stop at tol 0.01 at least. */
 void pm__warm_settings(const pm_warm *w, pm_de_settings *ds);
 
-/* The polish's evaluations per parameter: half of per_param (rounded up)
- * from w's start, per_param without one. */
+/* The polish's evaluations per parameter: a quarter of per_param (rounded
+ * up) from w's start, per_param without one. */
 size_t pm__warm_polish(const pm_warm *w, size_t per_param);
 
 /* Record warm in m's fit info (pm_fit_info.warm_*). */

@@ -363,14 +363,14 @@ typedef struct pm_fit_options {
 	 * "Warm start"). Differential evolution's initial population is drawn
 	 * close around its parameters (member 0 is its optimum), with half
 	 * the members popsize asks for (rounded up), stops once the costs
-	 * agree to tol 0.01 at least, and the polish gets half its budget: on
-	 * more rows of the same experiment the search refines rather than
-	 * explores (model.json keeps the options as given). It must have the
-	 * fit's target and target kind and the same inputs in the same roles;
-	 * a spec with no form takes its form (additive, multiplicative or its
-	 * formula), a spec with another form is refused. A categorical level
-	 * the data has and it has not is searched over its whole bounds, as
-	 * in a cold fit. Errors: PM_ESCHEMA naming the first difference ("the
+	 * agree to tol 0.01 at least, and the polish gets a quarter of its
+	 * budget: on more rows of the same experiment the search refines
+	 * rather than explores (model.json keeps the options as given). It
+	 * must have the fit's target and target kind and the same inputs in
+	 * the same roles; a spec with no form takes its form (additive,
+	 * multiplicative or its formula), a spec with another form is
+	 * refused. A categorical level the data has and it has not is searched
+	 * over its whole bounds, as in a cold fit. Errors: PM_ESCHEMA naming the first difference ("the
 	 * warm-start model has no input 'x' ..."). pm_select refuses a warm
 	 * start (PM_EINVAL: its candidates are of other forms); pm_fit_seeds,
 	 * pm_sweep_run and the validation schemes start every fit from it.
