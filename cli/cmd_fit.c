@@ -537,8 +537,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
 	if (a->warm_start && (a->select || a->discover))
-		return usage_error(a->select ? "select" : "discover", "--warm-start refits the form "
-				   "of one model: not with model selection or discover");
+		return usage_error(a->discover ? "discover" : usage == fit_usage ? "fit" : "select",
+				   "--warm-start refits the form of one model: not with model "
+				   "selection or discover");
 	if (a->discover_given && !a->discover)
 		return usage_error("fit", "--max-terms, --beam, --top and --refine are discover's: "
 				   "use 'perfmodel discover'");
