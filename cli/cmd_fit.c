@@ -71,6 +71,9 @@ const char fit_usage[] =
 	"      --mutation LO,HI   differential weight F, dithered per generation (0.5,1)\n"
 	"      --recombination X  crossover probability CR (0.7)\n"
 	"      --no-polish        skip the final local search\n"
+	"      --warm-start FILE  start from an earlier model of the same inputs (same target,\n"
+	"                         roles and form; its form unless --form/--formula): the\n"
+	"                         population around its parameters, for a refit on more rows\n"
 	"      --loss L           mae |t-t^| (default, the thesis), mse, mape |t-t^|/t,\n"
 	"                         log |log(t^/t)|\n"
 	"      --reg none|l1|l2   penalty on coefficients and powers, never C (none)\n"
@@ -105,7 +108,7 @@ enum {
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
 	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP, OPT_TARGET_KIND,
-	OPT_RESOURCE, OPT_REFINE, OPT_NO_INTERVALS,
+	OPT_RESOURCE, OPT_REFINE, OPT_NO_INTERVALS, OPT_WARM_START,
 };
 
 static const struct option long_options[] = {
@@ -149,6 +152,7 @@ static const struct option long_options[] = {
 	{ "beam", required_argument, NULL, OPT_BEAM },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "refine", no_argument, NULL, OPT_REFINE },
+	{ "warm-start", required_argument, NULL, OPT_WARM_START },
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "plot-dir", required_argument, NULL, OPT_PLOT_DIR },
@@ -188,6 +192,7 @@ struct fit_args {
 	unsigned nseeds;
 	const char *workers;	/* --workers: for --target lif */
 	const char *plot_dir;	/* --plot-dir: the report's SVGs go there */
+	const char *warm_start;	/* --warm-start FILE */
 };
 
 /* Split a comma-separated list in place (empty items skipped) into item[]
@@ -442,6 +447,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 			(unsigned)u;
 		return 0;
 	case OPT_PLOT_DIR: a->plot_dir = v; return 0;
+	case OPT_WARM_START: a->warm_start = v; return 0;
 	case OPT_WORKERS: a->workers = v; return 0;
 	case OPT_SEEDS:
 		if (parse_uint(v, 10000, &u) || u == 0)
@@ -535,6 +541,10 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 	if (a->select_given && !a->select && !a->discover)
 		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
+	if (a->warm_start && (a->select || a->discover))
+		return usage_error(a->discover ? "discover" : usage == fit_usage ? "fit" : "select",
+				   "--warm-start refits the form of one model: not with model "
+				   "selection or discover");
 	if (a->discover_given && !a->discover)
 		return usage_error("fit", "--max-terms, --beam, --top and --refine are discover's: "
 				   "use 'perfmodel discover'");
@@ -672,6 +682,7 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	pm_fit_result *r = NULL;
 	struct selection chosen = { 0 };
 	const pm_model *m;
+	pm_model *warm = NULL;
 	pm_error err = { 0 };
 	char *json = NULL;
 	int rc, to_stdout;
@@ -694,6 +705,11 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 		report_error(&err);
 		return rc;
 	}
+	if (a.warm_start && pm_model_load_file(a.warm_start, &warm, &err)) {
+		report_error(&err);
+		return rc;
+	}
+	a.opt.warm_start = warm;
 	a.quiet |= to_stdout;
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
@@ -754,5 +770,6 @@ out:
 	selection_free(&chosen);
 	pm_fit_result_free(r);
 	pm_spec_free(s);
+	pm_model_free(warm);
 	return rc;
 }

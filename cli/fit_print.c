@@ -415,6 +415,10 @@ static void print_fit_summary(const pm_model *m, const pm_dataset *d,
 	       fi->threads_used, fi->threads_used == 1 ? "" : "s",
 	       (unsigned long long)fi->options.seed, pm_model_scale_name(m),
 	       pm_loss_name(fi->options.loss), fi->cost);
+	if (fi->warm_started)
+		cprintf(stdout, "  warm-started from the model of %s (fingerprint %s, cost %.6g)\n",
+			fi->warm_data[0] ? fi->warm_data : "(no fit record)",
+			fi->warm_fingerprint[0] ? fi->warm_fingerprint : "-", fi->warm_cost);
 	cprintf(stdout, "  saved to %s\n", out);
 }
 

@@ -139,6 +139,11 @@ def main():
                          "--maxiter", "20", "-o", "const.json", "--json"], models_written=["const.json"])
     if doc is not None and not (doc.get("warnings") and doc["fit"].get("constant") is True):
         failures.append("a constant fit's document has no warning or no constant flag")
+    # a warm start from gemm.json: model.json says what it started from (issue 22)
+    doc = run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--warm-start", "gemm.json",
+                         "-o", "warm.json", "--json"], models_written=["warm.json"])
+    if doc is not None and "warm_start" not in doc["fit"]:
+        failures.append("a warm-started fit's document has no fit.warm_start")
     # validation schemes: the folds' means; an extrapolation (issue 20)
     run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "--maxiter", "20",
                    "--validate", "kfold:3", "-o", "kfold.json", "--json"], models_written=["kfold.json"])

@@ -584,3 +584,71 @@ Test(de, interrupted_before_a_finite_cost_is_efit)
 	cr_assert(strstr(err.msg, "interrupted") != NULL, "%s", err.msg);
 	cr_assert_eq(x[0], 42, "x unchanged on error");
 }
+
+/* A warm start: member 0 is the start, the others within the radius of it
+ * (the initial population alone: maxiter 1 and a sphere whose minimum is
+ * outside every member's reach but the start's). */
+Test(de, warm_start_population_lies_around_the_start)
+{
+	double lo[3] = { -5, -5, -5 }, hi[3] = { 5, 5, 5 }, x[3];
+	double start[3] = { 0.3, 0.4, 0.5 }, radius[3] = { 0.01, 0.01, 0.01 };
+	struct fn c = { .shift = 0.3 };
+	pm_de_settings s = defaults(3);
+	pm_de_result res;
+
+	s.maxiter = 1;
+	s.start = start;
+	s.radius = radius;
+	res = run(3, lo, hi, sphere, &c, &s, 2, x);
+	/* the start is the sphere's minimum: it stays the best */
+	cr_expect_lt(res.cost, 1e-24, "cost %g", res.cost);
+	for (size_t k = 0; k < 3; k++)
+		cr_expect_lt(fabs(x[k] - start[k]), 1e-12, "x[%zu] = %g", k, x[k]);
+	/* a cold start of the same budget lands far from it */
+	s.start = s.radius = NULL;
+	res = run(3, lo, hi, sphere, &c, &s, 2, x);
+	cr_expect_gt(res.cost, 1e-3, "cold cost %g", res.cost);
+}
+
+/* Every member lies inside the box of the radius around the start: with
+ * the minimum away from the start, the best of the initial population is
+ * no farther than the radius. */
+Test(de, warm_start_members_stay_in_the_radius)
+{
+	double lo[2] = { -5, -5 }, hi[2] = { 5, 5 }, x[2];
+	double start[2] = { 2.0, -1.0 }, radius[2] = { 0.05, INFINITY };
+	struct fn c = { .shift = 0.0 };
+	pm_de_settings s = defaults(8);
+	pm_de_result res;
+
+	s.maxiter = 0;		/* the initial population alone */
+	s.popsize = 50;
+	s.start = start;
+	s.radius = radius;
+	res = run(2, lo, hi, sphere, &c, &s, 1, x);
+	cr_expect_leq(fabs(x[0] - 2.0), 0.05 + 1e-12, "x[0] = %g", x[0]);
+	/* the infinite radius draws from the whole range: near the minimum 0.1 */
+	cr_expect_lt(fabs(x[1] - 0.1), 0.5, "x[1] = %g", x[1]);
+	(void)res;
+}
+
+Test(de, warm_start_settings_are_checked)
+{
+	double lo[2] = { 0, 0 }, hi[2] = { 1, 1 }, x[2] = { 7, 7 };
+	double start[2] = { 0.5, 2.0 }, radius[2] = { 0.1, 0.1 }, bad_r[2] = { 0.1, NAN };
+	struct fn c = { .dim = 2, .lo = lo, .hi = hi };
+	pm_de_settings s = defaults(1);
+	pm_de_result res;
+	pm_error err = { 0 };
+
+	s.start = start;
+	cr_expect_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, NULL, x, &res, &err), PM_EINVAL);
+	cr_expect(strstr(err.msg, "both a start and a radius"), "%s", err.msg);
+	s.radius = radius;
+	cr_expect_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, NULL, x, &res, &err), PM_EINVAL);
+	cr_expect(strstr(err.msg, "outside its bounds"), "%s", err.msg);
+	start[1] = 0.5;
+	s.radius = bad_r;
+	cr_expect_eq(pm__de_minimize(2, lo, hi, sphere, &c, 0, &s, NULL, x, &res, &err), PM_EINVAL);
+	cr_expect(x[0] == 7 && x[1] == 7, "x unchanged on error");
+}

@@ -247,6 +247,33 @@ static void init_lhs(struct de *de)
 	}
 }
 
+/* A warm start: member 0 at the start, the others' Latin-hypercube
+ * samples squeezed into the box of the given half-width around it (a
+ * sample s of [0, 1) goes to u0 + r (2s - 1)), reflected at the cube's
+ * faces so that no member piles up on one. The squeeze keeps the
+ * stratification: one member per segment of the box, in every dimension. */
+static void init_warm(struct de *de, const double *start, const double *radius)
+{
+	size_t np = de->np, dim = de->dim;
+
+	for (size_t j = 0; j < dim; j++) {
+		double u0, r;
+
+		if (de->range[j] == 0.0)
+			continue;	/* a fixed parameter: every member has it */
+		u0 = (start[j] - de->centre[j]) / de->range[j] + 0.5;
+		u0 = u0 < 0.0 ? 0.0 : u0 > 1.0 ? 1.0 : u0;
+		r = radius[j] / de->range[j];
+		de->pop[j] = u0;
+		for (size_t i = 1; i < np && r < 1.0; i++) {
+			double u = u0 + r * (2.0 * de->pop[i * dim + j] - 1.0);
+
+			u = u < 0.0 ? -u : u > 1.0 ? 2.0 - u : u;
+			de->pop[i * dim + j] = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+		}
+	}
+}
+
 static pm_status check_args(size_t dim, const double *lo, const double *hi, pm_cost_fn f,
 			    const pm_de_settings *s, const double *x, const pm_de_result *res,
 			    pm_error *err)
@@ -271,6 +298,8 @@ static pm_status check_args(size_t dim, const double *lo, const double *hi, pm_c
 		return pm__fail(err, PM_EINVAL, "tol must be finite and >= 0, not %g", s->tol);
 	if (!(s->atol >= 0.0 && isfinite(s->atol)))
 		return pm__fail(err, PM_EINVAL, "atol must be finite and >= 0, not %g", s->atol);
+	if (!s->start != !s->radius)
+		return pm__fail(err, PM_EINVAL, "a warm start needs both a start and a radius");
 	for (size_t k = 0; k < dim; k++) {
 		if (!isfinite(lo[k]) || !isfinite(hi[k]))
 			return pm__fail(err, PM_EINVAL, "bounds of parameter %zu must be finite, "
@@ -281,6 +310,11 @@ static pm_status check_args(size_t dim, const double *lo, const double *hi, pm_c
 		if (!isfinite(hi[k] - lo[k]) || !isfinite(hi[k] + lo[k]))
 			return pm__fail(err, PM_EINVAL, "bounds [%g, %g] of parameter %zu are too "
 					"wide to represent", lo[k], hi[k], k);
+		if (s->start && (!(s->start[k] >= lo[k] && s->start[k] <= hi[k]) ||
+				 !(s->radius[k] >= 0.0)))
+			return pm__fail(err, PM_EINVAL, "warm start %g of parameter %zu is outside "
+					"its bounds [%g, %g], or its radius %g is not >= 0",
+					s->start[k], k, lo[k], hi[k], s->radius[k]);
 	}
 	return PM_OK;
 }
@@ -380,6 +414,8 @@ pm_status pm__de_minimize(size_t dim, const double *lo, const double *hi, pm_cos
 		pm__pcg32_seed(&de.rng[i], s->seed, i);
 
 	init_lhs(&de);
+	if (s->start)
+		init_warm(&de, s->start, s->radius);
 	eval_all(pool, &(struct eval_job){ .de = &de, .src = de.pop, .dst = de.cost });
 	/* a stop request may have cut the initial population short: the
 	 * members costed are all there is, and DE stops there */

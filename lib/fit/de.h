@@ -40,6 +40,13 @@ typedef struct pm_de_settings {
 	 * the thread that called pm__de_minimize (pm_fit_options.progress). */
 	void (*progress)(const pm_progress *p, void *arg);
 	void *progress_arg;
+	/* NULL, or a warm start (pm_fit_options.warm_start): dim values inside
+	 * the bounds, the earlier optimum, which is member 0, and for each
+	 * dimension the half-width of the box around it (real units) where the
+	 * other members are drawn, Latin-hypercube as without a start; a
+	 * half-width of at least hi - lo draws from the whole range. Both
+	 * or neither. */
+	const double *start, *radius;
 } pm_de_settings;
 
 typedef struct pm_de_result {

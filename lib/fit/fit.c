@@ -21,6 +21,7 @@
 #include "fit/identify.h"
 #include "fit/undetermined.h"
 #include "fit/varpro.h"
+#include "fit/warm.h"
 
 pm_fit_options pm_fit_options_default(void)
 {
@@ -280,26 +281,38 @@ static pm_status search_varpro(pm_cost *c, const pm_fit_options *o, const pm_de_
 			       pm_de_result *res, pm_error *err)
 {
 	pm_varpro v;
-	double *theta = NULL, *tlo = NULL, *thi = NULL;
+	pm_de_settings tds = *ds;
+	/* the bounds, then a warm start's start and radius, of the searched */
+	double *theta = NULL, *tlo = NULL, *thi = NULL, *tstart, *tradius;
 	void *scratch = NULL;
 	pm_status st;
 
 	if ((st = pm__varpro_init(&v, c, o, err)))
 		return st;
 	theta = malloc((v.nnon + 1) * sizeof(double));
-	tlo = malloc((v.nnon + 1) * sizeof(double));
-	thi = malloc((v.nnon + 1) * sizeof(double));
+	tlo = malloc((v.nnon + 1) * 4 * sizeof(double));
+	thi = tlo ? tlo + v.nnon + 1 : NULL;
+	tstart = thi ? thi + v.nnon + 1 : NULL;
+	tradius = tstart ? tstart + v.nnon + 1 : NULL;
 	scratch = aligned_alloc(64, v.scratch_bytes);
-	if (!theta || !tlo || !thi || !scratch) {
+	if (!theta || !tlo || !scratch) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t j = 0; j < v.nnon; j++) {
 		tlo[j] = lo[v.non[j]];
 		thi[j] = hi[v.non[j]];
+		if (ds->start) {
+			tstart[j] = ds->start[v.non[j]];
+			tradius[j] = ds->radius[v.non[j]];
+		}
+	}
+	if (ds->start) {
+		tds.start = tstart;
+		tds.radius = tradius;
 	}
 	if (v.nnon > 0) {
-		st = pm__de_minimize(v.nnon, tlo, thi, pm__varpro_value, &v, v.scratch_bytes, ds,
+		st = pm__de_minimize(v.nnon, tlo, thi, pm__varpro_value, &v, v.scratch_bytes, &tds,
 				     pool, theta, res, err);
 		if (st)
 			goto out;
@@ -313,15 +326,15 @@ static pm_status search_varpro(pm_cost *c, const pm_fit_options *o, const pm_de_
 out:
 	free(theta);
 	free(tlo);
-	free(thi);
 	free(scratch);
 	pm__varpro_free(&v);
 	return st;
 }
 
-/* Run DE on a built problem and model; fills m->value and m->info. */
+/* Run DE on a built problem and model, from w's start if it has one;
+ * fills m->value and m->info. */
 static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options *o,
-			  pm_error *err)
+			  const pm_warm *w, pm_error *err)
 {
 	pm_cost c = { 0 };
 	pm_de_settings ds = { .seed = o->seed, .maxiter = o->maxiter, .popsize = o->popsize,
@@ -344,6 +357,7 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
+	pm__warm_settings(w, &ds);
 	for (size_t k = 0; k < m->nparams; k++) {
 		lo[k] = m->params[k].lo;
 		hi[k] = m->params[k].hi;
@@ -369,7 +383,8 @@ static pm_status optimise(const pm_problem *p, pm_model *m, const pm_fit_options
 	m->info.evaluations = res.evaluations;
 	if (o->polish && !pm__stop_requested(o->stop) &&
 	    (st = polish(&c, o, pool, lo, hi,
-			 varpro ? POLISH_FEV_PER_PARAM_VARPRO : POLISH_FEV_PER_PARAM_DE, m->value,
+			 pm__warm_polish(w, varpro ? POLISH_FEV_PER_PARAM_VARPRO
+						   : POLISH_FEV_PER_PARAM_DE), m->value,
 			 &m->info.cost, &m->info.evaluations, o->stop, err)))
 		goto out;
 	m->info.polished = m->info.cost < res.cost;
@@ -465,15 +480,18 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	pm_model *m = NULL;
 	double *pred = NULL;
 	unsigned char *named = NULL;	/* columns a warning before the fit names */
+	pm_warm warm = { 0 };
 	struct timespec t0;
 	pm_status st;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
+	    (o->warm_start && (st = pm__warm_form(rs, o->warm_start, err))) ||
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
 	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)) ||
-	    (st = keep_kind(m, rs, err)))
+	    (st = keep_kind(m, rs, err)) ||
+	    (o->warm_start && (st = pm__warm_init(o->warm_start, m, &warm, err))))
 		goto out;
 	if (p.nrows < m->nparams) {
 		st = pm__fail(err, PM_EINVAL,
@@ -492,7 +510,10 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	m->info.options.stop = NULL;	/* the caller's flag: not the model's to keep */
 	m->info.options.progress = NULL;
 	m->info.options.progress_arg = NULL;
-	if ((st = optimise(&p, m, o, err)) ||	/* records the engine that ran */
+	m->info.options.warm_start = NULL;	/* recorded below, not kept */
+	if (o->warm_start)
+		pm__warm_record(m, o->warm_start);
+	if ((st = optimise(&p, m, o, &warm, err)) ||	/* records the engine that ran */
 	    (st = pm__fit_undetermined(&p, m, err)))
 		goto out;
 	pm__model_raw(m);
@@ -518,6 +539,7 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	*out = m;
 	m = NULL;
 out:
+	pm__warm_free(&warm);
 	free(named);
 	free(pred);
 	pm_model_free(m);

@@ -63,6 +63,10 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 	*best = 0;
 	if (n == 0 || !cand)
 		return pm__fail(err, PM_EINVAL, "no candidate to choose from");
+	/* a warm start is of one form: the candidates' differ */
+	if (o->warm_start)
+		return pm__fail(err, PM_EINVAL, "a warm start refits the form of one model: not "
+				"with a selection among forms");
 	if (!(fs = calloc(n, sizeof(*fs))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	co = *o;

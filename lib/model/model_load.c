@@ -450,6 +450,31 @@ static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 	return read_validation(&c, o, f);
 }
 
+/* A fit's source, "data" or "warm_start": its file and its fingerprint. */
+static pm_status read_source(const pm_jctx *c, const cJSON *o, char *file, size_t size,
+			     char *fingerprint)
+{
+	pm_status st = read_fixed(c, o, "file", file, size);
+
+	return st ? st : read_fixed(c, o, "fingerprint", fingerprint,
+				    sizeof(((pm_fit_info *)0)->fingerprint));
+}
+
+/* "warm_start": the model a warm-started fit began from (optional). */
+static pm_status read_warm_start(const pm_jctx *top, const cJSON *fit, pm_fit_info *f)
+{
+	const cJSON *o;
+	pm_jctx c = *top;
+	pm_status st = pm__json_object(top, fit, "warm_start", 0, &o);
+
+	if (st || !o)
+		return st;
+	c.where = "fit.warm_start";
+	f->warm_started = 1;
+	st = read_source(&c, o, f->warm_data, sizeof(f->warm_data), f->warm_fingerprint);
+	return st ? st : pm__json_number_or_null(&c, o, "cost", &f->warm_cost);
+}
+
 static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 {
 	const cJSON *fit, *run, *mut, *data, *item;
@@ -507,6 +532,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = read_flag(&c, fit, "constant", &f.constant)) ||
 	    (st = read_seed_counts(&c, fit, m, &f.seeds_asked)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
+	    (st = read_warm_start(&c, fit, &f)) ||
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
 	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||
 	    (st = read_test_data(&c, fit, &f)) ||
@@ -514,8 +540,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = pm__json_object(&c, fit, "data", 1, &data)))
 		return st;
 	c.where = "fit.data";
-	if ((st = read_fixed(&c, data, "file", f.data_name, sizeof(f.data_name))) ||
-	    (st = read_fixed(&c, data, "fingerprint", f.fingerprint, sizeof(f.fingerprint))))
+	if ((st = read_source(&c, data, f.data_name, sizeof(f.data_name), f.fingerprint)))
 		return st;
 	/* "run" holds what differs between two identical runs; a file may
 	 * have had it removed to compare models, so it is optional. */
@@ -645,6 +670,12 @@ static pm_status load_doc(const cJSON *root, const char *name, pm_model **out, p
 		pm__err_append(err, " (the 'formula' of %s)", name);
 	if (st)
 		goto out;
+	/* the preset's formula is built from its text: the model is still the
+	 * preset, as the file says (a warm start compares forms) */
+	if (form && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "form")) &&
+	    strcmp(cJSON_GetObjectItemCaseSensitive(root, "form")->valuestring,
+		   "multiplicative") == 0)
+		m->form = PM_FORM_MULTIPLICATIVE;
 	m->scale = scale;
 	m->target_scale = target_scale;
 	for (size_t i = 0; i < in.n; i++)

@@ -281,6 +281,19 @@ static void write_repetitions(pm_jw *w, const pm_model *m)
 	pm__jw_object_end(w);
 }
 
+/* A fit's source, "data" or "warm_start": "key": {"file", "fingerprint",
+ * left open for the caller's members. */
+static void begin_source(pm_jw *w, const char *key, const char *file, size_t size,
+			 const char *fingerprint)
+{
+	pm__jw_key(w, key);
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "file");
+	fixed_string(w, file, size);
+	pm__jw_key(w, "fingerprint");
+	fixed_string(w, fingerprint, sizeof(((pm_fit_info *)0)->fingerprint));
+}
+
 static void write_fit(pm_jw *w, const pm_model *m)
 {
 	const pm_fit_info *f = &m->info;
@@ -347,6 +360,14 @@ static void write_fit(pm_jw *w, const pm_model *m)
 	}
 	pm__jw_key(w, "cost");
 	pm__jw_double(w, f->cost);
+	/* only for a warm-started fit, as "interrupted": what it started from */
+	if (f->warm_started) {
+		begin_source(w, "warm_start", f->warm_data, sizeof(f->warm_data),
+			     f->warm_fingerprint);
+		pm__jw_key(w, "cost");
+		pm__jw_double(w, f->warm_cost);
+		pm__jw_object_end(w);
+	}
 	write_repetitions(w, m);
 
 	write_metrics(w, "training", &f->training);
@@ -374,12 +395,7 @@ static void write_fit(pm_jw *w, const pm_model *m)
 		pm__jw_object_end(w);
 	}
 
-	pm__jw_key(w, "data");
-	pm__jw_object_begin(w);
-	pm__jw_key(w, "file");
-	fixed_string(w, f->data_name, sizeof(f->data_name));
-	pm__jw_key(w, "fingerprint");
-	fixed_string(w, f->fingerprint, sizeof(f->fingerprint));
+	begin_source(w, "data", f->data_name, sizeof(f->data_name), f->fingerprint);
 	pm__jw_object_end(w);
 	pm__jw_object_end(w);
 

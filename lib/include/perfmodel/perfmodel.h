@@ -368,6 +368,27 @@ typedef struct pm_fit_options {
 	 * sweeps never calibrate. The fit's own parameters do not depend on
 	 * it. perfmodel fit sets 5 unless --no-intervals. */
 	unsigned intervals;
+	/* NULL, or an earlier model of the same inputs to start from (a warm
+	 * start: a scheduler refitting as measurements arrive; docs/cli.md,
+	 * "Warm start"). Differential evolution's initial population is drawn
+	 * close around its parameters (member 0 is its optimum), with half
+	 * the members popsize asks for (rounded up), stops once the costs
+	 * agree to tol 0.01 at least, and the polish gets a quarter of its
+	 * budget: on more rows of the same experiment the search refines
+	 * rather than explores (model.json keeps the options as given). It
+	 * must have the fit's target and target kind and the same inputs in
+	 * the same roles; a spec with no form takes its form (additive,
+	 * multiplicative or its formula), a spec with another form is
+	 * refused. A categorical level the data has and it has not is searched
+	 * over its whole bounds, as in a cold fit. Errors: PM_ESCHEMA naming the first difference ("the
+	 * warm-start model has no input 'x' ..."). pm_select refuses a warm
+	 * start (PM_EINVAL: its candidates are of other forms); pm_fit_seeds,
+	 * pm_sweep_run and the validation schemes start every fit from it.
+	 * Only read, during the call; the model records its data file,
+	 * fingerprint and cost (pm_fit_info.warm_*), not the pointer.
+	 * Deterministic as any fit: the same seed and warm model give the
+	 * same bits for any thread count. */
+	const pm_model *warm_start;
 } pm_fit_options;
 
 /* The default engine's defaults (PM_ENGINE_VARPRO), seed 1, all CPUs. */
@@ -419,6 +440,14 @@ typedef struct pm_fit_info {
 	 * within a relative 1e-9), whatever its inputs: it describes none of
 	 * their effect, and a warning says so (pm_model_warning) */
 	int constant;
+	/* 1: the fit started from options.warm_start's model, which was fitted
+	 * to warm_data (its pm_fit_info.data_name; "" if it has no fit record)
+	 * with that data's fingerprint and reached cost warm_cost (NaN: not
+	 * known). model.json's "fit": {"warm_start": {...}}. */
+	int warm_started;
+	char warm_data[256];
+	char warm_fingerprint[17];
+	double warm_cost;
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
@@ -763,7 +792,7 @@ PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
  * candidate fitted with o to every row (caller frees; o's held-out rows, a
  * test_fraction or o->validate, are held out of the choice too). Errors as
  * pm_cross_validate, naming the form; a form that does not parse fails
- * before any fitting. */
+ * before any fitting; PM_EINVAL for o->warm_start (a model of one form). */
 PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   const pm_candidate *cand, size_t n, const pm_validation *v,
 			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Warm start against a cold fit (issue 22, docs/benchmarks.md "Warm start"):
+# for each bundled data set, fit the first FRACTION of its rows, then fit
+# all rows twice, cold and with --warm-start from that model, and report
+# each fit's time and final cost, cost warm/cold and time warm/cold.
+# The target: warm cost <= 1.01 x cold, warm time <= 0.5 x cold.
+#
+# usage: bench/warmstart.sh [PERFMODEL] [SEEDS] [REPEATS] [ORDER]
+#   PERFMODEL  the binary (default build/cli/perfmodel)
+#   SEEDS      fit seeds 1..SEEDS (default 5): each seed's earlier model,
+#              cold and warm fits
+#   REPEATS    times each fit is run, cold and warm in turn: its time is the
+#              median (default 3)
+#   ORDER      file: the first rows in file order, as measurements arrive
+#              (default); shuffle: after a shuffle seeded by the fit seed
+#
+# Times are the fit's own (model.json's run.wall_time_s: no reading or
+# writing of files), on one thread (--threads 1), so that the two fits
+# share the machine alike; costs are model.json's fit.cost (the scaled
+# space of all rows: the same for the cold and the warm fit). Timings are
+# printed, never asserted.
+set -u
+root=$(realpath "$(dirname "$0")/..")
+pm=$(realpath "${1:-$root/build/cli/perfmodel}")
+seeds=${2:-5}
+repeats=${3:-3}
+order=${4:-file}
+fraction=0.7
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# first ROWS of DATA (after a seeded shuffle with ORDER=shuffle) into OUT
+part() {	# part DATA SEED OUT
+	python3 - "$1" "$2" "$3" "$fraction" "$order" <<'EOF'
+import random, sys
+data, seed, out, frac, order = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5]
+lines = open(data).read().splitlines()
+head, rows = lines[0], lines[1:]
+if order == "shuffle":
+    random.Random(seed).shuffle(rows)
+open(out, "w").write("\n".join([head] + rows[:round(frac * len(rows))]) + "\n")
+EOF
+}
+
+# one fit: ARGS -o OUT; prints its cost and wall time
+fit() {	# fit OUT ARGS...
+	local out=$1
+	shift
+	"$pm" fit "$@" --threads 1 -q -o "$out" 2>/dev/null || { echo "fit failed: $*" >&2; exit 1; }
+	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["fit"]["cost"], m["run"]["wall_time_s"])' "$out"
+}
+
+# the cold and the warm fit alternate, $repeats times each, so that a change
+# in the machine's load falls on both alike; each one's time is the median
+median() { python3 -c 'import sys,statistics as s; print(s.median(float(x) for x in sys.argv[1:]))' "$@"; }
+
+run_set() {	# run_set NAME DATA ARGS...
+	local name=$1 data=$2 ct wt ccost wcost t
+	shift 2
+	for ((seed = 1; seed <= seeds; seed++)); do
+		part "$root/$data" "$seed" "$work/part.csv"
+		fit "$work/early.json" "$work/part.csv" "$@" --seed "$seed" >/dev/null
+		ct=() wt=()
+		for ((r = 0; r < repeats; r++)); do
+			read -r ccost t < <(fit "$work/cold.json" "$root/$data" "$@" --seed "$seed")
+			ct+=("$t")
+			read -r wcost t < <(fit "$work/warm.json" "$root/$data" "$@" --seed "$seed" \
+						--warm-start "$work/early.json")
+			wt+=("$t")
+		done
+		echo "$name $seed $ccost $(median "${ct[@]}") $wcost $(median "${wt[@]}")"
+	done
+}
+
+{
+	run_set lenet5 data/lenet5_cpu.csv --spec "$root/models/lenet5.json"
+	run_set lenet5-mult data/lenet5_cpu.csv --spec "$root/models/lenet5.json" --form multiplicative
+	run_set gemm data/gemm_cpu.csv --spec "$root/models/gemm.json"
+	run_set ddp_mlp data/ddp_mlp.csv --spec "$root/models/ddp_mlp.json"
+} >"$work/results"
+
+echo "first $fraction of the rows ($order order), then all rows: cold and warm-started, $seeds seeds, time = median of $repeats runs, 1 thread"
+python3 - "$work/results" <<'EOF'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+print(f"{'set':<12} {'seed':>4} {'cold cost':>11} {'cold s':>8} {'warm cost':>11} {'warm s':>8} {'cost w/c':>9} {'time w/c':>9}")
+sets = {}
+for name, seed, cc, ct, wc, wt in rows:
+    cc, ct, wc, wt = map(float, (cc, ct, wc, wt))
+    sets.setdefault(name, []).append((wc / cc, wt / ct))
+    print(f"{name:<12} {seed:>4} {cc:>11.6g} {ct:>8.4f} {wc:>11.6g} {wt:>8.4f} {wc / cc:>9.4f} {wt / ct:>9.3f}")
+print()
+print(f"{'set':<12} {'worst cost w/c':>15} {'median time w/c':>16} {'worst time w/c':>15}  target (cost <= 1.01, time <= 0.5)")
+for name, r in sets.items():
+    wc = max(c for c, _ in r)
+    mt = st.median(t for _, t in r)
+    wt = max(t for _, t in r)
+    ok = "met" if wc <= 1.01 and mt <= 0.5 else "NOT met"
+    print(f"{name:<12} {wc:>15.4f} {mt:>16.3f} {wt:>15.3f}  {ok}")
+EOF
