@@ -481,8 +481,9 @@ int cmd_advise(int argc, char **argv)
 
 			slurm_opts = 1;
 			if (parse_double(optarg, q) || !(*q > 0 && *q < 1)) {
-				usage_error("advise", "%s '%s': expected a probability between 0 "
-					    "and 1", argv[optind - 1], optarg);
+				usage_error("advise", "--%s '%s': expected a probability between 0 "
+					    "and 1", c == OPT_TIME_Q ? "time-quantile" :
+					    "time-min-quantile", optarg);
 				goto out;
 			}
 			break;
