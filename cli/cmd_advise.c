@@ -1,7 +1,7 @@
 /* perfmodel advise: which configuration to run (pm_model_advise). */
 #include <getopt.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
