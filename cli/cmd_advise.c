@@ -1,6 +1,7 @@
 /* perfmodel advise: which configuration to run (pm_model_advise). */
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,10 @@
 
 const char advise_usage[] =
 	"usage: perfmodel advise -m MODEL.json CONFIG.json --vary NAME=VALUES [--vary ...]\n"
-	"                        [--min-efficiency X] [--cost NAME] [--json]\n"
+	"                        [--min-efficiency X] [--cost NAME] [--quantile Q]\n"
+	"                        [--json | --slurm [--pick fastest|cheapest|largest]\n"
+	"                         [--time-quantile Q] [--time-min-quantile Q]\n"
+	"                         [--time-unit s|ms|min|h] [--slurm-map NAME=OPTION ...]]\n"
 	"\n"
 	"Predict every combination of the varied inputs, the others as in CONFIG.json\n"
 	"({\"hidden\": 512, \"activation\": \"relu\", ...}; a value there for a varied input is\n"
@@ -28,7 +32,25 @@ const char advise_usage[] =
 	"      --min-efficiency X  the threshold of 'largest', in (0, 1] (0.7)\n"
 	"      --cost NAME         the resource: a varied input; cost = NAME x time\n"
 	"                          (NAME-seconds is the same; default: the first --vary)\n"
+	"      --quantile Q        rank by the Q-quantile time (0 < Q < 1; a model with\n"
+	"                          prediction intervals): fastest and cheapest at risk Q;\n"
+	"                          speedup and efficiency stay the predictions'\n"
 	"      --json              one JSON document on stdout\n"
+	"      --slurm             print one pick as #SBATCH lines: --time and --time-min\n"
+	"                          from quantiles of its time (a model with intervals),\n"
+	"                          and the option of each varied count\n"
+	"      --pick P            the pick --slurm prints: fastest (the default: the\n"
+	"                          shortest limit), cheapest or largest\n"
+	"      --time-quantile Q   --time's quantile (0.95: 5 % of runs would be killed)\n"
+	"      --time-min-quantile Q\n"
+	"                          --time-min's quantile, at most --time's (0.8)\n"
+	"      --time-unit U       the unit of the model's times: s (default), ms, min, h\n"
+	"      --slurm-map NAME=OPTION\n"
+	"                          the sbatch option of varied input NAME: --nodes,\n"
+	"                          --ntasks, --cpus-per-task, --gpus or none (default by\n"
+	"                          name: nodes, ntasks/tasks/ranks/processes/procs/\n"
+	"                          world_size/workers, threads/cpus/cpus_per_task/\n"
+	"                          omp_num_threads, gpus/num_gpus)\n"
 	"  -h, --help              this text\n";
 
 /* More values than any search of a grid needs; pm_model_advise then caps
@@ -132,7 +154,7 @@ static int width(const char *name)
 }
 
 static void print_pick_text(const pm_model *m, const char *label, const pm_advice_pick *p,
-			    const struct axis *ax, size_t nax)
+			    const struct axis *ax, size_t nax, const pm_advise_options *o)
 {
 	cprintf(stdout, "%-9s", label);
 	if (!p->found) {
@@ -141,10 +163,20 @@ static void print_pick_text(const pm_model *m, const char *label, const pm_advic
 	}
 	for (size_t j = 0; j < nax; j++)
 		cprintf(stdout, "  %*g", width(ax[j].name), p->value[j]);
-	cprintf(stdout, "  %14.6g  %14.6g  %8.4g  %10.3f", p->time, p->cost, p->speedup, p->efficiency);
+	cprintf(stdout, "  %14.6g", p->time);
+	if (o->quantile > 0)
+		cprintf(stdout, "  %14.6g", p->quantile_time);
+	cprintf(stdout, "  %14.6g  %8.4g  %10.3f", p->cost, p->speedup, p->efficiency);
 	if (pm_model_target_kind(m) != PM_TARGET_TIME)
 		cprintf(stdout, "  %10.6g", p->predicted);
 	cprintf(stdout, "\n");
+}
+
+/* "q0.95": the quantile's column, named as predict --quantiles names it. */
+static const char *quantile_label(char *out, size_t size, double q)
+{
+	pm_snprintf(out, size, "q%g", q);
+	return out;
 }
 
 static void print_advice(const pm_model *m, const char *path, const pm_advice *a,
@@ -159,22 +191,200 @@ static void print_advice(const pm_model *m, const char *path, const pm_advice *a
 		cprintf(stdout, "ranked by time: the %s model's time scale (relative time); "
 			"'predicted' is the model's %s\n", pm_target_kind_name(kind),
 			pm_model_target(m));
-	cprintf(stdout, "cost = %s x time; speedup and efficiency against the smallest %s; "
-	       "largest: the largest %s with efficiency >= %g\n\n", res, res, res,
+	if (o->quantile > 0) {
+		char q[32];
+
+		cprintf(stdout, "ranked by the %g-quantile time (%s): cost = %s x %s; speedup "
+			"and efficiency from the predicted times\n", o->quantile,
+			quantile_label(q, sizeof(q), o->quantile), res, q);
+	} else {
+		cprintf(stdout, "cost = %s x time; ", res);
+	}
+	cprintf(stdout, "speedup and efficiency against the smallest %s; "
+	       "largest: the largest %s with efficiency >= %g\n\n", res, res,
 	       o->min_efficiency);
 	cprintf(stdout, "%-9s", "");
 	for (size_t j = 0; j < nax; j++)
 		cprintf(stdout, "  %*s", width(ax[j].name), ax[j].name);
-	cprintf(stdout, "  %14s  %14s  %8s  %10s", "time", "cost", "speedup", "efficiency");
+	cprintf(stdout, "  %14s", "time");
+	if (o->quantile > 0) {
+		char q[32];
+
+		cprintf(stdout, "  %14s", quantile_label(q, sizeof(q), o->quantile));
+	}
+	cprintf(stdout, "  %14s  %8s  %10s", "cost", "speedup", "efficiency");
 	if (kind != PM_TARGET_TIME)
 		cprintf(stdout, "  %10s", "predicted");
 	cprintf(stdout, "\n");
-	print_pick_text(m, "fastest", &a->fastest, ax, nax);
-	print_pick_text(m, "cheapest", &a->cheapest, ax, nax);
-	print_pick_text(m, "largest", &a->largest, ax, nax);
+	print_pick_text(m, "fastest", &a->fastest, ax, nax, o);
+	print_pick_text(m, "cheapest", &a->cheapest, ax, nax, o);
+	print_pick_text(m, "largest", &a->largest, ax, nax, o);
 }
 
-enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON };
+/* ---- --slurm ---------------------------------------------------------- */
+
+/* What --slurm prints, from its options. */
+struct slurm {
+	int on;
+	const char *pick;		/* fastest, cheapest or largest */
+	double time_q, min_q;		/* --time's and --time-min's quantiles */
+	double unit;			/* seconds per unit of the model's times */
+	const char *option[PM_ADVISE_MAX_VARY];	/* each axis's sbatch option, or NULL */
+	const char *map[PM_ADVISE_MAX_VARY];	/* --slurm-map NAME=OPTION as given */
+	size_t nmap;
+};
+
+static const char *const slurm_options[] = { "--nodes", "--ntasks", "--cpus-per-task", "--gpus",
+					     "none" };
+
+/* Each axis's option: --slurm-map's, else the default by name; every
+ * --slurm-map names a varied input, no option twice, and a count is whole. */
+static int slurm_resolve(struct slurm *s, const struct axis *ax, size_t nax)
+{
+	for (size_t j = 0; j < nax; j++)
+		s->option[j] = pm_slurm_option(ax[j].name);
+	for (size_t k = 0; k < s->nmap; k++) {
+		const char *eq = strchr(s->map[k], '='), *opt = eq ? eq + 1 : NULL;
+		size_t j = 0, n = eq ? (size_t)(eq - s->map[k]) : 0, o = 0;
+
+		while (opt && o < sizeof(slurm_options) / sizeof(slurm_options[0]) &&
+		       strcmp(opt, slurm_options[o]))
+			o++;
+		if (!n || !opt || o == sizeof(slurm_options) / sizeof(slurm_options[0]))
+			return usage_error("advise", "--slurm-map '%s': expected NAME=OPTION, OPTION "
+					   "one of --nodes, --ntasks, --cpus-per-task, --gpus or "
+					   "none", s->map[k]);
+		while (j < nax && (strlen(ax[j].name) != n || strncmp(ax[j].name, s->map[k], n)))
+			j++;
+		if (j == nax)
+			return usage_error("advise", "--slurm-map '%s': '%.*s' is not a --vary input",
+					   s->map[k], (int)n, s->map[k]);
+		for (size_t i = 0; i < k; i++)
+			if (strncmp(s->map[i], s->map[k], n + 1) == 0)
+				return usage_error("advise", "--slurm-map: '%.*s' is mapped twice",
+						   (int)n, s->map[k]);
+		s->option[j] = strcmp(opt, "none") ? slurm_options[o] : NULL;
+	}
+	for (size_t j = 0; j < nax; j++) {
+		for (size_t i = 0; s->option[j] && i < j; i++)
+			if (s->option[i] && strcmp(s->option[i], s->option[j]) == 0)
+				return usage_error("advise", "--slurm: '%s' and '%s' both map to %s; "
+						   "leave one out with --slurm-map NAME=none",
+						   ax[i].name, ax[j].name, s->option[j]);
+		for (size_t k = 0; s->option[j] && k < ax[j].n; k++)
+			if (ax[j].values[k] != floor(ax[j].values[k]))
+				return usage_error("advise", "--vary '%s': %s counts whole numbers, "
+						   "not %g (leave it out with --slurm-map %s=none)",
+						   ax[j].text, s->option[j], ax[j].values[k],
+						   ax[j].name);
+	}
+	return 0;
+}
+
+/* A --slurm failure into err (PM_EINVAL): the CLI's own, not the library's. */
+static pm_status slurm_fail(pm_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*err = (pm_error){ .code = PM_EINVAL };
+	pm_vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return PM_EINVAL;
+}
+
+/* Seconds per --time-unit U; 0 for no such unit. */
+static double time_unit(const char *u)
+{
+	static const struct {
+		const char *name;
+		double seconds;
+	} units[] = { { "s", 1 }, { "ms", 1e-3 }, { "min", 60 }, { "h", 3600 } };
+
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (strcmp(u, units[k].name) == 0)
+			return units[k].seconds;
+	return 0;
+}
+
+/* "at most 5 %": the runs a limit at quantile q kills, rounding up aside */
+static double killed(double q)
+{
+	return (1 - q) * 100;
+}
+
+/* The #SBATCH lines of s->pick: the time limits, then each varied input's
+ * option or a comment why none. Prints nothing when it fails. */
+static pm_status print_slurm(const pm_model *m, const char *path, const pm_advice *a,
+			     const pm_advise_options *o, const struct axis *ax, const pm_vary *vary,
+			     size_t nax, const double *x0, const struct slurm *s, pm_error *err)
+{
+	const pm_advice_pick *p = strcmp(s->pick, "fastest") == 0  ? &a->fastest
+				  : strcmp(s->pick, "cheapest") == 0 ? &a->cheapest
+								     : &a->largest;
+	char lim[2][PM_SLURM_TIME_CHARS], line[2][64], opt[PM_ADVISE_MAX_VARY][64];
+	double *x, tq, tm, dist;
+	int width = 0, ext;
+	pm_status st;
+
+	if (pm_model_target_kind(m) != PM_TARGET_TIME)
+		return slurm_fail(err, "--slurm needs a model of a run time: %s's target "
+				  "is a %s (its times are relative)", path,
+				  pm_target_kind_name(pm_model_target_kind(m)));
+	if (!p->found)
+		return slurm_fail(err, "--pick largest: no combination reaches the minimum "
+				  "efficiency %g", o->min_efficiency);
+	if (!(x = malloc((pm_model_ninputs(m) + 1) * sizeof(*x))))
+		return slurm_fail(err, "out of memory");
+	memcpy(x, x0, pm_model_ninputs(m) * sizeof(*x));
+	for (size_t j = 0; j < nax; j++)
+		x[vary[j].input] = p->value[j];
+	st = pm_model_predict_quantile(m, x, s->time_q, &tq, err);
+	if (!st)
+		st = pm_model_predict_quantile(m, x, s->min_q, &tm, err);
+	if (!st)
+		st = pm_model_extrapolation(m, x, &dist, &ext, err);
+	free(x);
+	if (st || (st = pm_slurm_time(tq * s->unit, lim[0], NULL, err)) ||
+	    (st = pm_slurm_time(tm * s->unit, lim[1], NULL, err)))
+		return st;
+	pm_snprintf(line[0], sizeof(line[0]), "#SBATCH --time=%s", lim[0]);
+	pm_snprintf(line[1], sizeof(line[1]), "#SBATCH --time-min=%s", lim[1]);
+	for (size_t j = 0; j < nax; j++)
+		if (s->option[j])
+			pm_snprintf(opt[j], sizeof(opt[j]), "#SBATCH %s=%.0f", s->option[j],
+				    p->value[j]);
+	for (size_t k = 0; k < 2; k++)
+		width = (int)strlen(line[k]) > width ? (int)strlen(line[k]) : width;
+	for (size_t j = 0; j < nax; j++)
+		if (s->option[j] && (int)strlen(opt[j]) > width)
+			width = (int)strlen(opt[j]);
+	cprintf(stdout, "# perfmodel advise: the %s of %zu combinations (%s", s->pick,
+		a->combinations, path);
+	if (o->quantile > 0)
+		cprintf(stdout, ", ranked by the %g-quantile time", o->quantile);
+	cprintf(stdout, ")\n");
+	cprintf(stdout, "%-*s  # %g-quantile %.3g min: at most %g %% of runs would be killed "
+		"at this limit\n", width, line[0], s->time_q, tq * s->unit / 60, killed(s->time_q));
+	cprintf(stdout, "%-*s  # %g-quantile %.3g min: if Slurm lowers the limit to it, at most "
+		"%g %% would be killed\n", width, line[1], s->min_q, tm * s->unit / 60,
+		killed(s->min_q));
+	for (size_t j = 0; j < nax; j++) {
+		if (s->option[j])
+			cprintf(stdout, "%-*s  # %s = %g\n", width, opt[j], ax[j].name, p->value[j]);
+		else
+			cprintf(stdout, "# %s = %g: no sbatch option (--slurm-map %s=OPTION gives "
+				"it one)\n", ax[j].name, p->value[j], ax[j].name);
+	}
+	if (ext)
+		cprintf(stdout, "# warning: this configuration lies outside the data the model was "
+			"fitted to (%.3g ranges' widths beyond): its quantiles are widened, but "
+			"check the limits against a run\n", dist);
+	return PM_OK;
+}
+
+enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON, OPT_QUANTILE, OPT_SLURM, OPT_PICK,
+       OPT_TIME_Q, OPT_TIME_MIN_Q, OPT_TIME_UNIT, OPT_SLURM_MAP };
 
 static const struct option options[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -182,6 +392,13 @@ static const struct option options[] = {
 	{ "min-efficiency", required_argument, NULL, OPT_MINEFF },
 	{ "cost", required_argument, NULL, OPT_COST },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quantile", required_argument, NULL, OPT_QUANTILE },
+	{ "slurm", no_argument, NULL, OPT_SLURM },
+	{ "pick", required_argument, NULL, OPT_PICK },
+	{ "time-quantile", required_argument, NULL, OPT_TIME_Q },
+	{ "time-min-quantile", required_argument, NULL, OPT_TIME_MIN_Q },
+	{ "time-unit", required_argument, NULL, OPT_TIME_UNIT },
+	{ "slurm-map", required_argument, NULL, OPT_SLURM_MAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -217,6 +434,8 @@ int cmd_advise(int argc, char **argv)
 	pm_advice a;
 	pm_error err = { 0 };
 	char *doc = NULL;
+	struct slurm sl = { .pick = "fastest", .time_q = 0.95, .min_q = 0.8, .unit = 1 };
+	int slurm_opts = 0;	/* options that need --slurm */
 
 	opterr = 0;
 	optind = 1;
@@ -237,7 +456,54 @@ int cmd_advise(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_QUANTILE:
+			if (parse_double(optarg, &o.quantile) || !(o.quantile > 0 && o.quantile < 1)) {
+				usage_error("advise", "--quantile '%s': expected a probability "
+					    "between 0 and 1 (0.9)", optarg);
+				goto out;
+			}
+			break;
 		case OPT_COST: cost = optarg; break;
+		case OPT_SLURM: sl.on = 1; break;
+		case OPT_PICK:
+			slurm_opts = 1;
+			if (strcmp(optarg, "fastest") && strcmp(optarg, "cheapest") &&
+			    strcmp(optarg, "largest")) {
+				usage_error("advise", "--pick '%s': expected fastest, cheapest or "
+					    "largest", optarg);
+				goto out;
+			}
+			sl.pick = optarg;
+			break;
+		case OPT_TIME_Q:
+		case OPT_TIME_MIN_Q: {
+			double *q = c == OPT_TIME_Q ? &sl.time_q : &sl.min_q;
+
+			slurm_opts = 1;
+			if (parse_double(optarg, q) || !(*q > 0 && *q < 1)) {
+				usage_error("advise", "--%s '%s': expected a probability between 0 "
+					    "and 1", c == OPT_TIME_Q ? "time-quantile" :
+					    "time-min-quantile", optarg);
+				goto out;
+			}
+			break;
+		}
+		case OPT_TIME_UNIT:
+			slurm_opts = 1;
+			if (!(sl.unit = time_unit(optarg))) {
+				usage_error("advise", "--time-unit '%s': expected s, ms, min or h",
+					    optarg);
+				goto out;
+			}
+			break;
+		case OPT_SLURM_MAP:
+			slurm_opts = 1;
+			if (sl.nmap == PM_ADVISE_MAX_VARY) {
+				usage_error("advise", "at most %d --slurm-map", PM_ADVISE_MAX_VARY);
+				goto out;
+			}
+			sl.map[sl.nmap++] = optarg;
+			break;
 		case OPT_JSON: json = 1; break;
 		case 'h': fputs(advise_usage, stdout); rc = EXIT_OK; goto out;
 		case ':': usage_error("advise", "option '%s' needs a value", argv[optind - 1]); goto out;
@@ -256,9 +522,25 @@ int cmd_advise(int argc, char **argv)
 		usage_error("advise", "give at least one --vary NAME=VALUES");
 		goto out;
 	}
+	if (slurm_opts && !sl.on) {
+		usage_error("advise", "--pick, --time-quantile, --time-min-quantile, --time-unit "
+			    "and --slurm-map go with --slurm");
+		goto out;
+	}
+	if (sl.on && json) {
+		usage_error("advise", "--slurm and --json: give one");
+		goto out;
+	}
+	if (sl.on && sl.min_q > sl.time_q) {
+		usage_error("advise", "--time-min-quantile %g is above --time-quantile %g: "
+			    "--time-min is the lower limit", sl.min_q, sl.time_q);
+		goto out;
+	}
 	for (size_t j = 0; j < nax; j++)
 		if ((rc = parse_axis(&ax[j])))
 			goto out;
+	if (sl.on && (rc = slurm_resolve(&sl, ax, nax)))
+		goto out;
 	rc = EXIT_USAGE;
 	if ((res = find_resource(cost, ax, nax)) < 0)
 		goto out;
@@ -279,7 +561,12 @@ int cmd_advise(int argc, char **argv)
 				    &doc, &err);
 		goto out;
 	}
-	print_advice(m, model_path, &a, ax, nax, &o);
+	if (sl.on) {
+		if (print_slurm(m, model_path, &a, &o, ax, vary, nax, pm_point_values(p), &sl, &err))
+			goto fail;
+	} else {
+		print_advice(m, model_path, &a, ax, nax, &o);
+	}
 	rc = EXIT_OK;
 	goto out;
 fail:

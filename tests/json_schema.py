@@ -185,6 +185,8 @@ def main():
     with open("job.json", "w") as f:
         json.dump({"n": 512}, f)
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2", "--json"])
+    run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
+                      "--quantile", "0.95", "--json"])
     covered.add("advise")
     run(v, "lif", ["lif", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--json"])
     run(v, "lif", ["lif", ddp, "--workers", "t_worker_1", "--json"], want_exit=1)

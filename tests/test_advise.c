@@ -239,3 +239,92 @@ Test(advise, every_error)
 	pm_model_free(m);
 	pm_model_free(c);
 }
+
+/* toy() with intervals: residual quantiles -0.5, 0, 0.5 at 5, 50, 95 %
+ * from 100 residuals, n fitted on [1, 20], g and b on [1, 2]. */
+static pm_model *toy_intervals(double q)
+{
+	static const double p[] = { 0.05, 0.5, 0.95 }, r[] = { -0.5, 0, 0.5 };
+	static const double lo[] = { 1, 1, 1 }, hi[] = { 20, 2, 2 };
+	pm_model *m = toy(q, 0, 0);
+
+	cr_assert_eq(pm__model_set_intervals(m, 100, 5, 3, p, r, lo, hi, NULL), PM_OK);
+	return m;
+}
+
+Test(advise, a_quantile_prefers_the_narrower_spread)
+{
+	/* t = n g^-0.1: g = 16 is faster (0.758 n against 0.933 n at g = 2)
+	 * but 3 ranges' widths beyond the data, its spread around the median
+	 * widened sqrt(1 + 1.5^2) = 1.80 times: its 95 % quantile is
+	 * 0.758 n e^0.90 = 1.86 n against g = 2's 0.933 n e^0.5 = 1.54 n */
+	pm_model *m = toy_intervals(-0.1);
+	double x[3] = { 10, NAN, 1 }, t2, t16, q2, q16;
+	static const double g[] = { 16, 2 };
+	pm_vary v = { 1, 2, g };
+	pm_advise_options o = pm_advise_options_default();
+	pm_advice a;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, NULL), PM_OK);
+	cr_expect_eq(a.fastest.value[0], 16);
+	cr_expect(isnan(a.fastest.quantile_time));
+	x[1] = 2;
+	cr_assert_eq(pm_model_predict(m, x, &t2, NULL), PM_OK);
+	cr_assert_eq(pm_model_predict_quantile(m, x, 0.95, &q2, NULL), PM_OK);
+	x[1] = 16;
+	cr_assert_eq(pm_model_predict(m, x, &t16, NULL), PM_OK);
+	cr_assert_eq(pm_model_predict_quantile(m, x, 0.95, &q16, NULL), PM_OK);
+	cr_assert(t16 < t2 && q16 > q2, "%g %g %g %g", t2, t16, q2, q16);
+	o.quantile = 0.95;
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(a.fastest.value[0], 2);
+	cr_expect_eq(a.fastest.quantile_time, q2);
+	/* the time, speedup and efficiency stay the predictions' */
+	cr_expect_eq(a.fastest.time, t2);
+	cr_expect_eq(a.fastest.speedup, 1);
+	/* cheapest: g x quantile, 2 x 1.54 n against 16 x 1.86 n */
+	cr_expect_eq(a.cheapest.value[0], 2);
+	cr_expect_eq(a.cheapest.cost, 2 * q2);
+	/* the median (0 here) ranks as the prediction does */
+	o.quantile = 0.5;
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, NULL), PM_OK);
+	cr_expect_eq(a.fastest.value[0], 16);
+	cr_expect_eq(a.fastest.quantile_time, t16);
+	pm_model_free(m);
+}
+
+Test(advise, quantile_errors)
+{
+	pm_model *m = toy_intervals(-1), *plain = toy(-1, 0, 0);
+	double x[3] = { 10, NAN, 1 };
+	static const double g[] = { 1, 2 };
+	pm_vary v = { 1, 2, g };
+	pm_advise_options o = pm_advise_options_default();
+	pm_advice a;
+
+	o.quantile = 1;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL,
+		    "the quantile 1 is not 0 (the prediction) or in (0, 1)");
+	o.quantile = -0.5;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL, "quantile -0.5 is not");
+	o.quantile = NAN;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL, "quantile nan is not");
+	o.quantile = 0.999;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL,
+		    "beyond what the model's 100 calibration residuals tell");
+	o.quantile = 0.9;
+	EXPECT_FAIL(pm_model_advise(plain, x, &v, 1, &o, &a, E), PM_EINVAL,
+		    "the model has no prediction intervals");
+	{	/* the model's, found before any combination is predicted */
+		pm_error e = { 0 };
+
+		cr_expect_eq(pm_model_advise(plain, x, &v, 1, &o, &a, &e), PM_EINVAL);
+		cr_expect_null(strstr(e.msg, "(at "), "%s", e.msg);
+	}
+	/* a quantile's own error names the combination */
+	x[0] = 1e308;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_ERANGE, "(at g=1)");
+	pm_model_free(m);
+	pm_model_free(plain);
+}

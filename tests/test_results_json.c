@@ -182,6 +182,20 @@ Test(results_json, advice_document)
 	cr_assert_eq(pm_advice_to_json(m, "m.json", vary, 2, &o, &a, &doc, &e), PM_OK);
 	cr_assert(strstr(doc, "\"resource\": \"b\\\\\""), "%s", doc);
 	free(doc);
+	/* advise --quantile: the quantile, and each pick's quantile time */
+	{
+		pm_advice aq = a;
+
+		aq.fastest.quantile_time = 0.375;
+		aq.cheapest.quantile_time = 0.75;
+		o.quantile = 0.9;
+		cr_assert_eq(pm_advice_to_json(m, "m.json", vary, 2, &o, &aq, &doc, &e), PM_OK);
+		cr_expect(strstr(doc, "\"min_efficiency\": 0.7,\n  \"quantile\": 0.9,\n"), "%s", doc);
+		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.375},\n"), "%s", doc);
+		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.75},\n"), "%s", doc);
+		free(doc);
+		o.quantile = 0;
+	}
 
 	o.resource = 2;
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, 2, &o, &a, &doc, E), PM_EINVAL, "resource 2");

@@ -8,19 +8,21 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
+#include "model/interval.h"
 #include "model/model_impl.h"
 #include "model/predict_impl.h"
 
 pm_advise_options pm_advise_options_default(void)
 {
 	return (pm_advise_options){ .resource = 0, .min_efficiency = 0.7,
-				    .max_combinations = 10000000 };
+				    .max_combinations = 10000000, .quantile = 0.0 };
 }
 
 static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, size_t nvary,
 		       const pm_advise_options *o, size_t *ncomb, pm_error *err)
 {
 	size_t n = 1;
+	pm_status st;
 
 	if (nvary == 0 || nvary > PM_ADVISE_MAX_VARY)
 		return pm__fail(err, PM_EINVAL, "vary 1 to %d inputs (not %zu)", PM_ADVISE_MAX_VARY,
@@ -31,6 +33,11 @@ static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, 
 	if (!(o->min_efficiency > 0 && o->min_efficiency <= 1))
 		return pm__fail(err, PM_EINVAL, "the minimum efficiency %g is not in (0, 1]",
 				o->min_efficiency);
+	if (!(o->quantile >= 0 && o->quantile < 1))
+		return pm__fail(err, PM_EINVAL, "the quantile %g is not 0 (the prediction) or in "
+				"(0, 1)", o->quantile);
+	if (o->quantile > 0 && (st = pm__intervals_check(m, o->quantile, err)))
+		return st;
 	for (size_t j = 0; j < nvary; j++) {
 		const pm_vary *v = &vary[j];
 		const char *name;
@@ -81,17 +88,29 @@ static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t 
 	pm__err_append(err, ")");
 }
 
+/* One combination's numbers: what a pick keeps of it. */
+struct comb {
+	double t, tq, y, cost, s, e;
+};
+
 static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const double *x,
-		 double t, double y, double cost, double s, double e)
+		 const struct comb *c)
 {
 	p->found = 1;
 	for (size_t j = 0; j < nvary; j++)
 		p->value[j] = x[vary[j].input];
-	p->time = t;
-	p->predicted = y;
-	p->cost = cost;
-	p->speedup = s;
-	p->efficiency = e;
+	p->time = c->t;
+	p->quantile_time = c->tq;
+	p->predicted = c->y;
+	p->cost = c->cost;
+	p->speedup = c->s;
+	p->efficiency = c->e;
+}
+
+/* The time a pick was ranked by: the q-quantile's when q > 0. */
+static double ranked(const pm_advice_pick *p, double q)
+{
+	return q > 0 ? p->quantile_time : p->time;
 }
 
 pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *vary,
@@ -107,6 +126,7 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 	if (!m || !x || !vary || !out)
 		return pm__fail(err, PM_EINVAL, "pm_model_advise: a NULL argument");
 	memset(out, 0, sizeof(*out));
+	out->fastest.quantile_time = out->cheapest.quantile_time = out->largest.quantile_time = NAN;
 	if ((st = check(m, x, vary, nvary, &o, &ncomb, err)))
 		return st;
 	res = &vary[o.resource];
@@ -119,28 +139,34 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	memcpy(pt, x, m->ninputs * sizeof(*pt));
 	for (size_t c = 0; c < ncomb; c++) {
-		double t, s, e, r, cost, y;
+		struct comb k = { .tq = NAN };
+		double r, rank;
 
 		for (size_t j = 0; j < nvary; j++)
 			pt[vary[j].input] = vary[j].values[idx[j]];
 		r = pt[ri];
-		/* ranked by time; the target's own quantity shown beside it */
-		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &t, &s, &e, err)) ||
-		    (st = pm_model_target_value(m, pt, t, &y, err))) {
+		/* ranked by time (or its quantile); the target's own quantity
+		 * shown beside it */
+		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &k.t, &k.s, &k.e, err)) ||
+		    (st = pm_model_target_value(m, pt, k.t, &k.y, err)) ||
+		    (o.quantile > 0 &&
+		     (st = pm_model_predict_quantile(m, pt, o.quantile, &k.tq, err)))) {
 			place(err, m, vary, nvary, pt);
 			goto out;
 		}
-		cost = r * t;
-		if (!out->fastest.found || t < out->fastest.time ||
-		    (t == out->fastest.time && cost < out->fastest.cost))
-			take(&out->fastest, vary, nvary, pt, t, y, cost, s, e);
-		if (!out->cheapest.found || cost < out->cheapest.cost ||
-		    (cost == out->cheapest.cost && t < out->cheapest.time))
-			take(&out->cheapest, vary, nvary, pt, t, y, cost, s, e);
-		if (e >= o.min_efficiency &&
+		rank = o.quantile > 0 ? k.tq : k.t;
+		k.cost = r * rank;
+		if (!out->fastest.found || rank < ranked(&out->fastest, o.quantile) ||
+		    (rank == ranked(&out->fastest, o.quantile) && k.cost < out->fastest.cost))
+			take(&out->fastest, vary, nvary, pt, &k);
+		if (!out->cheapest.found || k.cost < out->cheapest.cost ||
+		    (k.cost == out->cheapest.cost && rank < ranked(&out->cheapest, o.quantile)))
+			take(&out->cheapest, vary, nvary, pt, &k);
+		if (k.e >= o.min_efficiency &&
 		    (!out->largest.found || r > out->largest.value[o.resource] ||
-		     (r == out->largest.value[o.resource] && t < out->largest.time)))
-			take(&out->largest, vary, nvary, pt, t, y, cost, s, e);
+		     (r == out->largest.value[o.resource] &&
+		      rank < ranked(&out->largest, o.quantile))))
+			take(&out->largest, vary, nvary, pt, &k);
 		/* the next combination: the last input varies fastest */
 		for (size_t j = nvary; j-- > 0;) {
 			if (++idx[j] < vary[j].n)

@@ -98,7 +98,7 @@ pm_status pm_predictions_columns_to_json(const pm_dataset *d, const double *pred
  * "efficiency", and for a target kind "predicted"} on one line, or null
  * when nothing qualified. */
 static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *vary,
-		 size_t nvary, const pm_advice_pick *p)
+		 size_t nvary, const pm_advise_options *o, const pm_advice_pick *p)
 {
 	static const char *const keys[] = { "time", "cost", "speedup", "efficiency" };
 	const double v[] = { p->time, p->cost, p->speedup, p->efficiency };
@@ -117,6 +117,10 @@ static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *
 	}
 	pm__jw_object_end(w);
 	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
+	if (o->quantile > 0) {	/* what ranked it (advise --quantile) */
+		pm__jw_key(w, "quantile_time");
+		pm__jw_double(w, p->quantile_time);
+	}
 	if (m->kind != PM_TARGET_TIME) {	/* the target's own quantity */
 		pm__jw_key(w, "predicted");
 		pm__jw_double(w, p->predicted);
@@ -149,11 +153,15 @@ pm_status pm_advice_to_json(const pm_model *m, const char *model_name, const pm_
 	pm__jw_string(&w, m->inputs[vary[o->resource].input].name);
 	pm__jw_key(&w, "min_efficiency");
 	pm__jw_double(&w, o->min_efficiency);
+	if (o->quantile > 0) {
+		pm__jw_key(&w, "quantile");
+		pm__jw_double(&w, o->quantile);
+	}
 	pm__jw_key(&w, "combinations");
 	pm__jw_uint(&w, a->combinations);
-	pick(&w, "fastest", m, vary, nvary, &a->fastest);
-	pick(&w, "cheapest", m, vary, nvary, &a->cheapest);
-	pick(&w, "largest", m, vary, nvary, &a->largest);
+	pick(&w, "fastest", m, vary, nvary, o, &a->fastest);
+	pick(&w, "cheapest", m, vary, nvary, o, &a->cheapest);
+	pick(&w, "largest", m, vary, nvary, o, &a->largest);
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
 }

@@ -875,10 +875,11 @@ PM_API pm_status pm_predictions_columns_to_json(const pm_dataset *d, const doubl
 						const pm_prediction_columns *x, char **out,
 						pm_error *err);
 /* advise --json: "model" (model_name), "target", "resource" (the input
- * vary[o->resource] names), "min_efficiency", "combinations", then
- * "fastest", "cheapest", "largest", each {"values": {input: value, ...},
- * "time", "cost", "speedup", "efficiency"} on one line, or null when none
- * qualifies. vary, nvary and o as given to the pm_model_advise call that
+ * vary[o->resource] names), "min_efficiency", "quantile" (only when
+ * o->quantile > 0), "combinations", then "fastest", "cheapest", "largest",
+ * each {"values": {input: value, ...}, "time", "cost", "speedup",
+ * "efficiency", and "quantile_time" with a quantile} on one line, or null
+ * when none qualifies. vary, nvary and o as given to the pm_model_advise call that
  * made a; PM_EINVAL for a vary list it would refuse (no inputs, too many, an
  * input or a resource out of range). */
 PM_API pm_status pm_advice_to_json(const pm_model *m, const char *model_name,

@@ -458,7 +458,12 @@ PM_API pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t 
  * of the varied inputs: GPUs, threads, processes) and the largest resource
  * count whose parallel efficiency is at least a threshold. Speedup and
  * efficiency of a combination are against the smallest resource value with
- * the same values of the other varied inputs (pm_model_speedup). */
+ * the same values of the other varied inputs (pm_model_speedup).
+ * Risk-aware advice (quantile > 0, a model with intervals): every pick is
+ * ranked by the q-quantile time (pm_model_predict_quantile) instead of the
+ * prediction, and its cost is resource × that quantile; the speedup and
+ * efficiency stay the predictions' (the quantile's widening beyond the
+ * data would otherwise count as lost efficiency). */
 #define PM_ADVISE_MAX_VARY 8
 
 typedef struct pm_vary {
@@ -472,6 +477,8 @@ typedef struct pm_advise_options {
 				 * cost and the speedup (0: the first varied input) */
 	double min_efficiency;	/* the threshold of "largest", in (0, 1]; 0.7 */
 	size_t max_combinations;	/* refuse larger searches (PM_EINVAL); 10^7 */
+	double quantile;	/* rank by the q-quantile time, 0 < q < 1; 0: by the
+				 * prediction (the default) */
 } pm_advise_options;
 
 PM_API pm_advise_options pm_advise_options_default(void);
@@ -480,11 +487,14 @@ typedef struct pm_advice_pick {
 	int found;		/* 0: no combination qualifies (only "largest") */
 	double value[PM_ADVISE_MAX_VARY];	/* the varied inputs' values, vary order */
 	double time;		/* predicted time (a target kind's time scale) */
-	double cost;		/* resource value × time */
+	double cost;		/* resource value × time (× quantile_time with a quantile) */
 	double speedup, efficiency;
 	/* the prediction in the target's own quantity (pm_model_predict_target):
 	 * time again for a time model, the speedup of a speedup model, ... */
 	double predicted;
+	/* with a quantile (pm_advise_options.quantile > 0), the q-quantile
+	 * time that ranked it; else NaN */
+	double quantile_time;
 } pm_advice_pick;
 
 typedef struct pm_advice {
@@ -498,11 +508,32 @@ typedef struct pm_advice {
  * for pm_model_predict; varied positions are ignored). On success fills
  * *out. Errors: PM_EINVAL for a bad vary list or options (an input twice,
  * a categorical input, no values, a value not finite and > 0, too many
- * combinations), else the first prediction error, naming the combination.
+ * combinations, a quantile not 0 or in (0, 1), a quantile of a model
+ * without intervals or beyond what they calibrate: the messages of
+ * pm_model_predict_quantile), else the first prediction error, naming the
+ * combination.
  * Reentrant on m; allocates one copy of x per call. */
 PM_API pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *vary,
 				 size_t nvary, const pm_advise_options *opt, pm_advice *out,
 				 pm_error *err);
+
+/* ---- Slurm (advise --slurm; docs/cli.md "advise") --------------------------
+ * A time limit for sbatch --time or --time-min: `seconds` rounded up to
+ * whole minutes (Slurm's resolution; at least 1, since 0 means no limit),
+ * written into out as HH:MM:SS under a day ("00:43:00") and D-HH:MM:SS from
+ * one ("1-02:03:00"), both formats sbatch reads; *minutes (may be NULL)
+ * gets the minutes. PM_EINVAL: out is NULL, seconds not finite and >= 0;
+ * PM_ERANGE: more minutes than Slurm holds (2^32 - 3). On error neither
+ * output is written. Reentrant, allocation-free. */
+#define PM_SLURM_TIME_CHARS 32
+PM_API pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], uint64_t *minutes,
+			       pm_error *err);
+/* The sbatch option whose count a column of that name holds, matched
+ * without regard to ASCII case: "--nodes" (nodes, num_nodes), "--ntasks"
+ * (ntasks, tasks, ranks, processes, procs, world_size, workers),
+ * "--cpus-per-task" (threads, cpus, cpus_per_task, omp_num_threads),
+ * "--gpus" (gpus, num_gpus); NULL for another name or NULL. Static text. */
+PM_API const char *pm_slurm_option(const char *column);
 
 /* ---- validation schemes (--validate; docs/cli.md "Validation") -----------
  * Every scheme holds rows out of the fits it measures, so that the accuracy

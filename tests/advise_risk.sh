@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# End-to-end tests of risk-aware advice (issue 22, item 3): advise
+# --quantile ranks by a quantile of the time, advise --slurm prints the
+# chosen configuration as Slurm options, and every misuse is an error.
+# usage: advise_risk.sh PERFMODEL SOURCE_ROOT
+set -u
+pm=$(realpath "$1")
+root=$(realpath "$2")
+here=$(dirname "$(realpath "$0")")
+. "$here/tap.sh"
+
+"$pm" fit "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o g.json
+"$pm" fit "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o plain.json --no-intervals
+echo '{"n": 1024}' >job.json
+advise() { "$pm" advise -m g.json job.json "$@"; }
+
+# ---- --quantile
+advise --vary threads=1..8 >point.txt
+advise --vary threads=1..8 --quantile 0.95 >q.txt
+has "advise --quantile: the table gains the quantile's column" q.txt \
+	'^ranked by the 0.95-quantile time \(q0.95\): cost = threads x q0.95' \
+	'^ +threads +time +q0.95 +cost +speedup +efficiency$'
+# the picks' time, speedup and efficiency are the point predictions': the
+# same numbers as without --quantile where the pick is the same
+if [ "$(awk '$1 == "fastest" { print $2, $3, $5, $6 }' point.txt)" = \
+	"$(awk '$1 == "fastest" { print $2, $3, $6, $7 }' q.txt)" ]
+then ok "advise --quantile: time, speedup and efficiency are the predictions'"
+else bad "advise --quantile: time, speedup and efficiency are the predictions'" "$(cat point.txt q.txt)"; fi
+# each pick's quantile is predict --quantiles' at its point, and its cost
+# is threads x that quantile
+advise --vary threads=1..8 --quantile 0.95 --json >q.json
+printf 'n,threads\n1024,1\n1024,8\n' >pts.csv
+"$pm" predict -m g.json pts.csv --quantiles 0.95 --json >pq.json
+if python3 - <<'PY'
+import json, sys
+a = json.load(open("q.json")); p = json.load(open("pq.json"))
+q = {r["threads"]: r["q0.95"] for r in p}
+assert a["quantile"] == 0.95, a
+for k in ("fastest", "cheapest"):
+    pick = a[k]; t = pick["values"]["threads"]
+    assert pick["quantile_time"] == q[t], (k, pick, q)
+    assert pick["cost"] == t * q[t], (k, pick)
+# the cheapest by the quantile: 1 thread; the fastest: 8
+assert a["cheapest"]["values"]["threads"] == 1 and a["fastest"]["values"]["threads"] == 8, a
+PY
+then ok "advise --quantile --json: the quantiles predict gives, cost = threads x quantile"
+else bad "advise --quantile --json: the quantiles predict gives, cost = threads x quantile"; fi
+if grep -q quantile point.txt; then bad "without --quantile, no quantile in the table"
+else ok "without --quantile, no quantile in the table"; fi
+advise --vary threads=1..8 --json >p.json
+if grep -q quantile p.json; then bad "without --quantile, no quantile in the JSON"
+else ok "without --quantile, no quantile in the JSON"; fi
+
+expect_fail "advise --quantile 1" 2 "--quantile '1': expected a probability between 0 and 1" -- \
+	advise --vary threads=1..8 --quantile 1
+expect_fail "advise --quantile 0" 2 "--quantile '0': expected a probability" -- \
+	advise --vary threads=1..8 --quantile 0
+expect_fail "advise --quantile x" 2 "--quantile 'x': expected a probability" -- \
+	advise --vary threads=1..8 --quantile x
+expect_fail "advise --quantile beyond the residuals" 1 \
+	"quantile 0.999 is beyond what the model's 100 calibration residuals tell" -- \
+	advise --vary threads=1..8 --quantile 0.999
+expect_fail "advise --quantile: a model without intervals" 1 \
+	"the model has no prediction intervals: fit it again without --no-intervals" -- \
+	"$pm" advise -m plain.json job.json --vary threads=1..8 --quantile 0.9
+
+# ---- --slurm
+advise --vary threads=1..8 --slurm >s.txt
+has "advise --slurm: the fastest as #SBATCH lines" s.txt \
+	'^# perfmodel advise: the fastest of 8 combinations \(g.json\)$' \
+	'^#SBATCH --time=00:01:00 +# 0.95-quantile [0-9.e-]+ min: at most 5 % of runs would be killed at this limit$' \
+	'^#SBATCH --time-min=00:01:00 +# 0.8-quantile [0-9.e-]+ min: if Slurm lowers the limit to it, at most 20 % would be killed$' \
+	'^#SBATCH --cpus-per-task=8 +# threads = 8$' \
+	'^# warning: this configuration lies outside the data the model was fitted to \(2 ranges'
+# the limits are the pick's quantiles, rounded up to whole minutes: n =
+# 65536 runs for hours (and 4 threads is beyond the data)
+echo '{"n": 65536}' >big.json
+"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+	--time-min-quantile 0.5 >big.txt
+printf 'n,threads\n65536,4\n' >big.csv
+"$pm" predict -m g.json big.csv --quantiles 0.9,0.5 >bigq.csv
+if python3 - <<'PY'
+import math, re
+q90, q50 = (float(v) for v in open("bigq.csv").read().splitlines()[1].split(",")[3:5])
+t = open("big.txt").read()
+def limit(opt):
+    v = re.search(r"^#SBATCH --%s=(\S+)" % opt, t, re.M).group(1)
+    d, _, hms = v.rpartition("-")
+    h, m, s = (int(x) for x in hms.split(":"))
+    assert s == 0, v
+    return (int(d) if d else 0) * 1440 + h * 60 + m
+assert limit("time") == math.ceil(q90 / 60), (limit("time"), q90)
+assert limit("time-min") == math.ceil(q50 / 60), (limit("time-min"), q50)
+assert "0.9-quantile %.3g min" % (q90 / 60) in t, t
+assert "at most 10 % of runs" in t and "at most 50 % would be killed" in t, t
+PY
+then ok "--slurm: the limits are predict's quantiles rounded up to minutes"
+else bad "--slurm: the limits are predict's quantiles rounded up to minutes" "$(cat big.txt bigq.csv)"; fi
+# --time-unit: hours of runs read as milliseconds are seconds; the
+# seconds of n = 1024 read as hours are minutes (its 0.95-quantile on 2
+# threads is 0.039: 2.3 minutes)
+"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-unit ms >ms.txt
+advise --vary threads=1,2 --slurm --time-unit h >hours.txt
+has "--time-unit ms" ms.txt '^#SBATCH --time=00:01:00 '
+has "--time-unit h" hours.txt '^#SBATCH --time=00:03:00 ' '^#SBATCH --time-min=00:02:00 '
+# --pick; a varied input with no option; --slurm-map
+advise --vary threads=1..4 --slurm --pick cheapest >c.txt
+has "--pick cheapest" c.txt '^# perfmodel advise: the cheapest of 4' '^#SBATCH --cpus-per-task=1 '
+advise --vary threads=1,2 --slurm --pick largest --min-efficiency 0.5 >l.txt
+has "--pick largest" l.txt '^# perfmodel advise: the largest of 2' '^#SBATCH --cpus-per-task=2 '
+advise --vary n=512,1024 --vary threads=1,2 --slurm --quantile 0.9 >n.txt
+has "--slurm: an input with no option is a comment" n.txt \
+	'^# perfmodel advise: the fastest of 4 combinations \(g.json, ranked by the 0.9-quantile time\)$' \
+	'^# n = 512: no sbatch option \(--slurm-map n=OPTION gives it one\)$' '^#SBATCH --cpus-per-task=2 '
+advise --vary n=512,1024 --vary threads=1,2 --slurm --slurm-map n=--ntasks \
+	--slurm-map threads=none >map.txt
+has "--slurm-map: an option, and none" map.txt '^#SBATCH --ntasks=512 +# n = 512$' \
+	'^# threads = 2: no sbatch option'
+if grep -q 'warning' map.txt; then bad "no warning inside the data" "$(cat map.txt)"
+else ok "no warning inside the data"; fi
+
+expect_fail "--slurm: time-min quantile above the time quantile" 2 \
+	"--time-min-quantile 0.96 is above --time-quantile 0.95" -- \
+	advise --vary threads=1,2 --slurm --time-min-quantile 0.96
+expect_fail "--slurm: a bad time quantile" 2 "--time-quantile '1.5': expected a probability" -- \
+	advise --vary threads=1,2 --slurm --time-quantile 1.5
+expect_fail "--slurm: a bad time-min quantile" 2 "--time-min-quantile '0': expected a probability" -- \
+	advise --vary threads=1,2 --slurm --time-min-quantile 0
+expect_fail "--slurm: a time quantile beyond the residuals" 1 \
+	"quantile 0.999 is beyond what the model's 100 calibration residuals tell" -- \
+	advise --vary threads=1,2 --slurm --time-quantile 0.999
+expect_fail "--slurm: an unknown pick" 2 "--pick 'slowest': expected fastest, cheapest or largest" -- \
+	advise --vary threads=1,2 --slurm --pick slowest
+expect_fail "--slurm: an unknown time unit" 2 "--time-unit 'd': expected s, ms, min or h" -- \
+	advise --vary threads=1,2 --slurm --time-unit d
+expect_fail "--slurm-map: an unknown option" 2 \
+	"--slurm-map 'threads=--cpus': expected NAME=OPTION, OPTION one of --nodes" -- \
+	advise --vary threads=1,2 --slurm --slurm-map threads=--cpus
+expect_fail "--slurm-map: no =" 2 "--slurm-map 'threads': expected NAME=OPTION" -- \
+	advise --vary threads=1,2 --slurm --slurm-map threads
+expect_fail "--slurm-map: no name" 2 "--slurm-map '=--nodes': expected NAME=OPTION" -- \
+	advise --vary threads=1,2 --slurm --slurm-map =--nodes
+expect_fail "--slurm-map: not a varied input" 2 "--slurm-map 'nodes=--nodes': 'nodes' is not a --vary input" -- \
+	advise --vary threads=1,2 --slurm --slurm-map nodes=--nodes
+expect_fail "--slurm-map: a name twice" 2 "--slurm-map: 'threads' is mapped twice" -- \
+	advise --vary threads=1,2 --slurm --slurm-map threads=none --slurm-map threads=--gpus
+expect_fail "--slurm: two inputs to one option" 2 \
+	"'n' and 'threads' both map to --cpus-per-task; leave one out with --slurm-map NAME=none" -- \
+	advise --vary n=512 --vary threads=1,2 --slurm --slurm-map n=--cpus-per-task
+expect_fail "--slurm: a count that is not whole" 2 \
+	"--vary 'threads=1..2:\+0.5': --cpus-per-task counts whole numbers, not 1.5 \(leave it out with --slurm-map threads=none\)" -- \
+	advise --vary threads=1..2:+0.5 --slurm
+expect_fail "--slurm: a model without intervals" 1 \
+	"the model has no prediction intervals: fit it again without --no-intervals" -- \
+	"$pm" advise -m plain.json job.json --vary threads=1..8 --slurm
+expect_fail "--slurm with --json" 2 "--slurm and --json: give one" -- \
+	advise --vary threads=1,2 --slurm --json
+expect_fail "--pick without --slurm" 2 "--pick, --time-quantile, .* go with --slurm" -- \
+	advise --vary threads=1,2 --pick cheapest
+expect_fail "--time-unit without --slurm" 2 "go with --slurm" -- \
+	advise --vary threads=1,2 --time-unit h
+# a model of a speedup predicts relative times: no time limit from them
+printf 'nodes,speedup\n' >amdahl.csv
+for n in 1 2 4 8 16 32 64 1 2 4 8 16 32 64 1 2 4 8 16 32 64; do
+	awk -v n=$n 'BEGIN { printf "%d,%.17g\n", n, 1 / (0.1 + 0.9 / n) * (1 + 0.01 * (n % 3)) }'
+done >>amdahl.csv
+"$pm" fit amdahl.csv --target speedup --target-kind speedup --extrinsic nodes -q -o kind.json
+echo '{"nodes": 1}' >kind_job.json
+expect_fail "--slurm: a speedup model" 1 "--slurm needs a model of a run time: kind.json's target is a speedup" -- \
+	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --slurm
+
+"$pm" help advise >h.txt
+has "advise's help" h.txt '--quantile Q' '--slurm ' '--slurm-map NAME=OPTION' '--time-unit U'
+
+echo "advise_risk: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
