@@ -77,6 +77,8 @@ struct search {
 	size_t *nlev;
 	struct term *pool;	/* every term tried; the one-factor ones first */
 	size_t npool, cap, nsingle;
+	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
+	size_t pool_slots;
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
 	/* scratch of the thread evaluating (discover.c gives each its own):
@@ -84,6 +86,9 @@ struct search {
 	 * of every row and of a fold's training rows, per level combination */
 	double *mult, *gram_all, *vec_all, *gram, *vec;
 	size_t evaluated, rejected;
+	/* a hypothesis whose MAPE on the rows it was fitted to exceeds this
+	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */
+	double cutoff;
 	int interrupted;	/* a stop request ended the search */
 	struct hyp *seen;	/* every hypothesis scored (discover.c) */
 	size_t nseen, capseen;
@@ -106,9 +111,14 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
 /* Solve h on every fold's training rows and score it on the fold (h->score,
  * h->se); 1 if h is sound and scored, 0 if rejected (a term that adds
  * nothing, a prediction that collapses or explodes at twice an input's
- * largest value, a score that is not a number). Writes only s's scratch
+ * largest value, a score that is not a number), 2 if its fit to every row
+ * is above s->cutoff (not scored). Writes only s's scratch
  * and h: threads evaluate side by side, each with its own scratch. */
 int pm__disc_evaluate(struct search *s, struct hyp *h);
+/* h's fit to every row: each row's residual t - prediction into e, and
+ * the product of its categoricals' multipliers (1 without) into m. Writes
+ * s's scratch. */
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m);
 /* h in the formula language; malloc'd, NULL when out of memory. fitted:
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */

@@ -11,6 +11,9 @@
 #include "fit/nnls.h"
 
 enum { ALS_ROUNDS = 12 };
+/* the multipliers settled: none moves by more than this share of itself
+ * (the scores rank hypotheses, whose MAPEs differ by more) */
+#define ALS_TOL 1e-3
 /* a hypothesis's prediction may change at most this much between an
  * input's largest value and twice it: more is an explosion (or a collapse)
  * no performance model shows over one doubling */
@@ -238,7 +241,7 @@ static double update_multipliers(struct search *s, const struct hyp *h, size_t c
  * training rows: with no categorical scaling the terms, one solve; else
  * alternately c given the multipliers and each categorical's multipliers
  * given c and the others, ending with c, until no multiplier moves by
- * more than 1e-6 of itself (or ALS_ROUNDS); from multipliers 1, or (a
+ * more than ALS_TOL of itself (or ALS_ROUNDS); from multipliers 1, or (a
  * fold's rows, nearly all the rows) from the last solve's. */
 static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
 			 int fresh, double *c)
@@ -268,7 +271,7 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 			}
 		}
 		pm__nnls(G, b, p, c);
-		if (round == ALS_ROUNDS || change < 1e-6)
+		if (round == ALS_ROUNDS || change < ALS_TOL)
 			return;
 		change = 0.0;
 		for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
@@ -306,6 +309,13 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	solve(s, h, nf, G, b, c);
 	if (!sound(s, h, c))
 		return 0;
+	/* its error on the rows it was fitted to is (nearly always) below the
+	 * held-out one: above the cutoff, the folds cannot bring it in */
+	for (size_t r = 0; r < s->n && s->cutoff < INFINITY; r++)
+		sum += fabs(predict(s, h, c, r, s->nin, 0.0) - s->y[r]) / s->y[r];
+	if (100.0 * sum / (double)s->n > s->cutoff)
+		return 2;
+	sum = 0.0;
 	for (unsigned f = 0; f < nf; f++) {
 		double ape = 0.0;
 
@@ -321,4 +331,19 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	h->score = sum / nf;
 	h->se = nf > 1 ? sqrt(fmax(0.0, (sumsq - sum * h->score) / (nf - 1)) / nf) : 0.0;
 	return isfinite(h->score);
+}
+
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m)
+{
+	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h);
+	double c[PM_NNLS_MAX];
+
+	memset(s->gram_all, 0, blocks * p * p * sizeof(*s->gram_all));
+	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
+	accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+	solve(s, h, s->folds->nfolds, s->gram_all, s->vec_all, c);
+	for (size_t r = 0; r < s->n; r++) {
+		e[r] = s->y[r] - predict(s, h, c, r, s->nin, 0.0);
+		m[r] = scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX);
+	}
 }
