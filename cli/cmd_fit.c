@@ -279,9 +279,13 @@ static void print_table(FILE *f, const pm_selection *sel)
 		pm_loss_name(cand[sel->best].loss));
 }
 
+/* The command being parsed (fit, select or discover), which a usage error
+ * names for its help. */
+static const char *command = "fit";
+
 static int bad_value(const char *opt, const char *value, const char *want)
 {
-	return usage_error("fit", "--%s '%s': expected %s", opt, value, want);
+	return usage_error(command, "--%s '%s': expected %s", opt, value, want);
 }
 
 static int parse_mutation(const char *text, pm_fit_options *o)
@@ -340,7 +344,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 		/* fall through */
 	case OPT_FORMULA:
 		if (a->form)
-			return usage_error("fit", "give one of --form and --formula, once");
+			return usage_error(command, "give one of --form and --formula, once");
 		a->form = v;
 		return 0;
 	case OPT_FORMS:
@@ -468,12 +472,12 @@ static int validation_args(struct fit_args *a)
 
 	if (a->validate && pm_validation_is_scheme(a->validate) &&
 	    pm_validation_parse(a->validate, &v, &err))
-		return usage_error("fit", "--validate '%s': %s", a->validate, err.msg);
+		return usage_error(command, "--validate '%s': %s", a->validate, err.msg);
 	if (a->validate && !v.scheme)
 		a->test_path = a->validate;
 	if (a->split_seed_given && !(a->opt.test_fraction > 0) &&
 	    !(!a->select && !a->discover && v.scheme == PM_SCHEME_KFOLD))
-		return usage_error("fit", "--split-seed needs --test-fraction or --validate kfold");
+		return usage_error(command, "--split-seed needs --test-fraction or --validate kfold");
 	/* the whole run repeats from one number unless told otherwise */
 	if (!a->split_seed_given)
 		a->opt.split_seed = a->opt.seed;
@@ -483,13 +487,13 @@ static int validation_args(struct fit_args *a)
 		return 0;
 	}
 	if (a->sel.cv && a->validate)
-		return usage_error("fit", "--cv K is --validate kfold:K: give one of them");
+		return usage_error(command, "--cv K is --validate kfold:K: give one of them");
 	if (a->sel.cv || !a->validate)
 		v = (pm_validation){ .scheme = PM_SCHEME_KFOLD,
 				     .folds = a->sel.cv ? a->sel.cv : 5 };
 	v.seed = a->sel.cv_seed_set ? a->sel.cv_seed : a->opt.seed;
 	if (a->sel.cv_seed_set && v.scheme != PM_SCHEME_KFOLD)
-		return usage_error("fit", "--cv-seed deals k folds: not with --validate %s",
+		return usage_error(command, "--cv-seed deals k folds: not with --validate %s",
 				   a->validate);
 	a->sel.v = v;
 	a->dopt.validate = v;
@@ -509,9 +513,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 			exit(EXIT_OK);
 		}
 		if (c == '?')
-			return usage_error("fit", "unknown option '%s'", argv[optind - 1]);
+			return usage_error(command, "unknown option '%s'", argv[optind - 1]);
 		if (c == ':')
-			return usage_error("fit", "option '%s' needs a value", argv[optind - 1]);
+			return usage_error(command, "option '%s' needs a value", argv[optind - 1]);
 		if (c == OPT_LAMBDA_POWER)
 			power_given = 1;
 		popsize_given |= c == OPT_POPSIZE;
@@ -528,25 +532,25 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 	if (power_given)
 		a->opt.lambda_power = lambda_power;
 	if (a->opt.reg == PM_REG_NONE && (a->opt.lambda_coef > 0 || a->opt.lambda_power > 0))
-		return usage_error("fit", "--lambda needs --reg l1 or l2");
+		return usage_error(command, "--lambda needs --reg l1 or l2");
 	if ((a->test_path != NULL) + (a->opt.test_fraction > 0) + (a->validate != NULL) > 1)
-		return usage_error("fit", "--test, --test-fraction and --validate exclude each other");
+		return usage_error(command, "--test, --test-fraction and --validate exclude each other");
 	if (a->nseeds > 1 && a->select)
-		return usage_error("fit", "--seeds repeats one form's fit: not with model selection");
+		return usage_error(command, "--seeds repeats one form's fit: not with model selection");
 	if (a->discover && (a->form || a->sel.forms || a->select))
 		return usage_error("discover", "discover writes the formula: no --form, --formula "
 				   "or --forms");
 	if ((rc = kind_options("fit", &a->ro, a->target_kind, &a->per)))
 		return rc;
 	if (a->select_given && !a->select && !a->discover)
-		return usage_error("fit", "--forms, --cv and --cv-seed choose the form: "
+		return usage_error(command, "--forms, --cv and --cv-seed choose the form: "
 				   "use 'perfmodel select' or --form auto");
 	if (a->warm_start && (a->select || a->discover))
 		return usage_error(a->discover ? "discover" : usage == fit_usage ? "fit" : "select",
 				   "--warm-start refits the form of one model: not with model "
 				   "selection or discover");
 	if (a->discover_given && !a->discover)
-		return usage_error("fit", "--max-terms, --beam, --top and --refine are discover's: "
+		return usage_error(command, "--max-terms, --beam, --top and --refine are discover's: "
 				   "use 'perfmodel discover'");
 	/* discover ranks by relative error: its winner is fitted so too */
 	if (a->discover && !a->sel.losses)
@@ -559,7 +563,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		return bad_value("loss", a->sel.losses, a->select ? "a list of mae, mse, mape, log"
 								  : "mae, mse, mape or log");
 	if (optind != argc - 1)
-		return usage_error("fit", optind == argc ? "no data file given"
+		return usage_error(command, optind == argc ? "no data file given"
 							 : "one data file at a time");
 	a->data = argv[optind];
 	return 0;
@@ -687,6 +691,7 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	char *json = NULL;
 	int rc, to_stdout;
 
+	command = cmd;
 	/* calibrated intervals by default (docs/cli.md): 5 fold fits */
 	a.opt.intervals = 5;
 	if ((rc = parse_args(argc, argv, usage, &a)))

@@ -158,6 +158,10 @@ expect_fail "discover --max-terms 0" 2 "--max-terms '0': expected a whole number
 	"$pm" discover s.csv "${roles[@]}" --max-terms 0 -o nomodel.json
 expect_fail "discover --max-terms 7" 2 "--max-terms '7': expected a whole number from 1 to 6" -- \
 	"$pm" discover s.csv "${roles[@]}" --max-terms 7 -o nomodel.json
+expect_fail "discover --beam 0: its own help named" 2 "--beam '0': expected a whole number from 1 to 64 \\(see 'perfmodel help discover'\\)" -- \
+	"$pm" discover s.csv "${roles[@]}" --beam 0 -o nomodel.json
+expect_fail "select --lambda x: its own help named" 2 "--lambda 'x': expected a number >= 0 \\(see 'perfmodel help select'\\)" -- \
+	"$pm" select s.csv "${roles[@]}" --lambda x -o nomodel.json
 expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
 	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
 expect_fail "select --top: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
