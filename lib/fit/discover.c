@@ -30,7 +30,7 @@ enum { BREAKS = 6 };
  * beam, the search took 4x the hypotheses) */
 enum { PER_SKELETON = 4, CLIMBERS = 4 };
 /* terms of the pool an add move tries from a hypothesis (add_terms) */
-enum { ADD_SCREEN = 64 };
+enum { ADD_SCREEN = 256 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
