@@ -840,8 +840,10 @@ else
 		--test "$data/gemm_cpu.csv" --sweep report_sweep.json -o report.html
 	check "report: the page is well-formed XHTML" xmllint --noout report.html
 	check "report: no script" bash -c '! grep -qi "<script" report.html'
-	check "report: 8 plots inline (accuracy, residuals, speedup, efficiency, 4 of the sweep)" \
-		test "$(grep -c '^<svg ' report.html)" -eq 8
+	check "report: 9 plots inline (accuracy, residuals, speedup, efficiency, time, 4 of the sweep)" \
+		test "$(grep -c '^<svg ' report.html)" -eq 9
+	check "report: the time plot's 90 % interval band" \
+		test "$(grep -c '<polygon' report.html)" -eq 1
 	# every parameter's value and std on the page are the model file's, exactly
 	mismatch=""
 	while read -r name value; do
@@ -857,9 +859,16 @@ else
 	rm -rf plots
 	check "fit --plot-dir writes the plots" "$pm" fit "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" \
 		-o plotted.json --quiet --maxiter 20 --plot-dir plots
-	check "fit --plot-dir: 4 SVG files" test "$(ls plots/*.svg | wc -l)" -eq 4
+	check "fit --plot-dir: 5 SVG files" test "$(ls plots/*.svg | wc -l)" -eq 5
 	check "fit --plot-dir: every SVG is well-formed" xmllint --noout plots/predicted_vs_measured.svg \
-		plots/residuals_threads.svg plots/speedup_threads.svg plots/efficiency_threads.svg
+		plots/residuals_threads.svg plots/speedup_threads.svg plots/efficiency_threads.svg \
+		plots/time_threads.svg
+	rm -rf plots3
+	check "fit --no-intervals --plot-dir: no time plot, no band" "$pm" fit "$data/gemm_cpu.csv" \
+		--spec "$root/models/gemm.json" -o plain.json --quiet --maxiter 20 --no-intervals \
+		--plot-dir plots3
+	check "fit --no-intervals --plot-dir: 4 SVG files" test "$(ls plots3/*.svg | wc -l)" -eq 4
+	check "fit --no-intervals --plot-dir: no band" bash -c '! grep -q "<polygon" plots3/*.svg'
 	check "report --plot-dir: the same files" "$pm" report -m plotted.json "$data/gemm_cpu.csv" --plot-dir plots2
 	check "report --plot-dir: byte-identical to fit's" diff -r plots plots2
 fi

@@ -108,6 +108,9 @@ Test(report, plots_show_every_row_with_its_mark)
 	find(ps, "efficiency_batch.svg");
 	cr_assert_str_eq(find(ps, "efficiency_threads.svg")->title,
 			 "Predicted parallel efficiency against threads");
+	/* no intervals, no band (and no time plot for one) */
+	for (size_t i = 0; i < ps->n; i++)
+		cr_assert_null(strstr(ps->plot[i].svg, "<polygon"), "%s", ps->plot[i].name);
 	pm_plots_free(ps);
 	pm_model_free(m);
 	pm_dataset_free(test);
@@ -200,6 +203,54 @@ Test(report, errors_name_the_file)
 	cr_assert(strstr(err.msg, "threads"), "%s", err.msg);
 	cr_assert_eq(pm_report_plots(m, NULL, &ps, &err), PM_EINVAL);
 	pm_dataset_free(bad);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
+/* A model with intervals: per extrinsic input its predicted time with the
+ * 90 % band, one polygon point per value and bound; on the page too. */
+Test(report, time_plots_with_the_interval_band)
+{
+	pm_dataset *d = syn_dataset(90, 0.05, 7);
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m;
+	pm_scaling_report *sr = NULL;
+	pm_report_data rd = { .data = d };
+	pm_plots *ps = NULL;
+	pm_error err = { 0 };
+	char *html = NULL;
+
+	o.maxiter = 30;
+	o.threads = 1;
+	o.intervals = 5;
+	m = syn_fit_with(d, o, 1);
+	cr_assert(pm_model_has_intervals(m));
+	cr_assert_eq(pm_scaling_report_new(m, d, &sr, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(ps->n, 7 + sr->n, "the 7 plots and a time plot per input: %zu", ps->n);
+	for (size_t j = 0; j < sr->n; j++) {
+		const pm_scaling *sc = &sr->scaling[j];
+		char name[64];
+		const char *svg, *poly;
+		size_t pairs;
+
+		snprintf(name, sizeof(name), "time_%s.svg", pm_model_input_name(m, sc->input));
+		svg = find(ps, name)->svg;
+		cr_assert_eq(count(svg, "<polygon"), 1, "%s", name);
+		cr_assert(strstr(svg, ">90 % interval</text>"));
+		/* every interval is finite here: a lower and an upper per value */
+		poly = strstr(svg, "<polygon");
+		pairs = count(poly, ",") - count(strstr(poly, "/>"), ",");
+		cr_assert_eq(pairs, 2 * sc->npoints, "%s: %zu points for %zu values", name, pairs,
+			     sc->npoints);
+	}
+	cr_assert_str_eq(find(ps, "time_threads.svg")->title, "Predicted time against threads");
+	cr_assert_eq(pm_report_html(m, &rd, &html, &err), PM_OK, "%s", err.msg);
+	cr_assert(strstr(html, "<title>Predicted time against threads</title>"));
+	cr_assert_eq(count(html, "<polygon"), sr->n);
+	free(html);
+	pm_plots_free(ps);
+	pm_scaling_report_free(sr);
 	pm_model_free(m);
 	pm_dataset_free(d);
 }

@@ -70,8 +70,8 @@ Test(svg, draws_every_drawable_point_and_escapes_text)
 	const double x[] = { 1, 2, NAN, 4, 1000 }, y[] = { 1, 2, 3, 4, 900 };
 	const double x2[] = { 3 }, y2[] = { 2.5 };
 	pm_svg_series s[] = {
-		{ "train <rows> & more", x, y, 5, PM_SVG_DOTS },
-		{ "test", x2, y2, 1, PM_SVG_CROSSES },
+		{ "train <rows> & more", x, y, 5, PM_SVG_DOTS, NULL },
+		{ "test", x2, y2, 1, PM_SVG_CROSSES, NULL },
 	};
 	pm_svg_plot p = pm__svg_plot_default();
 
@@ -102,9 +102,9 @@ Test(svg, lines_marker_and_zero_line)
 {
 	const double x[] = { 1, 2, 4, 8 }, y[] = { -5, 3, 0, 1 }, ideal[] = { 1, 1, 1, 1 };
 	pm_svg_series s[] = {
-		{ "model", x, y, 4, PM_SVG_LINE },
-		{ "ideal", x, ideal, 4, PM_SVG_DASHED },
-		{ NULL, x, ideal, 4, PM_SVG_DOTS },
+		{ "model", x, y, 4, PM_SVG_LINE, NULL },
+		{ "ideal", x, ideal, 4, PM_SVG_DASHED, NULL },
+		{ NULL, x, ideal, 4, PM_SVG_DOTS, NULL },
 	};
 	pm_svg_plot p = pm__svg_plot_default();
 
@@ -159,4 +159,72 @@ Test(svg, buffer_grows_and_escapes)
 	cr_assert_str_eq(out + 10000, "&lt;&amp;&gt;&quot;");
 	cr_assert(strncmp(out, "0,1,2,", 6) == 0);
 	free(out);
+}
+
+/* Up to max "x,y" pairs of the points="..." after the first `tag` in svg. */
+static size_t points(const char *svg, const char *tag, double *px, double *py, size_t max)
+{
+	const char *p = strstr(svg, tag);
+	size_t n = 0;
+
+	cr_assert(p, "no %s", tag);
+	p = strstr(p, "points=\"");
+	cr_assert(p);
+	p += strlen("points=\"");
+	while (*p != '"' && n < max) {
+		char *end;
+
+		px[n] = strtod(p, &end);
+		cr_assert_eq(*end, ',', "at %.20s", p);
+		py[n] = strtod(end + 1, &end);
+		n++;
+		p = end + 1;	/* past the space */
+	}
+	return n;
+}
+
+Test(svg, band_lies_between_its_bounds_under_the_curve)
+{
+	const double x[] = { 1, 2, 4, 8, 16 }, y[] = { 10, 6, 4, 3, 2.5 };
+	const double lo[] = { 8, 5, 3, 2, 2 }, hi[] = { 13, 8, 5, NAN, 3.5 };
+	pm_svg_series s[] = {
+		{ "model", x, y, 5, PM_SVG_LINE, NULL },
+		{ "90 % interval", x, lo, 5, PM_SVG_BAND, hi },
+	};
+	pm_svg_plot p = pm__svg_plot_default();
+	double bx[16], by[16], lx[16], ly[16];
+
+	p.title = "band";
+	p.series = s;
+	p.nseries = 2;
+	char *svg = render(&p);
+
+	cr_assert_eq(count(svg, "<polygon"), 1);
+	cr_assert(strstr(svg, "<polygon") < strstr(svg, "<polyline"), "the band is under the line");
+	/* the point whose upper bound is NaN is left out: 4 lower, 4 upper */
+	size_t nb = points(svg, "<polygon", bx, by, 16), nl = points(svg, "<polyline", lx, ly, 16);
+
+	cr_assert_eq(nb, 8, "got %zu", nb);
+	cr_assert_eq(nl, 5);
+	/* lower bounds forwards, upper back; SVG's y grows downwards, so below
+	 * the line is a larger y, and the upper bound of 13 sets the y range */
+	const size_t line_at[] = { 0, 1, 2, 4 };
+	for (size_t k = 0; k < 4; k++) {
+		size_t i = line_at[k];
+
+		cr_assert_float_eq(bx[k], lx[i], 1e-9);
+		cr_assert_float_eq(bx[7 - k], lx[i], 1e-9);
+		cr_assert_gt(by[k], ly[i], "lower bound %zu above the curve", k);
+		cr_assert_lt(by[7 - k], ly[i], "upper bound %zu below the curve", k);
+	}
+	cr_assert_geq(by[7], 34.0 - 1e-9, "the top bound inside the frame");
+	cr_assert(strstr(svg, ">90 % interval</text>"));
+	cr_assert_eq(count(svg, "fill-opacity=\"0.2\""), 2, "the band and its legend sample");
+	free(svg);
+	/* without the band, nothing of it */
+	p.nseries = 1;
+	svg = render(&p);
+	cr_assert_null(strstr(svg, "<polygon"));
+	cr_assert_null(strstr(svg, "interval"));
+	free(svg);
 }

@@ -129,8 +129,8 @@ static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows
 {
 	char title[256], xlabel[160], name[160];
 	pm_svg_series s[2] = {
-		{ "training rows", train->t, train->pred, train->n, PM_SVG_DOTS },
-		{ "held-out rows", test->t, test->pred, test->n, PM_SVG_CROSSES },
+		{ "training rows", train->t, train->pred, train->n, PM_SVG_DOTS, NULL },
+		{ "held-out rows", test->t, test->pred, test->n, PM_SVG_CROSSES, NULL },
 	};
 	pm_svg_plot p = pm__svg_plot_default();
 	size_t ns = test->n ? 2 : 1;
@@ -182,9 +182,59 @@ static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows
 	return PM_OK;
 }
 
+/* The level of the band the time plots draw (docs/report.md). */
+#define BAND_LEVEL 0.9
+
+/* The predicted time against scaling input sc at the report's reference
+ * point, with its BAND_LEVEL interval as a band: only for a model with
+ * intervals, and a time target (the bounds are on the time scale; for a
+ * speedup, say, they would need turning into the kind's quantity). A point
+ * whose interval fails (a prediction not > 0) is left out of the band. */
+static pm_status time_plot(const pm_model *m, const pm_scaling_report *sr,
+			   const pm_scaling *sc, pm_plots *ps, pm_error *err)
+{
+	size_t ni = pm_model_ninputs(m);
+	double *lo = malloc(sc->npoints * sizeof(*lo)), *hi = malloc(sc->npoints * sizeof(*hi));
+	double *x = malloc(ni * sizeof(*x));
+	const char *in = pm_model_input_name(m, sc->input);
+	char title[256], name[160];
+	pm_svg_plot p = pm__svg_plot_default();
+	pm_status st;
+
+	if (!lo || !hi || !x) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(x, sr->baseline, ni * sizeof(*x));
+	for (size_t i = 0; i < sc->npoints; i++) {
+		x[sc->input] = sc->value[i];
+		if (pm_model_predict_interval(m, x, BAND_LEVEL, &lo[i], &hi[i], NULL))
+			lo[i] = hi[i] = NAN;
+	}
+	pm_svg_series s[2] = {
+		{ "model", sc->value, sc->time, sc->npoints, PM_SVG_LINE, NULL },
+		{ "90 % interval", sc->value, lo, sc->npoints, PM_SVG_BAND, hi },
+	};
+	snprintf(title, sizeof(title), "Predicted %s against %s", pm_model_target(m), in);
+	p.title = title;
+	p.xlabel = in;
+	p.ylabel = pm_model_target(m);
+	p.series = s;
+	p.nseries = 2;
+	snprintf(name, sizeof(name), "time_%s.svg", in);
+	st = add_plot(ps, name, &p, err);
+out:
+	free(lo);
+	free(hi);
+	free(x);
+	return st;
+}
+
 static pm_status scaling_plots(const pm_model *m, const pm_scaling_report *sr, pm_plots *ps,
 			       pm_error *err)
 {
+	int band = pm_model_has_intervals(m) && pm_model_target_kind(m) == PM_TARGET_TIME;
+
 	for (size_t j = 0; j < sr->n; j++) {
 		const pm_scaling *sc = &sr->scaling[j];
 		const char *in = pm_model_input_name(m, sc->input);
@@ -205,8 +255,8 @@ static pm_status scaling_plots(const pm_model *m, const pm_scaling_report *sr, p
 			ideal_e[i] = 1;
 		}
 		pm_svg_series s[2] = {
-			{ "model", sc->value, sc->speedup, sc->npoints, PM_SVG_LINE },
-			{ "ideal (linear)", sc->value, ideal_s, sc->npoints, PM_SVG_DASHED },
+			{ "model", sc->value, sc->speedup, sc->npoints, PM_SVG_LINE, NULL },
+			{ "ideal (linear)", sc->value, ideal_s, sc->npoints, PM_SVG_DASHED, NULL },
 		};
 		snprintf(title, sizeof(title), "Predicted speedup against %s", in);
 		p.title = title;
@@ -223,7 +273,8 @@ static pm_status scaling_plots(const pm_model *m, const pm_scaling_report *sr, p
 		snprintf(title, sizeof(title), "Predicted parallel efficiency against %s", in);
 		p.ylabel = "parallel efficiency";
 		snprintf(name, sizeof(name), "efficiency_%s.svg", in);
-		st = add_plot(ps, name, &p, err);
+		if (!(st = add_plot(ps, name, &p, err)) && band)
+			st = time_plot(m, sr, sc, ps, err);
 next:
 		free(ideal_s);
 		free(ideal_e);
@@ -400,7 +451,7 @@ static pm_status path_plot(const sweep *sw, int powers, pm_plots *ps, char *mark
 	for (size_t k = 0; k < sw->np; k++)
 		if (is_power(sw, k) == powers)
 			s[ns++] = (pm_svg_series){ sw->name[k], sw->lambda, sw->param + k * sw->n,
-						   sw->n, PM_SVG_LINE };
+						   sw->n, PM_SVG_LINE, NULL };
 	p.title = powers ? "Power paths: fitted powers against λ"
 			 : "Coefficient paths: fitted coefficients against λ";
 	p.xlabel = "λ (penalty weight)";
@@ -431,7 +482,7 @@ static pm_status sweep_plots(const pm_model *m, const char *name, pm_plots *ps,
 	mark_powers(m, &sw);
 	normalise_coefficients(&sw);
 	pm_snprintf(mark, sizeof(mark), "best λ = %g", sw.best);
-	pm_svg_series s = { "held-out MAPE", sw.lambda, sw.mape, sw.n, PM_SVG_LINE };
+	pm_svg_series s = { "held-out MAPE", sw.lambda, sw.mape, sw.n, PM_SVG_LINE, NULL };
 	pm_svg_plot p = pm__svg_plot_default();
 
 	p.title = "Held-out MAPE against λ";

@@ -188,6 +188,11 @@ static void extent(const pm_svg_plot *p, int want_y, double *lo, double *hi)
 				*lo = fmin(*lo, v[i]);
 				*hi = fmax(*hi, v[i]);
 			}
+		/* a band's upper bounds must fit too */
+		for (size_t i = 0; want_y && p->series[s].style == PM_SVG_BAND &&
+				   i < p->series[s].n; i++)
+			if (isfinite(p->series[s].hi[i]))
+				*hi = fmax(*hi, p->series[s].hi[i]);
 	}
 }
 
@@ -268,6 +273,23 @@ static void polyline(pm_sbuf *b, const pm_svg_series *s, const axis *x, const ax
 	pm__sb_printf(b, "\"/>\n");
 }
 
+/* The band's outline: along the lower bounds forwards, back along the upper
+ * ones, over the points where x and both bounds are drawable. */
+static void band(pm_sbuf *b, const pm_svg_series *s, const char *colour, const axis *x,
+		 const axis *y)
+{
+	pm__sb_printf(b, "<polygon fill=\"%s\" fill-opacity=\"0.2\" stroke=\"none\" points=\"",
+		      colour);
+	for (size_t k = 0; k < 2 * s->n; k++) {
+		size_t i = k < s->n ? k : 2 * s->n - 1 - k;
+		double v = k < s->n ? s->y[i] : s->hi[i];
+
+		if (drawable(x, s->x[i]) && drawable(y, s->y[i]) && drawable(y, s->hi[i]))
+			pm__sb_printf(b, "%.1f,%.1f ", pixel(x, s->x[i]), pixel(y, v));
+	}
+	pm__sb_printf(b, "\"/>\n");
+}
+
 static void draw_series(pm_sbuf *b, const pm_svg_series *s, const char *colour,
 			const axis *x, const axis *y)
 {
@@ -322,6 +344,10 @@ static void legend_entry(pm_sbuf *b, double x, double y, pm_svg_style style,
 			      "stroke=\"#888\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
 			      x, y, x + 20, y);
 		break;
+	case PM_SVG_BAND:
+		pm__sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" "
+			      "fill=\"%s\" fill-opacity=\"0.2\"/>\n", x, y - 5, colour);
+		break;
 	}
 	pm__sb_printf(b, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y + 4);
 	pm__sb_text(b, label);
@@ -359,6 +385,15 @@ static int legend_rows(const pm_svg_plot *p)
 	return rows;
 }
 
+/* Series s's colour: a band takes that of the series before it, the curve
+ * it surrounds. */
+static const char *colour(const pm_svg_plot *p, size_t s)
+{
+	if (p->series[s].style == PM_SVG_BAND && s > 0)
+		s--;
+	return palette[s % NPALETTE];
+}
+
 static void draw_legend(pm_sbuf *b, const pm_svg_plot *p)
 {
 	double x = LEFT, y = HEIGHT + 6;
@@ -380,8 +415,7 @@ static void draw_legend(pm_sbuf *b, const pm_svg_plot *p)
 			x = LEFT;
 			started = 1;
 		}
-		legend_entry(b, x, y, p->series[s].style, palette[s % NPALETTE],
-			     p->series[s].label);
+		legend_entry(b, x, y, p->series[s].style, colour(p, s), p->series[s].label);
 		x += w;
 	}
 }
@@ -441,8 +475,13 @@ void pm__svg_plot(pm_sbuf *b, const pm_svg_plot *p)
 		pm__sb_text(b, p->mark_label);
 		pm__sb_printf(b, "</text>\n");
 	}
+	/* bands first, under the lines and marks they surround */
 	for (size_t s = 0; s < p->nseries; s++)
-		draw_series(b, &p->series[s], palette[s % NPALETTE], &x, &y);
+		if (p->series[s].style == PM_SVG_BAND)
+			band(b, &p->series[s], colour(p, s), &x, &y);
+	for (size_t s = 0; s < p->nseries; s++)
+		if (p->series[s].style != PM_SVG_BAND)
+			draw_series(b, &p->series[s], colour(p, s), &x, &y);
 	draw_labels(b, p, &x, &y);
 	draw_legend(b, p);
 	pm__sb_printf(b, "</svg>\n");

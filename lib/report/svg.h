@@ -30,7 +30,11 @@ typedef enum pm_svg_style {
 	PM_SVG_DOTS = 0,	/* open circles: training rows */
 	PM_SVG_CROSSES,		/* crosses: held-out rows */
 	PM_SVG_LINE,		/* a line with dots at the points: a model curve */
-	PM_SVG_DASHED		/* a dashed grey line: the ideal */
+	PM_SVG_DASHED,		/* a dashed grey line: the ideal */
+	/* a filled polygon from y (lower) to hi (upper) at each x, lightly in
+	 * the colour of the series before it (the curve it surrounds), drawn
+	 * under every other series: an interval */
+	PM_SVG_BAND
 } pm_svg_style;
 
 typedef struct pm_svg_series {
@@ -38,6 +42,9 @@ typedef struct pm_svg_series {
 	const double *x, *y;	/* n points; a non-finite one (or <= 0 on a log axis) is skipped */
 	size_t n;
 	pm_svg_style style;
+	/* PM_SVG_BAND: the n upper bounds (y holds the lower ones); a point
+	 * where either bound is not drawable is left out. Else unused. */
+	const double *hi;
 } pm_svg_series;
 
 typedef struct pm_svg_plot {

@@ -586,8 +586,9 @@ PM_API pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_repor
 /* ---- report: the plots and page people look at (perfmodel report) ---------
  * The thesis's pictures as SVG: predicted against measured (y = x line,
  * training and held-out rows in different marks), residuals against each
- * extrinsic input, predicted speedup and efficiency against the ideal, and
- * with a λ sweep its held-out MAPE, R² and parameter paths; and one
+ * extrinsic input, predicted speedup and efficiency against the ideal (and
+ * for a time model with intervals its predicted time with the 90 % interval
+ * as a band, "time_INPUT.svg"), and with a λ sweep its held-out MAPE, R² and parameter paths; and one
  * self-contained HTML page (inline SVG, no script) with them and the
  * accuracy and parameter (± std) tables. docs/report.md shows one. */
 typedef struct pm_report_data {
