@@ -400,22 +400,29 @@ static pm_status consider(struct search *s, const struct hyp *h, struct batch *b
 	return push(&b->h, &b->n, &b->cap, h, err);
 }
 
+/* s with scratch w: its shared parts only read, w written. */
+static struct search with_scratch(const struct search *s, const struct scratch *w)
+{
+	struct search local = *s;
+
+	local.mult = w->mult;
+	local.gram_all = w->gram_all;
+	local.vec_all = w->vec_all;
+	local.gram = w->gram;
+	local.vec = w->vec;
+	return local;
+}
+
 static void evaluate_one(void *ctx, size_t i, unsigned worker)
 {
 	struct batch *b = ctx;
-	struct search local = *b->s;	/* the shared parts only read */
-	const struct scratch *w = &b->w[worker];
+	struct search local = with_scratch(b->s, &b->w[worker]);
 
 	/* a step on many rows takes seconds: a stop request skips the rest */
 	if (pm__stop_requested(b->stop)) {
 		b->ok[i] = 0;
 		return;
 	}
-	local.mult = w->mult;
-	local.gram_all = w->gram_all;
-	local.vec_all = w->vec_all;
-	local.gram = w->gram;
-	local.vec = w->vec;
 	b->ok[i] = (unsigned char)pm__disc_evaluate(&local, &b->h[i]);
 }
 
@@ -564,7 +571,7 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 		return PM_OK;
 	g.t[k] = g.t[--g.nt];
 	for (uint32_t l = 0; l < s->nlev[c] && !st; l++) {
-		struct term u = *&s->pool[h->t[k]];
+		struct term u = s->pool[h->t[k]];
 		unsigned idx;
 
 		if (best) {
@@ -597,17 +604,12 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *b,
 			   pm_error *err)
 {
-	struct search local = *s;	/* with the first worker's scratch */
+	struct search local = with_scratch(s, &b->w[0]);	/* between batches: free */
 	double *e = b->resid, *m = e + s->n, score[ADD_SCREEN];
 	unsigned pick[ADD_SCREEN];
 	size_t n = 0;
 	pm_status st = PM_OK;
 
-	local.mult = b->w[0].mult;
-	local.gram_all = b->w[0].gram_all;
-	local.vec_all = b->w[0].vec_all;
-	local.gram = b->w[0].gram;
-	local.vec = b->w[0].vec;
 	pm__disc_residual(&local, h, e, m);
 	for (size_t t = 0; t < s->npool; t++) {
 		const double *phi = s->pool[t].col;

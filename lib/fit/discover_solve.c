@@ -295,18 +295,27 @@ static void solve(struct search *s, const struct hyp *h, unsigned skip, const do
 	solve_blocks(s, h, s->gram, s->vec, skip == s->folds->nfolds, c);
 }
 
+/* h's Grams of every row into s->gram_all and s->vec_all, and its
+ * coefficients c from them. */
+static void solve_all(struct search *s, const struct hyp *h, double *c)
+{
+	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h);
+
+	memset(s->gram_all, 0, blocks * p * p * sizeof(*s->gram_all));
+	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
+	accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+	solve(s, h, s->folds->nfolds, s->gram_all, s->vec_all, c);
+}
+
 int pm__disc_evaluate(struct search *s, struct hyp *h)
 {
-	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h), nr;
 	double *G = s->gram_all, *b = s->vec_all, c[PM_NNLS_MAX];
 	double sum = 0.0, sumsq = 0.0;
 	unsigned nf = s->folds->nfolds;
+	size_t nr;
 	const size_t *rows;
 
-	memset(G, 0, blocks * p * p * sizeof(*G));
-	memset(b, 0, blocks * p * sizeof(*b));
-	accumulate(s, h, s->fold_rows, s->n, 1.0, G, b);
-	solve(s, h, nf, G, b, c);
+	solve_all(s, h, c);
 	if (!sound(s, h, c))
 		return 0;
 	/* its error on the rows it was fitted to is (nearly always) below the
@@ -335,13 +344,9 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 
 void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m)
 {
-	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h);
 	double c[PM_NNLS_MAX];
 
-	memset(s->gram_all, 0, blocks * p * p * sizeof(*s->gram_all));
-	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
-	accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
-	solve(s, h, s->folds->nfolds, s->gram_all, s->vec_all, c);
+	solve_all(s, h, c);
 	for (size_t r = 0; r < s->n; r++) {
 		e[r] = s->y[r] - predict(s, h, c, r, s->nin, 0.0);
 		m[r] = scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX);
