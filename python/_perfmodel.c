@@ -459,15 +459,20 @@ static int opt_double(PyObject *o, const char *key, double *out)
 	return 1;
 }
 
-/* The fit options, as perfmodel fit sets them from its flags. */
-static int fit_options(PyObject *o, pm_fit_options *fo)
+/* The fit options, as perfmodel fit sets them from its flags: -1 with a
+ * Python exception, or with err filled (a loss the library does not know). */
+static int fit_options(PyObject *o, pm_fit_options *fo, pm_error *err)
 {
 	unsigned engine = PM_ENGINE_VARPRO, u;
 
 	if (opt_uint(o, "engine", &engine) < 0)
 		return -1;
-	/* the engine's defaults, then what was given, whatever the order */
-	*fo = pm_fit_options_engine((pm_engine)engine);
+	/* as perfmodel fit: the defaults with the engine's popsize and tol
+	 * (cli/util.c engine_defaults), then what was given */
+	*fo = pm_fit_options_default();
+	fo->engine = (pm_engine)engine;
+	fo->popsize = pm_fit_options_engine(fo->engine).popsize;
+	fo->tol = pm_fit_options_engine(fo->engine).tol;
 	fo->intervals = 5;	/* as perfmodel fit: calibrated unless intervals=False */
 	if (opt_u64(o, "seed", &fo->seed) < 0 || opt_uint(o, "threads", &fo->threads) < 0 ||
 	    opt_uint(o, "maxiter", &fo->maxiter) < 0 || opt_uint(o, "popsize", &fo->popsize) < 0 ||
@@ -480,6 +485,8 @@ static int fit_options(PyObject *o, pm_fit_options *fo)
 	    opt_double(o, "test_fraction", &fo->test_fraction) < 0 ||
 	    opt_u64(o, "split_seed", &fo->split_seed) < 0 ||
 	    opt_uint(o, "intervals", &fo->intervals) < 0)
+		return -1;
+	if (opt_str(o, "loss") && pm_loss_from_name(opt_str(o, "loss"), &fo->loss, err))
 		return -1;
 	if (opt_uint(o, "polish", &u) == 1)
 		fo->polish = (int)u;
@@ -651,8 +658,11 @@ static PyObject *py_fit(PyObject *mod, PyObject *args)
 	int stopped;
 
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "isO!", &mode, &path, &PyDict_Type, &o) ||
-	    fit_options(o, &fo) < 0 || opt_uint(o, "nseeds", &nseeds) < 0 ||
+	if (!PyArg_ParseTuple(args, "isO!", &mode, &path, &PyDict_Type, &o))
+		return NULL;
+	if (fit_options(o, &fo, &err) < 0)
+		return PyErr_Occurred() ? NULL : raise_error(&err);
+	if (opt_uint(o, "nseeds", &nseeds) < 0 ||
 	    opt_uint(o, "max_terms", &dopt.max_terms) < 0 || opt_uint(o, "beam", &dopt.beam) < 0 ||
 	    opt_uint(o, "top", &dopt.top) < 0 || opt_uint(o, "refine", (unsigned *)&dopt.refine) < 0)
 		return NULL;
