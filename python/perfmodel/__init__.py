@@ -33,7 +33,7 @@ _FIT, _SELECT, _DISCOVER = 0, 1, 2
 def _error(message):
     """A perfmodel.Error made here (a bad option or argument), without a place."""
     e = Error(message)
-    e.status, e.message, e.file, e.line, e.column = "bad argument", message, None, None, None
+    e.status, e.message, e.file, e.line, e.column = "invalid argument", message, None, None, None
     return e
 
 
