@@ -138,26 +138,38 @@ static PyObject *str_or_none(const char *s)
 	return s ? PyUnicode_FromString(s) : Py_NewRef(Py_None);
 }
 
-/* [(name, value), ...] in the model's order: the value as the formula writes
- * it (pm_model_param_value), the std over seeds (NaN for one fit). */
-static PyObject *model_params(PyObject *self, PyObject *unused)
+/* A list of n items, item(ctx, i) each: a new reference, or NULL with an
+ * exception, which fails the whole list. */
+static PyObject *list_of(size_t n, PyObject *(*item)(const void *ctx, size_t i), const void *ctx)
 {
-	const pm_model *m = ((model_object *)self)->m;
-	size_t n = pm_model_nparams(m);
 	PyObject *list = PyList_New((Py_ssize_t)n);
 
-	(void)unused;
-	for (size_t k = 0; list && k < n; k++) {
-		PyObject *t = Py_BuildValue("(sdd)", pm_model_param_name(m, k),
-					    pm_model_param_value(m, k), pm_model_param_std(m, k));
+	for (size_t i = 0; list && i < n; i++) {
+		PyObject *x = item(ctx, i);
 
-		if (!t) {
+		if (!x) {
 			Py_CLEAR(list);
 			break;
 		}
-		PyList_SET_ITEM(list, (Py_ssize_t)k, t);
+		PyList_SET_ITEM(list, (Py_ssize_t)i, x);
 	}
 	return list;
+}
+
+/* (name, value, std) of parameter k: the value as the formula writes it
+ * (pm_model_param_value), the std over seeds (NaN for one fit). */
+static PyObject *param_item(const void *m, size_t k)
+{
+	return Py_BuildValue("(sdd)", pm_model_param_name(m, k), pm_model_param_value(m, k),
+			     pm_model_param_std(m, k));
+}
+
+static PyObject *model_params(PyObject *self, PyObject *unused)
+{
+	const pm_model *m = ((model_object *)self)->m;
+
+	(void)unused;
+	return list_of(pm_model_nparams(m), param_item, m);
 }
 
 static PyObject *metrics_dict(const pm_metrics *x)
@@ -193,58 +205,49 @@ static PyObject *model_info(PyObject *self, PyObject *unused)
 	return d;
 }
 
+static PyObject *warning_item(const void *m, size_t i)
+{
+	return PyUnicode_FromString(pm_model_warning(m, i));
+}
+
 static PyObject *model_warnings(PyObject *self, PyObject *unused)
 {
 	const pm_model *m = ((model_object *)self)->m;
-	size_t n = pm_model_nwarnings(m);
-	PyObject *list = PyList_New((Py_ssize_t)n);
 
 	(void)unused;
-	for (size_t i = 0; list && i < n; i++) {
-		PyObject *s = PyUnicode_FromString(pm_model_warning(m, i));
-
-		if (!s) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, s);
-	}
-	return list;
+	return list_of(pm_model_nwarnings(m), warning_item, m);
 }
 
-/* The inputs, in the model's order: [(name, role, [levels])], role
- * "numeric" or "categorical" (levels empty for a numeric input). */
+struct input_ctx {
+	const pm_model *m;
+	size_t input;
+};
+
+static PyObject *level_item(const void *ctx, size_t l)
+{
+	const struct input_ctx *c = ctx;
+
+	return PyUnicode_FromString(pm_model_level_name(c->m, c->input, l));
+}
+
+/* (name, role, [levels]) of input i: role "numeric" or "categorical"
+ * (levels empty for a numeric input). */
+static PyObject *input_item(const void *m, size_t i)
+{
+	const struct input_ctx c = { m, i };
+
+	return Py_BuildValue("(ssN)", pm_model_input_name(m, i),
+			     pm_model_input_role(m, i) == PM_ROLE_CATEGORICAL ? "categorical"
+										 : "numeric",
+			     list_of(pm_model_nlevels(m, i), level_item, &c));
+}
+
 static PyObject *model_inputs(PyObject *self, PyObject *unused)
 {
 	const pm_model *m = ((model_object *)self)->m;
-	size_t n = pm_model_ninputs(m);
-	PyObject *list = PyList_New((Py_ssize_t)n);
 
 	(void)unused;
-	for (size_t i = 0; list && i < n; i++) {
-		size_t nl = pm_model_nlevels(m, i);
-		PyObject *levels = PyList_New((Py_ssize_t)nl), *t = NULL;
-
-		for (size_t l = 0; levels && l < nl; l++) {
-			PyObject *s = PyUnicode_FromString(pm_model_level_name(m, i, l));
-
-			if (!s) {
-				Py_CLEAR(levels);
-				break;
-			}
-			PyList_SET_ITEM(levels, (Py_ssize_t)l, s);
-		}
-		if (levels)
-			t = Py_BuildValue("(ssN)", pm_model_input_name(m, i),
-					  pm_model_input_role(m, i) == PM_ROLE_CATEGORICAL
-					  ? "categorical" : "numeric", levels);
-		if (!t) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-	}
-	return list;
+	return list_of(pm_model_ninputs(m), input_item, m);
 }
 
 static PyObject *model_describe(PyObject *self, PyObject *unused)
@@ -585,47 +588,43 @@ static pm_status candidates(PyObject *o, pm_candidate **out, size_t *n, pm_error
 	return PM_OK;
 }
 
-static PyObject *selection_list(const pm_fit_result *r, const pm_candidate *c)
+struct selection_ctx {
+	const pm_fit_result *r;
+	const pm_candidate *cand;
+};
+
+/* How candidate i of a selection did. */
+static PyObject *candidate_item(const void *ctx, size_t i)
 {
-	PyObject *list = PyList_New((Py_ssize_t)r->ncand);
+	const struct selection_ctx *c = ctx;
+	const pm_cv_result *cv = &c->r->cv[i];
+	PyObject *mean = metrics_dict(&cv->mean), *std = metrics_dict(&cv->std);
+	PyObject *t = mean && std ? Py_BuildValue(
+		"{s:s,s:s,s:n,s:d,s:d,s:d,s:I,s:I,s:O,s:O,s:O}", "form", c->cand[i].form,
+		"loss", pm_loss_name(c->cand[i].loss), "params", (Py_ssize_t)cv->nparams,
+		"mape", cv->mape, "mape_std", cv->mape_std, "r2", cv->r2, "folds", cv->folds,
+		"constant_folds", cv->constant_folds, "chosen", i == c->r->best ? Py_True : Py_False,
+		"mean", mean, "std", std) : NULL;
 
-	for (size_t i = 0; list && i < r->ncand; i++) {
-		const pm_cv_result *cv = &r->cv[i];
-		PyObject *mean = metrics_dict(&cv->mean), *std = metrics_dict(&cv->std);
-		PyObject *t = mean && std ? Py_BuildValue(
-			"{s:s,s:s,s:n,s:d,s:d,s:d,s:I,s:I,s:O,s:O,s:O}", "form", c[i].form,
-			"loss", pm_loss_name(c[i].loss), "params", (Py_ssize_t)cv->nparams,
-			"mape", cv->mape, "mape_std", cv->mape_std, "r2", cv->r2,
-			"folds", cv->folds, "constant_folds", cv->constant_folds,
-			"chosen", i == r->best ? Py_True : Py_False, "mean", mean, "std", std) : NULL;
+	Py_XDECREF(mean);
+	Py_XDECREF(std);
+	return t;
+}
 
-		Py_XDECREF(mean);
-		Py_XDECREF(std);
-		if (!t) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-	}
-	return list;
+static PyObject *discovered_item(const void *ctx, size_t i)
+{
+	const pm_discovery *x = ctx;
+
+	return Py_BuildValue("{s:s,s:I,s:d,s:d,s:O}", "formula", x->cand[i].formula,
+			     "terms", x->cand[i].terms, "mape", x->cand[i].mape,
+			     "mape_se", x->cand[i].mape_se,
+			     "chosen", i == x->chosen ? Py_True : Py_False);
 }
 
 static PyObject *discovery_dict(const pm_discovery *x)
 {
-	PyObject *list = PyList_New((Py_ssize_t)x->n);
+	PyObject *list = list_of(x->n, discovered_item, x);
 
-	for (size_t i = 0; list && i < x->n; i++) {
-		PyObject *t = Py_BuildValue("{s:s,s:I,s:d,s:d,s:O}", "formula", x->cand[i].formula,
-					    "terms", x->cand[i].terms, "mape", x->cand[i].mape,
-					    "mape_se", x->cand[i].mape_se,
-					    "chosen", i == x->chosen ? Py_True : Py_False);
-
-		if (!t) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, t);
-	}
 	return list ? Py_BuildValue("{s:N,s:N,s:n,s:n,s:s,s:d}", "candidates", list,
 				    "refined", str_or_none(x->refined),
 				    "hypotheses", (Py_ssize_t)x->hypotheses,
@@ -708,7 +707,8 @@ static PyObject *py_fit(PyObject *mod, PyObject *args)
 		goto out;
 	if (st)
 		goto fail;
-	extra = mode == MODE_SELECT ? selection_list(r, cand)
+	extra = mode == MODE_SELECT
+		? list_of(r->ncand, candidate_item, &(struct selection_ctx){ r, cand })
 		: mode == MODE_DISCOVER ? discovery_dict(r->discovery) : Py_NewRef(Py_None);
 	if (extra) {
 		PyObject *m = model_wrap(r->model);

@@ -417,7 +417,7 @@ class Model:
     params: {name: value} as the formula writes them; params_std: their std
     over seeds (NaN for one fit); formula: the formula's text (None for the
     additive form, eq. 4.4); form; target; inputs: the input names in the
-    model's order; metrics: {"training": {...}, "test": {...} or None};
+    model's order; levels: {categorical input: its levels}; metrics: {"training": {...}, "test": {...} or None};
     warnings: what a reader must know before trusting it; info: the fit's
     record; selection / discovery: what select() and discover() tried."""
 
@@ -434,6 +434,8 @@ class Model:
         self.has_intervals = d["has_intervals"]
         self._inputs = c._inputs()
         self.inputs = [name for name, _, _ in self._inputs]
+        self.levels = {name: levels for name, role, levels in self._inputs
+                       if role == "categorical"}
         self.info = c._info()
         self.metrics = ({"training": self.info["training"], "test": self.info["test"]}
                         if self.info else {"training": None, "test": None})

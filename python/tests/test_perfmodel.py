@@ -169,6 +169,11 @@ def test_dataframe_fits_as_the_file(gemm, source):
     b = perfmodel.fit(pd.read_csv(lenet, dtype=str), lspec, seed=1, maxiter=5, intervals=False,
                       threads=1)
     assert hexes(a.params.values()) == hexes(b.params.values())
+    assert a.levels == b.levels and set(a.levels) == {"activation", "optimizer", "dataset",
+                                                      "padding"}
+    assert sorted(a.levels["padding"]) == sorted(pd.read_csv(lenet)["padding"].unique())
+    assert hexes(a.predict(pd.read_csv(lenet).head(5))) == \
+        hexes(b.predict(pd.read_csv(lenet, dtype=str).head(5)))
     frame = pd.DataFrame({"n": [512, 1024], "threads": [4, 8]})
     assert hexes(by_path.predict(frame)) == hexes(by_path.predict({"n": [512, 1024],
                                                                    "threads": [4, 8]}))
