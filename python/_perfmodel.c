@@ -80,7 +80,11 @@ static void stop_begin(void)
 		__atomic_store_n(&stop_flag, 0, __ATOMIC_SEQ_CST);
 		sa.sa_handler = on_sigint;
 		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, &python_sigint);
+		sigaction(SIGINT, NULL, &python_sigint);
+		/* a process that ignores SIGINT (started in the background)
+		 * goes on ignoring it */
+		if (python_sigint.sa_handler != SIG_IGN)
+			sigaction(SIGINT, &sa, NULL);
 	}
 	pthread_mutex_unlock(&stop_lock);
 }

@@ -414,6 +414,21 @@ def test_ctrl_c_raises_keyboard_interrupt(gemm):
     assert child.stdout == "ok\n", child.stderr
 
 
+def test_ignored_sigint_stays_ignored(gemm):
+    """A process that ignores SIGINT: the fit runs on, to the end."""
+    data, spec = gemm
+    child = run_child(f"""
+        import os, signal, threading, perfmodel
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        m = perfmodel.fit({data!r}, {spec!r}, threads=1, maxiter=5000, tol=0, atol=0,
+                          intervals=False)
+        print(m.info["interrupted"], m.info["stop"], m.info["generations"])
+    """)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout == "False maxiter 5000\n"
+
+
 def test_import_alone():
     """import perfmodel needs numpy only, not pandas."""
     child = run_child("""
