@@ -216,6 +216,10 @@ def test_save_load_round_trip(gemm, tmp_path):
     assert back.metrics == m.metrics and back.warnings == m.warnings
     assert back.to_json() == m.to_json()
     assert perfmodel.loads(m.to_json()).params == m.params
+    with pytest.raises(perfmodel.Error, match="invalid JSON") as e:
+        perfmodel.loads('{"format": 1,\n]', "x.json")
+    assert (e.value.status, e.value.file, e.value.line, e.value.column) == \
+        ("parse error", "x.json", 2, 1)
     pts = {"n": [100, 200], "threads": [2, 2]}
     assert hexes(back.predict(pts)) == hexes(m.predict(pts))
 
