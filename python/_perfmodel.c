@@ -648,7 +648,7 @@ static PyObject *py_fit(PyObject *mod, PyObject *args)
 	PyObject *o, *warm_obj, *extra = NULL, *ret = NULL;
 	pm_fit_options fo;
 	pm_discover_options dopt = pm_discover_options_default();
-	pm_validation v = { PM_SCHEME_NONE };
+	pm_validation v = { .scheme = PM_SCHEME_NONE };
 	pm_source src = { 0 };
 	pm_spec *s = NULL;
 	pm_model *warm = NULL;
