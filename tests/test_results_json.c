@@ -147,18 +147,22 @@ Test(results_json, predictions_read_back_exactly)
 	free(csv);
 }
 
+/* An advice of toy(): g varied over 1, 2 and b at 8; no largest pick. */
+static const double toy_gs[] = { 1, 2 }, toy_bs[] = { 8 };
+static const pm_vary toy_vary[] = { { 1, 2, toy_gs }, { 2, 1, toy_bs } };
+static const pm_advice toy_advice = {
+	.combinations = 2,
+	.fastest = { 1, { 2, 8 }, 0.25, 0.5, 2, 1 },
+	.cheapest = { 1, { 1, 8 }, 0.5, 0.5, 1, 1 },
+	.largest = { 0 },
+};
+
 Test(results_json, advice_document)
 {
 	pm_model *m = toy();
-	const double gs[] = { 1, 2 }, bs[] = { 8 };
-	const pm_vary vary[] = { { 1, 2, gs }, { 2, 1, bs } };
+	const pm_vary *vary = toy_vary;
 	pm_advise_options o = pm_advise_options_default();
-	const pm_advice a = {
-		.combinations = 2,
-		.fastest = { 1, { 2, 8 }, 0.25, 0.5, 2, 1 },
-		.cheapest = { 1, { 1, 8 }, 0.5, 0.5, 1, 1 },
-		.largest = { 0 },
-	};
+	const pm_advice a = toy_advice;
 	pm_error e = { 0 };
 	char *doc = NULL;
 
@@ -205,7 +209,7 @@ Test(results_json, advice_document)
 		    "0 varied inputs");
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, PM_ADVISE_MAX_VARY + 1, &o, &a, &doc, E),
 		    PM_EINVAL, "9 varied inputs");
-	const pm_vary out_of_range[] = { { 3, 2, gs } };
+	const pm_vary out_of_range[] = { { 3, 2, toy_gs } };
 	EXPECT_FAIL(pm_advice_to_json(m, "m", out_of_range, 1, &o, &a, &doc, E), PM_EINVAL,
 		    "varied input 3: the model has 3 inputs");
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, 2, NULL, &a, &doc, E), PM_EINVAL, "no model");
@@ -218,15 +222,9 @@ Test(results_json, advice_document)
 Test(results_json, slurm_document)
 {
 	pm_model *m = toy();
-	const double gs[] = { 1, 2 }, bs[] = { 8 };
-	const pm_vary vary[] = { { 1, 2, gs }, { 2, 1, bs } };
+	const pm_vary *vary = toy_vary;
 	pm_advise_options o = pm_advise_options_default();
-	const pm_advice a = {
-		.combinations = 2,
-		.fastest = { 1, { 2, 8 }, 0.25, 0.5, 2, 1 },
-		.cheapest = { 1, { 1, 8 }, 0.5, 0.5, 1, 1 },
-		.largest = { 0 },
-	};
+	const pm_advice a = toy_advice;
 	const pm_slurm_limits l = { 3828.5, 1790, 64, 30, "01:04:00", "00:30:00", 2, 1 };
 	const char *const option[] = { "--cpus-per-task", NULL };
 	pm_slurm_pick s = { "fastest", 0.95, 0.8, option, &l };
