@@ -29,6 +29,8 @@ quantile of |z|, z a row's log residual over the unwidened half-width on its
 side) against the rule's at the band's middle.
 
 usage: intervals_synth.py PERFMODEL [REPS] [TRAIN] [TEST]
+(defaults 20 60 40; about a minute). Needs /usr/bin/python3 with numpy and scipy
+(Debian's python3-numpy, python3-scipy), as bench/best_known.py.
 """
 import csv
 import math
