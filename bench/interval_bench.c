@@ -20,7 +20,10 @@
  * Prints per method the share of held-out rows inside their interval
  * (coverage, %) and the median width over the median width of the
  * narrowest one that would have covered them: the held-out rows' own
- * log-residual quantiles around the fit's predictions (ratio). The
+ * log-residual quantiles around the fit's predictions (ratio). With the
+ * coverage, k of n rows and its 95 % Clopper-Pearson interval, as if the
+ * rows were independent draws (they share their fold's fit, so the true
+ * uncertainty is larger: an extrapolation split is one fit). The
  * residuals the methods calibrate on are computed here again through the
  * public API, the library's own (method library) from its model. */
 #include <math.h>
@@ -67,6 +70,48 @@ static double quantile(const double *v, size_t n, double p)
 	q = pm__quantile_sorted(s, n, p);
 	free(s);
 	return q;
+}
+
+/* P(X <= k) for X ~ Binomial(n, p). */
+static double binom_cdf(size_t k, size_t n, double p)
+{
+	double s = 0;
+
+	if (p <= 0)
+		return 1;
+	if (p >= 1)
+		return k >= n ? 1 : 0;
+	for (size_t i = 0; i <= k && i <= n; i++)
+		s += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
+			 (double)i * log(p) + (double)(n - i) * log1p(-p));
+	return s;
+}
+
+/* The 95 % Clopper-Pearson interval of k successes in n, by bisection. */
+static void clopper_pearson(size_t k, size_t n, double *lo, double *hi)
+{
+	double a = 0, b = 1;
+
+	for (int it = 0; k > 0 && it < 60; it++) {	/* P(X >= k | lo) = 0.025 */
+		double mid = (a + b) / 2;
+
+		if (1 - binom_cdf(k - 1, n, mid) < 0.025)
+			a = mid;
+		else
+			b = mid;
+	}
+	*lo = k > 0 ? (a + b) / 2 : 0;
+	a = 0;
+	b = 1;
+	for (int it = 0; k < n && it < 60; it++) {	/* P(X <= k | hi) = 0.025 */
+		double mid = (a + b) / 2;
+
+		if (binom_cdf(k, n, mid) > 0.025)
+			a = mid;
+		else
+			b = mid;
+	}
+	*hi = k < n ? (a + b) / 2 : 1;
 }
 
 /* log(y / t̂) of every row of d under m, and the predictions. */
@@ -390,12 +435,15 @@ int main(int argc, char **argv)
 	       t.extrapolated, olo, ohi);
 	for (int k = 0; k < NMETHODS; k++) {
 		size_t cov = 0;
+		double clo, chi;
 
 		for (size_t j = 0; j < t.n; j++)
 			cov += t.covered[k][j] != 0;
+		clopper_pearson(cov, t.n, &clo, &chi);
 		qsort(t.width[k], t.n, sizeof(double), ascending);
-		printf("%-10s coverage %5.1f %%  width ratio %5.2f\n", method_name[k],
-		       100.0 * (double)cov / (double)t.n,
+		printf("%-10s coverage %5.1f %% (%zu/%zu, 95 %% CI %.1f-%.1f)  width ratio %5.2f\n",
+		       method_name[k], 100.0 * (double)cov / (double)t.n, cov, t.n, 100 * clo,
+		       100 * chi,
 		       pm__quantile_sorted(t.width[k], t.n, 0.5) / pm__quantile_sorted(ow, t.n, 0.5));
 	}
 	return 0;

@@ -4,7 +4,8 @@
 # against the narrowest that covers, per data set and held-out scheme, for
 # each method bench/interval_bench.c compares; then what calibrating adds to
 # a fit's time (the best of 3 runs of perfmodel fit with and without
-# --no-intervals). Reported, never asserted.
+# --no-intervals), and bench/intervals_synth.py's synthetic cases beyond the
+# data. Reported, never asserted.
 #
 # usage: bench/intervals.sh BUILD_DIR [LEVEL]
 set -eu
@@ -23,6 +24,9 @@ for s in $sets; do
 		nice -n 19 "$bench" "data/$data.csv" "models/$spec.json" "$scheme" "$level"
 	done
 done
+# beyond the data where the truth is known: synthetic cases, 1-3 range
+# widths out (bench/intervals_synth.py; numpy and scipy)
+nice -n 19 /usr/bin/python3 "$src/bench/intervals_synth.py" "$pm"
 best() {	# the fastest of 3 runs of "$@", in seconds
 	local b=
 	for _ in 1 2 3; do

@@ -10,7 +10,7 @@
 const char advise_usage[] =
 	"usage: perfmodel advise -m MODEL.json CONFIG.json --vary NAME=VALUES [--vary ...]\n"
 	"                        [--min-efficiency X] [--cost NAME] [--quantile Q]\n"
-	"                        [--json | --slurm [--pick fastest|cheapest|largest]\n"
+	"                        [--json] [--slurm [--pick fastest|cheapest|largest]\n"
 	"                         [--time-quantile Q] [--time-min-quantile Q]\n"
 	"                         [--time-unit s|ms|min|h] [--slurm-map NAME=OPTION ...]]\n"
 	"\n"
@@ -38,7 +38,8 @@ const char advise_usage[] =
 	"      --json              one JSON document on stdout\n"
 	"      --slurm             print one pick as #SBATCH lines: --time and --time-min\n"
 	"                          from quantiles of its time (a model with intervals),\n"
-	"                          and the option of each varied count\n"
+	"                          and the option of each varied count (with --json:\n"
+	"                          the advice document with a \"slurm\" member)\n"
 	"      --pick P            the pick --slurm prints: fastest (the default: the\n"
 	"                          shortest limit), cheapest or largest\n"
 	"      --time-quantile Q   --time's quantile (0.95: 5 % of runs would be killed)\n"
@@ -313,18 +314,16 @@ static double killed(double q)
 	return (1 - q) * 100;
 }
 
-/* The #SBATCH lines of s->pick: the time limits, then each varied input's
- * option or a comment why none. Prints nothing when it fails. */
-static pm_status print_slurm(const pm_model *m, const char *path, const pm_advice *a,
-			     const pm_advise_options *o, const struct axis *ax, const pm_vary *vary,
-			     size_t nax, const double *x0, const struct slurm *s, pm_error *err)
+/* s->pick of a, and the time limits at it (pm_slurm_limits_at). */
+static pm_status slurm_limits(const pm_model *m, const char *path, const pm_advice *a,
+			      const pm_advise_options *o, const pm_vary *vary, size_t nax,
+			      const double *x0, const struct slurm *s, const pm_advice_pick **pick,
+			      pm_slurm_limits *l, pm_error *err)
 {
 	const pm_advice_pick *p = strcmp(s->pick, "fastest") == 0  ? &a->fastest
 				  : strcmp(s->pick, "cheapest") == 0 ? &a->cheapest
 								     : &a->largest;
-	char lim[2][PM_SLURM_TIME_CHARS], line[2][64], opt[PM_ADVISE_MAX_VARY][64];
-	double *x, tq, tm, dist;
-	int width = 0, ext;
+	double *x;
 	pm_status st;
 
 	if (pm_model_target_kind(m) != PM_TARGET_TIME)
@@ -339,17 +338,31 @@ static pm_status print_slurm(const pm_model *m, const char *path, const pm_advic
 	memcpy(x, x0, pm_model_ninputs(m) * sizeof(*x));
 	for (size_t j = 0; j < nax; j++)
 		x[vary[j].input] = p->value[j];
-	st = pm_model_predict_quantile(m, x, s->time_q, &tq, err);
-	if (!st)
-		st = pm_model_predict_quantile(m, x, s->min_q, &tm, err);
-	if (!st)
-		st = pm_model_extrapolation(m, x, &dist, &ext, err);
+	st = pm_slurm_limits_at(m, x, s->time_q, s->min_q, s->unit, l, err);
 	free(x);
-	if (st || (st = pm_slurm_time(tq * s->unit, lim[0], NULL, err)) ||
-	    (st = pm_slurm_time(tm * s->unit, lim[1], NULL, err)))
+	*pick = p;
+	return st;
+}
+
+/* The #SBATCH lines of s->pick: the time limits, then each varied input's
+ * option or a comment why none. Prints nothing when it fails. */
+static pm_status print_slurm(const pm_model *m, const char *path, const pm_advice *a,
+			     const pm_advise_options *o, const struct axis *ax, const pm_vary *vary,
+			     size_t nax, const double *x0, const struct slurm *s, pm_error *err)
+{
+	const pm_advice_pick *p;
+	pm_slurm_limits l;
+	char line[2][64], opt[PM_ADVISE_MAX_VARY][64];
+	double tq, tm;
+	int width = 0;
+	pm_status st;
+
+	if ((st = slurm_limits(m, path, a, o, vary, nax, x0, s, &p, &l, err)))
 		return st;
-	pm_snprintf(line[0], sizeof(line[0]), "#SBATCH --time=%s", lim[0]);
-	pm_snprintf(line[1], sizeof(line[1]), "#SBATCH --time-min=%s", lim[1]);
+	tq = l.time_s / s->unit;
+	tm = l.time_min_s / s->unit;
+	pm_snprintf(line[0], sizeof(line[0]), "#SBATCH --time=%s", l.time);
+	pm_snprintf(line[1], sizeof(line[1]), "#SBATCH --time-min=%s", l.time_min);
 	for (size_t j = 0; j < nax; j++)
 		if (s->option[j])
 			pm_snprintf(opt[j], sizeof(opt[j]), "#SBATCH %s=%.0f", s->option[j],
@@ -376,11 +389,24 @@ static pm_status print_slurm(const pm_model *m, const char *path, const pm_advic
 			cprintf(stdout, "# %s = %g: no sbatch option (--slurm-map %s=OPTION gives "
 				"it one)\n", ax[j].name, p->value[j], ax[j].name);
 	}
-	if (ext)
+	if (l.extrapolated)
 		cprintf(stdout, "# warning: this configuration lies outside the data the model was "
 			"fitted to (%.3g ranges' widths beyond): its quantiles are widened, but "
-			"check the limits against a run\n", dist);
+			"check the limits against a run\n", l.distance);
 	return PM_OK;
+}
+
+/* advise --slurm --json: the advice document with its "slurm" member. */
+static pm_status slurm_json(const pm_model *m, const char *path, const pm_advice *a,
+			    const pm_advise_options *o, const pm_vary *vary, size_t nax,
+			    const double *x0, const struct slurm *s, char **doc, pm_error *err)
+{
+	const pm_advice_pick *p;
+	pm_slurm_limits l;
+	pm_slurm_pick sp = { s->pick, s->time_q, s->min_q, s->option, &l };
+	pm_status st = slurm_limits(m, path, a, o, vary, nax, x0, s, &p, &l, err);
+
+	return st ? st : pm_advice_slurm_to_json(m, path, vary, nax, o, a, &sp, doc, err);
 }
 
 enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON, OPT_QUANTILE, OPT_SLURM, OPT_PICK,
@@ -527,10 +553,6 @@ int cmd_advise(int argc, char **argv)
 			    "and --slurm-map go with --slurm");
 		goto out;
 	}
-	if (sl.on && json) {
-		usage_error("advise", "--slurm and --json: give one");
-		goto out;
-	}
 	if (sl.on && sl.min_q > sl.time_q) {
 		usage_error("advise", "--time-min-quantile %g is above --time-quantile %g: "
 			    "--time-min is the lower limit", sl.min_q, sl.time_q);
@@ -557,7 +579,10 @@ int cmd_advise(int argc, char **argv)
 	if (pm_model_advise(m, pm_point_values(p), vary, nax, &o, &a, &err))
 		goto fail;
 	if (json) {
-		rc = print_document(pm_advice_to_json(m, model_path, vary, nax, &o, &a, &doc, &err),
+		rc = print_document(sl.on ? slurm_json(m, model_path, &a, &o, vary, nax,
+						       pm_point_values(p), &sl, &doc, &err)
+					  : pm_advice_to_json(m, model_path, vary, nax, &o, &a, &doc,
+							      &err),
 				    &doc, &err);
 		goto out;
 	}

@@ -153,8 +153,43 @@ expect_fail "--slurm: a count that is not whole" 2 \
 expect_fail "--slurm: a model without intervals" 1 \
 	"the model has no prediction intervals: fit it again without --no-intervals" -- \
 	"$pm" advise -m plain.json job.json --vary threads=1..8 --slurm
-expect_fail "--slurm with --json" 2 "--slurm and --json: give one" -- \
-	advise --vary threads=1,2 --slurm --json
+# ---- --slurm --json: the same limits, options and risks as the text
+advise --vary n=512,1024 --vary threads=1,2 --slurm --quantile 0.9 --json >n.json
+"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+	--time-min-quantile 0.5 --slurm-map threads=--ntasks --json >big.json.out
+"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+	--time-min-quantile 0.5 --slurm-map threads=--ntasks >big_map.txt
+if python3 - <<'PY'
+import json, math, re
+a = json.load(open("n.json"))
+s = a["slurm"]
+# the advice document's members are all there, the pick's values with them
+assert a["quantile"] == 0.9 and a["combinations"] == 4, a
+assert s["pick"] == "fastest", s
+assert s["options"] == [{"input": "n", "option": None, "value": a["fastest"]["values"]["n"]},
+                        {"input": "threads", "option": "--cpus-per-task",
+                         "value": a["fastest"]["values"]["threads"]}], s
+assert s["time"]["quantile"] == 0.95 and s["time"]["kill_risk"] == 0.05, s
+assert s["time_min"]["quantile"] == 0.8 and s["time_min"]["kill_risk"] == 0.2, s
+assert s["sbatch"] == ["--time=00:01:00", "--time-min=00:01:00", "--cpus-per-task=2"], s
+assert s["extrapolated"] is False and s["distance"] == 0, s
+# against the text: the limits, the quantiles in minutes, the options
+b = json.load(open("big.json.out"))["slurm"]
+t = open("big_map.txt").read()
+for key, opt in (("time", "time"), ("time_min", "time-min")):
+    lim = b[key]
+    assert re.search(r"^#SBATCH --%s=%s " % (opt, re.escape(lim["limit"])), t, re.M), (lim, t)
+    assert lim["minutes"] == math.ceil(lim["seconds"] / 60), lim
+    assert "%g-quantile %.3g min" % (lim["quantile"], lim["seconds"] / 60) in t, (lim, t)
+assert b["time"]["kill_risk"] == 0.1 and b["time_min"]["kill_risk"] == 0.5, b
+assert b["sbatch"][2] == "--ntasks=4" and "#SBATCH --ntasks=4 " in t, (b, t)
+assert b["extrapolated"] is True and "%.3g ranges' widths beyond" % b["distance"] in t, (b, t)
+PY
+then ok "--slurm --json: the text's limits, quantiles, risks and options"
+else bad "--slurm --json: the text's limits, quantiles, risks and options" "$(cat n.json big.json.out)"; fi
+expect_fail "--slurm --json: a model without intervals" 1 \
+	"the model has no prediction intervals" -- \
+	"$pm" advise -m plain.json job.json --vary threads=1..8 --slurm --json
 expect_fail "--pick without --slurm" 2 "--pick, --time-quantile, .* go with --slurm" -- \
 	advise --vary threads=1,2 --pick cheapest
 expect_fail "--time-unit without --slurm" 2 "go with --slurm" -- \
@@ -168,6 +203,8 @@ done >>amdahl.csv
 echo '{"nodes": 1}' >kind_job.json
 expect_fail "--slurm: a speedup model" 1 "--slurm needs a model of a run time: kind.json's target is a speedup" -- \
 	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --slurm
+expect_fail "--slurm --json: a speedup model" 1 "--slurm needs a model of a run time" -- \
+	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --slurm --json
 
 "$pm" help advise >h.txt
 has "advise's help" h.txt '--quantile Q' '--slurm ' '--slurm-map NAME=OPTION' '--time-unit U'

@@ -96,6 +96,19 @@ expect_fail "a quantile beyond 100 residuals" 1 "quantile 0.999 is beyond what t
 	"$pm" predict -m g.json points.csv --quantiles 0.999
 expect_fail "a 99.5 % interval of 100 residuals" 1 "100 calibration residuals" -- \
 	"$pm" predict -m g.json points.csv --interval 0.995
+# the report's band of a speedup model: in the speedup (predict --interval's
+# bounds), in target_nodes.svg, and no time plot
+printf 'nodes,speedup\n' >amdahl.csv
+for n in 1 2 4 8 16 32 64 1 2 4 8 16 32 64 1 2 4 8 16 32 64; do
+	awk -v n=$n 'BEGIN { printf "%d,%.17g\n", n, 1 / (0.1 + 0.9 / n) * (1 + 0.01 * (n % 3)) }'
+done >>amdahl.csv
+"$pm" fit amdahl.csv --target speedup --target-kind speedup --extrinsic nodes -q -o kind.json \
+	--plot-dir kplots
+if [ -f kplots/target_nodes.svg ] && [ ! -e kplots/time_nodes.svg ] &&
+	[ "$(grep -c '<polygon' kplots/target_nodes.svg)" -eq 1 ] &&
+	grep -q '<title>Predicted speedup against nodes</title>' kplots/target_nodes.svg
+then ok "a speedup model's report: target_nodes.svg with its band"
+else bad "a speedup model's report: target_nodes.svg with its band" "$(ls kplots)"; fi
 "$pm" help predict >h.txt
 has "predict's help" h.txt '--interval L' '--quantiles Q' 'extrapolated'
 "$pm" help fit >h.txt

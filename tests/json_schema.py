@@ -187,6 +187,12 @@ def main():
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2", "--json"])
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
                       "--quantile", "0.95", "--json"])
+    # --slurm --json: a mapped input, one with no option (null), another pick
+    run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
+                      "--vary", "n=256,512", "--slurm", "--json"])
+    run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
+                      "--slurm", "--pick", "cheapest", "--slurm-map", "threads=--ntasks",
+                      "--json"])
     covered.add("advise")
     run(v, "lif", ["lif", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--json"])
     run(v, "lif", ["lif", ddp, "--workers", "t_worker_1", "--json"], want_exit=1)

@@ -328,3 +328,70 @@ Test(advise, quantile_errors)
 	pm_model_free(m);
 	pm_model_free(plain);
 }
+
+/* advise --slurm's limits: the quantiles of the time at x, in seconds, as
+ * pm_slurm_time writes them, and x's distance beyond the data. */
+Test(advise, slurm_limits_are_the_quantiles_in_seconds)
+{
+	pm_model *m = toy_intervals(-0.1);
+	double x[3] = { 10, 2, 1 }, q95, q80;
+	pm_slurm_limits l;
+	char want[PM_SLURM_TIME_CHARS];
+	uint64_t min;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_model_predict_quantile(m, x, 0.95, &q95, NULL), PM_OK);
+	cr_assert_eq(pm_model_predict_quantile(m, x, 0.8, &q80, NULL), PM_OK);
+	/* the model's times in minutes: 60 s each */
+	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.8, 60, &l, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(l.time_s, q95 * 60);
+	cr_expect_eq(l.time_min_s, q80 * 60);
+	cr_assert_eq(pm_slurm_time(q95 * 60, want, &min, NULL), PM_OK);
+	cr_expect_str_eq(l.time, want);
+	cr_expect_eq(l.time_minutes, min);
+	cr_assert_eq(pm_slurm_time(q80 * 60, want, &min, NULL), PM_OK);
+	cr_expect_str_eq(l.time_min, want);
+	cr_expect_eq(l.time_min_minutes, min);
+	cr_expect(l.time_minutes > l.time_min_minutes);
+	cr_expect_eq(l.distance, 0);
+	cr_expect_eq(l.extrapolated, 0);
+	/* g = 16: three ranges' widths beyond [1, 2] */
+	x[1] = 16;
+	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.95, 1, &l, NULL), PM_OK);
+	cr_expect_eq(l.distance, 3);
+	cr_expect_eq(l.extrapolated, 1);
+	cr_expect_eq(l.time_s, l.time_min_s);	/* one quantile for both */
+	pm_model_free(m);
+}
+
+Test(advise, slurm_limits_errors)
+{
+	pm_model *m = toy_intervals(-0.1), *plain = toy(-0.1, 0, 0);
+	double x[3] = { 10, 2, 1 };
+	pm_slurm_limits l = { .time_s = 7 };
+
+	EXPECT_FAIL(pm_slurm_limits_at(NULL, x, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1, NULL, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 0, &l, E), PM_EINVAL,
+		    "a time unit of 0 s is not a finite number > 0");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, INFINITY, &l, E), PM_EINVAL,
+		    "a time unit of inf s");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.8, 0.95, 1, &l, E), PM_EINVAL,
+		    "the --time-min quantile 0.95 is above the --time quantile 0.8");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.999, 0.8, 1, &l, E), PM_EINVAL,
+		    "beyond what the model's 100 calibration residuals tell");
+	EXPECT_FAIL(pm_slurm_limits_at(plain, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,
+		    "the model has no prediction intervals");
+	/* more minutes than Slurm holds: 10^12 s per unit */
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e12, &l, E), PM_ERANGE,
+		    "more than Slurm can hold");
+	/* a model of a speedup predicts relative times */
+	m->kind = PM_TARGET_SPEEDUP;
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,
+		    "a time limit needs a model of a run time: the model's target is a speedup");
+	cr_expect_eq(l.time_s, 7);	/* unchanged on every error */
+	m->kind = PM_TARGET_TIME;
+	pm_model_free(m);
+	pm_model_free(plain);
+}

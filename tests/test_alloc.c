@@ -93,7 +93,10 @@ static pm_status op_load(const struct job *j, pm_error *err)
 static pm_status op_documents(const struct job *j, pm_error *err)
 {
 	const struct doc_inputs *in = j->docs;
-	char *doc[7] = { 0 };
+	const pm_slurm_limits l = { 120, 60, 2, 1, "00:02:00", "00:01:00", 0, 0 };
+	const char *const option[] = { "--cpus-per-task" };
+	const pm_slurm_pick s = { "fastest", 0.95, 0.8, option, &l };
+	char *doc[8] = { 0 };
 	pm_status st;
 
 	st = pm_eval_to_json(in->m, "m.json", "a.csv", &in->x, &doc[0], err);
@@ -109,7 +112,10 @@ static pm_status op_documents(const struct job *j, pm_error *err)
 		st = pm_ssgd_report_to_json(in->ssgd_d, in->ssgd, &doc[5], err);
 	if (!st)
 		st = pm_report_to_json(in->m, &in->rd, "r.html", "plots", &doc[6], err);
-	for (size_t i = 0; i < 7; i++)
+	if (!st)
+		st = pm_advice_slurm_to_json(in->m, "m.json", &in->vary, 1, &in->o, &in->a, &s,
+					     &doc[7], err);
+	for (size_t i = 0; i < 8; i++)
 		free(doc[i]);
 	return st;
 }

@@ -255,6 +255,88 @@ Test(report, time_plots_with_the_interval_band)
 	pm_dataset_free(d);
 }
 
+/* The y pixels of the n points of `attr`="x,y x,y ..." after `from`. */
+static void pixels_y(const char *from, double *y, size_t n)
+{
+	const char *p = strstr(from, "points=\"");
+
+	cr_assert_not_null(p);
+	p += strlen("points=\"");
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+
+		strtod(p, &end);
+		cr_assert_eq(*end, ',', "point %zu of %zu", i, n);
+		y[i] = strtod(end + 1, &end);
+		p = end + 1;
+	}
+}
+
+/* A speedup model's band is of the speedup (Amdahl: S = 1 / (0.1 + 0.9 /
+ * nodes)): the interval of its time scale 1 / S turned round, as predict
+ * --interval turns it, so that it holds the predicted speedup; the plot is
+ * target_nodes.svg (speedup_nodes.svg is the scaling's). */
+Test(report, a_target_kinds_band_is_of_its_quantity)
+{
+	static const double nodes[] = { 1, 2, 4, 8, 16, 32, 64 };
+	char csv[4096];
+	size_t len = (size_t)snprintf(csv, sizeof(csv), "nodes,speedup\n");
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_fit_options o = pm_fit_options_default();
+	pm_model *m = NULL;
+	pm_report_data rd = { 0 };
+	pm_plots *ps = NULL;
+	pm_error e = { 0 };
+	double lo[7], hi[7], curve[7];
+	const char *svg;
+	char *html = NULL;
+
+	for (int rep = 0; rep < 3; rep++)
+		for (size_t i = 0; i < 7; i++)
+			len += (size_t)snprintf(csv + len, sizeof(csv) - len, "%g,%.17g\n", nodes[i],
+						1 / (0.1 + 0.9 / nodes[i]) *
+							(1 + 0.02 * ((double)((i + 3 * rep) % 5) - 2)));
+	cr_assert_eq(pm_dataset_parse_csv(csv, len, "amdahl.csv", &d, &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_new(&s, &e), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "speedup", &e), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "nodes", &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_spec_set_target_kind(s, PM_TARGET_SPEEDUP, NULL, NULL, &e), PM_OK);
+	o.threads = 1;
+	o.intervals = 5;
+	cr_assert_eq(pm_fit(d, s, &o, &m, &e), PM_OK, "%s", e.msg);
+	cr_assert(pm_model_has_intervals(m));
+	rd.data = d;
+	cr_assert_eq(pm_report_plots(m, &rd, &ps, &e), PM_OK, "%s", e.msg);
+	for (size_t i = 0; i < ps->n; i++)
+		cr_expect_neq(strcmp(ps->plot[i].name, "time_nodes.svg"), 0);
+	cr_assert_str_eq(find(ps, "target_nodes.svg")->title, "Predicted speedup against nodes");
+	svg = find(ps, "target_nodes.svg")->svg;
+	cr_assert_eq(count(svg, "<polygon"), 1);
+	/* the band's lower bounds, then its upper ones backwards, and the
+	 * curve: on the page a larger speedup is higher up, a smaller pixel */
+	pixels_y(strstr(svg, "<polygon"), lo, 7);
+	pixels_y(strstr(svg, "<polyline"), curve, 7);
+	{
+		double both[14];
+
+		pixels_y(strstr(svg, "<polygon"), both, 14);
+		for (size_t i = 0; i < 7; i++)
+			hi[i] = both[13 - i];
+	}
+	for (size_t i = 0; i < 7; i++) {
+		cr_expect(lo[i] > curve[i] && curve[i] > hi[i], "nodes %g: band %g..%g, curve %g",
+			  nodes[i], lo[i], hi[i], curve[i]);
+	}
+	cr_assert_eq(pm_report_html(m, &rd, &html, &e), PM_OK, "%s", e.msg);
+	cr_assert(strstr(html, "<title>Predicted speedup against nodes</title>"));
+	free(html);
+	pm_plots_free(ps);
+	pm_model_free(m);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 /* A sweep document of two points: the first gives every parameter of m
  * the value 1; the second, in reverse order, 2, with its member `odd` (a
  * name) replaced by `odd_text` ("" drops it, NULL keeps it). */

@@ -147,18 +147,22 @@ Test(results_json, predictions_read_back_exactly)
 	free(csv);
 }
 
+/* An advice of toy(): g varied over 1, 2 and b at 8; no largest pick. */
+static const double toy_gs[] = { 1, 2 }, toy_bs[] = { 8 };
+static const pm_vary toy_vary[] = { { 1, 2, toy_gs }, { 2, 1, toy_bs } };
+static const pm_advice toy_advice = {
+	.combinations = 2,
+	.fastest = { 1, { 2, 8 }, 0.25, 0.5, 2, 1 },
+	.cheapest = { 1, { 1, 8 }, 0.5, 0.5, 1, 1 },
+	.largest = { 0 },
+};
+
 Test(results_json, advice_document)
 {
 	pm_model *m = toy();
-	const double gs[] = { 1, 2 }, bs[] = { 8 };
-	const pm_vary vary[] = { { 1, 2, gs }, { 2, 1, bs } };
+	const pm_vary *vary = toy_vary;
 	pm_advise_options o = pm_advise_options_default();
-	const pm_advice a = {
-		.combinations = 2,
-		.fastest = { 1, { 2, 8 }, 0.25, 0.5, 2, 1 },
-		.cheapest = { 1, { 1, 8 }, 0.5, 0.5, 1, 1 },
-		.largest = { 0 },
-	};
+	const pm_advice a = toy_advice;
 	pm_error e = { 0 };
 	char *doc = NULL;
 
@@ -205,11 +209,83 @@ Test(results_json, advice_document)
 		    "0 varied inputs");
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, PM_ADVISE_MAX_VARY + 1, &o, &a, &doc, E),
 		    PM_EINVAL, "9 varied inputs");
-	const pm_vary out_of_range[] = { { 3, 2, gs } };
+	const pm_vary out_of_range[] = { { 3, 2, toy_gs } };
 	EXPECT_FAIL(pm_advice_to_json(m, "m", out_of_range, 1, &o, &a, &doc, E), PM_EINVAL,
 		    "varied input 3: the model has 3 inputs");
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, 2, NULL, &a, &doc, E), PM_EINVAL, "no model");
 	EXPECT_FAIL(pm_advice_to_json(m, "m", vary, 2, &o, NULL, &doc, E), PM_EINVAL, "no model");
+	pm_model_free(m);
+}
+
+/* advise --slurm --json: the advice document, then "slurm" with the
+ * limits, their risks, each varied input's option and the sbatch text. */
+Test(results_json, slurm_document)
+{
+	pm_model *m = toy();
+	const pm_vary *vary = toy_vary;
+	pm_advise_options o = pm_advise_options_default();
+	const pm_advice a = toy_advice;
+	const pm_slurm_limits l = { 3828.5, 1790, 64, 30, "01:04:00", "00:30:00", 2, 1 };
+	const char *const option[] = { "--cpus-per-task", NULL };
+	pm_slurm_pick s = { "fastest", 0.95, 0.8, option, &l };
+	pm_error e = { 0 };
+	char *doc = NULL, *plain = NULL;
+
+	cr_assert_eq(pm_advice_to_json(m, "m.json", vary, 2, &o, &a, &plain, &e), PM_OK);
+	cr_assert_eq(pm_advice_slurm_to_json(m, "m.json", vary, 2, &o, &a, &s, &doc, &e), PM_OK,
+		     "%s", e.msg);
+	/* the advice document unchanged up to its last member */
+	cr_expect_eq(strncmp(doc, plain, strlen(plain) - 3), 0, "%s", doc);
+	cr_expect(strstr(doc,
+			 "  \"largest\": null,\n"
+			 "  \"slurm\": {\n"
+			 "    \"pick\": \"fastest\",\n"
+			 "    \"time\": {\"limit\": \"01:04:00\", \"minutes\": 64, \"quantile\": 0.95, "
+			 "\"seconds\": 3828.5, \"kill_risk\": 0.05},\n"
+			 "    \"time_min\": {\"limit\": \"00:30:00\", \"minutes\": 30, \"quantile\": 0.8, "
+			 "\"seconds\": 1790, \"kill_risk\": 0.2},\n"
+			 "    \"options\": [\n"
+			 "      {\"input\": \"g\\\"\xc3\xa9\", \"option\": \"--cpus-per-task\", \"value\": 2},\n"
+			 "      {\"input\": \"b\\\\\", \"option\": null, \"value\": 8}\n"
+			 "    ],\n"
+			 "    \"sbatch\": [\"--time=01:04:00\", \"--time-min=00:30:00\", "
+			 "\"--cpus-per-task=2\"],\n"
+			 "    \"extrapolated\": true,\n"
+			 "    \"distance\": 2\n"
+			 "  }\n"
+			 "}\n"), "%s", doc);
+	free(doc);
+	free(plain);
+	/* no options at all: every input's null, sbatch the two limits */
+	s.option = NULL;
+	s.pick = "cheapest";
+	cr_assert_eq(pm_advice_slurm_to_json(m, "m.json", vary, 2, &o, &a, &s, &doc, &e), PM_OK);
+	cr_expect(strstr(doc, "\"sbatch\": [\"--time=01:04:00\", \"--time-min=00:30:00\"],"),
+		  "%s", doc);
+	cr_expect(strstr(doc, "\"option\": null, \"value\": 1}"), "%s", doc);
+	free(doc);
+
+	s.pick = "largest";
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, &s, &doc, E), PM_EINVAL,
+		    "the largest pick found no combination");
+	cr_expect_null(doc);
+	s.pick = "slowest";
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, &s, &doc, E), PM_EINVAL,
+		    "no pick 'slowest': fastest, cheapest or largest");
+	s.pick = "fastest";
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 0, &o, &a, &s, &doc, E), PM_EINVAL,
+		    "0 varied inputs");
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, NULL, &doc, E), PM_EINVAL,
+		    "no model, vary list, options, advice or Slurm pick");
+	s.limits = NULL;
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, &s, &doc, E), PM_EINVAL,
+		    "Slurm pick");
+	s.limits = &l;
+	s.pick = NULL;
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, &s, &doc, E), PM_EINVAL,
+		    "Slurm pick");
+	EXPECT_FAIL(pm_advice_slurm_to_json(m, "m", vary, 2, &o, &a, &s, NULL, E), PM_EINVAL,
+		    "no place for the document");
 	pm_model_free(m);
 }
 

@@ -133,6 +133,13 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 	fo.test = NULL;
 	fo.validate.scheme = PM_SCHEME_NONE;
 	fo.intervals = 0;
+	/* each starts from m's optimum (a warm start, fit/warm.c): 4x to 5x
+	 * faster on the bundled data, and the held-out residuals stay the
+	 * fold's own: varpro solves the coefficients on the fold's rows alone,
+	 * and the powers it searches move little without a fifth of the rows
+	 * (the residual quantiles' spread within the seeds' noise either way;
+	 * docs/benchmarks.md, "Prediction intervals") */
+	fo.warm_start = m;
 	if ((st = pm_validation_folds(rows, s, &v, &folds, err)))
 		return st;
 	if (!(r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1)))

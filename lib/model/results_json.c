@@ -4,6 +4,7 @@
  * library: that one stays free of the writer. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/numcodec.h"
@@ -128,6 +129,39 @@ static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *
 	pm__jw_object_end(w);
 }
 
+/* The advice document's start and members, after checking its arguments
+ * (w started); the caller ends the object. */
+static pm_status advice_members(pm_jw *w, const pm_model *m, const char *model_name,
+				const pm_vary *vary, size_t nvary, const pm_advise_options *o,
+				const pm_advice *a, pm_error *err)
+{
+	if (nvary == 0 || nvary > PM_ADVISE_MAX_VARY || o->resource >= nvary)
+		return pm__fail(err, PM_EINVAL, "%zu varied inputs, resource %zu: not a vary list "
+				"pm_model_advise takes", nvary, o->resource);
+	for (size_t j = 0; j < nvary; j++)
+		if (vary[j].input >= m->ninputs)
+			return pm__fail(err, PM_EINVAL, "varied input %zu: the model has %zu inputs",
+					vary[j].input, m->ninputs);
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "model");
+	pm__jw_string(w, model_name);
+	target_members(w, m);
+	pm__jw_key(w, "resource");
+	pm__jw_string(w, m->inputs[vary[o->resource].input].name);
+	pm__jw_key(w, "min_efficiency");
+	pm__jw_double(w, o->min_efficiency);
+	if (o->quantile > 0) {
+		pm__jw_key(w, "quantile");
+		pm__jw_double(w, o->quantile);
+	}
+	pm__jw_key(w, "combinations");
+	pm__jw_uint(w, a->combinations);
+	pick(w, "fastest", m, vary, nvary, o, &a->fastest);
+	pick(w, "cheapest", m, vary, nvary, o, &a->cheapest);
+	pick(w, "largest", m, vary, nvary, o, &a->largest);
+	return PM_OK;
+}
+
 pm_status pm_advice_to_json(const pm_model *m, const char *model_name, const pm_vary *vary,
 			    size_t nvary, const pm_advise_options *o, const pm_advice *a,
 			    char **out, pm_error *err)
@@ -136,32 +170,101 @@ pm_status pm_advice_to_json(const pm_model *m, const char *model_name, const pm_
 	pm_status st;
 
 	if ((st = pm__jw_start(&w, out, m && vary && o && a, "model, vary list, options or advice",
-			       err)))
+			       err)) ||
+	    (st = advice_members(&w, m, model_name, vary, nvary, o, a, err)))
 		return st;
-	if (nvary == 0 || nvary > PM_ADVISE_MAX_VARY || o->resource >= nvary)
-		return pm__fail(err, PM_EINVAL, "%zu varied inputs, resource %zu: not a vary list "
-				"pm_model_advise takes", nvary, o->resource);
-	for (size_t j = 0; j < nvary; j++)
-		if (vary[j].input >= m->ninputs)
-			return pm__fail(err, PM_EINVAL, "varied input %zu: the model has %zu inputs",
-					vary[j].input, m->ninputs);
+	pm__jw_object_end(&w);
+	return pm__jw_finish(&w, out, err);
+}
+
+/* 1 - q as a fraction people read (0.05, not 0.050000000000000044): the
+ * quantiles are given with far fewer than 12 digits. */
+static double kill_risk(double q)
+{
+	return round((1.0 - q) * 1e12) / 1e12;
+}
+
+/* "key": {"limit", "minutes", "quantile", "seconds", "kill_risk"} */
+static void limit_member(pm_jw *w, const char *key, const char *limit, uint64_t minutes,
+			 double q, double seconds)
+{
+	pm__jw_key(w, key);
+	pm__jw_object_begin_line(w);
+	pm__jw_key(w, "limit");
+	pm__jw_string(w, limit);
+	pm__jw_key(w, "minutes");
+	pm__jw_uint(w, minutes);
+	pm__jw_key(w, "quantile");
+	pm__jw_double(w, q);
+	pm__jw_key(w, "seconds");
+	pm__jw_double(w, seconds);
+	pm__jw_key(w, "kill_risk");
+	pm__jw_double(w, kill_risk(q));
+	pm__jw_object_end(w);
+}
+
+pm_status pm_advice_slurm_to_json(const pm_model *m, const char *model_name, const pm_vary *vary,
+				  size_t nvary, const pm_advise_options *o, const pm_advice *a,
+				  const pm_slurm_pick *s, char **out, pm_error *err)
+{
+	const pm_advice_pick *p = NULL;
+	const pm_slurm_limits *l;
+	char text[PM_SLURM_TIME_CHARS + 64];
+	pm_jw w;
+	pm_status st;
+
+	if ((st = pm__jw_start(&w, out, m && vary && o && a && s && s->pick && s->limits,
+			       "model, vary list, options, advice or Slurm pick", err)))
+		return st;
+	l = s->limits;
+	p = !strcmp(s->pick, "fastest")	   ? &a->fastest
+	    : !strcmp(s->pick, "cheapest") ? &a->cheapest
+	    : !strcmp(s->pick, "largest")  ? &a->largest
+					   : NULL;
+	if (!p || !p->found)
+		return pm__fail(err, PM_EINVAL, p ? "the %s pick found no combination"
+						  : "no pick '%s': fastest, cheapest or largest",
+				s->pick);
+	if ((st = advice_members(&w, m, model_name, vary, nvary, o, a, err)))
+		return st;
+	pm__jw_key(&w, "slurm");
 	pm__jw_object_begin(&w);
-	pm__jw_key(&w, "model");
-	pm__jw_string(&w, model_name);
-	target_members(&w, m);
-	pm__jw_key(&w, "resource");
-	pm__jw_string(&w, m->inputs[vary[o->resource].input].name);
-	pm__jw_key(&w, "min_efficiency");
-	pm__jw_double(&w, o->min_efficiency);
-	if (o->quantile > 0) {
-		pm__jw_key(&w, "quantile");
-		pm__jw_double(&w, o->quantile);
+	pm__jw_key(&w, "pick");
+	pm__jw_string(&w, s->pick);
+	limit_member(&w, "time", l->time, l->time_minutes, s->time_quantile, l->time_s);
+	limit_member(&w, "time_min", l->time_min, l->time_min_minutes, s->time_min_quantile,
+		     l->time_min_s);
+	pm__jw_key(&w, "options");
+	pm__jw_array_begin(&w);
+	for (size_t j = 0; j < nvary; j++) {
+		pm__jw_object_begin_line(&w);
+		pm__jw_key(&w, "input");
+		pm__jw_string(&w, m->inputs[vary[j].input].name);
+		pm__jw_key(&w, "option");
+		pm__jw_string(&w, s->option ? s->option[j] : NULL);	/* none: null */
+		pm__jw_key(&w, "value");
+		pm__jw_double(&w, p->value[j]);
+		pm__jw_object_end(&w);
 	}
-	pm__jw_key(&w, "combinations");
-	pm__jw_uint(&w, a->combinations);
-	pick(&w, "fastest", m, vary, nvary, o, &a->fastest);
-	pick(&w, "cheapest", m, vary, nvary, o, &a->cheapest);
-	pick(&w, "largest", m, vary, nvary, o, &a->largest);
+	pm__jw_array_end(&w);
+	/* the lines' text, ready for sbatch's command line or an #SBATCH line */
+	pm__jw_key(&w, "sbatch");
+	pm__jw_array_begin_line(&w);
+	pm_snprintf(text, sizeof(text), "--time=%s", l->time);
+	pm__jw_string(&w, text);
+	pm_snprintf(text, sizeof(text), "--time-min=%s", l->time_min);
+	pm__jw_string(&w, text);
+	for (size_t j = 0; j < nvary; j++)
+		if (s->option && s->option[j]) {
+			pm_snprintf(text, sizeof(text), "%s=%.0f", s->option[j], p->value[j]);
+			pm__jw_string(&w, text);
+		}
+	pm__jw_array_end(&w);
+	pm__jw_key(&w, "extrapolated");
+	pm__jw_bool(&w, l->extrapolated);
+	pm__jw_key(&w, "distance");
+	pm__jw_double(&w, l->distance);
+	pm__jw_object_end(&w);
 	pm__jw_object_end(&w);
 	return pm__jw_finish(&w, out, err);
 }

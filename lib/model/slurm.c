@@ -1,6 +1,7 @@
 /* Slurm's side of advise --slurm (predict.h): a time limit in sbatch's
- * format and the option a column's count maps to. Text only, nothing
- * printed: the CLI writes the #SBATCH lines. */
+ * format, the limits at a configuration, and the option a column's count
+ * maps to. Nothing printed: the CLI writes the #SBATCH lines, and
+ * pm_advice_slurm_to_json the JSON. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -77,4 +78,37 @@ const char *pm_slurm_option(const char *column)
 		if (same_name(column, map[k].name))
 			return map[k].option;
 	return NULL;
+}
+
+pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q, double min_q,
+			     double unit_s, pm_slurm_limits *out, pm_error *err)
+{
+	pm_slurm_limits l = { 0 };
+	double tq, tm;
+	pm_status st;
+
+	if (!m || (!x && m->ninputs) || !out)
+		return pm__fail(err, PM_EINVAL, "pm_slurm_limits_at: a NULL argument");
+	if (m->kind != PM_TARGET_TIME)
+		return pm__fail(err, PM_EINVAL, "a time limit needs a model of a run time: the "
+				"model's target is a %s (its times are relative)",
+				pm_target_kind_name(m->kind));
+	if (!(unit_s > 0) || !isfinite(unit_s))
+		return pm__fail(err, PM_EINVAL, "a time unit of %g s is not a finite number > 0",
+				unit_s);
+	/* --time-min is the lower limit: Slurm refuses one above --time */
+	if (!(min_q <= time_q))
+		return pm__fail(err, PM_EINVAL, "the --time-min quantile %g is above the --time "
+				"quantile %g", min_q, time_q);
+	if ((st = pm_model_predict_quantile(m, x, time_q, &tq, err)) ||
+	    (st = pm_model_predict_quantile(m, x, min_q, &tm, err)) ||
+	    (st = pm_model_extrapolation(m, x, &l.distance, &l.extrapolated, err)))
+		return st;
+	l.time_s = tq * unit_s;
+	l.time_min_s = tm * unit_s;
+	if ((st = pm_slurm_time(l.time_s, l.time, &l.time_minutes, err)) ||
+	    (st = pm_slurm_time(l.time_min_s, l.time_min, &l.time_min_minutes, err)))
+		return st;
+	*out = l;
+	return PM_OK;
 }

@@ -185,34 +185,56 @@ static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows
 /* The level of the band the time plots draw (docs/report.md). */
 #define BAND_LEVEL 0.9
 
-/* The predicted time against scaling input sc at the report's reference
- * point, with its BAND_LEVEL interval as a band: only for a model with
- * intervals, and a time target (the bounds are on the time scale; for a
- * speedup, say, they would need turning into the kind's quantity). A point
- * whose interval fails (a prediction not > 0) is left out of the band. */
+/* Point x's BAND_LEVEL interval in the model's own quantity into lo, hi,
+ * and for a target kind its prediction there into *y: the interval is one
+ * of the time scale t = w / y, and y falls as t grows, so y's lower bound
+ * is w over t's upper one (as predict --interval turns it). Not finite
+ * when the interval fails (a prediction not > 0): left out of the band. */
+static void band_at(const pm_model *m, const double *x, double *y, double *lo, double *hi)
+{
+	double tlo, thi;
+
+	if (pm_model_predict_interval(m, x, BAND_LEVEL, &tlo, &thi, NULL)) {
+		*lo = *hi = NAN;
+	} else if (pm_model_target_kind(m) == PM_TARGET_TIME) {
+		*lo = tlo;
+		*hi = thi;
+	} else if (pm_model_target_value(m, x, thi, lo, NULL) ||
+		   pm_model_target_value(m, x, tlo, hi, NULL)) {
+		*lo = *hi = NAN;
+	}
+	if (pm_model_target_kind(m) != PM_TARGET_TIME && pm_model_predict_target(m, x, y, NULL))
+		*y = NAN;
+}
+
+/* The predicted target (a time, or a kind's speedup, efficiency or
+ * throughput) against scaling input sc at the report's reference point,
+ * with its BAND_LEVEL interval as a band: only for a model with intervals.
+ * A time model's plot is time_INPUT.svg, a kind's target_INPUT.svg (a
+ * speedup's would clash with the scaling's speedup_INPUT.svg). */
 static pm_status time_plot(const pm_model *m, const pm_scaling_report *sr,
 			   const pm_scaling *sc, pm_plots *ps, pm_error *err)
 {
 	size_t ni = pm_model_ninputs(m);
 	double *lo = malloc(sc->npoints * sizeof(*lo)), *hi = malloc(sc->npoints * sizeof(*hi));
-	double *x = malloc(ni * sizeof(*x));
+	double *y = malloc(sc->npoints * sizeof(*y)), *x = malloc(ni * sizeof(*x));
 	const char *in = pm_model_input_name(m, sc->input);
+	int time = pm_model_target_kind(m) == PM_TARGET_TIME;
 	char title[256], name[160];
 	pm_svg_plot p = pm__svg_plot_default();
 	pm_status st;
 
-	if (!lo || !hi || !x) {
+	if (!lo || !hi || !y || !x) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	memcpy(x, sr->baseline, ni * sizeof(*x));
 	for (size_t i = 0; i < sc->npoints; i++) {
 		x[sc->input] = sc->value[i];
-		if (pm_model_predict_interval(m, x, BAND_LEVEL, &lo[i], &hi[i], NULL))
-			lo[i] = hi[i] = NAN;
+		band_at(m, x, &y[i], &lo[i], &hi[i]);
 	}
 	pm_svg_series s[2] = {
-		{ "model", sc->value, sc->time, sc->npoints, PM_SVG_LINE, NULL },
+		{ "model", sc->value, time ? sc->time : y, sc->npoints, PM_SVG_LINE, NULL },
 		{ "90 % interval", sc->value, lo, sc->npoints, PM_SVG_BAND, hi },
 	};
 	snprintf(title, sizeof(title), "Predicted %s against %s", pm_model_target(m), in);
@@ -221,11 +243,12 @@ static pm_status time_plot(const pm_model *m, const pm_scaling_report *sr,
 	p.ylabel = pm_model_target(m);
 	p.series = s;
 	p.nseries = 2;
-	snprintf(name, sizeof(name), "time_%s.svg", in);
+	snprintf(name, sizeof(name), "%s_%s.svg", time ? "time" : "target", in);
 	st = add_plot(ps, name, &p, err);
 out:
 	free(lo);
 	free(hi);
+	free(y);
 	free(x);
 	return st;
 }
@@ -233,7 +256,7 @@ out:
 static pm_status scaling_plots(const pm_model *m, const pm_scaling_report *sr, pm_plots *ps,
 			       pm_error *err)
 {
-	int band = pm_model_has_intervals(m) && pm_model_target_kind(m) == PM_TARGET_TIME;
+	int band = pm_model_has_intervals(m);
 
 	for (size_t j = 0; j < sr->n; j++) {
 		const pm_scaling *sc = &sr->scaling[j];

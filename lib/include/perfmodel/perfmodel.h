@@ -587,8 +587,9 @@ PM_API pm_status pm_fit_report_to_json(const pm_model *m, const pm_scaling_repor
  * The thesis's pictures as SVG: predicted against measured (y = x line,
  * training and held-out rows in different marks), residuals against each
  * extrinsic input, predicted speedup and efficiency against the ideal (and
- * for a time model with intervals its predicted time with the 90 % interval
- * as a band, "time_INPUT.svg"), and with a λ sweep its held-out MAPE, R² and parameter paths; and one
+ * for a model with intervals its predicted target with the 90 % interval as
+ * a band, "time_INPUT.svg", or for a target kind "target_INPUT.svg" in the
+ * kind's quantity), and with a λ sweep its held-out MAPE, R² and parameter paths; and one
  * self-contained HTML page (inline SVG, no script) with them and the
  * accuracy and parameter (± std) tables. docs/report.md shows one. */
 typedef struct pm_report_data {
@@ -887,6 +888,28 @@ PM_API pm_status pm_advice_to_json(const pm_model *m, const char *model_name,
 				   const pm_vary *vary, size_t nvary,
 				   const pm_advise_options *o, const pm_advice *a, char **out,
 				   pm_error *err);
+/* advise --slurm --json: which pick becomes the sbatch options, their
+ * quantiles, each varied input's sbatch option (nvary; NULL, or an entry
+ * NULL, for none: pm_slurm_option's or the user's mapping) and the limits
+ * pm_slurm_limits_at gave at the pick's configuration. */
+typedef struct pm_slurm_pick {
+	const char *pick;	/* "fastest", "cheapest" or "largest" */
+	double time_quantile, time_min_quantile;
+	const char *const *option;
+	const pm_slurm_limits *limits;
+} pm_slurm_pick;
+/* pm_advice_to_json's members, then "slurm": {"pick", "time" and
+ * "time_min", each {"limit" (sbatch's text), "minutes", "quantile",
+ * "seconds" (unrounded), "kill_risk" (1 - quantile: at most that share of
+ * runs is killed at the limit)}, "options": [{"input", "option" (null for
+ * none), "value"}, ...] per varied input, "sbatch": ["--time=...",
+ * "--time-min=...", "--nodes=4", ...], "extrapolated", "distance"}.
+ * PM_EINVAL as pm_advice_to_json, and for an unknown pick or one that
+ * found no combination. */
+PM_API pm_status pm_advice_slurm_to_json(const pm_model *m, const char *model_name,
+					 const pm_vary *vary, size_t nvary,
+					 const pm_advise_options *o, const pm_advice *a,
+					 const pm_slurm_pick *s, char **out, pm_error *err);
 /* --version --json: {"name": "perfmodel", "version": pm_version()}. */
 PM_API pm_status pm_version_to_json(char **out, pm_error *err);
 /* A double as these documents write it, into out, which it returns: the

@@ -534,6 +534,28 @@ PM_API pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], ui
  * "--cpus-per-task" (threads, cpus, cpus_per_task, omp_num_threads),
  * "--gpus" (gpus, num_gpus); NULL for another name or NULL. Static text. */
 PM_API const char *pm_slurm_option(const char *column);
+/* The time limits advise --slurm asks for at configuration x of m (a model
+ * of a run time with prediction intervals): its time_q-quantile (--time)
+ * and min_q-quantile (--time-min), each times unit_s (seconds per unit of
+ * the model's times) and as pm_slurm_time writes them, and x's distance
+ * beyond the data (pm_model_extrapolation). A limit at quantile q kills at
+ * most 1 - q of such runs (rounding up only lowers it). */
+typedef struct pm_slurm_limits {
+	double time_s, time_min_s;	/* the quantiles in seconds, unrounded */
+	uint64_t time_minutes, time_min_minutes;
+	char time[PM_SLURM_TIME_CHARS], time_min[PM_SLURM_TIME_CHARS];
+	double distance;		/* 0 inside the data's ranges */
+	int extrapolated;
+} pm_slurm_limits;
+/* Fill *out. PM_EINVAL: a NULL argument, a model of a target kind (its
+ * times are relative: "a time limit needs a model of a run time ..."),
+ * unit_s not finite and > 0, min_q above time_q, and
+ * pm_model_predict_quantile's errors (no intervals, a quantile beyond
+ * them); else pm_slurm_time's and the predictor's. *out is unchanged on
+ * error. Reentrant, allocation-free. */
+PM_API pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q,
+				    double min_q, double unit_s, pm_slurm_limits *out,
+				    pm_error *err);
 
 /* ---- validation schemes (--validate; docs/cli.md "Validation") -----------
  * Every scheme holds rows out of the fits it measures, so that the accuracy
