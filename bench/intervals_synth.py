@@ -3,8 +3,9 @@
 docs/benchmarks.md, "Prediction intervals"). Reported, never asserted.
 
 The bundled data extrapolate at most 1.3 range widths, so they cannot say
-whether the widening rule beyond the data, sqrt(1 + (d/2)^2) at d range
-widths out (docs/maths.md), is calibrated further out. Here the truth is
+whether the widening beyond the data, sqrt(1 + (k d)^2) at d range widths
+out with the rate k the fit measured for the input (docs/maths.md), is
+calibrated further out. Here the truth is
 known: each case draws TRAIN rows with n log-uniform in [64, 512] (one range
 width is a factor 8), times multiplied by exp(SIGMA * N(0, 1)); perfmodel fit
 (intervals on, as by default) with the additive form c * n^a + C; then
@@ -26,7 +27,8 @@ sets with a 95 % Clopper-Pearson interval (rows of one data set share its
 fit, so the spread over data sets is printed too: min-max of their
 coverages), and the widening that would have covered 90 % there (the 0.9
 quantile of |z|, z a row's log residual over the unwidened half-width on its
-side) against the rule's at the band's middle.
+side); "k=0.5": what a fixed rate of 0.5 (the rule before the fit measured
+rates, and their floor) widens by at the band's middle.
 
 usage: intervals_synth.py PERFMODEL [REPS] [TRAIN] [TEST]
 (defaults 20 60 40; about a minute). Needs /usr/bin/python3 with numpy and scipy
@@ -116,7 +118,7 @@ def main():
     print(f"# synthetic: {reps} data sets x {ntrain} rows per case, {ntest} new rows per band "
           f"and data set; the {LEVEL:.0%} interval")
     print(f"{'case':<13} {'band (d)':<9} {'covered':>9} {'%':>6}  {'95% CI':<13} "
-          f"{'data sets':<11} {'needed':>6} {'rule':>5}")
+          f"{'data sets':<11} {'needed':>6} {'k=0.5':>5}")
     with tempfile.TemporaryDirectory() as work:
         for name, sigma, truth in CASES:
             per = [[] for _ in BANDS]

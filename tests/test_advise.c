@@ -248,7 +248,7 @@ static pm_model *toy_intervals(double q)
 	static const double lo[] = { 1, 1, 1 }, hi[] = { 20, 2, 2 };
 	pm_model *m = toy(q, 0, 0);
 
-	cr_assert_eq(pm__model_set_intervals(m, 100, 5, 3, p, r, lo, hi, NULL), PM_OK);
+	cr_assert_eq(pm__model_set_intervals(m, 100, 5, 3, p, r, lo, hi, NULL, NULL), PM_OK);
 	return m;
 }
 

@@ -93,24 +93,148 @@ static pm_status ranges(const pm_model *m, const pm_dataset *rows, double *lo, d
 	return st;
 }
 
-/* The quantile table of the residuals r[0..n) (sorted here) and the
- * ranges of rows, into m. */
-static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n, unsigned folds,
-		      pm_error *err)
+/* Row r's point for model fm (a categorical input as fm's level index),
+ * with input `moved` (unless it is fm->ninputs) at v. */
+static pm_status point(const pm_model *fm, const pm_dataset *rows, size_t r, size_t moved,
+		       double v, double *x, pm_error *err)
+{
+	size_t col, level;
+	pm_status st = PM_OK;
+
+	for (size_t i = 0; i < fm->ninputs && !st; i++) {
+		if (i == moved) {
+			x[i] = v;
+		} else if (!(st = pm_dataset_col_index(rows, fm->inputs[i].name, &col, err))) {
+			if (fm->inputs[i].role == PM_ROLE_CATEGORICAL) {
+				st = pm_model_level_index(fm, i, pm_dataset_cell(rows, r, col), &level,
+							  err);
+				x[i] = (double)level;
+			} else {
+				st = pm_dataset_number(rows, r, col, &x[i], err);
+			}
+		}
+	}
+	return st;
+}
+
+/* One range width beyond input i's largest value: on the log scale for a
+ * powered input, as the predictor measures distance (model/interval.c). */
+static double one_width_out(const pm_input *in, double lo, double hi)
+{
+	if (in->powered)
+		return hi > lo ? hi * (hi / lo) : hi * 2.0;
+	return hi > lo ? hi + (hi - lo) : hi + 1.0;
+}
+
+/* The largest rate kept: beyond it the K fold fits' spread says only that
+ * they disagree (an input the data barely determine: its power falls
+ * anywhere), and the interval at one range width out is already 4.1x the
+ * residuals' spread. */
+#define WIDEN_MAX 4.0
+
+/* How fast input i's intervals widen beyond its range (docs/maths.md,
+ * "Prediction intervals"): the K fold fits' predictions of every row with
+ * input i moved one range width past its largest value, their grouped-
+ * jackknife variance (K - 1)/K sum (log t_f - mean)^2 averaged over the
+ * rows, its root over the residuals' standard deviation (from their 5 %
+ * and 95 % quantiles, as a normal law's). The fold fits differ only by the
+ * rows each left out, so their spread out there is the parameters' error
+ * carried beyond the data, which the residuals inside cannot show. Within
+ * [PM_WIDEN_DEFAULT, WIDEN_MAX]; *capped when the measure was above. */
+static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, size_t i, double lo,
+		      double hi, double sd, double *x, double *out, int *capped, pm_error *err)
+{
+	double v = one_width_out(&fm[0]->inputs[i], lo, hi), var = 0.0, t, mean, ss, *l = x + fm[0]->ninputs;
+	size_t n = pm_dataset_nrows(rows), used = 0;
+	pm_status st = PM_OK;
+
+	*capped = 0;
+	for (size_t r = 0; r < n && !st; r++) {
+		int finite = 1;
+
+		mean = 0.0;
+		for (size_t f = 0; f < k && !st; f++) {
+			if (!(st = point(fm[f], rows, r, i, v, x, err)) &&
+			    pm_model_predict(fm[f], x, &t, NULL) == PM_OK && t > 0)
+				l[f] = log(t);
+			else
+				l[f] = 0.0, finite = 0;
+			mean += l[f] / (double)k;
+		}
+		if (st)
+			break;
+		/* a fold fit that cannot predict there at all: as far apart as
+		 * the fits can be */
+		if (!finite) {
+			*capped = 1;
+			continue;
+		}
+		ss = 0.0;
+		for (size_t f = 0; f < k; f++)
+			ss += (l[f] - mean) * (l[f] - mean);
+		var += ss * (double)(k - 1) / (double)k;
+		used++;
+	}
+	if (st)
+		return st;
+	t = used ? sqrt(var / (double)used) / sd : 0.0;
+	if (!(t <= WIDEN_MAX) || (sd == 0.0 && var > 0.0)) {
+		*capped = 1;
+		t = WIDEN_MAX;
+	}
+	*out = *capped ? WIDEN_MAX : fmax(t, PM_WIDEN_DEFAULT);
+	return PM_OK;
+}
+
+/* Each numeric input's widening rate into w (model/interval.h), from the
+ * fold fits fm[0..k); a warning names each input whose rate was capped. */
+static pm_status rates(pm_model *m, pm_model *const *fm, size_t k, const pm_dataset *rows,
+		       const double *lo, const double *hi, double sd, double *w, pm_error *err)
+{
+	double *x = malloc((m->ninputs + k) * sizeof(*x) + 1);
+	pm_status st = x ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+	int capped;
+
+	for (size_t i = 0; i < m->ninputs && !st; i++) {
+		w[i] = 0.0;
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		if (!(st = rate(fm, k, rows, i, lo[i], hi[i], sd, x, &w[i], &capped, err)) && capped)
+			st = pm__model_add_warning(m, err, "prediction intervals beyond the range "
+						   "of '%s' are uncertain: the calibration's fold fits "
+						   "disagree there by more than %g times the residuals' "
+						   "spread (its widening rate is capped at that)",
+						   m->inputs[i].name, WIDEN_MAX);
+	}
+	free(x);
+	return st;
+}
+
+/* The quantile table of the residuals r[0..n) (sorted here), the ranges of
+ * rows and the inputs' widening rates from the fold fits fm[0..k), into
+ * m. */
+static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n,
+		      pm_model *const *fm, size_t k, pm_error *err)
 {
 	double p[PM_INTERVAL_STEPS - 1], q[PM_INTERVAL_STEPS - 1];
 	double *lo = malloc(m->ninputs * sizeof(*lo) + 1), *hi = malloc(m->ninputs * sizeof(*hi) + 1);
-	pm_status st = lo && hi ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+	double *w = malloc(m->ninputs * sizeof(*w) + 1), sd;
+	pm_status st = lo && hi && w ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
 
 	qsort(r, n, sizeof(*r), ascending);
 	for (size_t j = 0; j < PM_INTERVAL_STEPS - 1; j++) {
 		p[j] = (double)(j + 1) / PM_INTERVAL_STEPS;
 		q[j] = pm__quantile_sorted(r, n, p[j]);
 	}
-	if (!st && !(st = ranges(m, rows, lo, hi, err)))
-		st = pm__model_set_intervals(m, n, folds, PM_INTERVAL_STEPS - 1, p, q, lo, hi, err);
+	/* a normal law's 5 % and 95 % quantiles are 1.645 sd from its mean */
+	sd = (pm__quantile_sorted(r, n, 0.95) - pm__quantile_sorted(r, n, 0.05)) / (2 * 1.6448536);
+	if (!st && !(st = ranges(m, rows, lo, hi, err)) &&
+	    !(st = rates(m, fm, k, rows, lo, hi, sd, w, err)))
+		st = pm__model_set_intervals(m, n, (unsigned)k, PM_INTERVAL_STEPS - 1, p, q, lo, hi,
+					     w, err);
 	free(lo);
 	free(hi);
+	free(w);
 	return st;
 }
 
@@ -124,6 +248,7 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 			    .seed = o->split_seed };
 	pm_folds folds = { 0 };
 	pm_fit_options fo = *o;
+	pm_model **fm = NULL;
 	double *r = NULL;
 	size_t n = 0;
 	pm_status st;
@@ -142,27 +267,30 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 	fo.warm_start = m;
 	if ((st = pm_validation_folds(rows, s, &v, &folds, err)))
 		return st;
-	if (!(r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1)))
+	r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1);
+	fm = calloc(folds.nfolds + 1, sizeof(*fm));
+	if (!r || !fm)
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	for (unsigned f = 0; f < folds.nfolds && !st && !*stopped; f++) {
 		pm_dataset *train = NULL, *test = NULL;
-		pm_model *fm = NULL;
 
 		if (pm__stop_requested(o->stop))
 			*stopped = 1;
 		else if (!(st = pm__fold_subsets(rows, folds.fold, f, &train, &test, err)) &&
-			 !(st = pm__fit_held_out(train, s, &fo, &fm, err))) {
-			if (fm->info.interrupted)
+			 !(st = pm__fit_held_out(train, s, &fo, &fm[f], err))) {
+			if (fm[f]->info.interrupted)
 				*stopped = 1;
 			else
-				st = residuals(fm, test, r, &n, err);
+				st = residuals(fm[f], test, r, &n, err);
 		}
-		pm_model_free(fm);
 		pm_dataset_free(train);
 		pm_dataset_free(test);
 	}
 	if (!st && !*stopped)
-		st = keep(m, rows, r, n, folds.nfolds, err);
+		st = keep(m, rows, r, n, fm, folds.nfolds, err);
+	for (unsigned f = 0; fm && f < folds.nfolds; f++)
+		pm_model_free(fm[f]);
+	free(fm);
 	free(r);
 	pm_folds_free(&folds);
 	return st;

@@ -17,6 +17,7 @@ static void release(pm_intervals *iv)
 	free(iv->q);
 	free(iv->lo);
 	free(iv->hi);
+	free(iv->widen);
 	*iv = (pm_intervals){ 0 };
 }
 
@@ -31,9 +32,9 @@ static double *copy(const double *v, size_t n)
 
 pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
 				  const double *p, const double *q, const double *lo,
-				  const double *hi, pm_error *err)
+				  const double *hi, const double *widen, pm_error *err)
 {
-	pm_intervals iv = { nres, folds, np, NULL, NULL, NULL, NULL };
+	pm_intervals iv = { nres, folds, np, NULL, NULL, NULL, NULL, NULL };
 
 	if (nres < 1 || np < 2)
 		return pm__fail(err, PM_EINVAL, "intervals need residuals and 2 or more quantiles");
@@ -53,11 +54,19 @@ pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size
 		      (!m->inputs[i].powered || lo[i] > 0)))
 			return pm__fail(err, PM_EINVAL, "the range of input '%s' is [%g, %g]",
 					m->inputs[i].name, lo[i], hi[i]);
+	for (size_t i = 0; widen && i < m->ninputs; i++)
+		if (m->inputs[i].role != PM_ROLE_CATEGORICAL && !(isfinite(widen[i]) && widen[i] >= 0))
+			return pm__fail(err, PM_EINVAL, "the widening rate of input '%s' is %g: it "
+					"must be a finite number >= 0", m->inputs[i].name, widen[i]);
 	iv.p = copy(p, np);
 	iv.q = copy(q, np);
 	iv.lo = copy(lo, m->ninputs);
 	iv.hi = copy(hi, m->ninputs);
-	if (!iv.p || !iv.q || !iv.lo || !iv.hi) {
+	if ((iv.widen = malloc(m->ninputs * sizeof(*iv.widen) + 1)))
+		for (size_t i = 0; i < m->ninputs; i++)
+			iv.widen[i] = widen && m->inputs[i].role != PM_ROLE_CATEGORICAL
+					      ? widen[i] : PM_WIDEN_DEFAULT;
+	if (!iv.p || !iv.q || !iv.lo || !iv.hi || !iv.widen) {
 		release(&iv);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
@@ -83,29 +92,34 @@ static pm_status no_intervals(pm_error *err)
 			"before perfmodel kept them, has none)", PM_INTERVAL_MIN_ROWS);
 }
 
-/* x's distance beyond the ranges, x already checked: each numeric input's
- * distance beyond [lo, hi] over the range's width, on the log scale for a
- * powered input (its values are > 0). The largest counts: one input far
- * out is as uncertain as several a little. */
-static double distance(const pm_model *m, const double *x)
+/* Input i's distance beyond [lo, hi] at v (already checked) over the
+ * range's width, on the log scale for a powered input (its values are
+ * > 0); 0 within. */
+static double input_distance(const pm_model *m, size_t i, double v)
+{
+	double lo = m->iv.lo[i], hi = m->iv.hi[i], out, width;
+
+	if (m->inputs[i].role == PM_ROLE_CATEGORICAL || (v >= lo && v <= hi))
+		return 0.0;
+	if (m->inputs[i].powered) {
+		out = v > hi ? log(v / hi) : log(lo / v);
+		width = hi > lo ? log(hi / lo) : log(2.0);
+	} else {
+		out = v > hi ? v - hi : lo - v;
+		width = hi > lo ? hi - lo : 1.0;
+	}
+	return out / width;
+}
+
+/* x's distance beyond the ranges: the largest input's. One input far out
+ * is as uncertain as several a little. With rates, each input's distance
+ * times its widening rate: the largest widens the interval. */
+static double distance(const pm_model *m, const double *x, int rated)
 {
 	double d = 0.0;
 
-	for (size_t i = 0; i < m->ninputs; i++) {
-		const pm_input *in = &m->inputs[i];
-		double lo = m->iv.lo[i], hi = m->iv.hi[i], v = x[i], out, width;
-
-		if (in->role == PM_ROLE_CATEGORICAL || (v >= lo && v <= hi))
-			continue;
-		if (in->powered) {
-			out = v > hi ? log(v / hi) : log(lo / v);
-			width = hi > lo ? log(hi / lo) : log(2.0);
-		} else {
-			out = v > hi ? v - hi : lo - v;
-			width = hi > lo ? hi - lo : 1.0;
-		}
-		d = fmax(d, out / width);
-	}
+	for (size_t i = 0; i < m->ninputs; i++)
+		d = fmax(d, input_distance(m, i, x[i]) * (rated ? m->iv.widen[i] : 1.0));
 	return d;
 }
 
@@ -121,7 +135,7 @@ pm_status pm_model_extrapolation(const pm_model *m, const double *x, double *dis
 	for (size_t i = 0; i < m->ninputs; i++)
 		if (m->inputs[i].role != PM_ROLE_CATEGORICAL && pm__input_check(&m->inputs[i], x[i], err))
 			return PM_EDOMAIN;
-	d = distance(m, x);
+	d = distance(m, x, 0);
 	*dist = d;
 	if (extrapolated)
 		*extrapolated = d > 0;
@@ -172,16 +186,6 @@ pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err)
 	return !m->iv.nres ? no_intervals(err) : check_q(&m->iv, q, err);
 }
 
-/* How fast intervals widen beyond the data: the spread around the median
- * is multiplied by sqrt(1 + (WIDEN * d)^2). The residuals' own spread (the
- * runs' noise, the form's misfit inside the ranges) and the error of
- * parameters carried beyond them are independent, so they add in
- * quadrature: gently near the ranges (1.12x at d = 1), linearly far out
- * (2.06x at d = 4). 0.5 on the bundled data's extrapolation splits keeps
- * every median width within 1.5x the narrowest that covers (1 widens
- * gemm's 1.78x; docs/benchmarks.md, "Prediction intervals"). */
-#define WIDEN 0.5
-
 pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r, pm_error *err)
 {
 	pm_status st;
@@ -194,19 +198,24 @@ pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r, pm_
 	return PM_OK;
 }
 
-/* The q-quantile at prediction t and distance d of a model with
- * intervals; *out not finite is PM_ERANGE. */
+/* The q-quantile at prediction t and rated distance d of a model with
+ * intervals: the spread around the median times sqrt(1 + d^2). The
+ * residuals' own spread (the runs' noise, the form's misfit inside the
+ * ranges) and the error of parameters carried beyond them are independent,
+ * so they add in quadrature: gently near the ranges, linearly far out
+ * (docs/maths.md, "Prediction intervals"). *out not finite is PM_ERANGE. */
 static pm_status quantile_at(const pm_model *m, double q, double t, double d, double *out,
 			     pm_error *err)
 {
 	double med = table_quantile(&m->iv, 0.5);
 
-	*out = t * exp(med + (table_quantile(&m->iv, q) - med) * sqrt(1.0 + WIDEN * WIDEN * d * d));
+	*out = t * exp(med + (table_quantile(&m->iv, q) - med) * sqrt(1.0 + d * d));
 	return isfinite(*out) ? PM_OK
 			      : pm__fail(err, PM_ERANGE, "the %g-quantile is not a finite number", q);
 }
 
-/* The prediction and distance at x, for quantiles: t > 0 (their log). */
+/* The prediction and rated distance at x, for quantiles: t > 0 (their
+ * log). */
 static pm_status centre(const pm_model *m, const double *x, double *t, double *d,
 			pm_error *err)
 {
@@ -215,6 +224,7 @@ static pm_status centre(const pm_model *m, const double *x, double *t, double *d
 	if ((st = pm_model_predict(m, x, t, err)) ||
 	    (st = pm_model_extrapolation(m, x, d, NULL, err)))
 		return st;
+	*d = distance(m, x, 1);
 	if (!(*t > 0))
 		return pm__fail(err, PM_ERANGE, "the prediction %g is not > 0: no interval on "
 				"the log scale the residuals were calibrated on", *t);
@@ -307,6 +317,32 @@ static pm_status read_ranges(const pm_jctx *c, const cJSON *o, const pm_model *m
 	return PM_OK;
 }
 
+/* "widen": the rate of every numeric input, by name; absent (a file
+ * written before the fit measured them): *rated 0. */
+static pm_status read_widen(const pm_jctx *c, const cJSON *o, const pm_model *m, double *w,
+			    int *rated)
+{
+	const cJSON *r, *v;
+	pm_status st;
+
+	*rated = 0;
+	if ((st = pm__json_object(c, o, "widen", 0, &r)) || !r)
+		return st;
+	for (size_t i = 0; i < m->ninputs; i++) {
+		w[i] = 0.0;
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		if ((st = pm__json_item(c, r, m->inputs[i].name, 1, &v)))
+			return st;
+		if (!cJSON_IsNumber(v))
+			return pm__json_fail(c, PM_ESCHEMA, "the widening rate of '%s' must be a "
+					     "number", m->inputs[i].name);
+		w[i] = v->valuedouble;
+	}
+	*rated = 1;
+	return PM_OK;
+}
+
 pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_model *m)
 {
 	const cJSON *o;
@@ -314,7 +350,8 @@ pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_mod
 	const char *method;
 	uint64_t folds, nres;
 	size_t np = 0, nq = 0;
-	double *p = NULL, *q = NULL, *lo = NULL, *hi = NULL;
+	double *p = NULL, *q = NULL, *lo = NULL, *hi = NULL, *w = NULL;
+	int rated = 0;
 	pm_error e;
 	pm_status st;
 
@@ -329,18 +366,19 @@ pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_mod
 				     "'%s')", method, PM_INTERVAL_METHOD);
 	lo = malloc(m->ninputs * sizeof(*lo) + 1);
 	hi = malloc(m->ninputs * sizeof(*hi) + 1);
-	if (!lo || !hi)
+	w = malloc(m->ninputs * sizeof(*w) + 1);
+	if (!lo || !hi || !w)
 		st = pm__fail(c.err, PM_ENOMEM, "out of memory");
 	if (!st && !(st = pm__json_uint(&c, o, "folds", UINT32_MAX, &folds)) &&
 	    !(st = pm__json_uint(&c, o, "residuals", SIZE_MAX, &nres)) &&
 	    !(st = numbers(&c, o, "probabilities", &np, &p)) &&
 	    !(st = numbers(&c, o, "quantiles", &nq, &q)) &&
-	    !(st = read_ranges(&c, o, m, lo, hi))) {
+	    !(st = read_ranges(&c, o, m, lo, hi)) && !(st = read_widen(&c, o, m, w, &rated))) {
 		if (np != nq)
 			st = pm__json_fail(&c, PM_ESCHEMA, "%zu probabilities but %zu quantiles", np,
 					   nq);
 		else if ((st = pm__model_set_intervals(m, (size_t)nres, (unsigned)folds, np, p, q,
-						       lo, hi, &e)))
+						       lo, hi, rated ? w : NULL, &e)))
 			st = st == PM_EINVAL ? pm__json_fail(&c, PM_ESCHEMA, "%s", e.msg)
 					     : pm__fail(c.err, st, "%s", e.msg);
 	}
@@ -348,5 +386,6 @@ pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_mod
 	free(q);
 	free(lo);
 	free(hi);
+	free(w);
 	return st;
 }

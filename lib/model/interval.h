@@ -17,7 +17,8 @@
 
 /* model.json's optional "intervals" (absent: none) into m: {"method",
  * "folds", "residuals", "probabilities": [..], "quantiles": [..],
- * "ranges": {input: [lo, hi], ...} for every numeric input}. PM_ESCHEMA
+ * "ranges": {input: [lo, hi], ...} for every numeric input, optional
+ * "widen": {input: rate, ...} for every numeric input}. PM_ESCHEMA
  * for a wrong shape, PM_ENOMEM. */
 pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_model *m);
 
@@ -25,6 +26,13 @@ pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_mod
  * or q is not within what they calibrate (pm_model_predict_quantile's
  * messages). */
 pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err);
+
+/* The widening rate of a model.json without "widen" (written before the
+ * fit measured one per input): the rule all inputs shared then, 1.12x the
+ * spread at one range width out. It is also the smallest rate the fit
+ * keeps: 5 fold fits that agree beyond a range do not prove the parameters
+ * are exact (docs/maths.md, "Prediction intervals"). */
+#define PM_WIDEN_DEFAULT 0.5
 
 /* The "method" model.json names: the one the fit uses. */
 #define PM_INTERVAL_METHOD "cv-log-residual-quantiles"

@@ -42,13 +42,16 @@ typedef struct pm_param {
  * intervals"): out-of-sample residuals r = log(t / t̂) on the time scale,
  * as their quantiles q[j] at probabilities p[j] (np of them, increasing),
  * and each numeric input's range over the fitted rows (lo[i] <= hi[i];
- * categorical inputs' entries unused), which tells extrapolation. */
+ * categorical inputs' entries unused), which tells extrapolation, and
+ * how fast the spread grows beyond each range (widen[i] >= 0: the spread is
+ * multiplied by sqrt(1 + (widen[i] d_i)^2) at d_i range widths out). */
 typedef struct pm_intervals {
 	size_t nres;		/* residuals calibrated on; 0: the model has none */
 	unsigned folds;		/* the cross-validation that made them */
 	size_t np;
 	double *p, *q;
 	double *lo, *hi;	/* ninputs each */
+	double *widen;		/* ninputs */
 } pm_intervals;
 
 /* How the terms were made: eq. 4.4 from the inputs' roles, the
@@ -175,12 +178,14 @@ pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind ki
 int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
 /* Keep intervals in m: np probabilities p (in (0, 1), increasing) and
  * quantiles q (finite, not decreasing) of nres residuals from `folds`-fold
- * cross-validation, and the inputs' ranges lo, hi (ninputs each; finite,
- * lo <= hi for a numeric input); all copied, replacing what m had.
- * PM_EINVAL naming what is wrong, PM_ENOMEM; m unchanged on failure. */
+ * cross-validation, the inputs' ranges lo, hi (ninputs each; finite,
+ * lo <= hi for a numeric input) and widening rates (ninputs, finite and
+ * >= 0 for a numeric input; NULL: PM_WIDEN_DEFAULT each); all copied,
+ * replacing what m had. PM_EINVAL naming what is wrong, PM_ENOMEM; m
+ * unchanged on failure. */
 pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
 				  const double *p, const double *q, const double *lo,
-				  const double *hi, pm_error *err);
+				  const double *hi, const double *widen, pm_error *err);
 /* Recompute m->raw from m->value and the scales. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library

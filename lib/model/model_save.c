@@ -176,7 +176,7 @@ static void table_member(pm_jw *w, const char *key, const double *v, size_t n)
 }
 
 /* The calibrated intervals (model/interval.h): the quantile table on one
- * line each, and every numeric input's range by name. */
+ * line each, and every numeric input's range and widening rate by name. */
 static void write_intervals(pm_jw *w, const pm_model *m)
 {
 	const pm_intervals *iv = &m->iv;
@@ -201,6 +201,15 @@ static void write_intervals(pm_jw *w, const pm_model *m)
 		pm__jw_double(w, iv->lo[i]);
 		pm__jw_double(w, iv->hi[i]);
 		pm__jw_array_end(w);
+	}
+	pm__jw_object_end(w);
+	pm__jw_key(w, "widen");
+	pm__jw_object_begin(w);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		pm__jw_key(w, m->inputs[i].name);
+		pm__jw_double(w, iv->widen[i]);
 	}
 	pm__jw_object_end(w);
 	pm__jw_object_end(w);

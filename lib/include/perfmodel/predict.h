@@ -273,13 +273,15 @@ PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size
  * r = log(t / t̂) of rows held out by K-fold cross-validation (each row
  * predicted by a fit that never saw it), kept in model.json as their
  * quantiles on a grid of probabilities, with each numeric input's range
- * over the fitted rows. The q-quantile of the time at x is then
- *     t̂(x) * exp(Q(0.5) + (Q(q) - Q(0.5)) * sqrt(1 + (d(x) / 2)^2))
- * with Q the residuals' quantile (linear between grid points) and d(x)
- * the extrapolation distance below: inside the data's ranges d = 0 and
- * the quantiles are the residuals' own; beyond them the spread around the
- * median grows, 1.12 times at one range's width beyond, about d/2 times
- * far out. All
+ * over the fitted rows and its widening rate k_i (measured from the fold
+ * fits' disagreement one range width beyond it, 0.5 to 4). The q-quantile
+ * of the time at x is then
+ *     t̂(x) * exp(Q(0.5) + (Q(q) - Q(0.5)) * sqrt(1 + D(x)^2))
+ * with Q the residuals' quantile (linear between grid points) and D(x)
+ * the largest k_i d_i(x), d_i input i's extrapolation distance (below):
+ * inside the data's ranges D = 0 and the quantiles are the residuals' own;
+ * beyond them the spread around the median grows, sqrt(1 + k^2) times at
+ * one range's width beyond, about k d times far out. All
  * on pm_model_predict's scale (a target kind's time scale; the CLI turns
  * each bound into the kind's quantity). Reentrant, allocation-free.
  *
