@@ -744,8 +744,9 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	if (a.discover && table)
 		print_discovery(table, r->discovery, &a.dopt.validate, a.dopt.refine);
 	m = r->model;
-	/* a batch keeps whole fits only: one cut short is run again (--resume) */
-	if (sink && pm_model_fit_info(m)->interrupted) {
+	/* a batch keeps whole fits only: one the signal touched (the fit, or
+	 * the calibration of its intervals) is run again (--resume) */
+	if (sink && *a.opt.stop) {
 		rc = EXIT_INTERRUPTED;
 		goto out;
 	}
