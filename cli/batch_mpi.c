@@ -199,7 +199,8 @@ static void lost(struct batch_out *o, const struct batch *b, int r, struct rank 
 	w->job = LOST;
 }
 
-/* One message from a worker, if one is waiting: 1 when one came. */
+/* One message from a worker, if one is waiting: 1 when one came. A
+ * result goes to o (NULL: the output is closed, it is dropped). */
 static int receive(struct batch_out *o, const struct batch *b, struct rank *w, int *stopped)
 {
 	MPI_Status st;
@@ -229,7 +230,7 @@ static int receive(struct batch_out *o, const struct batch *b, struct rank *w, i
 	/* the line moves to the front of the buffer it came in */
 	memmove(msg, msg + HEADER, (size_t)n - HEADER);
 	msg[n - HEADER] = '\0';
-	if (head[0] >= 0 && (size_t)head[0] < b->n)
+	if (o && head[0] >= 0 && (size_t)head[0] < b->n)
 		finish(o, b, (size_t)head[0], msg, head[1], stopped);
 	else
 		free(msg);
@@ -329,17 +330,20 @@ static int dispatch(struct batch_out *o, const struct batch *b, int size, int be
 		if (!progress && !stopped)
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	} while (!stopped && (!local_done || any_busy(w, size)));
-	/* cut short: the workers had the signal too (mpirun and srun pass it
-	 * on) and end their fits at the next cost evaluation; their answers
-	 * are awaited a while, those that finished kept */
-	for (int t = 0; stopped && t < GRACE_MS && any_busy(w, size); t++) {
-		while (receive(o, b, w, &stopped))
-			;
-		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-	}
+	/* cut short: the finished lines and the marker at once, before
+	 * anything else (mpirun kills the ranks a second after passing a
+	 * signal on); rank 0's own fit stops at its next cost evaluation */
 	pthread_join(local, NULL);
 	drain(&q, o, &stopped, &local_done);
 	rc = batch_out_close(o, b, stopped == 1);
+	/* the workers had the signal too (mpirun and srun pass it on): their
+	 * answers, awaited a while so that MPI can end in order, come too
+	 * late for the file and are run again by --resume */
+	for (int t = 0; stopped && t < GRACE_MS && any_busy(w, size); t++) {
+		while (receive(NULL, b, w, &stopped))
+			;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
 	*lost_any = 0;
 	for (int r = 1; r < size; r++) {
 		if (w[r].job == IDLE)
