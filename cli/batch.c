@@ -15,13 +15,15 @@
 
 #include "batch.h"
 
-enum { OPT_THREADS = 256, OPT_TIMINGS, OPT_RESUME };
+enum { OPT_THREADS = 256, OPT_TIMINGS, OPT_RESUME, OPT_EACH_REGION, OPT_COMMAND };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "timings", no_argument, NULL, OPT_TIMINGS },
 	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "each-region", required_argument, NULL, OPT_EACH_REGION },
+	{ "command", required_argument, NULL, OPT_COMMAND },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,14 +49,27 @@ int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 {
 	unsigned long long u;
 	const char *out = NULL, *resume = NULL;
-	int c;
+	int c, own = 0;
 
+	/* after "--": --each-region's options of every fit */
+	while (own < argc && strcmp(argv[own], "--"))
+		own++;
+	a->fit_argv = argv + own + (own < argc);
+	a->fit_argc = argc - own - (own < argc);
 	*help = 0;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(own, argv, ":o:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case OPT_EACH_REGION: a->each_region = optarg; break;
+		case OPT_COMMAND:
+			if (strcmp(optarg, "fit") && strcmp(optarg, "select") &&
+			    strcmp(optarg, "discover"))
+				return usage_error("batch", "--command '%s': expected fit, select or "
+						   "discover", optarg);
+			a->command = optarg;
+			break;
 		case OPT_RESUME: resume = optarg; break;
 		case OPT_TIMINGS: a->timings = 1; break;
 		case OPT_THREADS:
@@ -68,8 +83,12 @@ int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 			return common_option(c, argv, "batch", batch_usage);
 		}
 	}
-	if (one_operand(argc, argv, "batch", "jobs file", &a->jobs))
-		return EXIT_USAGE;
+	if (a->each_region ? optind != own : one_operand(own, argv, "batch", "jobs file", &a->jobs))
+		return a->each_region ? usage_error("batch", "--each-region makes the jobs: no jobs "
+						    "file") : EXIT_USAGE;
+	if (!a->each_region && (a->command || a->fit_argc))
+		return usage_error("batch", "--command and options after -- are --each-region's; "
+				   "a jobs file says them per job");
 	if (resume && !strcmp(resume, "-"))
 		return usage_error("batch", "--resume reads and rewrites a file: not '-'");
 	if (out && !strcmp(out, "-") && resume)
@@ -376,6 +395,71 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
 		return EXIT_FAIL;
 	}
 	fclose(f);
+	return check_ids(b);
+}
+
+/* One --each-region job: argv as batch_read's (command, --threads, the
+ * pair, the options, "--", the file). 0, or -1 when out of memory. */
+static int region_job(const struct batch_args *a, const pm_extrap_list *l, size_t i,
+		      struct batch_job *j)
+{
+	size_t n = strlen(l->region[i]) + strlen(l->metric[i]) + 16;
+	char *text = malloc(n);
+	int rc = -1;
+
+	j->line = (unsigned)i + 1;
+	j->mode = !a->command || !strcmp(a->command, "fit") ? MODE_FIT
+		  : !strcmp(a->command, "select") ? MODE_SELECT : MODE_DISCOVER;
+	j->argv = calloc((size_t)a->fit_argc + 7, sizeof(*j->argv));
+	j->id.given = 1;
+	j->size = 1;
+	if (!text || !j->argv || push(j, a->command ? a->command : "fit"))
+		goto out;
+	if (a->threads && (pm_snprintf(text, n, "--threads=%s", a->threads), push(j, text)))
+		goto out;
+	pm_snprintf(text, n, "--region=%s", l->region[i]);
+	if (push(j, text))
+		goto out;
+	pm_snprintf(text, n, "--metric=%s", l->metric[i]);
+	if (push(j, text))
+		goto out;
+	for (int k = 0; k < a->fit_argc; k++)
+		if (push(j, a->fit_argv[k]))
+			goto out;
+	if (push(j, "--") || push(j, a->each_region))
+		goto out;
+	pm_snprintf(text, n, "%s/%s", l->region[i], l->metric[i]);
+	j->id.text = text;
+	text = NULL;
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+int batch_regions(const struct batch_args *a, struct batch *b)
+{
+	pm_extrap_list *l = NULL;
+	pm_error err = { 0 };
+
+	*b = (struct batch){ .path = a->each_region, .timings = a->timings };
+	if (pm_extrap_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
+		report_error(&err);
+		return EXIT_FAIL;
+	}
+	b->job = calloc(l->n, sizeof(*b->job));
+	for (size_t i = 0; b->job && i < l->n; i++, b->n++)
+		if (region_job(a, l, i, &b->job[i])) {
+			b->n++;
+			pm_extrap_list_free(l);
+			report_error(&(pm_error){ .code = PM_ENOMEM });
+			return EXIT_FAIL;
+		}
+	pm_extrap_list_free(l);
+	if (!b->job) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
 	return check_ids(b);
 }
 

@@ -35,6 +35,11 @@ struct batch {
  * -o, --threads, --timings, --resume. */
 struct batch_args {
 	const char *jobs, *threads;
+	/* --each-region FILE: a job per region × metric, each running
+	 * `command` (NULL: fit) with fit_argv (the options after "--") */
+	const char *each_region, *command;
+	char **fit_argv;
+	int fit_argc;
 	char *out, *resume;	/* absolute (the jobs' folder becomes current); NULL: none */
 	int timings;
 };
@@ -52,6 +57,11 @@ int batch_main(int argc, char **argv, struct batch_args *a, struct batch *b);
  * folder becomes the jobs file's, against which a job's relative paths are
  * read. 0, or EXIT_FAIL after reporting why (no file, duplicate ids). */
 int batch_read(const char *path, const char *threads, int timings, struct batch *b);
+/* The jobs of --each-region: one per region × metric of a->each_region
+ * (pm_extrap_list_read), id "REGION/METRIC", each `a->command DATA
+ * --region=R --metric=M` with the options after "--"; paths are the
+ * command line's (the folder stays). 0, or EXIT_FAIL after reporting. */
+int batch_regions(const struct batch_args *a, struct batch *b);
 void batch_free(struct batch *b);
 /* The order to hand the jobs out in: the most costly first (size); the
  * indices of jobs not done (done[i] zero), *n of them. NULL: no memory. */

@@ -13,6 +13,8 @@
 const char batch_usage[] =
 	"usage: perfmodel batch JOBS.jsonl [-o RESULTS.jsonl] [--threads N] [--timings]\n"
 	"                       [--resume RESULTS.jsonl]\n"
+	"       perfmodel batch --each-region PROFILE [--command fit|select|discover]\n"
+	"                       [-o RESULTS.jsonl] [...] [-- FIT OPTIONS]\n"
 	"\n"
 	"Run many fits (docs/batch.md). Each line of JOBS.jsonl is a job, a JSON object:\n"
 	"  {\"id\": \"gemm-s3\", \"data\": \"gemm.csv\", \"spec\": \"gemm.json\", \"seed\": 3}\n"
@@ -33,6 +35,11 @@ const char batch_usage[] =
 	"                         without it two runs write the same bytes\n"
 	"      --resume FILE      skip the jobs FILE has a result for (by id) and rewrite it\n"
 	"                         as if run in one go (the output unless -o)\n"
+	"      --each-region FILE an Extra-P file (text, JSON or JSON Lines): one job per\n"
+	"                         region x metric, id \"REGION/METRIC\", each\n"
+	"                         'COMMAND FILE --region R --metric M FIT OPTIONS' (paths\n"
+	"                         from the current folder)\n"
+	"      --command C        --each-region's command: fit (default), select, discover\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Under 'mpirun -np K' or 'srun' (K > 1) the jobs are shared across the K ranks\n"
@@ -88,7 +95,8 @@ int batch_main(int argc, char **argv, struct batch_args *a, struct batch *b)
 
 	if ((rc = batch_parse_args(argc, argv, a, &help)) || help)
 		return rc;
-	if ((rc = batch_read(a->jobs, a->threads, a->timings, b)))
+	if ((rc = a->each_region ? batch_regions(a, b)
+				 : batch_read(a->jobs, a->threads, a->timings, b)))
 		return rc;
 	b->stop = interrupt_install();
 	return 0;
