@@ -162,5 +162,38 @@ else
 	bad "--resume after a kill" "$(cut -c1-80 resumed.jsonl)"
 fi
 
+# --each-region: a job per region x metric of an Extra-P file, the options
+# after -- for all, ids REGION/METRIC; each model is fit --region --metric's
+cp "$root/tests/data/ingest/extrap.txt" profile.txt
+"$pm" batch --each-region profile.txt -o regions.jsonl --threads 1 -- --maxiter 30 --seed 2
+rc=$?
+ids=$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["id"] for l in open(sys.argv[1])))' regions.jsonl)
+if [ $rc -eq 0 ] && [ "$ids" = "stencil/time stencil/visits halo_exchange/time" ]; then
+	ok "--each-region: one job per region x metric, in the file's order"
+else
+	bad "--each-region" "exit $rc, ids: $ids"
+fi
+"$pm" fit profile.txt --region stencil --metric visits --maxiter 30 --seed 2 --threads 1 \
+	-o visits.json -q
+if sed -n 2p regions.jsonl | python3 -c '
+import json, sys
+want = json.load(open("visits.json"))
+want.pop("run")
+sys.exit(0 if json.loads(sys.stdin.read())["model"] == want else 1)'; then
+	ok "--each-region: a job is fit --region R --metric M with the options after --"
+else
+	bad "--each-region: a job is fit --region R --metric M"
+fi
+"$pm" batch --each-region profile.txt --command discover -o disc_regions.jsonl -- --max-terms 1 \
+	--beam 2 --maxiter 20 --no-intervals
+has_line "--each-region --command discover" disc_regions.jsonl '^\{"id": "halo_exchange/time", "model": '
+expect_fail "--each-region and a jobs file" 2 "no jobs file" -- \
+	"$pm" batch jobs/jobs.jsonl --each-region profile.txt
+expect_fail "options after -- without --each-region" 2 "are --each-region's" -- \
+	"$pm" batch jobs/jobs.jsonl -- --seed 3
+expect_fail "--command" 2 "--command 'sweep'" -- "$pm" batch --each-region profile.txt --command sweep
+expect_fail "--each-region of a CSV file" 1 "gemm_cpu.csv: no region with measurements" -- \
+	"$pm" batch --each-region jobs/data/gemm_cpu.csv
+
 echo "batch: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

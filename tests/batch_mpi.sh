@@ -52,6 +52,13 @@ same "3 ranks: the same bytes" three.jsonl one.jsonl
 mpi 2 "$pm_mpi" jobs.jsonl --threads 1 >direct.jsonl 2>direct.err
 same "perfmodel-batch-mpi run directly, on stdout: the same bytes" direct.jsonl one.jsonl
 
+# --each-region under mpirun: the same bytes as one process
+cp "$root/tests/data/ingest/extrap.txt" profile.txt
+"$pm" batch --each-region profile.txt -o regions1.jsonl -- --maxiter 30 --threads 1
+mpi 2 "$pm" batch --each-region profile.txt -o regions2.jsonl -- --maxiter 30 --threads 1 \
+	>regions.log 2>&1
+same "--each-region, 2 ranks: the bytes of one process" regions2.jsonl regions1.jsonl
+
 # SIGINT to the ranks (as srun and scancel send it): job 3 runs until
 # stopped; whatever finished is kept, in job order, then the marker
 fast='"data": "gemm_cpu.csv", "spec": "gemm.json", "threads": 1'

@@ -203,11 +203,13 @@ pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list
 	if (format == PM_FORMAT_AUTO) {
 		const char *first = text + strspn(text, " \t\r\n");
 
+		/* one document with nothing after it (text ends in a NUL:
+		 * pm__read_file); JSON Lines have more */
 		format = *first != '{' ? PM_FORMAT_EXTRAP
-			 : (root = cJSON_ParseWithLength(text, len)) ? PM_FORMAT_EXTRAP_JSON
-								   : PM_FORMAT_EXTRAP_JSONL;
+			 : (root = cJSON_ParseWithOpts(text, NULL, 1)) ? PM_FORMAT_EXTRAP_JSON
+								: PM_FORMAT_EXTRAP_JSONL;
 	} else if (format == PM_FORMAT_EXTRAP_JSON) {
-		root = cJSON_ParseWithLength(text, len);
+		root = cJSON_ParseWithOpts(text, NULL, 1);
 	}
 	if (format == PM_FORMAT_EXTRAP)
 		list_text(&p, text);
