@@ -137,12 +137,14 @@ static int value_text(const cJSON *v, char *buf, size_t size)
 	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
 		return -1;
 	cJSON_ArrayForEach(e, v) {
-		if (cJSON_IsArray(e) || len + 2 >= size ||
-		    value_text(e, buf + len + (len > 0), size - len - (len > 0)))
+		size_t comma = len > 0;
+
+		if (cJSON_IsArray(e) || len + comma + 1 >= size ||
+		    value_text(e, buf + len + comma, size - len - comma))
 			return -1;
-		if (len > 0)
+		if (comma)
 			buf[len] = ',';
-		len += strlen(buf + len + (len > 0)) + (len > 0);
+		len += comma + strlen(buf + len + comma);
 	}
 	return 0;
 }
@@ -275,6 +277,8 @@ static int id_cmp(const pm_batch_id *a, const pm_batch_id *b)
 	return (a->number > b->number) - (a->number < b->number);
 }
 
+/* The batch the comparators below look into: qsort passes them no
+ * context. The drivers sort before any job runs, on one thread. */
 static const struct batch *sort_batch;
 
 static int index_cmp(const void *x, const void *y)
@@ -379,7 +383,8 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
 		j = &b->job[b->n++];
 		*j = (struct batch_job){ .line = line };
 		pm_snprintf(where, sizeof(where), "%s:%u", path, line);
-		o = cJSON_ParseWithLength(text, (size_t)len);
+		/* the whole line: nothing may follow the object */
+		o = cJSON_ParseWithOpts(text, NULL, 1);
 		if (!cJSON_IsObject(o))
 			j->error = job_errorf("%s: %s", where,
 					      o ? "a job is a JSON object" : "not JSON");

@@ -39,18 +39,6 @@ else
 	bad "a run with bad jobs" "exit $rc, $lines lines" "$(cat other/stderr.txt)"
 fi
 line() { sed -n "$1p" other/results.jsonl; }
-# has_line NAME FILE REGEX...: as has, showing the file's lines cut short
-has_line() {
-	local name=$1 file=$2
-	shift 2
-	for re in "$@"; do
-		if ! grep -Eq -e "$re" "$file"; then
-			bad "$name" "no /$re/ in $file:" "$(cut -c1-100 "$file")"
-			return
-		fi
-	done
-	ok "$name"
-}
 # the job's model is fit -o's document but for "run" (no timings)
 (cd jobs && "$pm" fit data/gemm_cpu.csv --spec gemm.json --seed 1 --threads 1 -o ../fit1.json -q)
 (cd jobs && "$pm" fit data/gemm_cpu.csv --target time_s --intrinsic n --extrinsic threads \
@@ -72,7 +60,7 @@ sys.exit(0 if got["model"] == want and "run" not in got["model"] else 1)' "$3"; 
 same_model "spec file, seed, threads" 1 fit1.json
 same_model "inline spec, a number id, flags, lists" 2 fit2.json
 same_model "command discover" 10 disc.json
-has_line "the id as given, a string or a number" other/results.jsonl '^\{"id": "gemm-1", "model": \{"format"' \
+has "the id as given, a string or a number" other/results.jsonl '^\{"id": "gemm-1", "model": \{"format"' \
 	'^\{"id": 2, "model": '
 # each error is the message the command line prints, "perfmodel: " taken off
 cli_error() {	# cli_error NAME LINE_NUMBER FIT_ARGS...
@@ -90,12 +78,12 @@ cli_error() {	# cli_error NAME LINE_NUMBER FIT_ARGS...
 cli_error "a missing data file" 3 data/nothere.csv --spec gemm.json
 cli_error "an unknown option" 4 data/gemm_cpu.csv --spec gemm.json --frobnicate=3
 cli_error "a bad value" 6 data/gemm_cpu.csv --spec gemm.json --seed=x
-has_line "a line that is not JSON: its place and why" other/results.jsonl \
+has "a line that is not JSON: its place and why" other/results.jsonl \
 	'^\{"id": null, "error": "\.\./jobs/jobs\.jsonl:6: not JSON"\}$'
-has_line "a job without an id" other/results.jsonl \
+has "a job without an id" other/results.jsonl \
 	'^\{"id": null, "error": "\.\./jobs/jobs\.jsonl:9: no \\"id\\": every job needs one"\}$'
 cli_error "a job with no spec and no target" 7 data/gemm_cpu.csv
-has_line "output is the batch's" other/results.jsonl \
+has "output is the batch's" other/results.jsonl \
 	'^\{"id": "output", "error": "\.\./jobs/jobs\.jsonl:10: \\"output\\" is not an option of a batch job'
 
 # the same bytes again, and on standard output; --timings adds "run"
@@ -107,7 +95,7 @@ else
 fi
 head -2 jobs/jobs.jsonl >jobs/two.jsonl
 "$pm" batch jobs/two.jsonl -o timed.jsonl --timings
-has_line "--timings keeps each model's run" timed.jsonl '"run": \{"threads": 1, "threads_used": 1, "wall_time_s": [0-9.e-]+\}\}\}$'
+has "--timings keeps each model's run" timed.jsonl '"run": \{"threads": 1, "threads_used": 1, "wall_time_s": [0-9.e-]+\}\}\}$'
 
 # usage and file errors
 expect_fail "no jobs file" 2 "no jobs file given" -- "$pm" batch
@@ -131,10 +119,7 @@ sed 's/"tol": 0, "maxiter": 100000000/"seed": 3/' jobs/long.jsonl >jobs/short.js
 "$pm" batch jobs/short.jsonl -o onego.jsonl
 "$pm" batch jobs/long.jsonl -o cut.jsonl 2>cut.err &
 pid=$!
-for _ in $(seq 300); do
-	[ "$(wc -l <cut.jsonl 2>/dev/null || echo 0)" -ge 2 ] && break
-	sleep 0.1
-done
+wait_lines cut.jsonl 2
 sleep 0.5
 kill -INT $pid
 wait $pid
@@ -186,7 +171,7 @@ else
 fi
 "$pm" batch --each-region profile.txt --command discover -o disc_regions.jsonl -- --max-terms 1 \
 	--beam 2 --maxiter 20 --no-intervals
-has_line "--each-region --command discover" disc_regions.jsonl '^\{"id": "halo_exchange/time", "model": '
+has "--each-region --command discover" disc_regions.jsonl '^\{"id": "halo_exchange/time", "model": '
 expect_fail "--each-region and a jobs file" 2 "no jobs file" -- \
 	"$pm" batch jobs/jobs.jsonl --each-region profile.txt
 expect_fail "options after -- without --each-region" 2 "are --each-region's" -- \

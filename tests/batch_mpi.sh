@@ -79,10 +79,7 @@ cut_short() {
 	mpirun --allow-run-as-root --oversubscribe -np 2 "$pm" batch long.jsonl -o cut.jsonl \
 		>cut.log 2>&1 &
 	pid=$!
-	for _ in $(seq 600); do
-		[ "$(wc -l <cut.jsonl 2>/dev/null || echo 0)" -ge 2 ] && break
-		sleep 0.1
-	done
+	wait_lines cut.jsonl 2
 	sleep 0.5
 	ranks=$(ps -o pid= --ppid $pid)
 	# shellcheck disable=SC2086
