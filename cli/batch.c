@@ -219,8 +219,10 @@ static void read_job(const cJSON *o, const char *where, const char *threads, str
 
 		if (!strcmp(key, "id") || !strcmp(key, "command") || !strcmp(key, "data"))
 			continue;
+		/* getopt takes an abbreviation too ("he" for help, which would
+		 * print and exit): a key that begins one is refused as well */
 		for (size_t k = 0; k < sizeof(not_job_options) / sizeof(*not_job_options); k++)
-			if (!strcmp(key, not_job_options[k])) {
+			if (*key && !strncmp(key, not_job_options[k], strlen(key))) {
 				j->error = job_errorf("%s: \"%s\" is not an option of a batch job: the "
 						      "model goes into the results", where, key);
 				return;

@@ -26,6 +26,7 @@ this line is not JSON
 {"id": "no spec", "data": "data/gemm_cpu.csv"}
 {"data": "data/gemm_cpu.csv", "spec": "gemm.json"}
 {"id": "output", "data": "data/gemm_cpu.csv", "spec": "gemm.json", "output": "m.json"}
+{"id": "he", "data": "data/gemm_cpu.csv", "spec": "gemm.json", "he": true}
 {"id": "disc", "command": "discover", "data": "data/gemm_cpu.csv", "target": "time_s", "ignore": "loadavg_1m", "max-terms": 2, "beam": 4, "cv": 3}
 EOF
 cd other || exit 1
@@ -33,7 +34,7 @@ cd other || exit 1
 rc=$?
 cd .. || exit 1
 lines=$(wc -l <other/results.jsonl)
-if [ $rc -eq 1 ] && [ "$lines" -eq 10 ] && [ ! -s other/stderr.txt ]; then
+if [ $rc -eq 1 ] && [ "$lines" -eq 11 ] && [ ! -s other/stderr.txt ]; then
 	ok "a run with bad jobs: every job has its line, exit 1, nothing on stderr"
 else
 	bad "a run with bad jobs" "exit $rc, $lines lines" "$(cat other/stderr.txt)"
@@ -59,7 +60,7 @@ sys.exit(0 if got["model"] == want and "run" not in got["model"] else 1)' "$3"; 
 }
 same_model "spec file, seed, threads" 1 fit1.json
 same_model "inline spec, a number id, flags, lists" 2 fit2.json
-same_model "command discover" 10 disc.json
+same_model "command discover" 11 disc.json
 has "the id as given, a string or a number" other/results.jsonl '^\{"id": "gemm-1", "model": \{"format"' \
 	'^\{"id": 2, "model": '
 # each error is the message the command line prints, "perfmodel: " taken off
@@ -84,7 +85,8 @@ has "a job without an id" other/results.jsonl \
 	'^\{"id": null, "error": "\.\./jobs/jobs\.jsonl:9: no \\"id\\": every job needs one"\}$'
 cli_error "a job with no spec and no target" 7 data/gemm_cpu.csv
 has "output is the batch's" other/results.jsonl \
-	'^\{"id": "output", "error": "\.\./jobs/jobs\.jsonl:10: \\"output\\" is not an option of a batch job'
+	'^\{"id": "output", "error": "\.\./jobs/jobs\.jsonl:10: \\"output\\" is not an option of a batch job' \
+	'^\{"id": "he", "error": "\.\./jobs/jobs\.jsonl:11: \\"he\\" is not an option of a batch job'
 
 # the same bytes again, and on standard output; --timings adds "run"
 (cd other && "$pm" batch ../jobs/jobs.jsonl --threads 2 >again.jsonl 2>/dev/null)
