@@ -113,5 +113,26 @@ else
 	bad "--resume under mpirun" "exit $rc" "$(cat resume.log)"
 fi
 
+# A worker rank killed (kill -9) under mpirun --enable-recovery (Open MPI
+# keeps the others): rank 0 hears no heartbeat from it for 15 s, its job
+# becomes an error line, the others finish the rest
+for s in $(seq 12); do
+	echo "{\"id\": \"k$s\", \"data\": \"lenet5_cpu.csv\", \"spec\": \"lenet5.json\", \"seed\": $s, \"threads\": 1}"
+done >kill.jsonl
+mpirun --allow-run-as-root --oversubscribe --enable-recovery -np 2 "$pm" batch kill.jsonl \
+	-o killed.jsonl >kill.log 2>&1 &
+pid=$!
+wait_lines killed.jsonl 1
+ranks=$(ps -o pid= --ppid $pid)
+# shellcheck disable=SC2086
+kill -KILL $(echo $ranks | awk '{ print $2 }')
+wait $pid
+if [ "$(wc -l <killed.jsonl)" -eq 12 ] && [ "$(grep -c '"model"' killed.jsonl)" -eq 11 ] &&
+	grep -Eq '"error": "rank [0-9]+, which ran this job, was lost: no word from it for 15 s"' killed.jsonl; then
+	ok "a worker rank killed: its job an error line, every other job done"
+else
+	bad "a worker rank killed" "$(cut -c1-100 killed.jsonl)" "$(tail -5 kill.log)"
+fi
+
 echo "batch_mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

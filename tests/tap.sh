@@ -37,7 +37,7 @@ expect_fail() {
 # N lines, for at most a minute
 wait_lines() {
 	for _ in $(seq 600); do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return
+		[ "$(wc -l 2>/dev/null <"$1" || echo 0)" -ge "$2" ] && return
 		sleep 0.1
 	done
 }
