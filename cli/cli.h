@@ -28,6 +28,12 @@ const struct command *find_command(const char *name);
 int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void report_error(const pm_error *err);
+/* Where report_error, usage_error, report_warnings and cap_threads' note
+ * go: stderr, unless diag_capture(f) sent this thread's to f (a batch job's
+ * diagnostics, cmd_batch.c); diag_capture(NULL) restores stderr. Returns
+ * the stream captured before. */
+FILE *diag(void);
+FILE *diag_capture(FILE *f);
 /* Each of m's warnings as "perfmodel: warning: TEXT" on stderr. Printed
  * even with --quiet, which silences progress and reports, not what makes a
  * result untrustworthy (docs/cli.md). */
@@ -94,6 +100,9 @@ struct role_flags {
 	/* --target-kind NAME (checked), --resource COL, --per COL: each NULL
 	 * to keep the spec's (pm_spec_set_target_kind) */
 	const char *target_kind, *resource, *per;
+	/* a batch job's inline spec (JSON text, named spec_name in errors) in
+	 * place of spec_path; NULL: none */
+	const char *spec_json, *spec_name;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 
@@ -155,6 +164,17 @@ enum fit_mode { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
 /* 'perfmodel fit', 'select' or 'discover': one parser, one run, one output;
  * -h prints usage. */
 int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode);
+/* The same run for a job of 'perfmodel batch' (batch.c): argv parsed and
+ * checked as the command's, then the fit, with nothing printed but
+ * diagnostics and nothing saved; a fitted model (not one cut short by a
+ * signal) is handed to keep, whose failure is reported as any other.
+ * spec_json (NULL: none) is an inline spec in place of --spec FILE. */
+struct fit_sink {
+	const char *spec_json, *spec_name;
+	pm_status (*keep)(const pm_model *m, void *arg, pm_error *err);
+	void *arg;
+};
+int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */
@@ -181,6 +201,7 @@ int cmd_help(int argc, char **argv);
 int cmd_lif(int argc, char **argv);
 int cmd_ssgd(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 /* The plots of pm_report_plots as DIR/NAME.svg files, each written
  * atomically; DIR is made if missing (cmd_report.c). */
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
@@ -190,6 +211,7 @@ extern const char select_usage[], discover_usage[];
 extern const char advise_usage[];
 extern const char lif_usage[], ssgd_usage[];
 extern const char report_usage[];
+extern const char batch_usage[];
 extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[], sweep_usage[];
 
 #endif

@@ -570,11 +570,13 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 }
 
 /* Roles from --spec and the role flags; flags add to (or set) the spec's. */
-static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *err)
+static pm_status build_spec(const struct fit_args *a, const struct fit_sink *sink, pm_spec **out,
+			    pm_error *err)
 {
 	const struct role_flags r = { a->spec_path, a->target, a->extrinsic, a->intrinsic,
 				      a->categorical, a->form, a->ignore, a->target_kind,
-				      a->resource, a->per };
+				      a->resource, a->per, sink ? sink->spec_json : NULL,
+				      sink ? sink->spec_name : NULL };
 
 	return spec_from_flags(&r, out, err);
 }
@@ -674,7 +676,9 @@ static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation 
 	cprintf(f, "\n");
 }
 
-int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
+/* fit_command, or with sink fit_command_to. */
+static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
+		   const struct fit_sink *sink)
 {
 	struct fit_args a = { .out = "model.json", .opt = pm_fit_options_default(), .nseeds = 1,
 			      .select = mode == MODE_SELECT, .discover = mode == MODE_DISCOVER,
@@ -696,15 +700,17 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	a.opt.intervals = 5;
 	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
+	/* a batch job prints nothing but its diagnostics and saves nothing */
+	a.quiet |= sink != NULL;
 	cap_threads(&a.opt, a.quiet);
 	/* -o -: model.json on stdout, which the report then leaves alone */
-	to_stdout = strcmp(a.out, "-") == 0;
+	to_stdout = !sink && strcmp(a.out, "-") == 0;
 	if (to_stdout && a.json)
 		return usage_error(cmd, "-o - and --json both write to standard output: choose one");
 	rc = EXIT_FAIL;
 	/* before any work: an output that would destroy an input, or cannot
 	 * be a file, fails now rather than after the fit */
-	if (!to_stdout &&
+	if (!to_stdout && !sink &&
 	    pm_output_check(a.out, (const char *const[]){ a.data, a.spec_path, a.test_path }, 3,
 			    &err)) {
 		report_error(&err);
@@ -721,7 +727,7 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	/* select prints its table as it goes: a progress line would cut into it */
 	progress_install(&a.opt, a.quiet || a.select || a.discover);
 	table = a.quiet ? NULL : a.json ? stderr : stdout;
-	if (build_spec(&a, &s, &err) ||
+	if (build_spec(&a, sink, &s, &err) ||
 	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
 	    (a.select ? select_run(&a, &src, s, table, &r, &chosen, &err)
 	     : a.discover ? pm_discover_file(&src, s, &a.opt, &a.dopt, a.nseeds, &r, &err)
@@ -738,8 +744,21 @@ int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 	if (a.discover && table)
 		print_discovery(table, r->discovery, &a.dopt.validate, a.dopt.refine);
 	m = r->model;
+	/* a batch keeps whole fits only: one the signal touched (the fit, or
+	 * the calibration of its intervals) is run again (--resume) */
+	if (sink && *a.opt.stop) {
+		rc = EXIT_INTERRUPTED;
+		goto out;
+	}
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
+	if (sink) {
+		if (sink->keep(m, sink->arg, &err))
+			report_error(&err);
+		else
+			rc = EXIT_OK;
+		goto out;
+	}
 	if (pm_model_to_json(m, &json, &err) ||
 	    (to_stdout ? (fputs(json, stdout), PM_OK)
 		       : pm_write_file_atomic(a.out, json, strlen(json), &err)) ||
@@ -777,4 +796,16 @@ out:
 	pm_spec_free(s);
 	pm_model_free(warm);
 	return rc;
+}
+
+int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
+{
+	return fit_run(argc, argv, usage, mode, NULL);
+}
+
+int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink)
+{
+	return fit_run(argc, argv, mode == MODE_SELECT ? select_usage
+				   : mode == MODE_DISCOVER ? discover_usage : fit_usage,
+		       mode, sink);
 }

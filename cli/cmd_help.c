@@ -27,6 +27,8 @@ const struct command pm_commands[] = {
 	{ "ssgd", cmd_ssgd, "the S-SGD phase model: iteration time and speedup (eqs. 3.3-3.7)",
 	  ssgd_usage },
 	{ "report", cmd_report, "an HTML page with the fit's plots and tables", report_usage },
+	{ "batch", cmd_batch, "many fits from a jobs file, over MPI ranks when run under one",
+	  batch_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -39,7 +39,24 @@ int cprintf(FILE *f, const char *fmt, ...)
 	return n;
 }
 
-/* s on stderr with control characters as \x1b: a message quotes file
+/* Where diagnostics go: stderr, or a batch job's capture (diag_capture);
+ * per thread, as a batch's rank 0 runs jobs beside its dispatcher. */
+static _Thread_local FILE *diag_stream;
+
+FILE *diag(void)
+{
+	return diag_stream ? diag_stream : stderr;
+}
+
+FILE *diag_capture(FILE *f)
+{
+	FILE *old = diag_stream;
+
+	diag_stream = f;
+	return old;
+}
+
+/* s on diag() with control characters as \x1b: a message quotes file
  * names and the command line, whose bytes must not drive the terminal. */
 static void put_visible(const char *s)
 {
@@ -47,32 +64,32 @@ static void put_visible(const char *s)
 
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			cprintf(stderr, "\\x%c%c", hex[*p >> 4], hex[*p & 15]);
+			cprintf(diag(), "\\x%c%c", hex[*p >> 4], hex[*p & 15]);
 		else
-			fputc(*p, stderr);
+			fputc(*p, diag());
 }
 
 void report_error(const pm_error *err)
 {
-	fputs("perfmodel: ", stderr);
+	fputs("perfmodel: ", diag());
 	if (err->file[0]) {
 		put_visible(err->file);
 		if (err->line)
-			cprintf(stderr, ":%u", err->line);
+			cprintf(diag(), ":%u", err->line);
 		if (err->line && err->column)
-			cprintf(stderr, ":%u", err->column);
-		fputs(": ", stderr);
+			cprintf(diag(), ":%u", err->column);
+		fputs(": ", diag());
 	}
 	put_visible(err->msg[0] ? err->msg : pm_status_string(err->code));
-	fputc('\n', stderr);
+	fputc('\n', diag());
 }
 
 void report_warnings(const pm_model *m)
 {
 	for (size_t i = 0; i < pm_model_nwarnings(m); i++) {
-		fputs("perfmodel: warning: ", stderr);
+		fputs("perfmodel: warning: ", diag());
 		put_visible(pm_model_warning(m, i));
-		fputc('\n', stderr);
+		fputc('\n', diag());
 	}
 }
 
@@ -88,7 +105,7 @@ void cap_threads(pm_fit_options *o, int quiet)
 	if (o->threads <= cpus)
 		return;
 	if (!quiet)
-		cprintf(stderr, "perfmodel: note: --threads %u is more than the %u CPUs online: "
+		cprintf(diag(), "perfmodel: note: --threads %u is more than the %u CPUs online: "
 			"using %u\n", o->threads, cpus, cpus);
 	o->threads = cpus;
 }
@@ -101,11 +118,11 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs("perfmodel: ", stderr);
+	fputs("perfmodel: ", diag());
 	put_visible(msg);	/* it quotes the command line */
 	if (cmd)
-		cprintf(stderr, " (see 'perfmodel help %s')", cmd);
-	fputc('\n', stderr);
+		cprintf(diag(), " (see 'perfmodel help %s')", cmd);
+	fputc('\n', diag());
 	return EXIT_USAGE;
 }
 
@@ -282,7 +299,8 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 	pm_spec *s = NULL;
 	pm_status st;
 
-	st = r->spec_path ? pm_spec_read_file(r->spec_path, &s, err) : pm_spec_new(&s, err);
+	st = r->spec_json ? pm_spec_parse(r->spec_json, r->spec_name, &s, err)
+	     : r->spec_path ? pm_spec_read_file(r->spec_path, &s, err) : pm_spec_new(&s, err);
 	if (st)
 		return st;
 	if ((r->target && (st = pm_spec_set_target(s, r->target, err))) ||

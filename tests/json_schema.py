@@ -222,6 +222,26 @@ def main():
     run(v, "advise", ["advise", "-m", "kind.json", "kind_job.json", "--vary", "nodes=1..64:x2",
                       "--json"])
 
+    # batch (docs/batch.md): JSON lines, each validated; a model, an error,
+    # and the marker of a run cut short (a job file whose second line is bad)
+    with open("jobs.jsonl", "w") as f:
+        f.write(json.dumps({"id": "g", "data": gemm, "spec": os.path.join(models, "gemm.json"),
+                            "maxiter": 20}) + "\n")
+        f.write(json.dumps({"id": 2, "data": "nothere.csv"}) + "\n")
+    what = "perfmodel batch jobs.jsonl"
+    p = subprocess.run([pm, "batch", "jobs.jsonl"], capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    lines.append(json.dumps({"incomplete": True, "done": 2, "jobs": 3}))
+    if p.returncode != 1 or len(lines) != 3:
+        failures.append("%s: exit %d, %d lines: %s" % (what, p.returncode, len(lines), p.stderr))
+    for i, line in enumerate(lines):
+        try:
+            check(v, "batch", "%s, line %d" % (what, i + 1), strict_parse(line))
+        except ValueError as e:
+            failures.append("%s: line %d is not JSON: %s" % (what, i + 1, e))
+    print("ok - %s (batch.json)" % what)
+    covered.add("batch")
+
     for c in sorted(commands() - covered):
         failures.append("command '%s' has no --json case in tests/json_schema.py" % c)
     for f in failures:

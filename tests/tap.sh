@@ -14,7 +14,7 @@ has() {
 	shift 2
 	for re in "$@"; do
 		if ! grep -Eq -e "$re" "$file"; then
-			bad "$name" "no /$re/ in $file:" "$(cat "$file")"
+			bad "$name" "no /$re/ in $file:" "$(cut -c1-300 "$file")"
 			return
 		fi
 	done
@@ -32,4 +32,12 @@ expect_fail() {
 	else
 		ok "$name"
 	fi
+}
+# wait_lines FILE N: until FILE (written by a command in the background) has
+# N lines, for at most a minute
+wait_lines() {
+	for _ in $(seq 600); do
+		[ "$(wc -l 2>/dev/null <"$1" || echo 0)" -ge "$2" ] && return
+		sleep 0.1
+	done
 }

@@ -289,7 +289,8 @@ void pm__jw_break(pm_jw *w, int indent)
 		w->failed = JW_MISUSE;
 		return;
 	}
-	w->brk = 1 + indent;
+	if (!w->flat)
+		w->brk = 1 + indent;
 }
 
 void pm__jw_key(pm_jw *w, const char *key)

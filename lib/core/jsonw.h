@@ -26,6 +26,7 @@ typedef struct pm_jw {
 	int failed;
 	int line_from;	/* depth of the outermost one-line container; 0: none open */
 	int brk;	/* 1 + the indent of the line break before the next value; 0: none */
+	int flat;	/* set by the caller: pm__jw_break is a no-op (a document on one line) */
 } pm_jw;
 
 void pm__jw_init(pm_jw *w);
@@ -42,7 +43,8 @@ void pm__jw_array_end(pm_jw *w);
 void pm__jw_object_begin_line(pm_jw *w);
 void pm__jw_array_begin_line(pm_jw *w);
 /* Inside a one-line container: the next member or element goes on a new
- * line indented by `indent` spaces (after the comma, if one is due).
+ * line indented by `indent` spaces (after the comma, if one is due); not
+ * when w->flat is set, for lines that must stay one (perfmodel batch's).
  * Elsewhere, or an indent outside [0, 100], a misuse. */
 void pm__jw_break(pm_jw *w, int indent);
 void pm__jw_key(pm_jw *w, const char *key);	/* inside an object, before its value */

@@ -303,7 +303,7 @@ static void begin_source(pm_jw *w, const char *key, const char *file, size_t siz
 	fixed_string(w, fingerprint, sizeof(((pm_fit_info *)0)->fingerprint));
 }
 
-static void write_fit(pm_jw *w, const pm_model *m)
+static void write_fit(pm_jw *w, const pm_model *m, int run)
 {
 	const pm_fit_info *f = &m->info;
 	static const char *const reg_name[] = { "none", "l1", "l2" };
@@ -409,6 +409,8 @@ static void write_fit(pm_jw *w, const pm_model *m)
 	pm__jw_object_end(w);
 
 	/* Apart, so that two runs that should agree can be compared without it. */
+	if (!run)
+		return;
 	pm__jw_key(w, "run");
 	pm__jw_object_begin(w);
 	pm__jw_key(w, "threads");
@@ -441,6 +443,11 @@ pm_status pm_model_to_json(const pm_model *m, char **out, pm_error *err)
 }
 
 pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
+{
+	return pm__model_write_members_run(w, m, 1, err);
+}
+
+pm_status pm__model_write_members_run(pm_jw *w, const pm_model *m, int run, pm_error *err)
 {
 	pm_status st;
 
@@ -492,7 +499,7 @@ pm_status pm__model_write_members(pm_jw *w, const pm_model *m, pm_error *err)
 	if (m->iv.nres)
 		write_intervals(w, m);
 	if (m->has_fit_info)
-		write_fit(w, m);
+		write_fit(w, m, run);
 	return PM_OK;
 }
 

@@ -107,6 +107,24 @@ typedef struct pm_read_info {
 /* Free reps and cv and zero *info. NULL is fine. */
 PM_API void pm_read_info_clear(pm_read_info *info);
 
+/* The regions (call paths) × metrics of an Extra-P file, for one fit per
+ * pair (`perfmodel batch --each-region`): each pair once, in the order of
+ * first appearance; region[i] and metric[i] are what --region and --metric
+ * take to read pair i (pm_read_options.region, .metric). format: Extra-P
+ * text, JSON (both layouts) or JSON Lines, or PM_FORMAT_AUTO: a JSON
+ * document, JSON Lines, else the text format, by content. Only the names
+ * are read: a pair's measurements are checked when it is read. On success
+ * *out owns the list (pm_extrap_list_free); errors: pm__read_file's
+ * (PM_EIO), PM_EINVAL for another format, PM_ESCHEMA for a file with no
+ * pair, PM_ENOMEM. */
+typedef struct pm_extrap_list {
+	size_t n;
+	char **region, **metric;
+} pm_extrap_list;
+PM_API pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list **out,
+				     pm_error *err);
+PM_API void pm_extrap_list_free(pm_extrap_list *l);	/* NULL: no-op */
+
 /*
  * Read measurements in any supported format (o NULL: the defaults), turn
  * throughput into time and aggregate repetitions. On success *out owns the

@@ -922,6 +922,27 @@ PM_API const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS]);
 /* The model as a model.json text (malloc'd, caller frees): every double
  * printed so that it reads back bit-exact. */
 PM_API pm_status pm_model_to_json(const pm_model *m, char **out, pm_error *err);
+/* The lines of `perfmodel batch`'s results (docs/batch.md). A job's id as
+ * its jobs file gave it: a string (text), a whole number, or none (given 0,
+ * written as null: a line that could not be read as a job). */
+typedef struct pm_batch_id {
+	const char *text;	/* the string id; NULL: number is the id */
+	long long number;
+	int given;
+} pm_batch_id;
+/* One job's result as one line (newline-terminated, malloc'd, caller
+ * frees): {"id": ID, "model": MODEL} with MODEL the document of
+ * pm_model_to_json on one line, or {"id": ID, "error": MESSAGE}; exactly one
+ * of m and error. Without timings the model's "run" member (threads used,
+ * wall time) is left out, so that two runs of one batch write the same bytes
+ * (the loader takes a model without it). PM_EINVAL for both or neither of m
+ * and error, or a model the loader would refuse; PM_ENOMEM. */
+PM_API pm_status pm_batch_line_to_json(const pm_batch_id *id, const pm_model *m,
+				       const char *error, int timings, char **out, pm_error *err);
+/* The last line of a batch cut short: {"incomplete": true, "done": DONE,
+ * "jobs": JOBS}. PM_EINVAL when done > jobs. */
+PM_API pm_status pm_batch_incomplete_to_json(size_t done, size_t jobs, char **out,
+					     pm_error *err);
 /* Write model.json atomically: a temporary file in the same folder, fsync,
  * rename. A failure leaves no file behind and any old file untouched. */
 PM_API pm_status pm_model_save_file(const pm_model *m, const char *path, pm_error *err);

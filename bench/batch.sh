@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# perfmodel batch over MPI ranks against one process (issue 23,
+# docs/benchmarks.md "Batch over MPI"): a batch of the bundled data sets
+# (data/*.csv with models/*.json) × SEEDS seeds, run without MPI on one
+# thread, then under `mpirun -np 2` with one thread per rank; prints each
+# run's wall time (the median of REPEATS), the speed-up, and whether the two
+# results files are the same bytes. The target: >= 1.6x on 2 cores.
+#
+# usage: bench/batch.sh [BUILD] [SEEDS] [REPEATS]
+#   BUILD    the build folder (default build): its cli/perfmodel and
+#            cli/perfmodel-batch-mpi
+#   SEEDS    seeds 1..SEEDS of every data set (default 8)
+#   REPEATS  runs of each, alternating (default 3)
+#
+# The whole command is timed (reading, fitting, writing; mpirun's start-up
+# too, which is part of what a user waits for). The load of the machine
+# (1-minute load average) is printed before and after: the speed-up needs
+# two idle cores. Timings are printed, never asserted.
+set -u
+root=$(realpath "$(dirname "$0")/..")
+build=$(realpath "${1:-$root/build}")
+seeds=${2:-8}
+repeats=${3:-3}
+pm=$build/cli/perfmodel
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -x "$build/cli/perfmodel-batch-mpi" ] || ! command -v mpirun >/dev/null; then
+	echo "batch: no perfmodel-batch-mpi or mpirun (build with -Dmpi=enabled)" >&2
+	exit 1
+fi
+for spec in "$root"/models/*.json; do
+	name=$(basename "$spec" .json)
+	data=$(ls "$root"/data/"$name"*.csv 2>/dev/null | head -1)
+	[ -n "$data" ] || continue
+	for s in $(seq "$seeds"); do
+		echo "{\"id\": \"$name-$s\", \"data\": \"$data\", \"spec\": \"$spec\", \"seed\": $s}"
+	done
+done >"$work/jobs.jsonl"
+njobs=$(wc -l <"$work/jobs.jsonl")
+
+now() { date +%s.%N; }
+# timed OUT COMMAND...: seconds the command took
+timed() {
+	local out=$1 t0
+	shift
+	t0=$(now)
+	"$@" >/dev/null 2>&1
+	echo "$(now) - $t0" | bc -l
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "batch: $njobs jobs ($(ls "$root"/models/*.json | wc -l) data sets x $seeds seeds), $repeats runs each"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+one=()
+two=()
+for _ in $(seq "$repeats"); do
+	one+=("$(timed one "$pm" batch "$work/jobs.jsonl" -o "$work/one.jsonl" --threads 1)")
+	two+=("$(timed two mpirun --allow-run-as-root --oversubscribe -np 2 "$pm" batch \
+		"$work/jobs.jsonl" -o "$work/two.jsonl" --threads 1)")
+done
+t1=$(printf '%s\n' "${one[@]}" | median)
+t2=$(printf '%s\n' "${two[@]}" | median)
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'one process, 1 thread:     %7.2f s  (runs: %s)\n' "$t1" "$(printf '%.2f ' "${one[@]}")"
+printf 'mpirun -np 2, 1 thread:    %7.2f s  (runs: %s)\n' "$t2" "$(printf '%.2f ' "${two[@]}")"
+printf 'speed-up:                  %7.2fx  (target >= 1.6x on 2 idle cores)\n' \
+	"$(echo "$t1 / $t2" | bc -l)"
+if cmp -s "$work/one.jsonl" "$work/two.jsonl"; then
+	echo "results: the same bytes"
+else
+	echo "results: DIFFER"
+	exit 1
+fi

@@ -1,0 +1,808 @@
+/* perfmodel batch's parts (batch.h): a jobs file's lines become the argv
+ * the command line would get, so that every option, every check and every
+ * error message of a job is fit's own (cmd_fit.c); a job runs in this
+ * process with its diagnostics captured; the results are written in job
+ * order as they complete. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+
+enum { OPT_THREADS = 256, OPT_TIMINGS, OPT_RESUME, OPT_EACH_REGION, OPT_COMMAND };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "timings", no_argument, NULL, OPT_TIMINGS },
+	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "each-region", required_argument, NULL, OPT_EACH_REGION },
+	{ "command", required_argument, NULL, OPT_COMMAND },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* path as an absolute name, so that it still names the same file once the
+ * jobs' folder is the current one; NULL when out of memory. */
+static char *absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+	size_t n;
+	char *s;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return strdup(path);
+	n = strlen(cwd) + strlen(path) + 2;
+	s = malloc(n);
+	if (s)
+		pm_snprintf(s, n, "%s/%s", cwd, path);
+	return s;
+}
+
+int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
+{
+	unsigned long long u;
+	const char *out = NULL, *resume = NULL;
+	int c, own = 0;
+
+	/* after "--": --each-region's options of every fit */
+	while (own < argc && strcmp(argv[own], "--"))
+		own++;
+	a->fit_argv = argv + own + (own < argc);
+	a->fit_argc = argc - own - (own < argc);
+	*help = 0;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(own, argv, ":o:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case OPT_EACH_REGION: a->each_region = optarg; break;
+		case OPT_COMMAND:
+			if (strcmp(optarg, "fit") && strcmp(optarg, "select") &&
+			    strcmp(optarg, "discover"))
+				return usage_error("batch", "--command '%s': expected fit, select or "
+						   "discover", optarg);
+			a->command = optarg;
+			break;
+		case OPT_RESUME: resume = optarg; break;
+		case OPT_TIMINGS: a->timings = 1; break;
+		case OPT_THREADS:
+			if (parse_uint(optarg, 1024, &u) || u == 0)
+				return usage_error("batch", "--threads '%s': expected a whole number "
+						   "from 1 to 1024", optarg);
+			a->threads = optarg;
+			break;
+		default:
+			*help = c == 'h';
+			return common_option(c, argv, "batch", batch_usage);
+		}
+	}
+	if (a->each_region ? optind != own : one_operand(own, argv, "batch", "jobs file", &a->jobs))
+		return a->each_region ? usage_error("batch", "--each-region makes the jobs: no jobs "
+						    "file") : EXIT_USAGE;
+	if (!a->each_region && (a->command || a->fit_argc))
+		return usage_error("batch", "--command and options after -- are --each-region's; "
+				   "a jobs file says them per job");
+	if (resume && !strcmp(resume, "-"))
+		return usage_error("batch", "--resume reads and rewrites a file: not '-'");
+	if (out && !strcmp(out, "-") && resume)
+		return usage_error("batch", "--resume rewrites the results in a file: not -o -");
+	if (!out && resume)
+		out = resume;
+	a->out = out && strcmp(out, "-") ? absolute(out) : NULL;
+	a->resume = resume ? absolute(resume) : NULL;
+	if ((out && strcmp(out, "-") && !a->out) || (resume && !a->resume)) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+void batch_args_free(struct batch_args *a)
+{
+	free(a->out);
+	free(a->resume);
+}
+
+/* Keys that are options of the command line but not of a job: where the
+ * model goes and what is printed are the batch's. */
+static const char *const not_job_options[] = { "output", "json", "quiet", "help", "plot-dir" };
+
+/* A JSON value as an option's text into buf: strings as they are, numbers
+ * as written back exactly (a whole number without a point), arrays as
+ * comma-separated lists of those. 0, or -1 for what no option takes. */
+static int value_text(const cJSON *v, char *buf, size_t size)
+{
+	char num[PM_DOUBLE_CHARS];
+	size_t len = 0;
+	const cJSON *e;
+
+	if (cJSON_IsString(v))
+		return (size_t)pm_snprintf(buf, size, "%s", v->valuestring) >= size ? -1 : 0;
+	if (cJSON_IsNumber(v)) {
+		double d = v->valuedouble;
+
+		if (d == floor(d) && fabs(d) < 9007199254740992.0)
+			pm_snprintf(buf, size, "%lld", (long long)d);
+		else
+			pm_snprintf(buf, size, "%s", pm_format_double(d, num));
+		return 0;
+	}
+	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
+		return -1;
+	cJSON_ArrayForEach(e, v) {
+		size_t comma = len > 0;
+
+		if (cJSON_IsArray(e) || len + comma + 1 >= size ||
+		    value_text(e, buf + len + comma, size - len - comma))
+			return -1;
+		if (comma)
+			buf[len] = ',';
+		len += comma + strlen(buf + len + comma);
+	}
+	return 0;
+}
+
+static char *job_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *job_errorf(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	pm_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return strdup(msg);
+}
+
+/* The id member: a string or a whole number. NULL, or what is wrong. */
+static char *read_id(const cJSON *v, const char *where, pm_batch_id *id)
+{
+	if (cJSON_IsString(v)) {
+		id->text = strdup(v->valuestring);
+		id->given = 1;
+		return id->text ? NULL : job_errorf("out of memory");
+	}
+	if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+	    fabs(v->valuedouble) < 9007199254740992.0) {
+		id->number = (long long)v->valuedouble;
+		id->given = 1;
+		return NULL;
+	}
+	return job_errorf("%s: %s", where, v ? "\"id\" must be a string or a whole number"
+					      : "no \"id\": every job needs one");
+}
+
+/* argv[argc++] = a copy of text (the array has room). */
+static int push(struct batch_job *j, const char *text)
+{
+	return (j->argv[j->argc] = strdup(text)) ? (j->argc++, 0) : -1;
+}
+
+/* The job of one object; its error in j->error when it is none. */
+static void read_job(const cJSON *o, const char *where, const char *threads, struct batch_job *j)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(o, "command");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data"), *v;
+	char text[4096];
+	struct stat st;
+
+	if ((j->error = read_id(cJSON_GetObjectItemCaseSensitive(o, "id"), where, &j->id)))
+		return;
+	j->mode = MODE_FIT;
+	if (cmd && !(cJSON_IsString(cmd) && (!strcmp(cmd->valuestring, "fit") ||
+					    !strcmp(cmd->valuestring, "select") ||
+					    !strcmp(cmd->valuestring, "discover")))) {
+		j->error = job_errorf("%s: \"command\" must be \"fit\", \"select\" or \"discover\"",
+				      where);
+		return;
+	}
+	if (cmd)
+		j->mode = !strcmp(cmd->valuestring, "select") ? MODE_SELECT
+			  : !strcmp(cmd->valuestring, "discover") ? MODE_DISCOVER : MODE_FIT;
+	/* the command, --threads, every member, "--" and the data */
+	j->argv = calloc((size_t)cJSON_GetArraySize(o) + 5, sizeof(*j->argv));
+	if (!j->argv || push(j, j->mode == MODE_SELECT ? "select"
+				: j->mode == MODE_DISCOVER ? "discover" : "fit"))
+		goto oom;
+	if (threads && (pm_snprintf(text, sizeof(text), "--threads=%s", threads), push(j, text)))
+		goto oom;
+	j->size = 1;
+	cJSON_ArrayForEach(v, o) {
+		const char *key = v->string;
+
+		if (!strcmp(key, "id") || !strcmp(key, "command") || !strcmp(key, "data"))
+			continue;
+		/* getopt takes an abbreviation too ("he" for help, which would
+		 * print and exit): a key that begins one is refused as well */
+		for (size_t k = 0; k < sizeof(not_job_options) / sizeof(*not_job_options); k++)
+			if (*key && !strncmp(key, not_job_options[k], strlen(key))) {
+				j->error = job_errorf("%s: \"%s\" is not an option of a batch job: the "
+						      "model goes into the results", where, key);
+				return;
+			}
+		if (!strcmp(key, "spec") && cJSON_IsObject(v)) {
+			j->spec_json = cJSON_PrintUnformatted(v);
+			j->spec_name = job_errorf("%s: spec", where);
+			if (!j->spec_json || !j->spec_name)
+				goto oom;
+			continue;
+		}
+		if (cJSON_IsFalse(v) || cJSON_IsNull(v))
+			continue;	/* a flag not given */
+		if (cJSON_IsTrue(v))
+			pm_snprintf(text, sizeof(text), "--%s", key);
+		else {
+			size_t n = (size_t)pm_snprintf(text, sizeof(text), "--%s=", key);
+
+			if (n >= sizeof(text) || value_text(v, text + n, sizeof(text) - n)) {
+				j->error = job_errorf("%s: \"%s\": expected a string, a number, true "
+						      "or a list of them", where, key);
+				return;
+			}
+		}
+		if (push(j, text))
+			goto oom;
+		/* longest first: repeated fits and searches cost more */
+		if (!strcmp(key, "seeds") && cJSON_IsNumber(v) && v->valuedouble > 1)
+			j->size *= v->valuedouble;
+	}
+	if (data && !cJSON_IsString(data)) {
+		j->error = job_errorf("%s: \"data\" must be a file name", where);
+		return;
+	}
+	if (data && (push(j, "--") || push(j, data->valuestring)))
+		goto oom;
+	/* the measurements' bytes stand for their rows */
+	if (data && stat(data->valuestring, &st) == 0)
+		j->size *= (double)st.st_size;
+	j->size *= j->mode == MODE_DISCOVER ? 20 : j->mode == MODE_SELECT ? 6 : 1;
+	return;
+oom:
+	free(j->error);
+	j->error = job_errorf("out of memory");
+}
+
+/* Job ids in one order, for duplicates and --resume's look-up. */
+static int id_cmp(const pm_batch_id *a, const pm_batch_id *b)
+{
+	if (!a->text != !b->text)
+		return a->text ? 1 : -1;
+	if (a->text)
+		return strcmp(a->text, b->text);
+	return (a->number > b->number) - (a->number < b->number);
+}
+
+/* The batch the comparators below look into: qsort passes them no
+ * context. The drivers sort before any job runs, on one thread. */
+static const struct batch *sort_batch;
+
+static int index_cmp(const void *x, const void *y)
+{
+	const struct batch_job *a = &sort_batch->job[*(const size_t *)x];
+	const struct batch_job *b = &sort_batch->job[*(const size_t *)y];
+	int c = id_cmp(&a->id, &b->id);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* The jobs that have an id, sorted by it (ties by line); NULL: no memory. */
+static size_t *by_id(const struct batch *b, size_t *n)
+{
+	size_t *ix = malloc((b->n + 1) * sizeof(*ix));
+
+	*n = 0;
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->job[i].id.given)
+			ix[(*n)++] = i;
+	sort_batch = b;
+	qsort(ix, *n, sizeof(*ix), index_cmp);
+	return ix;
+}
+
+/* Two jobs of one id: results are matched to jobs by id (--resume). */
+static int check_ids(const struct batch *b)
+{
+	size_t n, *ix = by_id(b, &n);
+	int rc = 0;
+
+	if (!ix) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	for (size_t k = 1; k < n && !rc; k++) {
+		const struct batch_job *a = &b->job[ix[k - 1]], *c = &b->job[ix[k]];
+
+		if (id_cmp(&a->id, &c->id))
+			continue;
+		if (a->id.text)
+			cprintf(diag(), "perfmodel: %s:%u: id \"%s\" is also line %u's: ids must be "
+				"unique\n", b->path, c->line, c->id.text, a->line);
+		else
+			cprintf(diag(), "perfmodel: %s:%u: id %lld is also line %u's: ids must be "
+				"unique\n", b->path, c->line, c->id.number, a->line);
+		rc = EXIT_FAIL;
+	}
+	free(ix);
+	return rc;
+}
+
+/* The folder of path ("." for none), into buf. */
+static void folder_of(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		pm_snprintf(buf, size, ".");
+	else if (slash == path)
+		pm_snprintf(buf, size, "/");
+	else
+		pm_snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int batch_read(const char *path, const char *threads, int timings, struct batch *b)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, where[PATH_MAX + 32], dir[PATH_MAX];
+	size_t cap = 0, room = 0;
+	ssize_t len;
+	unsigned line = 0;
+
+	*b = (struct batch){ .path = path, .timings = timings };
+	if (!f) {
+		cprintf(diag(), "perfmodel: %s: %s\n", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	folder_of(path, dir, sizeof(dir));
+	/* a job's relative paths are the jobs file's: read them from there */
+	if (chdir(dir)) {
+		cprintf(diag(), "perfmodel: %s: %s\n", dir, strerror(errno));
+		fclose(f);
+		return EXIT_FAIL;
+	}
+	while ((len = getline(&text, &cap, f)) >= 0) {
+		struct batch_job *j;
+		cJSON *o;
+
+		line++;
+		if (strspn(text, " \t\r\n") == (size_t)len)
+			continue;
+		if (b->n == room) {
+			room = room ? 2 * room : 64;
+			j = realloc(b->job, room * sizeof(*j));
+			if (!j)
+				break;
+			b->job = j;
+		}
+		j = &b->job[b->n++];
+		*j = (struct batch_job){ .line = line };
+		pm_snprintf(where, sizeof(where), "%s:%u", path, line);
+		/* the whole line: nothing may follow the object */
+		o = cJSON_ParseWithOpts(text, NULL, 1);
+		if (!cJSON_IsObject(o))
+			j->error = job_errorf("%s: %s", where,
+					      o ? "a job is a JSON object" : "not JSON");
+		else
+			read_job(o, where, threads, j);
+		cJSON_Delete(o);
+	}
+	free(text);
+	if (ferror(f) || len >= 0) {
+		cprintf(diag(), "perfmodel: %s: %s\n", path, len >= 0 ? "out of memory"
+								  : "read error");
+		fclose(f);
+		return EXIT_FAIL;
+	}
+	fclose(f);
+	return check_ids(b);
+}
+
+/* One --each-region job: argv as batch_read's (command, --threads, the
+ * pair, the options, "--", the file). 0, or -1 when out of memory. */
+static int region_job(const struct batch_args *a, const pm_extrap_list *l, size_t i,
+		      struct batch_job *j)
+{
+	size_t n = strlen(l->region[i]) + strlen(l->metric[i]) + 16;
+	char *text = malloc(n);
+	int rc = -1;
+
+	j->line = (unsigned)i + 1;
+	j->mode = !a->command || !strcmp(a->command, "fit") ? MODE_FIT
+		  : !strcmp(a->command, "select") ? MODE_SELECT : MODE_DISCOVER;
+	j->argv = calloc((size_t)a->fit_argc + 7, sizeof(*j->argv));
+	j->id.given = 1;
+	j->size = 1;
+	if (!text || !j->argv || push(j, a->command ? a->command : "fit"))
+		goto out;
+	if (a->threads && (pm_snprintf(text, n, "--threads=%s", a->threads), push(j, text)))
+		goto out;
+	pm_snprintf(text, n, "--region=%s", l->region[i]);
+	if (push(j, text))
+		goto out;
+	pm_snprintf(text, n, "--metric=%s", l->metric[i]);
+	if (push(j, text))
+		goto out;
+	for (int k = 0; k < a->fit_argc; k++)
+		if (push(j, a->fit_argv[k]))
+			goto out;
+	if (push(j, "--") || push(j, a->each_region))
+		goto out;
+	pm_snprintf(text, n, "%s/%s", l->region[i], l->metric[i]);
+	j->id.text = text;
+	text = NULL;
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+int batch_regions(const struct batch_args *a, struct batch *b)
+{
+	pm_extrap_list *l = NULL;
+	pm_error err = { 0 };
+
+	*b = (struct batch){ .path = a->each_region, .timings = a->timings };
+	if (pm_extrap_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
+		report_error(&err);
+		return EXIT_FAIL;
+	}
+	b->job = calloc(l->n, sizeof(*b->job));
+	for (size_t i = 0; b->job && i < l->n; i++, b->n++)
+		if (region_job(a, l, i, &b->job[i])) {
+			b->n++;
+			pm_extrap_list_free(l);
+			report_error(&(pm_error){ .code = PM_ENOMEM });
+			return EXIT_FAIL;
+		}
+	pm_extrap_list_free(l);
+	if (!b->job) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	return check_ids(b);
+}
+
+void batch_free(struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		struct batch_job *j = &b->job[i];
+
+		for (int k = 0; k < j->argc; k++)
+			free(j->argv[k]);
+		free(j->argv);
+		free((char *)j->id.text);
+		free(j->spec_json);
+		free(j->spec_name);
+		free(j->error);
+	}
+	free(b->job);
+	*b = (struct batch){ 0 };
+}
+
+static int size_cmp(const void *x, const void *y)
+{
+	const struct batch_job *a = &sort_batch->job[*(const size_t *)x];
+	const struct batch_job *b = &sort_batch->job[*(const size_t *)y];
+
+	/* larger first; ties in job order, so that the order is one */
+	if (a->size != b->size)
+		return a->size < b->size ? 1 : -1;
+	return (a > b) - (a < b);
+}
+
+size_t *batch_order(const struct batch *b, const unsigned char *done, size_t *n)
+{
+	size_t *ix = malloc((b->n + 1) * sizeof(*ix));
+
+	*n = 0;
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < b->n; i++)
+		if (!done[i])
+			ix[(*n)++] = i;
+	sort_batch = b;
+	qsort(ix, *n, sizeof(*ix), size_cmp);
+	return ix;
+}
+
+/* fit_command_to's keep: the model's line. */
+struct kept {
+	const struct batch *b;
+	size_t i;
+	char *line;
+};
+
+static pm_status keep(const pm_model *m, void *arg, pm_error *err)
+{
+	struct kept *k = arg;
+
+	return pm_batch_line_to_json(&k->b->job[k->i].id, m, NULL, k->b->timings, &k->line, err);
+}
+
+/* The diagnostics a failed job printed, as one message: "perfmodel: "
+ * taken off each line, the lines joined by "; ". */
+static void tidy_message(char *s)
+{
+	static const char prefix[] = "perfmodel: ";
+	char *w = s;
+
+	for (char *r = s; *r;) {
+		char *end = strchr(r, '\n');
+		size_t n = end ? (size_t)(end - r) : strlen(r);
+
+		if (!strncmp(r, prefix, sizeof(prefix) - 1) && n >= sizeof(prefix) - 1) {
+			r += sizeof(prefix) - 1;
+			n -= sizeof(prefix) - 1;
+		}
+		if (n && w != s) {
+			memcpy(w, "; ", 2);
+			w += 2;
+		}
+		memmove(w, r, n);
+		w += n;
+		r += n + (end != NULL);
+	}
+	*w = '\0';
+}
+
+int batch_run(const struct batch *b, size_t i, char **line, int *error)
+{
+	const struct batch_job *j = &b->job[i];
+	struct kept k = { b, i, NULL };
+	char *msg = NULL;
+	size_t msg_len = 0;
+	FILE *capture, *was;
+	int rc;
+
+	*line = NULL;
+	*error = 1;
+	if (j->error) {
+		pm_batch_line_to_json(&j->id, NULL, j->error, 0, line, NULL);
+		return *line ? 0 : -1;
+	}
+	capture = open_memstream(&msg, &msg_len);
+	if (!capture)
+		return -1;
+	was = diag_capture(capture);
+	rc = fit_command_to(j->argc, j->argv, j->mode,
+			    &(struct fit_sink){ j->spec_json, j->spec_name, keep, &k });
+	diag_capture(was);
+	fclose(capture);
+	/* a signal: whatever the job says, it is to be run again */
+	if (rc == EXIT_INTERRUPTED || (rc && *b->stop)) {
+		free(msg);
+		free(k.line);
+		return 1;
+	}
+	if (rc == EXIT_OK) {
+		/* its warnings are in the model's "warnings" */
+		free(msg);
+		*line = k.line;
+		*error = 0;
+		return *line ? 0 : -1;
+	}
+	free(k.line);
+	if (!msg)
+		return -1;
+	tidy_message(msg);
+	pm_batch_line_to_json(&j->id, NULL, *msg ? msg : "failed", 0, line, NULL);
+	free(msg);
+	return *line ? 0 : -1;
+}
+
+/* What the output has of a job (batch_out.done). */
+enum { LINE_NONE, LINE_HELD, LINE_WRITTEN };
+
+/* One line to the output, whole: a signal waits until it is out. */
+static void out_write(struct batch_out *o, const char *line)
+{
+	interrupt_hold(1);
+	fputs(line, o->f);
+	fflush(o->f);
+	interrupt_hold(0);
+}
+
+/* A result line of --resume's file for a job of b: its index, or b->n. */
+static size_t old_job(const struct batch *b, const size_t *ix, size_t nix, const char *text,
+		      int *error)
+{
+	cJSON *o = cJSON_Parse(text), *id;
+	pm_batch_id want = { 0 };
+	size_t lo = 0, hi = nix, found = b->n;
+
+	id = cJSON_GetObjectItemCaseSensitive(o, "id");
+	*error = cJSON_GetObjectItemCaseSensitive(o, "error") != NULL;
+	if (!cJSON_IsObject(o) || (!*error && !cJSON_GetObjectItemCaseSensitive(o, "model")) ||
+	    (cJSON_IsString(id) ? (want.text = id->valuestring, 0)
+	     : cJSON_IsNumber(id) ? (want.number = (long long)id->valuedouble, 0) : 1)) {
+		cJSON_Delete(o);
+		return found;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = id_cmp(&b->job[ix[mid]].id, &want);
+
+		if (c == 0) {
+			found = ix[mid];
+			break;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	cJSON_Delete(o);
+	return found;
+}
+
+/* --resume's lines: each result of a job of b, kept (by job) as done. */
+static int read_resume(struct batch_out *o, const struct batch *b, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0, nix, *ix;
+	ssize_t len = 0;
+	int oom = 0;
+
+	if (!f) {
+		/* nothing done yet: the first run of a job script that resumes */
+		if (errno == ENOENT)
+			return 0;
+		cprintf(diag(), "perfmodel: %s: %s\n", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	ix = by_id(b, &nix);
+	oom = !ix;
+	while (!oom && (len = getline(&text, &cap, f)) >= 0) {
+		int error;
+		size_t i;
+
+		/* a line cut short by a kill has no newline: not a result */
+		if (!len || text[len - 1] != '\n' ||
+		    (i = old_job(b, ix, nix, text, &error)) == b->n || o->done[i])
+			continue;
+		if (!(o->line[i] = strdup(text))) {
+			oom = 1;
+			break;
+		}
+		o->done[i] = LINE_WRITTEN;
+		o->ndone++;
+		o->failed |= error;
+	}
+	free(text);
+	free(ix);
+	fclose(f);
+	o->nold = o->ndone;
+	if (oom) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int batch_out_open(struct batch_out *o, const struct batch_args *a, const struct batch *b)
+{
+	int rc;
+
+	*o = (struct batch_out){ .path = a->out };
+	o->line = calloc(b->n + 1, sizeof(*o->line));
+	o->done = calloc(b->n + 1, 1);
+	if (!o->line || !o->done) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	if (a->resume && (rc = read_resume(o, b, a->resume)))
+		return rc;
+	o->f = a->out ? fopen(a->out, "w") : stdout;
+	if (!o->f) {
+		cprintf(diag(), "perfmodel: %s: %s\n", a->out, strerror(errno));
+		return EXIT_FAIL;
+	}
+	/* the results so far first, in job order; new ones follow them */
+	for (size_t i = 0; i < b->n; i++)
+		if (o->done[i])
+			out_write(o, o->line[i]);
+	while (o->next < b->n && o->done[o->next])
+		o->next++;
+	return 0;
+}
+
+/* Job i's held line out; freed unless a resumed run rewrites its file from
+ * every line at the end. */
+static void write_held(struct batch_out *o, size_t i)
+{
+	out_write(o, o->line[i]);
+	o->done[i] = LINE_WRITTEN;
+	if (!o->nold) {
+		free(o->line[i]);
+		o->line[i] = NULL;
+	}
+}
+
+void batch_out_put(struct batch_out *o, const struct batch *b, size_t i, char *line, int error)
+{
+	o->line[i] = line;
+	o->done[i] = LINE_HELD;
+	o->ndone++;
+	o->failed |= error;
+	for (; o->next < b->n && o->done[o->next]; o->next++)
+		if (o->done[o->next] == LINE_HELD)
+			write_held(o, o->next);
+}
+
+/* A resumed run's file, rewritten as if run in one go: every line in job
+ * order (and the marker), replacing the old lines and the new ones after
+ * them at once. */
+static int rewrite(struct batch_out *o, const struct batch *b, const char *marker)
+{
+	size_t len = marker ? strlen(marker) : 0, at = 0;
+	pm_error err = { 0 };
+	char *all;
+	int rc = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		len += o->line[i] ? strlen(o->line[i]) : 0;
+	if (!(all = malloc(len + 1))) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		if (o->line[i]) {
+			memcpy(all + at, o->line[i], strlen(o->line[i]));
+			at += strlen(o->line[i]);
+		}
+	if (marker)
+		memcpy(all + at, marker, strlen(marker));
+	interrupt_hold(1);
+	if (pm_write_file_atomic(o->path, all, len, &err)) {
+		report_error(&err);
+		rc = EXIT_FAIL;
+	}
+	interrupt_hold(0);
+	free(all);
+	return rc;
+}
+
+int batch_out_close(struct batch_out *o, const struct batch *b, int interrupted)
+{
+	char *marker = NULL;
+	int rc = interrupted ? EXIT_INTERRUPTED : o->failed || o->ndone < b->n ? EXIT_FAIL : EXIT_OK;
+
+	if (!o->f)
+		goto out;
+	/* cut short: what finished out of turn is kept too, still in order */
+	for (size_t i = o->next; i < b->n; i++)
+		if (o->done[i] == LINE_HELD)
+			write_held(o, i);
+	if (o->ndone < b->n) {
+		if (pm_batch_incomplete_to_json(o->ndone, b->n, &marker, NULL)) {
+			report_error(&(pm_error){ .code = PM_ENOMEM });
+			rc = rc == EXIT_OK ? EXIT_FAIL : rc;
+		} else {
+			out_write(o, marker);
+		}
+	}
+	if (o->f != stdout && fclose(o->f)) {
+		cprintf(diag(), "perfmodel: %s: %s\n", o->path, strerror(errno));
+		rc = EXIT_FAIL;
+	} else if (o->f == stdout) {
+		fflush(stdout);
+	}
+	if (o->nold && o->ndone > o->nold && rewrite(o, b, marker))
+		rc = EXIT_FAIL;
+out:
+	free(marker);
+	for (size_t i = 0; o->line && i < b->n; i++)
+		free(o->line[i]);
+	free(o->line);
+	free(o->done);
+	return rc;
+}

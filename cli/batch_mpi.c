@@ -1,0 +1,408 @@
+/* perfmodel-batch-mpi: perfmodel batch over MPI ranks (docs/batch.md). Every
+ * rank reads the jobs file; rank 0 hands out job numbers one at a time, the
+ * most costly first, to the other ranks and to a thread of its own, and
+ * writes the results in job order (batch.c), so that the file is the same
+ * bytes for any number of ranks. On rank 0 only the main thread calls MPI;
+ * a worker's heartbeat thread does beside its fits (MPI_THREAD_MULTIPLE),
+ * so that rank 0 can tell a dead rank from a long fit. A program apart from
+ * perfmodel so that the CLI never needs libmpi; 'perfmodel batch' under
+ * mpirun or srun executes this one. */
+#include <gsl/gsl_errno.h>
+#include <locale.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "batch.h"
+
+enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP, TAG_ALIVE };
+/* what a result message says after its job number */
+enum { RES_LINE, RES_ERROR, RES_STOPPED, RES_NOMEM };
+/* how long rank 0 waits for the workers' answers after a signal, in ms */
+#define GRACE_MS 5000
+/* a worker's heartbeat, and the silence after which rank 0 takes it for
+ * dead (a fit's thread may keep a loaded node busy for a while: generous) */
+#define HEARTBEAT_MS 1000
+#define SILENCE_S 15.0
+/* the two int32 before a result's line */
+#define HEADER 8
+
+/* A worker's heartbeat: a message to rank 0 every HEARTBEAT_MS while the
+ * worker lives, so that rank 0 can tell a long fit from a dead rank. */
+struct heart {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int quit;
+};
+
+static void *heartbeat(void *arg)
+{
+	struct heart *h = arg;
+	struct timespec t;
+
+	pthread_mutex_lock(&h->mu);
+	while (!h->quit) {
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec += HEARTBEAT_MS / 1000;
+		pthread_cond_timedwait(&h->cv, &h->mu, &t);
+		if (!h->quit)
+			MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ALIVE, MPI_COMM_WORLD);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* A worker rank: run each job rank 0 sends, send its result, until STOP. */
+static int worker(const struct batch *b, int beat)
+{
+	struct heart h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	pthread_t t;
+	int rc = EXIT_FAIL;
+
+	beat = beat && !pthread_create(&t, NULL, heartbeat, &h);
+	for (;;) {
+		int job, r, error;
+		int32_t head[2];
+		MPI_Status st;
+		char *line, *msg;
+		size_t len;
+
+		if (MPI_Recv(&job, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+			break;
+		if (st.MPI_TAG == TAG_STOP) {
+			rc = EXIT_OK;
+			break;
+		}
+		r = job >= 0 && (size_t)job < b->n ? batch_run(b, (size_t)job, &line, &error) : -1;
+		head[0] = job;
+		head[1] = r == 0 ? (error ? RES_ERROR : RES_LINE) : r == 1 ? RES_STOPPED : RES_NOMEM;
+		len = r == 0 ? strlen(line) : 0;
+		msg = malloc(HEADER + len);
+		if (!msg) {
+			head[1] = RES_NOMEM;
+			len = 0;
+			msg = (char *)head;
+		} else {
+			memcpy(msg, head, HEADER);
+			memcpy(msg + HEADER, r == 0 ? line : "", len);
+		}
+		if (r == 0)
+			free(line);
+		r = MPI_Send(msg, (int)(HEADER + len), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+		if (msg != (char *)head)
+			free(msg);
+		if (r != MPI_SUCCESS)
+			break;
+	}
+	if (beat) {
+		pthread_mutex_lock(&h.mu);
+		h.quit = 1;
+		pthread_cond_signal(&h.cv);
+		pthread_mutex_unlock(&h.mu);
+		pthread_join(t, NULL);
+	}
+	return rc;
+}
+
+/* Rank 0's queue, shared by its dispatcher and its own worker thread. */
+struct queue {
+	pthread_mutex_t mu;
+	const struct batch *b;
+	size_t *order, n, taken;	/* batch_order; handed out: order[0..taken) */
+	/* the local thread's finished jobs, for the dispatcher to write */
+	size_t *fin_job, nfin;
+	char **fin_line;
+	int *fin_res;
+	int local_done;	/* the local thread has stopped */
+};
+
+/* The next job to hand out, or -1: none left (or a signal came). */
+static long take(struct queue *q)
+{
+	long job = -1;
+
+	pthread_mutex_lock(&q->mu);
+	if (q->taken < q->n && !*q->b->stop)
+		job = (long)q->order[q->taken++];
+	pthread_mutex_unlock(&q->mu);
+	return job;
+}
+
+static void *local_worker(void *arg)
+{
+	struct queue *q = arg;
+	long job;
+
+	while ((job = take(q)) >= 0) {
+		char *line = NULL;
+		int error, r = batch_run(q->b, (size_t)job, &line, &error);
+
+		pthread_mutex_lock(&q->mu);
+		q->fin_job[q->nfin] = (size_t)job;
+		q->fin_line[q->nfin] = line;
+		q->fin_res[q->nfin++] = r == 0 ? (error ? RES_ERROR : RES_LINE)
+					: r == 1 ? RES_STOPPED : RES_NOMEM;
+		pthread_mutex_unlock(&q->mu);
+		if (r)
+			break;
+	}
+	pthread_mutex_lock(&q->mu);
+	q->local_done = 1;
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* A job's end as the dispatcher sees it: its line to the output, or the
+ * reason the batch cannot go on (*stopped: 1 a signal, 2 no memory). */
+static void finish(struct batch_out *o, const struct batch *b, size_t job, char *line, int res,
+		   int *stopped)
+{
+	if (res == RES_LINE || res == RES_ERROR) {
+		batch_out_put(o, b, job, line, res == RES_ERROR);
+		return;
+	}
+	free(line);
+	*stopped = *stopped ? *stopped : res == RES_STOPPED ? 1 : 2;
+}
+
+/* What rank 0 knows of a worker rank. */
+struct rank {
+	long job;	/* the job it runs; IDLE; LOST: not used again */
+	double seen;	/* when it was last heard from (now()) */
+};
+enum { IDLE = -1, LOST = -2 };
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A worker rank gone (an MPI error, or silent for SILENCE_S): its job gets
+ * an error line and it gets no other. */
+static void lost(struct batch_out *o, const struct batch *b, int r, struct rank *w,
+		 const char *why)
+{
+	char msg[MPI_MAX_ERROR_STRING + 128];
+	char *line = NULL;
+
+	if (w->job >= 0) {
+		pm_snprintf(msg, sizeof(msg), "rank %d, which ran this job, was lost: %s", r, why);
+		if (pm_batch_line_to_json(&b->job[w->job].id, NULL, msg, 0, &line, NULL) == PM_OK)
+			batch_out_put(o, b, (size_t)w->job, line, 1);
+	}
+	w->job = LOST;
+}
+
+/* One message from a worker, if one is waiting: 1 when one came. A
+ * result goes to o (NULL: the output is closed, it is dropped). */
+static int receive(struct batch_out *o, const struct batch *b, struct rank *w, int *stopped)
+{
+	MPI_Status st;
+	int flag = 0, n = 0;
+	char *msg;
+	int32_t head[2];
+
+	if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS ||
+	    !flag)
+		return 0;
+	MPI_Get_count(&st, MPI_BYTE, &n);
+	msg = malloc((size_t)n + 1);
+	if (!msg || MPI_Recv(msg, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+			     MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+		free(msg);
+		*stopped = 2;
+		return 1;
+	}
+	w[st.MPI_SOURCE].seen = now();
+	/* a heartbeat, or a rank already given up on */
+	if (st.MPI_TAG != TAG_RESULT || n < HEADER || w[st.MPI_SOURCE].job == LOST) {
+		free(msg);
+		return 1;
+	}
+	memcpy(head, msg, HEADER);
+	w[st.MPI_SOURCE].job = IDLE;
+	/* the line moves to the front of the buffer it came in */
+	memmove(msg, msg + HEADER, (size_t)n - HEADER);
+	msg[n - HEADER] = '\0';
+	if (o && head[0] >= 0 && (size_t)head[0] < b->n)
+		finish(o, b, (size_t)head[0], msg, head[1], stopped);
+	else
+		free(msg);
+	return 1;
+}
+
+/* The local thread's finished jobs to the output: 1 when there were any. */
+static int drain(struct queue *q, struct batch_out *o, int *stopped, int *local_done)
+{
+	size_t n;
+
+	pthread_mutex_lock(&q->mu);
+	n = q->nfin;
+	for (size_t k = 0; k < n; k++)
+		finish(o, q->b, q->fin_job[k], q->fin_line[k], q->fin_res[k], stopped);
+	q->nfin = 0;
+	*local_done = q->local_done;
+	pthread_mutex_unlock(&q->mu);
+	return n > 0;
+}
+
+/* Give idle workers a job each; give up on those that send fails or that
+ * fell silent. 1 when something happened. */
+static int hand_out(struct queue *q, struct batch_out *o, struct rank *w, int size, int beat)
+{
+	char text[MPI_MAX_ERROR_STRING];
+	int progress = 0, len;
+
+	for (int r = 1; r < size; r++) {
+		long job;
+		int e;
+
+		if (beat && w[r].job >= 0 && now() - w[r].seen > SILENCE_S) {
+			pm_snprintf(text, sizeof(text), "no word from it for %.0f s", SILENCE_S);
+			lost(o, q->b, r, &w[r], text);
+			progress = 1;
+		}
+		if (w[r].job != IDLE || (job = take(q)) < 0)
+			continue;
+		w[r].job = job;
+		w[r].seen = now();
+		progress = 1;
+		e = MPI_Send(&(int){ (int)job }, 1, MPI_INT, r, TAG_JOB, MPI_COMM_WORLD);
+		if (e != MPI_SUCCESS) {
+			MPI_Error_string(e, text, &len);
+			lost(o, q->b, r, &w[r], text);
+		}
+	}
+	return progress;
+}
+
+/* Whether a worker rank still runs a job. */
+static int any_busy(const struct rank *w, int size)
+{
+	for (int r = 1; r < size; r++)
+		if (w[r].job >= 0)
+			return 1;
+	return 0;
+}
+
+/* Rank 0: hand out, gather, write; then stop the workers. beat: they send
+ * heartbeats. Returns the exit status, *lost_any when a rank was lost
+ * (MPI_Finalize would wait for it). */
+static int dispatch(struct batch_out *o, const struct batch *b, int size, int beat, int *lost_any)
+{
+	struct queue q = { .mu = PTHREAD_MUTEX_INITIALIZER, .b = b };
+	struct rank *w = malloc((size_t)size * sizeof(*w));
+	int stopped = 0, local_done = 0, rc;
+	pthread_t local;
+
+	q.order = batch_order(b, o->done, &q.n);
+	q.fin_job = malloc((q.n + 1) * sizeof(*q.fin_job));
+	q.fin_line = malloc((q.n + 1) * sizeof(*q.fin_line));
+	q.fin_res = malloc((q.n + 1) * sizeof(*q.fin_res));
+	if (!w || !q.order || !q.fin_job || !q.fin_line || !q.fin_res ||
+	    pthread_create(&local, NULL, local_worker, &q)) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		free(w);
+		free(q.order);
+		free(q.fin_job);
+		free(q.fin_line);
+		free(q.fin_res);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+		return EXIT_FAIL;
+	}
+	for (int r = 0; r < size; r++)
+		w[r] = (struct rank){ IDLE, now() };
+	do {
+		int progress = stopped ? 0 : hand_out(&q, o, w, size, beat);
+
+		progress |= receive(o, b, w, &stopped);
+		progress |= drain(&q, o, &stopped, &local_done);
+		if (*b->stop)
+			stopped = 1;
+		/* results take seconds: a millisecond's nap keeps this rank's
+		 * core for its own fits instead of polling */
+		if (!progress && !stopped)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	} while (!stopped && (!local_done || any_busy(w, size)));
+	/* cut short: the finished lines and the marker at once, before
+	 * anything else (mpirun kills the ranks a second after passing a
+	 * signal on); rank 0's own fit stops at its next cost evaluation */
+	pthread_join(local, NULL);
+	drain(&q, o, &stopped, &local_done);
+	rc = batch_out_close(o, b, stopped == 1);
+	/* the workers had the signal too (mpirun and srun pass it on): their
+	 * answers, awaited a while so that MPI can end in order, come too
+	 * late for the file and are run again by --resume */
+	for (int t = 0; stopped && t < GRACE_MS && any_busy(w, size); t++) {
+		while (receive(NULL, b, w, &stopped))
+			;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	*lost_any = 0;
+	for (int r = 1; r < size; r++) {
+		if (w[r].job == IDLE)
+			MPI_Send(&(int){ -1 }, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD);
+		*lost_any |= w[r].job != IDLE;
+	}
+	free(w);
+	free(q.order);
+	free(q.fin_job);
+	free(q.fin_line);
+	free(q.fin_res);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct batch_args a = { 0 };
+	struct batch b = { 0 };
+	struct batch_out o = { 0 };
+	int provided, rank = 0, size = 1, rc, all, beat, lost_any = 0;
+	FILE *quiet = NULL;
+
+	setlocale(LC_ALL, "");
+	gsl_set_error_handler_off();
+	/* a worker's heartbeat thread calls MPI beside its fits; without
+	 * that level there are no heartbeats and a silent rank is waited for */
+	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		fputs("perfmodel: batch: MPI_Init_thread failed\n", stderr);
+		return EXIT_FAIL;
+	}
+	beat = provided == MPI_THREAD_MULTIPLE;
+	/* errors come back as codes: a lost rank is a failed job, not an abort */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	/* every rank reads the jobs; rank 0 alone says what is wrong */
+	if (rank)
+		diag_capture(quiet = fopen("/dev/null", "w"));
+	rc = batch_main(argc, argv, &a, &b);
+	if (!rc && !b.stop)
+		rc = -1;	/* -h: done */
+	if (!rank && !rc)
+		rc = batch_out_open(&o, &a, &b);
+	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	/* every rank agrees on the heartbeats (the level may differ) */
+	MPI_Allreduce(MPI_IN_PLACE, &beat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (all == 0)
+		rc = rank ? worker(&b, beat) : dispatch(&o, &b, size, beat, &lost_any);
+	else if (!rank && o.line)
+		batch_out_close(&o, &b, 0);
+	batch_free(&b);
+	batch_args_free(&a);
+	if (quiet)
+		fclose(quiet);
+	fflush(stdout);
+	/* MPI_Finalize would wait for a lost rank forever: the results are
+	 * written, end them all */
+	if (lost_any)
+		MPI_Abort(MPI_COMM_WORLD, rc ? rc : EXIT_FAIL);
+	MPI_Finalize();
+	return rc < 0 ? EXIT_OK : rank ? EXIT_OK : rc;
+}

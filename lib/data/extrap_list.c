@@ -1,0 +1,247 @@
+/* The regions (call paths) × metrics an Extra-P file holds, for `perfmodel
+ * batch --each-region`: one fit per pair. Only the names are read here, as
+ * lightly as can be; reading a pair's measurements (--region, --metric) is
+ * the readers' (fmt_extrap*.c), which check everything and say what is
+ * wrong, so a pair listed here may still fail there, as its own job. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/read_file.h"
+#include "perfmodel/ingest.h"
+#include "perfmodel/perfmodel.h"
+
+/* Extra-P's names when a JSON Lines line has none (fmt_extrap_json.c). */
+#define DEFAULT_CALLPATH "<root>"
+#define DEFAULT_METRIC "time"
+
+/* The pairs in order of first appearance, and their indices sorted by
+ * (region, metric) to find one already listed. */
+struct pairs {
+	pm_extrap_list *l;
+	size_t *sorted, cap;
+	int failed;
+};
+
+static int pair_cmp(const pm_extrap_list *l, size_t i, const char *region, const char *metric)
+{
+	int c = strcmp(l->region[i], region);
+
+	return c ? c : strcmp(l->metric[i], metric);
+}
+
+/* Add (region, metric) unless listed; p->failed on no memory. */
+static void add(struct pairs *p, const char *region, const char *metric)
+{
+	pm_extrap_list *l = p->l;
+	size_t lo = 0, hi = l->n;
+
+	if (p->failed)
+		return;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = pair_cmp(l, p->sorted[mid], region, metric);
+
+		if (!c)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (l->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		char **r = realloc(l->region, cap * sizeof(*r));
+		char **m = r ? realloc(l->metric, cap * sizeof(*m)) : NULL;
+		size_t *s = m ? realloc(p->sorted, cap * sizeof(*s)) : NULL;
+
+		if (r)
+			l->region = r;
+		if (m)
+			l->metric = m;
+		if (!s) {
+			p->failed = 1;
+			return;
+		}
+		p->sorted = s;
+		p->cap = cap;
+	}
+	l->region[l->n] = strdup(region);
+	l->metric[l->n] = strdup(metric);
+	if (!l->region[l->n] || !l->metric[l->n]) {
+		free(l->region[l->n]);
+		free(l->metric[l->n]);
+		p->failed = 1;
+		return;
+	}
+	memmove(p->sorted + lo + 1, p->sorted + lo, (l->n - lo) * sizeof(*p->sorted));
+	p->sorted[lo] = l->n++;
+}
+
+/* Extra-P text: the REGION and METRIC in force at each DATA line. */
+static void list_text(struct pairs *p, char *text)
+{
+	const char *region = "", *metric = "";
+	int at_data = 0;
+
+	for (char *line = text, *next; line; line = next) {
+		size_t kw;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line += strspn(line, " \t");
+		kw = strcspn(line, " \t\r");
+		if ((kw == 6 && !strncmp(line, "REGION", 6)) || (kw == 6 && !strncmp(line, "METRIC", 6))) {
+			char *name = line + kw, *end;
+
+			name += strspn(name, " \t");
+			end = name + strlen(name);
+			while (end > name && strchr(" \t\r", end[-1]))
+				*--end = '\0';
+			*(line[0] == 'R' ? &region : &metric) = name;
+			at_data = 0;
+		} else if (kw == 4 && !strncmp(line, "DATA", 4) && !at_data) {
+			add(p, region, metric);
+			at_data = 1;
+		}
+	}
+}
+
+/* The name of list's entry whose "id" is id (the older layout), or NULL. */
+static const char *name_of(const cJSON *list, const cJSON *id)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsNumber(id))
+		return NULL;
+	cJSON_ArrayForEach(e, list) {
+		const cJSON *eid = cJSON_GetObjectItemCaseSensitive(e, "id");
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+
+		if (cJSON_IsNumber(eid) && eid->valuedouble == id->valuedouble &&
+		    cJSON_IsString(name))
+			return name->valuestring;
+	}
+	return NULL;
+}
+
+/* Extra-P JSON: "measurements" {CALLPATH: {METRIC: [...]}}, or the older
+ * array of {"callpath_id", "metric_id"} referring to "callpaths" and
+ * "metrics". */
+static void list_json(struct pairs *p, const cJSON *root)
+{
+	const cJSON *meas = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *cp, *m;
+
+	if (cJSON_IsObject(meas)) {
+		cJSON_ArrayForEach(cp, meas)
+			if (cJSON_IsObject(cp))
+				cJSON_ArrayForEach(m, cp)
+					add(p, cp->string, m->string);
+		return;
+	}
+	cJSON_ArrayForEach(m, meas) {
+		const char *region = name_of(cJSON_GetObjectItemCaseSensitive(root, "callpaths"),
+					     cJSON_GetObjectItemCaseSensitive(m, "callpath_id"));
+		const char *metric = name_of(cJSON_GetObjectItemCaseSensitive(root, "metrics"),
+					     cJSON_GetObjectItemCaseSensitive(m, "metric_id"));
+
+		if (region && metric)
+			add(p, region, metric);
+	}
+}
+
+/* The "callpath" or "metric" of a JSON Lines line, or Extra-P's default. */
+static const char *member_or(const cJSON *o, const char *key, const char *dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+/* Extra-P JSON Lines: each line's callpath and metric. */
+static void list_jsonl(struct pairs *p, char *text)
+{
+	for (char *line = text, *next; line && !p->failed; line = next) {
+		cJSON *o;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		o = cJSON_Parse(line);
+		if (cJSON_IsObject(o))
+			add(p, member_or(o, "callpath", DEFAULT_CALLPATH),
+			    member_or(o, "metric", DEFAULT_METRIC));
+		cJSON_Delete(o);
+	}
+}
+
+pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list **out,
+			      pm_error *err)
+{
+	struct pairs p = { 0 };
+	char *text = NULL;
+	size_t len;
+	cJSON *root = NULL;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "pm_extrap_list_read: out is NULL");
+	*out = NULL;
+	if (format != PM_FORMAT_AUTO && format != PM_FORMAT_EXTRAP &&
+	    format != PM_FORMAT_EXTRAP_JSON && format != PM_FORMAT_EXTRAP_JSONL)
+		return pm__fail(err, PM_EINVAL, "regions and metrics are Extra-P's: not --format %s",
+				pm_format_name(format));
+	if ((st = pm__read_file(path, &text, &len, err)))
+		return st;
+	if (!(p.l = calloc(1, sizeof(*p.l)))) {
+		free(text);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	/* by content: a JSON document, JSON Lines, else the text format */
+	if (format == PM_FORMAT_AUTO) {
+		const char *first = text + strspn(text, " \t\r\n");
+
+		/* one document with nothing after it (text ends in a NUL:
+		 * pm__read_file); JSON Lines have more */
+		format = *first != '{' ? PM_FORMAT_EXTRAP
+			 : (root = cJSON_ParseWithOpts(text, NULL, 1)) ? PM_FORMAT_EXTRAP_JSON
+								: PM_FORMAT_EXTRAP_JSONL;
+	} else if (format == PM_FORMAT_EXTRAP_JSON) {
+		root = cJSON_ParseWithOpts(text, NULL, 1);
+	}
+	if (format == PM_FORMAT_EXTRAP)
+		list_text(&p, text);
+	else if (format == PM_FORMAT_EXTRAP_JSONL)
+		list_jsonl(&p, text);
+	else if (root)
+		list_json(&p, root);
+	cJSON_Delete(root);
+	free(text);
+	free(p.sorted);
+	if (p.failed) {
+		pm_extrap_list_free(p.l);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	if (!p.l->n) {
+		pm_extrap_list_free(p.l);
+		return pm__fail_at(err, PM_ESCHEMA, path, 0, 0,
+				   "no region with measurements: not an Extra-P file?");
+	}
+	*out = p.l;
+	return PM_OK;
+}
+
+void pm_extrap_list_free(pm_extrap_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->region[i]);
+		free(l->metric[i]);
+	}
+	free(l->region);
+	free(l->metric);
+	free(l);
+}
