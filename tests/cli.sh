@@ -933,6 +933,20 @@ expect_fail "Extra-P id-based JSON: two metrics, none chosen" 1 "extrap_ids.json
 	"$pm" fit "$ing/extrap_ids.json" --region stencil -o out.json
 expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
 	"$pm" fit "$ing/extrap.txt" --region stencil -o out.json
+# Extra-P's gaps (issue 25): a 0 is read (a count); a run of 0 is merged
+# with the others, and a point whose median is 0 stops the fit at its DATA line
+printf 'PARAMETER p\nPOINTS 1 2 4 8\nREGION busy\nDATA 1 0 2\nDATA 2\nDATA 4\nDATA 8\nREGION idle\nDATA 1\nDATA 0\nDATA 3\nDATA 4\n' >zeros.txt
+check "Extra-P: a region with a run of 0 fits" "$pm" fit zeros.txt --region busy --maxiter 20 -q -o out.json
+expect_fail "Extra-P: a region that is 0 at a point" 1 "zeros.txt:10:6: target 'time_s': 0 is not a time > 0 \(the fit's scale" -- \
+	"$pm" fit zeros.txt --region idle --maxiter 20 -q -o out.json
+expect_fail "Extra-P text gone wrong is a format error with --format auto" 1 "bad_extrap.txt:1:1: POINTS before any PARAMETER" -- \
+	"$pm" fit "$(printf 'POINTS 1 2\nDATA 1\n' >bad_extrap.txt; echo bad_extrap.txt)" -o out.json
+if "$pm" fit "$ing/extrap.jsonl" --format extrap-json --region stencil --metric time \
+	--intrinsic n --extrinsic p --maxiter 20 -q -o fb.json 2>fb.err && cmp -s <(params ep.json) <(params fb.json); then
+	ok "--format extrap-json reads JSON Lines as Extra-P does"
+else
+	bad "--format extrap-json reads JSON Lines as Extra-P does" "$(cat fb.err)"
+fi
 if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size --extrinsic threads,batch_size \
 	--maxiter 20 -o tp.json >tp.txt 2>&1 && grep -q '"target": "time_s"' tp.json; then
 	ok "--throughput makes the time column"

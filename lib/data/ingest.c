@@ -110,8 +110,44 @@ static int jsonl_line(const char *text, size_t len)
 	return yes;
 }
 
+/* 1 if text[0, len) starts with one of Extra-P's keywords and a blank: a
+ * file that starts with POINTS or REGION is Extra-P text gone wrong (its
+ * reader says what), not CSV. */
+static int extrap_keyword(const char *text, size_t len)
+{
+	static const char *const kw[] = { "PARAMETER", "POINTS", "REGION", "METRIC", "DATA" };
+
+	for (size_t k = 0; k < sizeof(kw) / sizeof(*kw); k++) {
+		size_t n = strlen(kw[k]);
+
+		if (len > n && memcmp(text, kw[k], n) == 0 && (text[n] == ' ' || text[n] == '\t'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Extra-P's JSON reader takes a file that is not JSON for JSON Lines when
+ * some line starts with '{' and every line that is not blank does. */
+static int jsonl_lines(const char *text, size_t len)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		while (i < end && text[i] && strchr(" \t\r\f\v", text[i]))
+			i++;
+		if (i < end && text[i] != '{')
+			return 0;
+		any |= i < end;
+		i = end + 1;
+	}
+	return any;
+}
+
 /* JSON starts with '{' (after a BOM and blanks): which JSON, its top key;
- * JSON Lines, its first line's. Extra-P text starts with PARAMETER (after
+ * JSON Lines, its first line's. Extra-P text starts with a keyword (after
  * comments). */
 static pm_status detect(const char *text, size_t len, const char *name, pm_format *f,
 			pm_error *err)
@@ -120,8 +156,7 @@ static pm_status detect(const char *text, size_t len, const char *name, pm_forma
 	cJSON *root;
 	pm_status rc;
 
-	if (len - i > 10 && memcmp(text + i, "PARAMETER", 9) == 0 &&
-	    (text[i + 9] == ' ' || text[i + 9] == '\t')) {
+	if (extrap_keyword(text + i, len - i)) {
 		*f = PM_FORMAT_EXTRAP;
 		return PM_OK;
 	}
@@ -217,6 +252,11 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 		break;
 	case PM_FORMAT_EXTRAP_JSON:
 		rc = pm__read_extrap_json(text, len, name, o->region, o->metric, &raw, err);
+		if (rc == PM_EPARSE && jsonl_lines(text, len)) {
+			f = PM_FORMAT_EXTRAP_JSONL;	/* as Extra-P's --json does */
+			rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw,
+						   err);
+		}
 		break;
 	case PM_FORMAT_EXTRAP_JSONL:
 		rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw, err);
@@ -230,7 +270,10 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 	if (owned)
 		free(text);
 	if (!rc)
-		rc = pm__dataset_aggregate(raw, o, target, method, &agg, info, err);
+		rc = pm__dataset_aggregate(raw, o, target, method,
+					   f == PM_FORMAT_EXTRAP || f == PM_FORMAT_EXTRAP_JSON ||
+						   f == PM_FORMAT_EXTRAP_JSONL,
+					   &agg, info, err);
 	info->format = f;
 	if (rc) {
 		pm_dataset_free(raw);
