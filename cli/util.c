@@ -308,7 +308,7 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_FORMAT:
 		if (pm_format_from_name(v, &o->format, NULL))
 			return usage_error(cmd, "--format '%s': expected auto, csv, hyperfine, "
-					   "gbench, extrap, extrap-json or extrap-jsonl", v);
+					   "gbench, extrap, extrap-json, extrap-jsonl or cube", v);
 		return 0;
 	case OPT_READ_AGGREGATE:
 		if (pm_aggregate_from_name(v, &o->aggregate, NULL))
@@ -325,6 +325,12 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_NAME_PATTERN: o->name_pattern = v; return 0;
 	case OPT_READ_REGION: o->region = v; return 0;
 	case OPT_READ_METRIC: o->metric = v; return 0;
+	case OPT_READ_INCLUSIVE: o->inclusive = 1; return 0;
+	case OPT_READ_SCALING:
+		if (strcmp(v, "weak") && strcmp(v, "strong"))
+			return usage_error(cmd, "--scaling '%s': expected weak or strong", v);
+		o->scaling = strcmp(v, "weak") ? PM_SCALING_STRONG : PM_SCALING_WEAK;
+		return 0;
 	case OPT_READ_WEIGHTS:
 		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))
 			return usage_error(cmd, "--weights '%s': expected none or inverse-variance",

@@ -331,8 +331,10 @@ expect_fail "data from /dev/zero" 1 "/dev/zero: not a regular file \\(a characte
 	timeout 20 "$pm" fit /dev/zero --spec "$spec" -o out.json -q
 expect_fail "a model from /dev/urandom" 1 "/dev/urandom: not a regular file \\(a character device\\)" -- \
 	timeout 20 "$pm" predict -m /dev/urandom points.csv
-expect_fail "a folder as the data" 1 "sub: not a regular file \\(a folder\\)" -- \
+expect_fail "a folder without profiles as the data" 1 "sub: a folder is read as a set of CUBE profiles, but none of its folders holds a .cubex file" -- \
 	timeout 20 "$pm" fit sub --spec "$spec" -o out.json -q
+expect_fail "a folder as CSV" 1 "sub: not a regular file \\(a folder\\)" -- \
+	timeout 20 "$pm" fit sub --format csv --spec "$spec" -o out.json -q
 mkfifo fifo
 expect_fail "a FIFO with no writer as a predict config" 1 "fifo: a FIFO with no writer" -- timeout 20 "$pm" predict fifo
 expect_fail "a FIFO with no writer as a model" 1 "fifo: a FIFO with no writer" -- \
@@ -897,7 +899,7 @@ check "gbench JSON with --name-pattern" "$pm" fit "$ing/gbench.json" --maxiter 2
 	--name-pattern 'BM_gemm/{n}/real_time/threads:{threads}' --intrinsic n --extrinsic threads
 check "eval reads hyperfine JSON" "$pm" eval -m hf.json "$ing/hyperfine.json"
 check "lif accepts the read options" "$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --format csv
-expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench, extrap, extrap-json or extrap-jsonl" -- \
+expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench, extrap, extrap-json, extrap-jsonl or cube" -- \
 	"$pm" fit "$ing/hyperfine.json" --format xml
 expect_fail "bad --aggregate" 2 "--aggregate 'max'" -- "$pm" fit "$ing/hyperfine.json" --aggregate max
 expect_fail "bad --drop-first" 2 "--drop-first '-1'" -- "$pm" eval -m hf.json "$ing/hyperfine.json" --drop-first -1

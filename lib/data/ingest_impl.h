@@ -46,4 +46,12 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 				const char *region, const char *metric, pm_dataset **out,
 				pm_error *err);
 
+/* CUBE (lib/data/fmt_cube.c): one profile text[0, len) as one run in
+ * PM_INGEST_TIME_COLUMN; a folder of run folders as runs with their
+ * parameters (o: region, metric, inclusive, scaling). */
+pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
+			pm_dataset **out, pm_error *err);
+pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
+			    pm_error *err);
+
 #endif
