@@ -943,6 +943,45 @@ expect_fail "Extra-P: a region that is 0 at a point" 1 "zeros.txt:10:6: target '
 	"$pm" fit zeros.txt --region idle --maxiter 20 -q -o out.json
 expect_fail "Extra-P text gone wrong is a format error with --format auto" 1 "bad_extrap.txt:1:1: POINTS before any PARAMETER" -- \
 	"$pm" fit "$(printf 'POINTS 1 2\nDATA 1\n' >bad_extrap.txt; echo bad_extrap.txt)" -o out.json
+# CUBE profiles (issue 25): a folder of run folders from tests/cube_gen.py,
+# whose kernel takes 4·x·(l + 1) s on location l = 0, 1 (exclusive): 6·x on
+# the mean of the two (weak scaling), 12·x on their sum (strong); y is 3
+# everywhere, so not a parameter (as Extra-P); a note beside the folders is ignored
+for x in 1 2 4 8 16; do
+	mkdir -p "cubes/mm.x${x}y3.r1"
+	python3 "$root/tests/cube_gen.py" "cubes/mm.x${x}y3.r1/profile.cubex" --scale "$x"
+done
+mkdir -p cubes/mm.x4y3.r2 && python3 "$root/tests/cube_gen.py" cubes/mm.x4y3.r2/profile.cubex --scale 4
+echo "runs of 2026-11-26" >cubes/README
+printf 'x\n32\n' >cube_points.csv
+for scaling in weak strong; do
+	want=$([ "$scaling" = weak ] && echo 192 || echo 384)
+	if "$pm" fit cubes --callpath 'main->compute->kernel' --scaling "$scaling" --intrinsic x \
+		--maxiter 50 -q -o cube.json 2>cube.err &&
+		"$pm" predict -m cube.json cube_points.csv >cube_pred.txt 2>>cube.err &&
+		awk -F, -v w="$want" 'NR == 2 { d = $2 - w; exit !(d < 1e-6 && d > -1e-6) }' cube_pred.txt; then
+		ok "CUBE set: the kernel's model ($scaling scaling) predicts $want s at x = 32"
+	else
+		bad "CUBE set: the kernel's model ($scaling scaling) predicts $want s at x = 32" "$(cat cube.err cube_pred.txt)"
+	fi
+done
+if "$pm" fit cubes --format cube --region main --inclusive --intrinsic x --maxiter 50 -q -o cube.json 2>cube.err &&
+	"$pm" predict -m cube.json cube_points.csv | awk -F, 'NR == 2 { d = $2 - 360; exit !(d < 1e-6 && d > -1e-6) }'; then
+	ok "CUBE set: main inclusive (7.5·x·(l + 1)) predicts 360 s at x = 32"
+else
+	bad "CUBE set: main inclusive predicts 360 s at x = 32" "$(cat cube.err)"
+fi
+expect_fail "CUBE: a call path must be chosen" 1 "profile.cubex: the profile has 4 call paths: choose one with --callpath \('main', 'main->compute'" -- \
+	"$pm" fit cubes -o out.json
+expect_fail "CUBE: a metric that is not there" 1 "no metric 'cycles' \('time', 'visits', 'flops'\): choose one with --metric" -- \
+	"$pm" fit cubes --callpath main --metric cycles -o out.json
+mkdir -p cubes/mm.x2z3.r1 && cp cubes/mm.x2y3.r1/profile.cubex cubes/mm.x2z3.r1/
+expect_fail "CUBE: run folders that name other parameters" 1 "cubes: folders 'mm.x16y3.r1' and 'mm.x2z3.r1' name other parameters" -- \
+	"$pm" fit cubes --callpath main -o out.json
+expect_fail "--inclusive is for CUBE" 1 "--inclusive and --scaling are for CUBE profiles" -- \
+	"$pm" fit "$ing/extrap.txt" --region stencil --metric time --inclusive -o out.json
+expect_fail "--scaling takes weak or strong" 2 "--scaling 'linear': expected weak or strong" -- \
+	"$pm" fit cubes --scaling linear -o out.json
 if "$pm" fit "$ing/extrap.jsonl" --format extrap-json --region stencil --metric time \
 	--intrinsic n --extrinsic p --maxiter 20 -q -o fb.json 2>fb.err && cmp -s <(params ep.json) <(params fb.json); then
 	ok "--format extrap-json reads JSON Lines as Extra-P does"
