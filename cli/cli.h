@@ -125,7 +125,7 @@ enum {
 	"  COL [--per COL] (the time is per/throughput, or 1/throughput: a model of time;\n" \
 	"  --target-kind throughput models the throughput itself), --name-pattern P,\n" \
 	"  --region R (or --callpath 'main->f'), --metric M, CUBE: --inclusive,\n" \
-	"  --scaling weak|strong (mean or sum over processes),\n" \
+	"  --scaling weak|strong|each (mean or sum over processes, or each: lif),\n" \
 	"  --weights inverse-variance (each configuration by 1/(s^2/runs))\n"
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */

@@ -327,9 +327,14 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_METRIC: o->metric = v; return 0;
 	case OPT_READ_INCLUSIVE: o->inclusive = 1; return 0;
 	case OPT_READ_SCALING:
-		if (strcmp(v, "weak") && strcmp(v, "strong"))
-			return usage_error(cmd, "--scaling '%s': expected weak or strong", v);
-		o->scaling = strcmp(v, "weak") ? PM_SCALING_STRONG : PM_SCALING_WEAK;
+		if (!strcmp(v, "weak"))
+			o->scaling = PM_SCALING_WEAK;
+		else if (!strcmp(v, "strong"))
+			o->scaling = PM_SCALING_STRONG;
+		else if (!strcmp(v, "each"))
+			o->scaling = PM_SCALING_EACH;
+		else
+			return usage_error(cmd, "--scaling '%s': expected weak, strong or each", v);
 		return 0;
 	case OPT_READ_WEIGHTS:
 		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))

@@ -971,6 +971,18 @@ if "$pm" fit cubes --format cube --region main --inclusive --intrinsic x --maxit
 else
 	bad "CUBE set: main inclusive predicts 360 s at x = 32" "$(cat cube.err)"
 fi
+# --scaling each: every location's value a worker of lif (eq. 3.8): the
+# kernel takes 4·(l + 1) s on location l of p, so its LIF is 2p / (p + 1)
+for p in 2 4 8 16; do
+	mkdir -p "cubes_lif/mm.p${p}.r1"
+	python3 "$root/tests/cube_gen.py" "cubes_lif/mm.p${p}.r1/profile.cubex" --locations "$p"
+done
+if "$pm" lif cubes_lif --callpath 'main->compute->kernel' --scaling each --workers 'loc_*' >lif_cube.txt 2>&1 &&
+	grep -Eq '^  0 +16 +1\.882353 +34$' lif_cube.txt && grep -Eq '^  0 +2 +1\.333333 +6$' lif_cube.txt; then
+	ok "CUBE set: lif of the locations (LIF 2p/(p + 1), p = 2 .. 16)"
+else
+	bad "CUBE set: lif of the locations (LIF 2p/(p + 1), p = 2 .. 16)" "$(cat lif_cube.txt)"
+fi
 expect_fail "CUBE: a call path must be chosen" 1 "profile.cubex: the profile has 4 call paths: choose one with --callpath \('main', 'main->compute'" -- \
 	"$pm" fit cubes -o out.json
 expect_fail "CUBE: a metric that is not there" 1 "no metric 'cycles' \('time', 'visits', 'flops'\): choose one with --metric" -- \
@@ -980,7 +992,7 @@ expect_fail "CUBE: run folders that name other parameters" 1 "cubes: folders 'mm
 	"$pm" fit cubes --callpath main -o out.json
 expect_fail "--inclusive is for CUBE" 1 "--inclusive and --scaling are for CUBE profiles" -- \
 	"$pm" fit "$ing/extrap.txt" --region stencil --metric time --inclusive -o out.json
-expect_fail "--scaling takes weak or strong" 2 "--scaling 'linear': expected weak or strong" -- \
+expect_fail "--scaling takes weak, strong or each" 2 "--scaling 'linear': expected weak, strong or each" -- \
 	"$pm" fit cubes --scaling linear -o out.json
 if "$pm" fit "$ing/extrap.jsonl" --format extrap-json --region stencil --metric time \
 	--intrinsic n --extrinsic p --maxiter 20 -q -o fb.json 2>fb.err && cmp -s <(params ep.json) <(params fb.json); then

@@ -85,6 +85,35 @@ Test(cube, values_of_a_plain_big_endian_profile)
 	cr_assert_eq(one_run(f, "main->compute", "visits", 1, PM_SCALING_WEAK), 104);
 }
 
+/* --scaling each: the mean as the time, each location in a column of its
+ * own, and the runs not merged (lif takes them run by run). */
+Test(cube, each_location_a_column)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_read_info info;
+	pm_dataset *d;
+	pm_error err = { 0 };
+	double v;
+
+	o.region = "main";
+	o.inclusive = 1;
+	o.scaling = PM_SCALING_EACH;
+	cr_assert_eq(pm_dataset_read(cube_path("plain_be.cubex"), &o, &d, &info, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_eq(info.aggregated, 0);
+	cr_assert_eq(pm_dataset_ncols(d), 4);
+	cr_assert_str_eq(pm_dataset_col_name(d, 0), "time_s");
+	cr_assert_str_eq(pm_dataset_col_name(d, 3), "loc_3");
+	cr_assert_eq(pm_dataset_number(d, 0, 0, &v, NULL), PM_OK);
+	cr_assert_eq(v, 30);
+	for (size_t l = 0; l < 3; l++) {
+		cr_assert_eq(pm_dataset_number(d, 0, l + 1, &v, NULL), PM_OK);
+		cr_assert_eq(v, 15.0 * (double)(l + 1));
+	}
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+}
+
 static void read_fails(const char *path, const pm_read_options *o, pm_status code,
 		       const char *msg)
 {

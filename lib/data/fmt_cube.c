@@ -3,7 +3,7 @@
  * parameters (mm.x10y1z25.r1), as Extra-P reads them, is a data set. A
  * run's value is the chosen call path's and metric's over the profile's
  * locations: their mean (--scaling weak, Extra-P's default) or sum
- * (strong). */
+ * (strong), or their mean and each location's (each: for lif). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +18,18 @@
 
 #define MAX_PARAMS 16
 
-/* One run of profile buf[0, len): *v. */
+struct run {
+	char *folder, *file;	/* the folder's name; the profile's path */
+	double value[MAX_PARAMS];	/* the parameters */
+	double run;			/* the profile's value */
+	double *loc;			/* --scaling each: every location's (owned) */
+	size_t nloc;
+};
+
+/* Run r of profile buf[0, len): its value, the mean of its locations'
+ * (weak, each) or their sum (strong), and with each those values. */
 static pm_status run_value(const unsigned char *buf, size_t len, const char *name,
-			   const pm_read_options *o, double *v, pm_error *err)
+			   const pm_read_options *o, struct run *r, pm_error *err)
 {
 	pm_cube *c = NULL;
 	double *vals = NULL, sum = 0;
@@ -31,36 +40,79 @@ static pm_status run_value(const unsigned char *buf, size_t len, const char *nam
 		rc = pm__cube_values(c, o->metric, o->region, o->inclusive, &vals, &n, err);
 	for (size_t i = 0; i < n; i++)
 		sum += vals[i];
-	*v = o->scaling == PM_SCALING_STRONG || !n ? sum : sum / (double)n;
+	r->run = o->scaling == PM_SCALING_STRONG || !n ? sum : sum / (double)n;
+	if (!rc && o->scaling == PM_SCALING_EACH) {
+		r->loc = vals;
+		r->nloc = n;
+		vals = NULL;
+	}
 	free(vals);
 	pm__cube_free(c);
+	return rc;
+}
+
+/* The columns: the parameters kept (keep[0, nkeep) of names), the time and,
+ * with --scaling each, loc_1 .. loc_maxloc; then each run's row (a run of
+ * fewer locations leaves the rest empty: it had no such location). */
+static pm_status build(const struct run *run, size_t nrun, char names[][64], const size_t *keep,
+		       size_t nkeep, const char *name, pm_dataset **out, pm_error *err)
+{
+	size_t maxloc = 0;
+	const char **cols;
+	char (*loc)[24];
+	pm_table t = { 0 };
+	pm_status rc = PM_OK;
+
+	for (size_t r = 0; r < nrun; r++)
+		if (run[r].nloc > maxloc)
+			maxloc = run[r].nloc;
+	cols = malloc((nkeep + 1 + maxloc) * sizeof(*cols));
+	loc = malloc((maxloc + 1) * sizeof(*loc));
+	if (!cols || !loc) {
+		rc = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < nkeep; k++)
+		cols[k] = names[keep[k]];
+	cols[nkeep] = PM_INGEST_TIME_COLUMN;
+	for (size_t l = 0; l < maxloc; l++) {
+		snprintf(loc[l], sizeof(*loc), "loc_%zu", l + 1);
+		cols[nkeep + 1 + l] = loc[l];
+	}
+	t.ncols = nkeep + 1 + maxloc;
+	t.names = cols;
+	for (size_t r = 0; r < nrun && !rc; r++) {
+		for (size_t k = 0; k < nkeep && !rc; k++)
+			rc = pm__table_add_number(&t, run[r].value[keep[k]], err);
+		if (!rc)
+			rc = pm__table_add_number(&t, run[r].run, err);
+		for (size_t l = 0; l < maxloc && !rc; l++)
+			rc = l < run[r].nloc ? pm__table_add_number(&t, run[r].loc[l], err)
+					     : pm__table_add(&t, NULL, err);
+	}
+	if (!rc)
+		rc = pm__table_build(&t, name, out, err);
+out:
+	pm__table_free(&t);
+	free(cols);
+	free(loc);
 	return rc;
 }
 
 pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
 			pm_dataset **out, pm_error *err)
 {
-	static const char *const names[] = { PM_INGEST_TIME_COLUMN };
-	pm_table t = { .ncols = 1, .names = names };
-	double v;
-	pm_status rc = run_value((const unsigned char *)text, len, name, o, &v, err);
+	struct run r = { 0 };
+	pm_status rc = run_value((const unsigned char *)text, len, name, o, &r, err);
 
 	*out = NULL;
 	if (!rc)
-		rc = pm__table_add_number(&t, v, err);
-	if (!rc)
-		rc = pm__table_build(&t, name, out, err);
-	pm__table_free(&t);
+		rc = build(&r, 1, NULL, NULL, 0, name, out, err);
+	free(r.loc);
 	return rc;
 }
 
 /* ---- experiment folders --------------------------------------------------- */
-
-struct run {
-	char *folder, *file;	/* the folder's name; the profile's path */
-	double value[MAX_PARAMS];	/* the parameters */
-	double run;			/* the profile's value */
-};
 
 struct set {
 	const char *dir;
@@ -242,8 +294,8 @@ static pm_status folder_runs(struct set *s, const char *folder, const pm_read_op
 		s->nrun++;
 		sprintf(r->file, "%s/%s", path, files[k]);
 		if (!(rc = pm__read_file(r->file, &text, &len, s->err)))
-			rc = run_value((const unsigned char *)text, len, r->file, o,
-				       &r->run, s->err);
+			rc = run_value((const unsigned char *)text, len, r->file, o, r,
+				       s->err);
 		free(text);
 	}
 out:
@@ -256,10 +308,8 @@ pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_datase
 			    pm_error *err)
 {
 	struct set s = { .dir = dir, .err = err };
-	const char *cols[MAX_PARAMS + 1];
 	size_t keep[MAX_PARAMS], nkeep = 0, nd = 0;
 	char **folders = NULL;
-	pm_table t = { 0 };
 	pm_status rc;
 
 	*out = NULL;
@@ -278,32 +328,20 @@ pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_datase
 
 		while (r < s.nrun && s.run[r].value[p] == s.run[0].value[p])
 			r++;
-		if (r < s.nrun) {
-			cols[nkeep] = s.name[p];
+		if (r < s.nrun)
 			keep[nkeep++] = p;
-		}
 	}
 	if (!nkeep) {
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, "no parameter varies between the run "
 				 "folders (as '%s')", s.first);
 		goto out;
 	}
-	cols[nkeep] = PM_INGEST_TIME_COLUMN;
-	t.ncols = nkeep + 1;
-	t.names = cols;
-	for (size_t r = 0; r < s.nrun && !rc; r++) {
-		for (size_t k = 0; k < nkeep && !rc; k++)
-			rc = pm__table_add_number(&t, s.run[r].value[keep[k]], err);
-		if (!rc)
-			rc = pm__table_add_number(&t, s.run[r].run, err);
-	}
-	if (!rc)
-		rc = pm__table_build(&t, dir, out, err);
+	rc = build(s.run, s.nrun, s.name, keep, nkeep, dir, out, err);
 out:
-	pm__table_free(&t);
 	for (size_t r = 0; r < s.nrun; r++) {
 		free(s.run[r].folder);
 		free(s.run[r].file);
+		free(s.run[r].loc);
 	}
 	free(s.run);
 	free_list(folders, nd);

@@ -191,9 +191,12 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 			       pm_aggregate *method, pm_error *err)
 {
 	*method = o->aggregate;
+	/* each location's value is a worker's time of the run: merging runs
+	 * would drop them */
 	if (*method == PM_AGG_DEFAULT)
-		*method = f != PM_FORMAT_CSV || o->drop_first || o->weights ? PM_AGG_MEDIAN
-									    : PM_AGG_NONE;
+		*method = (f != PM_FORMAT_CSV && !(f == PM_FORMAT_CUBE &&
+						     o->scaling == PM_SCALING_EACH)) ||
+				  o->drop_first || o->weights ? PM_AGG_MEDIAN : PM_AGG_NONE;
 	if (o->weights != PM_WEIGHTS_NONE && o->weights != PM_WEIGHTS_INVERSE_VARIANCE)
 		return pm__fail(err, PM_EINVAL, "weights: only inverse-variance comes from "
 				"reading (pm_dataset_set_weights sets others)");

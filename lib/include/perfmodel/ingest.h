@@ -43,6 +43,10 @@ PM_API const char *pm_format_name(pm_format f);
 typedef enum pm_cube_scaling {
 	PM_SCALING_WEAK = 0,	/* their mean: each process has the same work */
 	PM_SCALING_STRONG,	/* their sum: the work is divided */
+	/* their mean, and each in a column of its own, loc_1 .. loc_N (a run
+	 * of fewer locations leaves the rest empty), for lif and --target lif;
+	 * runs are not merged unless asked for */
+	PM_SCALING_EACH,
 } pm_cube_scaling;
 
 typedef enum pm_aggregate {
