@@ -155,8 +155,9 @@ Test(cube, choices_that_do_not_exist)
 				      NULL), PM_EINVAL);
 }
 
-/* The profile's bytes, altered by `edit`, read from memory. */
-static void broken(void (*edit)(char *buf, size_t *len), const char *msg)
+/* The profile's bytes (profile.cubex, or plain_be.cubex whose anchor is
+ * not compressed), altered by `edit`, read from memory. */
+static void broken_file(const char *file, void (*edit)(char *buf, size_t *len), const char *msg)
 {
 	pm_read_options o = pm_read_options_default();
 	pm_dataset *d = (pm_dataset *)1;
@@ -164,7 +165,7 @@ static void broken(void (*edit)(char *buf, size_t *len), const char *msg)
 	char *buf;
 	size_t len;
 
-	cr_assert_eq(pm__read_file(cube_path("profile.cubex"), &buf, &len, NULL), PM_OK);
+	cr_assert_eq(pm__read_file(cube_path(file), &buf, &len, NULL), PM_OK);
 	edit(buf, &len);
 	o.region = "main";
 	cr_assert_eq(pm_dataset_parse(buf, len, "p.cubex", &o, &d, NULL, &err), PM_ESCHEMA,
@@ -172,6 +173,11 @@ static void broken(void (*edit)(char *buf, size_t *len), const char *msg)
 	cr_assert_null(d);
 	cr_assert(strstr(err.msg, msg), "'%s' does not say '%s'", err.msg, msg);
 	free(buf);
+}
+
+static void broken(void (*edit)(char *buf, size_t *len), const char *msg)
+{
+	broken_file("profile.cubex", edit, msg);
 }
 
 /* The member called name: its header's offset in buf. */
@@ -221,6 +227,18 @@ static void index_past_the_tree(char *buf, size_t *len)
 	buf[at + 22] = 9;	/* the first tree index of four call nodes */
 }
 
+/* The plain anchor of plain_be.cubex with a DTD before <cube>. */
+static void anchor_with_dtd(char *buf, size_t *len)
+{
+	size_t at = member(buf, *len, "anchor.xml") + 512;
+	char *cube = strstr(buf + at, "<cube");
+
+	cr_assert_not_null(cube);
+	/* over the first line's blanks and the XML declaration's encoding */
+	memcpy(buf + at, "<?xml version='1.0'?><!DOCTYPE c []>", 36);
+	memset(buf + at + 36, ' ', (size_t)(cube - buf - at) - 36);
+}
+
 static void no_anchor(char *buf, size_t *len)
 {
 	memcpy(buf + member(buf, *len, "anchor.xml"), "anchor.txt", 10);
@@ -234,6 +252,7 @@ Test(cube, broken_archives)
 	broken(broken_zlib, "0.data: broken compressed data");
 	broken(index_past_the_tree, "0.index: index 9 is no call node (of 4)");
 	broken(no_anchor, "no anchor.xml in the archive");
+	broken_file("plain_be.cubex", anchor_with_dtd, "anchor.xml: has a DTD");
 }
 
 /* ---- folders of run folders ----------------------------------------------- */
