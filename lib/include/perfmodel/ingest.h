@@ -91,15 +91,15 @@ typedef struct pm_read_options {
 	 * the root joined by "->" ("main->mat_mul"; NULL: the profile must have
 	 * one), and the metric's uniq_name (NULL: "time"). */
 	const char *region, *metric;
-	/* CUBE: the call path's value with its callees' (1) or its own
-	 * (0: exclusive, as Extra-P), and how its locations make one run. */
-	int inclusive;
-	pm_cube_scaling scaling;
 	/* PM_WEIGHTS_INVERSE_VARIANCE: weight each configuration (which implies
 	 * aggregating) by 1 / the variance of its aggregated time, s²/runs
 	 * (docs/formats.md "Weights"); kept in the dataset for the fit
 	 * (pm_dataset_weights). PM_WEIGHTS_GIVEN is not an option here. */
 	pm_weights weights;
+	/* CUBE: the call path's value with its callees' (1) or its own
+	 * (0: exclusive, as Extra-P), and how its locations make one run. */
+	int inclusive;
+	pm_cube_scaling scaling;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */
