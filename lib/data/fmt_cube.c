@@ -59,7 +59,7 @@ static pm_status build(const struct run *run, size_t nrun, char names[][64], con
 {
 	size_t maxloc = 0;
 	const char **cols;
-	char (*loc)[24];
+	char (*loc)[32];
 	pm_table t = { 0 };
 	pm_status rc = PM_OK;
 
@@ -218,7 +218,7 @@ static pm_status list(const char *dir, int want_dir, const char *suffix, char **
 		(*n)++;
 	}
 	closedir(d);
-	if (!rc)
+	if (!rc && *n)
 		qsort(v, *n, sizeof(*v), cmp_str);
 	*out = v;
 	return rc;
