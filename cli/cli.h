@@ -112,7 +112,7 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 enum {
 	OPT_READ_FORMAT = 1000, OPT_READ_AGGREGATE, OPT_READ_DROP_FIRST, OPT_READ_THROUGHPUT,
 	OPT_READ_PER, OPT_READ_NAME_PATTERN, OPT_READ_REGION, OPT_READ_METRIC,
-	OPT_READ_WEIGHTS,
+	OPT_READ_WEIGHTS, OPT_READ_INCLUSIVE, OPT_READ_SCALING,
 };
 #define READ_LONG_OPTIONS \
 	{ "format", required_argument, NULL, OPT_READ_FORMAT }, \
@@ -122,15 +122,19 @@ enum {
 	{ "per", required_argument, NULL, OPT_READ_PER }, \
 	{ "name-pattern", required_argument, NULL, OPT_READ_NAME_PATTERN }, \
 	{ "region", required_argument, NULL, OPT_READ_REGION }, \
+	{ "callpath", required_argument, NULL, OPT_READ_REGION }, \
+	{ "inclusive", no_argument, NULL, OPT_READ_INCLUSIVE }, \
+	{ "scaling", required_argument, NULL, OPT_READ_SCALING }, \
 	{ "metric", required_argument, NULL, OPT_READ_METRIC }, \
 	{ "weights", required_argument, NULL, OPT_READ_WEIGHTS }
 #define READ_USAGE \
 	"Measurements (docs/formats.md): --format auto|csv|hyperfine|gbench|extrap|\n" \
-	"  extrap-json|extrap-jsonl,\n" \
+	"  extrap-json|extrap-jsonl|cube (a file, or a folder of run folders),\n" \
 	"  --aggregate median|mean|min|none, --drop-first N (warm-up runs), --throughput\n" \
 	"  COL [--per COL] (the time is per/throughput, or 1/throughput: a model of time;\n" \
 	"  --target-kind throughput models the throughput itself), --name-pattern P,\n" \
-	"  --region R, --metric M,\n" \
+	"  --region R (or --callpath 'main->f'), --metric M, CUBE: --inclusive,\n" \
+	"  --scaling weak|strong|each (mean or sum over processes, or each: lif),\n" \
 	"  --weights inverse-variance (each configuration by 1/(s^2/runs))\n"
 /* Set o from read option c with value v: 0; -1 if c is not one; else
  * EXIT_USAGE after saying what is wrong. */

@@ -326,7 +326,7 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_FORMAT:
 		if (pm_format_from_name(v, &o->format, NULL))
 			return usage_error(cmd, "--format '%s': expected auto, csv, hyperfine, "
-					   "gbench, extrap, extrap-json or extrap-jsonl", v);
+					   "gbench, extrap, extrap-json, extrap-jsonl or cube", v);
 		return 0;
 	case OPT_READ_AGGREGATE:
 		if (pm_aggregate_from_name(v, &o->aggregate, NULL))
@@ -343,6 +343,17 @@ int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 	case OPT_READ_NAME_PATTERN: o->name_pattern = v; return 0;
 	case OPT_READ_REGION: o->region = v; return 0;
 	case OPT_READ_METRIC: o->metric = v; return 0;
+	case OPT_READ_INCLUSIVE: o->inclusive = 1; return 0;
+	case OPT_READ_SCALING:
+		if (!strcmp(v, "weak"))
+			o->scaling = PM_SCALING_WEAK;
+		else if (!strcmp(v, "strong"))
+			o->scaling = PM_SCALING_STRONG;
+		else if (!strcmp(v, "each"))
+			o->scaling = PM_SCALING_EACH;
+		else
+			return usage_error(cmd, "--scaling '%s': expected weak, strong or each", v);
+		return 0;
 	case OPT_READ_WEIGHTS:
 		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))
 			return usage_error(cmd, "--weights '%s': expected none or inverse-variance",

@@ -331,8 +331,10 @@ expect_fail "data from /dev/zero" 1 "/dev/zero: not a regular file \\(a characte
 	timeout 20 "$pm" fit /dev/zero --spec "$spec" -o out.json -q
 expect_fail "a model from /dev/urandom" 1 "/dev/urandom: not a regular file \\(a character device\\)" -- \
 	timeout 20 "$pm" predict -m /dev/urandom points.csv
-expect_fail "a folder as the data" 1 "sub: not a regular file \\(a folder\\)" -- \
+expect_fail "a folder without profiles as the data" 1 "sub: a folder is read as a set of CUBE profiles, but none of its folders holds a .cubex file" -- \
 	timeout 20 "$pm" fit sub --spec "$spec" -o out.json -q
+expect_fail "a folder as CSV" 1 "sub: not a regular file \\(a folder\\)" -- \
+	timeout 20 "$pm" fit sub --format csv --spec "$spec" -o out.json -q
 mkfifo fifo
 expect_fail "a FIFO with no writer as a predict config" 1 "fifo: a FIFO with no writer" -- timeout 20 "$pm" predict fifo
 expect_fail "a FIFO with no writer as a model" 1 "fifo: a FIFO with no writer" -- \
@@ -897,7 +899,7 @@ check "gbench JSON with --name-pattern" "$pm" fit "$ing/gbench.json" --maxiter 2
 	--name-pattern 'BM_gemm/{n}/real_time/threads:{threads}' --intrinsic n --extrinsic threads
 check "eval reads hyperfine JSON" "$pm" eval -m hf.json "$ing/hyperfine.json"
 check "lif accepts the read options" "$pm" lif "$data/ddp_mlp.csv" --spec "$root/models/ddp_mlp.json" --format csv
-expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench, extrap, extrap-json or extrap-jsonl" -- \
+expect_fail "bad --format" 2 "--format 'xml': expected auto, csv, hyperfine, gbench, extrap, extrap-json, extrap-jsonl or cube" -- \
 	"$pm" fit "$ing/hyperfine.json" --format xml
 expect_fail "bad --aggregate" 2 "--aggregate 'max'" -- "$pm" fit "$ing/hyperfine.json" --aggregate max
 expect_fail "bad --drop-first" 2 "--drop-first '-1'" -- "$pm" eval -m hf.json "$ing/hyperfine.json" --drop-first -1
@@ -933,6 +935,71 @@ expect_fail "Extra-P id-based JSON: two metrics, none chosen" 1 "extrap_ids.json
 	"$pm" fit "$ing/extrap_ids.json" --region stencil -o out.json
 expect_fail "Extra-P: two metrics, none chosen" 1 "extrap.txt:18:1: the file has more than one metric \('time', 'visits'\): choose one with --metric" -- \
 	"$pm" fit "$ing/extrap.txt" --region stencil -o out.json
+# Extra-P's gaps (issue 25): a 0 is read (a count); a run of 0 is merged
+# with the others, and a point whose median is 0 stops the fit at its DATA line
+printf 'PARAMETER p\nPOINTS 1 2 4 8\nREGION busy\nDATA 1 0 2\nDATA 2\nDATA 4\nDATA 8\nREGION idle\nDATA 1\nDATA 0\nDATA 3\nDATA 4\n' >zeros.txt
+check "Extra-P: a region with a run of 0 fits" "$pm" fit zeros.txt --region busy --maxiter 20 -q -o out.json
+expect_fail "Extra-P: a region that is 0 at a point" 1 "zeros.txt:10:6: target 'time_s': 0 is not a time > 0 \(the fit's scale" -- \
+	"$pm" fit zeros.txt --region idle --maxiter 20 -q -o out.json
+expect_fail "Extra-P text gone wrong is a format error with --format auto" 1 "bad_extrap.txt:1:1: POINTS before any PARAMETER" -- \
+	"$pm" fit "$(printf 'POINTS 1 2\nDATA 1\n' >bad_extrap.txt; echo bad_extrap.txt)" -o out.json
+# CUBE profiles (issue 25): a folder of run folders from tests/cube_gen.py,
+# whose kernel takes 4·x·(l + 1) s on location l = 0, 1 (exclusive): 6·x on
+# the mean of the two (weak scaling), 12·x on their sum (strong); y is 3
+# everywhere, so not a parameter (as Extra-P); a note beside the folders is ignored
+for x in 1 2 4 8 16; do
+	mkdir -p "cubes/mm.x${x}y3.r1"
+	python3 "$root/tests/cube_gen.py" "cubes/mm.x${x}y3.r1/profile.cubex" --scale "$x"
+done
+mkdir -p cubes/mm.x4y3.r2 && python3 "$root/tests/cube_gen.py" cubes/mm.x4y3.r2/profile.cubex --scale 4
+echo "runs of 2026-11-26" >cubes/README
+printf 'x\n32\n' >cube_points.csv
+for scaling in weak strong; do
+	want=$([ "$scaling" = weak ] && echo 192 || echo 384)
+	if "$pm" fit cubes --callpath 'main->compute->kernel' --scaling "$scaling" --intrinsic x \
+		--maxiter 50 -q -o cube.json 2>cube.err &&
+		"$pm" predict -m cube.json cube_points.csv >cube_pred.txt 2>>cube.err &&
+		awk -F, -v w="$want" 'NR == 2 { d = $2 - w; exit !(d < 1e-6 && d > -1e-6) }' cube_pred.txt; then
+		ok "CUBE set: the kernel's model ($scaling scaling) predicts $want s at x = 32"
+	else
+		bad "CUBE set: the kernel's model ($scaling scaling) predicts $want s at x = 32" "$(cat cube.err cube_pred.txt)"
+	fi
+done
+if "$pm" fit cubes --format cube --region main --inclusive --intrinsic x --maxiter 50 -q -o cube.json 2>cube.err &&
+	"$pm" predict -m cube.json cube_points.csv | awk -F, 'NR == 2 { d = $2 - 360; exit !(d < 1e-6 && d > -1e-6) }'; then
+	ok "CUBE set: main inclusive (7.5·x·(l + 1)) predicts 360 s at x = 32"
+else
+	bad "CUBE set: main inclusive predicts 360 s at x = 32" "$(cat cube.err)"
+fi
+# --scaling each: every location's value a worker of lif (eq. 3.8): the
+# kernel takes 4·(l + 1) s on location l of p, so its LIF is 2p / (p + 1)
+for p in 2 4 8 16; do
+	mkdir -p "cubes_lif/mm.p${p}.r1"
+	python3 "$root/tests/cube_gen.py" "cubes_lif/mm.p${p}.r1/profile.cubex" --locations "$p"
+done
+if "$pm" lif cubes_lif --callpath 'main->compute->kernel' --scaling each --workers 'loc_*' >lif_cube.txt 2>&1 &&
+	grep -Eq '^  0 +16 +1\.882353 +34$' lif_cube.txt && grep -Eq '^  0 +2 +1\.333333 +6$' lif_cube.txt; then
+	ok "CUBE set: lif of the locations (LIF 2p/(p + 1), p = 2 .. 16)"
+else
+	bad "CUBE set: lif of the locations (LIF 2p/(p + 1), p = 2 .. 16)" "$(cat lif_cube.txt)"
+fi
+expect_fail "CUBE: a call path must be chosen" 1 "profile.cubex: the profile has 4 call paths: choose one with --callpath \('main', 'main->compute'" -- \
+	"$pm" fit cubes -o out.json
+expect_fail "CUBE: a metric that is not there" 1 "no metric 'cycles' \('time', 'visits', 'flops'\): choose one with --metric" -- \
+	"$pm" fit cubes --callpath main --metric cycles -o out.json
+mkdir -p cubes/mm.x2z3.r1 && cp cubes/mm.x2y3.r1/profile.cubex cubes/mm.x2z3.r1/
+expect_fail "CUBE: run folders that name other parameters" 1 "cubes: folders 'mm.x16y3.r1' and 'mm.x2z3.r1' name other parameters" -- \
+	"$pm" fit cubes --callpath main -o out.json
+expect_fail "--inclusive is for CUBE" 1 "--inclusive and --scaling are for CUBE profiles" -- \
+	"$pm" fit "$ing/extrap.txt" --region stencil --metric time --inclusive -o out.json
+expect_fail "--scaling takes weak, strong or each" 2 "--scaling 'linear': expected weak, strong or each" -- \
+	"$pm" fit cubes --scaling linear -o out.json
+if "$pm" fit "$ing/extrap.jsonl" --format extrap-json --region stencil --metric time \
+	--intrinsic n --extrinsic p --maxiter 20 -q -o fb.json 2>fb.err && cmp -s <(params ep.json) <(params fb.json); then
+	ok "--format extrap-json reads JSON Lines as Extra-P does"
+else
+	bad "--format extrap-json reads JSON Lines as Extra-P does" "$(cat fb.err)"
+fi
 if "$pm" fit "$ing/throughput.csv" --throughput samples_per_s --per batch_size --extrinsic threads,batch_size \
 	--maxiter 20 -o tp.json >tp.txt 2>&1 && grep -q '"target": "time_s"' tp.json; then
 	ok "--throughput makes the time column"

@@ -166,7 +166,10 @@ pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *er
 		/* Every format we read is text that refuses a NUL byte, and its
 		 * parser says where the first one is: reading on would only let
 		 * /dev/zero or /dev/urandom fill the memory. */
-		if (memchr(buf + n - (size_t)got, '\0', (size_t)got))
+		/* (but for a tar archive, whole: its first header, which a NUL
+		 * cannot start, is read before that is decided) */
+		if (memchr(buf + n - (size_t)got, '\0', (size_t)got) &&
+		    !(n < PM_TAR_HEADER && buf[0] != '\0') && !pm__is_tar(buf, n))
 			break;
 		if (n > PM_READ_MAX) {
 			free(buf);
@@ -176,9 +179,10 @@ pm_status pm__read_file(const char *path, char **text, size_t *len, pm_error *er
 	}
 	close(fd);
 	buf[n] = '\0';
-	/* every format we read is UTF-8 text: a file in another encoding is
-	 * refused where its first foreign byte stands */
-	if (pm__utf8_check(buf, n, path, err) != PM_OK) {
+	/* every format we read is UTF-8 text, but for the tar archives of
+	 * CUBE: a file in another encoding is refused where its first foreign
+	 * byte stands */
+	if (!pm__is_tar(buf, n) && pm__utf8_check(buf, n, path, err) != PM_OK) {
 		free(buf);
 		return PM_EPARSE;
 	}

@@ -20,6 +20,7 @@ struct runs {
 	size_t tcol;		/* the time, or the throughput it comes from */
 	size_t pcol;		/* --per, when converting; SIZE_MAX: none (time = 1/throughput) */
 	int convert;
+	int zero_ok;		/* a run may be 0: an Extra-P metric may be a count */
 	double *t;		/* per row */
 	size_t *key, nkey;
 	size_t *group, ngroups;	/* group of each row; groups by first appearance */
@@ -36,17 +37,20 @@ static void runs_free(struct runs *r)
 }
 
 /* Every run's number must be > 0 before runs are merged: a negative or zero
- * time would otherwise vanish into a median. `why` ends the message. */
-static pm_status positive(const pm_dataset *d, size_t row, size_t col, double *v,
+ * time would otherwise vanish into a median. zero_ok lets a 0 through (a
+ * count, or a region that took no time at a small scale: whether the median
+ * may be 0 is the fit's to say, which knows the target kind and loss). `why`
+ * ends the message. */
+static pm_status positive(const pm_dataset *d, size_t row, size_t col, int zero_ok, double *v,
 			  const char *why, pm_error *err)
 {
 	pm_status rc = pm_dataset_number(d, row, col, v, err);
 
-	if (rc || *v > 0)
+	if (rc || *v > 0 || (zero_ok && *v == 0))
 		return rc;
 	return pm__fail_at(err, PM_ESCHEMA, pm_dataset_name(d), pm_dataset_cell_line(d, row, col),
-			   pm_dataset_cell_column(d, row, col), "column '%s': %.17g must be > 0 %s",
-			   pm_dataset_col_name(d, col), *v, why);
+			   pm_dataset_cell_column(d, row, col), "column '%s': %.17g must be %s 0 %s",
+			   pm_dataset_col_name(d, col), *v, zero_ok ? ">=" : ">", why);
 }
 
 static pm_status row_times(struct runs *r, pm_error *err)
@@ -56,13 +60,13 @@ static pm_status row_times(struct runs *r, pm_error *err)
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (!r->convert) {
-			rc = positive(r->d, i, r->tcol, &r->t[i],
+			rc = positive(r->d, i, r->tcol, r->zero_ok, &r->t[i],
 				      "(a run's time, before runs are merged)", err);
 		} else {
 			per = 1.0;
-			rc = positive(r->d, i, r->tcol, &thr, "to convert throughput to time", err);
+			rc = positive(r->d, i, r->tcol, 0, &thr, "to convert throughput to time", err);
 			if (!rc && r->pcol != SIZE_MAX)
-				rc = positive(r->d, i, r->pcol, &per, "to convert throughput to time",
+				rc = positive(r->d, i, r->pcol, 0, &per, "to convert throughput to time",
 					      err);
 			r->t[i] = per / thr;
 			/* 1e-300 / 1e300 is 0, the reverse inf: no time either */
@@ -389,11 +393,11 @@ static pm_status build_converted(const struct runs *r, const char *target, pm_da
 }
 
 pm_status pm__dataset_aggregate(const pm_dataset *d, const pm_read_options *o,
-				const char *target, pm_aggregate method, pm_dataset **out,
-				pm_read_info *info, pm_error *err)
+				const char *target, pm_aggregate method, int zero_ok,
+				pm_dataset **out, pm_read_info *info, pm_error *err)
 {
 	struct runs r = { .d = d, .nrows = pm_dataset_nrows(d), .ncols = pm_dataset_ncols(d),
-			  .pcol = SIZE_MAX, .convert = o->throughput != NULL };
+			  .pcol = SIZE_MAX, .convert = o->throughput != NULL, .zero_ok = zero_ok };
 	size_t unused;
 	pm_status rc;
 

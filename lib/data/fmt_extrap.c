@@ -146,16 +146,18 @@ static pm_status block_end(struct extrap *x)
 	return PM_OK;
 }
 
-/* A DATA value that reads as a number must be a time > 0: a zero or a
- * negative run would otherwise vanish into the configuration's median.
- * Text that is no number is left to the table's own error. */
-static pm_status run_time(const struct extrap *x, const struct tok *tk)
+/* A DATA value that reads as a number must be >= 0: a negative run would
+ * otherwise vanish into the configuration's median. A 0 is read, as Extra-P
+ * reads it (a count, a region that took no time at a small scale); whether
+ * the region can be fitted is the fit's to say. Text that is no number is
+ * left to the table's own error. */
+static pm_status run_value(const struct extrap *x, const struct tok *tk)
 {
 	char *end;
 	double v = pm_strtod(tk->s, &end);
 
-	if (end != tk->s && *end == '\0' && !(v > 0))
-		return FAIL(x, tk->column, "DATA value %s is not a time > 0", tk->s);
+	if (end != tk->s && *end == '\0' && !(v >= 0))
+		return FAIL(x, tk->column, "DATA value %s is not a number >= 0", tk->s);
 	return PM_OK;
 }
 
@@ -163,6 +165,8 @@ static pm_status data(struct extrap *x, struct tok *tk, size_t n)
 {
 	pm_status rc;
 
+	if (!x->npoint)
+		return FAIL(x, 1, "DATA before any POINTS");
 	if (x->next >= x->npoint)
 		return FAIL(x, 1, "more DATA lines than the %zu points", x->npoint);
 	if (!n)
@@ -180,7 +184,7 @@ static pm_status data(struct extrap *x, struct tok *tk, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct cellref *p = &x->point[x->next * x->nparam];
 
-		if ((rc = run_time(x, &tk[i])))
+		if ((rc = run_value(x, &tk[i])))
 			return rc;
 		for (size_t k = 0; k < x->nparam; k++)
 			if ((rc = pm__table_add_at(&x->t, p[k].s, p[k].line, p[k].column, x->err)))

@@ -5,7 +5,7 @@
  *   lib/data/fmt_extrap_json_ids.c;
  * - JSON Lines: one {"params": {"p": 2, "n": 1000}, "callpath": "stencil",
  *   "metric": "time", "value": 0.512} per line, "value" a number or a list
- *   of them (repetitions), callpath "<root>" and metric "time" when absent,
+ *   of them (repetitions), callpath "<root>" and metric "<default>" when absent,
  *   as Extra-P reads them; lines with the same params are repetitions, and
  *   blank lines are skipped.
  * Each parameter becomes a column (numbers written back exactly, strings as
@@ -21,7 +21,7 @@
 
 #define MAX_PARAMS PM_EXTRAP_MAX_PARAMS
 #define DEFAULT_CALLPATH "<root>"
-#define DEFAULT_METRIC "time"
+#define DEFAULT_METRIC "<default>"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -49,17 +49,18 @@ static pm_status choose(const pm_jctx *c, const cJSON *obj, const char *want, co
 	return PM_OK;
 }
 
-static pm_status one_point(const pm_jctx *c, const cJSON *e, size_t np, pm_table *t)
+/* Entry e's point: its np coordinates into coord, noted in ps (taken: by
+ * the chosen region and metric). */
+static pm_status point_of(const pm_jctx *c, const cJSON *e, size_t np, int taken,
+			  pm_extrap_points *ps, const cJSON **coord)
 {
-	const cJSON *point, *values, *v;
-	const cJSON *coord[MAX_PARAMS];
-	size_t nv, k = 0;
+	const cJSON *point, *v;
+	size_t k = 0;
 	pm_status rc;
 
 	if (!cJSON_IsObject(e))
 		return pm__json_fail(c, PM_ESCHEMA, "must be an object with 'point' and 'values'");
-	if ((rc = pm__json_item(c, e, "point", 1, &point)) ||
-	    (rc = pm__json_array(c, e, "values", 1, &values, &nv)))
+	if ((rc = pm__json_item(c, e, "point", 1, &point)))
 		return rc;
 	/* one parameter: the point may be its bare value */
 	if (np == 1 && !cJSON_IsArray(point)) {
@@ -71,13 +72,55 @@ static pm_status one_point(const pm_jctx *c, const cJSON *e, size_t np, pm_table
 		for (v = point->child; v; v = v->next)
 			coord[k++] = v;
 	}
+	return pm__extrap_point(ps, coord, np, taken, c->where, c->err);
+}
+
+static pm_status one_point(const pm_jctx *c, const cJSON *e, size_t np, pm_extrap_points *ps,
+			   pm_table *t)
+{
+	const cJSON *values;
+	const cJSON *coord[MAX_PARAMS];
+	size_t nv;
+	pm_status rc;
+
+	if ((rc = point_of(c, e, np, 1, ps, coord)) ||
+	    (rc = pm__json_array(c, e, "values", 1, &values, &nv)))
+		return rc;
 	return pm__extrap_runs(c, t, coord, np, values, "each coordinate of 'point'", "values");
 }
 
+/* The points of every other region and metric, noted as not taken. */
+static pm_status other_points(pm_jctx *c, const cJSON *meas, const cJSON *chosen, size_t np,
+			      pm_extrap_points *ps, char *where, size_t size)
+{
+	const cJSON *cp, *list, *e;
+	const cJSON *coord[MAX_PARAMS];
+	pm_status rc;
+
+	cJSON_ArrayForEach(cp, meas) {
+		if (!cJSON_IsObject(cp))
+			continue;	/* an error only if chosen */
+		cJSON_ArrayForEach(list, cp) {
+			size_t i = 0;
+
+			if (list == chosen || !cJSON_IsArray(list))
+				continue;
+			cJSON_ArrayForEach(e, list) {
+				snprintf(where, size, "measurements.%s.%s[%zu]", cp->string,
+					 list->string, i++);
+				if ((rc = point_of(c, e, np, 0, ps, coord)))
+					return rc;
+			}
+		}
+	}
+	return PM_OK;
+}
+
 static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, const char *metric,
-			   const char **names, pm_table *t)
+			   const char **names, pm_extrap_points *ps, pm_table *t)
 {
 	const cJSON *params, *meas, *cp, *points, *e, *p;
+	pm_extrap_choice ch = { .want = { NULL, NULL } };
 	char where[512];
 	size_t np, i = 0;
 	pm_status rc;
@@ -108,10 +151,15 @@ static pm_status read_json(pm_jctx *c, const cJSON *root, const char *region, co
 	cJSON_ArrayForEach(e, points) {
 		snprintf(where, sizeof(where), "measurements.%s.%s[%zu]", cp->string, points->string,
 			 i++);
-		if ((rc = one_point(c, e, np, t)))
+		if ((rc = one_point(c, e, np, ps, t)))
 			return rc;
 	}
-	return PM_OK;
+	if ((rc = other_points(c, meas, points, np, ps, where, sizeof(where))))
+		return rc;
+	c->where = NULL;
+	ch.want[0] = cp->string;
+	ch.want[1] = points->string;
+	return pm__extrap_points_check(ps, &ch, t, c->name, c->err);
 }
 
 /* The older layout lists measurements in an array and has coordinates. */
@@ -127,6 +175,7 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 {
 	const char *names[MAX_PARAMS + 1];
 	pm_jctx c = { .name = name, .err = err };
+	pm_extrap_points ps = { 0 };
 	pm_table t = { 0 };
 	cJSON *root = NULL;
 	pm_status rc;
@@ -140,9 +189,10 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 	else if (id_based(root))
 		rc = pm__read_extrap_json_ids(&c, root, region, metric, names, &t);
 	else
-		rc = read_json(&c, root, region, metric, names, &t);
+		rc = read_json(&c, root, region, metric, names, &ps, &t);
 	if (!rc)
 		rc = pm__table_build(&t, name, out, err);
+	pm__extrap_points_free(&ps);
 	pm__table_free(&t);
 	cJSON_Delete(root);
 	return rc;
@@ -153,6 +203,7 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 struct lines {
 	pm_jctx c;
 	pm_extrap_choice ch;
+	pm_extrap_points ps;
 	char *names[MAX_PARAMS + 1];	/* the first line's params (owned) */
 	size_t np;
 	pm_table t;
@@ -161,6 +212,7 @@ struct lines {
 static void lines_free(struct lines *l)
 {
 	pm__extrap_choice_free(&l->ch);
+	pm__extrap_points_free(&l->ps);
 	for (size_t i = 0; i < l->np; i++)
 		free(l->names[i]);
 	pm__table_free(&l->t);
@@ -197,8 +249,9 @@ static pm_status param_names(struct lines *l, const cJSON *params)
 	return PM_OK;
 }
 
-static pm_status one_line(struct lines *l, const cJSON *o)
+static pm_status one_line(struct lines *l, const cJSON *o, unsigned line)
 {
+	char where[32];
 	const cJSON *params, *value;
 	const cJSON *coord[MAX_PARAMS];
 	const char *name[2] = { NULL, NULL };
@@ -214,8 +267,8 @@ static pm_status one_line(struct lines *l, const cJSON *o)
 	    (rc = text_or(&l->c, o, "metric", DEFAULT_METRIC, &name[1])) ||
 	    (rc = pm__extrap_take(&l->c, &l->ch, name, &take)))
 		return rc;
-	if (!take)
-		return PM_OK;
+	/* the first line names the parameters, as in Extra-P, whichever
+	 * region it measures: every line's point is noted */
 	if (!l->np && (rc = param_names(l, params)))
 		return rc;
 	if ((size_t)cJSON_GetArraySize(params) != l->np)
@@ -226,6 +279,9 @@ static pm_status one_line(struct lines *l, const cJSON *o)
 		if (!coord[i])
 			return pm__json_fail(&l->c, PM_ESCHEMA, "no param '%s'", l->names[i]);
 	}
+	snprintf(where, sizeof(where), "line %u", line);
+	if ((rc = pm__extrap_point(&l->ps, coord, l->np, take, where, l->c.err)) || !take)
+		return rc;
 	return pm__extrap_runs(&l->c, &l->t, coord, l->np, value, "each param", "value");
 }
 
@@ -263,14 +319,16 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 		l.t.at_line = line;	/* the cells' place: line alone, as in the errors */
 		rc = pm__json_parse(s, n, name, &o, err);
 		if (!rc)
-			rc = one_line(&l, o);
+			rc = one_line(&l, o, line);
 		cJSON_Delete(o);
 		rc = at_line(rc, err, line);
 	}
 	if (!rc)
 		rc = pm__extrap_taken_any(&l.ch, &l.t, name, "line", err);
-	if (!rc && !l.np)
+	if (!rc && !l.t.ncells)
 		rc = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no measurements");
+	if (!rc)
+		rc = pm__extrap_points_check(&l.ps, &l.ch, &l.t, name, err);
 	if (!rc)
 		rc = pm__table_build(&l.t, name, out, err);
 	lines_free(&l);

@@ -16,10 +16,10 @@
 void pm__extrap_columns(pm_table *t, const char **names, size_t np);
 
 /* One run per value: the np coordinates (numbers, or strings: levels) then
- * the value (a number > 0). values is an array of them (a run each; not
- * empty) or one value. coord_what and value_what name them in the errors
- * ("each param must be a number or a string", "value[2] must be a number >
- * 0", "'value' must be a number > 0", "'values' is empty"). */
+ * the value (a number >= 0: a time or a count). values is an array of them
+ * (a run each; not empty) or one value. coord_what and value_what name them
+ * in the errors ("each param must be a number or a string", "value[2] must
+ * be a number >= 0", "'value' must be a number >= 0", "'values' is empty"). */
 pm_status pm__extrap_runs(const pm_jctx *c, pm_table *t, const cJSON *const *coord, size_t np,
 			  const cJSON *values, const char *coord_what, const char *value_what);
 
@@ -39,6 +39,27 @@ pm_status pm__extrap_take(const pm_jctx *c, pm_extrap_choice *ch, const char *co
 pm_status pm__extrap_taken_any(const pm_extrap_choice *ch, const pm_table *t, const char *name,
 			       const char *unit, pm_error *err);
 void pm__extrap_choice_free(pm_extrap_choice *ch);
+
+/* Every point of the file, of any region and metric, and whether the chosen
+ * region and metric measured it: Extra-P refuses a file in which some
+ * region's or metric's measurements miss a point (io_helper's
+ * validate_experiment), and a point left out would otherwise pass unseen. */
+typedef struct pm_extrap_points {
+	struct pm_extrap_point *p;
+	size_t n, cap;
+} pm_extrap_points;
+
+/* Note the point coord[0, np) (numbers or strings; other values are left to
+ * pm__extrap_runs), measured by the chosen ones or not (taken), `where` it
+ * is listed ("line 7", "measurements.a.time[2]"). */
+pm_status pm__extrap_point(pm_extrap_points *ps, const cJSON *const *coord, size_t np,
+			   int taken, const char *where, pm_error *err);
+/* After the file: PM_ESCHEMA naming a point that some listing has but no
+ * run taken (when any was), "point (2, 1000) of line 7 has no measurement
+ * of region 'a' and metric 'time'". */
+pm_status pm__extrap_points_check(pm_extrap_points *ps, const pm_extrap_choice *ch,
+				  const pm_table *t, const char *name, pm_error *err);
+void pm__extrap_points_free(pm_extrap_points *ps);
 
 /* Extra-P's older, id-based JSON layout (lib/data/fmt_extrap_json_ids.c): the
  * runs of root (an object) of region and metric (NULL: the only one) into

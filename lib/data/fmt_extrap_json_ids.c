@@ -42,6 +42,7 @@ struct ids {
 	char where[96];
 	struct id_list list[NLISTS];
 	const cJSON **coord;	/* each coordinate's value of each parameter */
+	unsigned char *measured;	/* each coordinate's: a chosen measurement has it */
 	size_t np;
 };
 
@@ -193,10 +194,11 @@ static pm_status read_measurements(struct ids *x, const cJSON *root, pm_extrap_c
 			return rc;
 		/* one value each: a list is JSON Lines' */
 		if (cJSON_IsArray(v))
-			return pm__json_fail(x->c, PM_ESCHEMA, "'value' must be a number > 0");
+			return pm__json_fail(x->c, PM_ESCHEMA, "'value' must be a number >= 0");
 		if ((rc = pm__extrap_runs(x->c, t, x->coord + co * x->np, x->np, v,
 					  "'parameter_value'", "value")))
 			return rc;
+		x->measured[co] = 1;
 	}
 	return PM_OK;
 }
@@ -220,7 +222,8 @@ static pm_status read_ids(struct ids *x, const cJSON *root, pm_extrap_choice *ch
 	for (i = 0; i < x->np; i++)
 		names[i] = params->name[i];
 	pm__extrap_columns(t, names, x->np);
-	if (!(x->coord = calloc(coords->n ? coords->n * x->np : 1, sizeof(*x->coord))))
+	if (!(x->coord = calloc(coords->n ? coords->n * x->np : 1, sizeof(*x->coord))) ||
+	    !(x->measured = calloc(coords->n + 1, 1)))
 		return pm__fail(x->c->err, PM_ENOMEM, "out of memory");
 	i = 0;
 	cJSON_ArrayForEach(e, coords->arr)
@@ -229,7 +232,19 @@ static pm_status read_ids(struct ids *x, const cJSON *root, pm_extrap_choice *ch
 	if ((rc = read_measurements(x, root, ch, t)))
 		return rc;
 	x->c->where = NULL;
-	return pm__extrap_taken_any(ch, t, x->c->name, "measurement", x->c->err);
+	if ((rc = pm__extrap_taken_any(ch, t, x->c->name, "measurement", x->c->err)))
+		return rc;
+	/* a coordinate listed but not measured: an error in Extra-P too */
+	for (i = 0; i < coords->n && t->ncells; i++) {
+		if (x->measured[i])
+			continue;
+		place(x, list_key[COORDS], i);
+		return pm__json_fail(x->c, PM_ESCHEMA, "no measurement of region '%s' and metric "
+				     "'%s' (Extra-P requires each of them to measure every "
+				     "coordinate)", ch->want[0] ? ch->want[0] : ch->seen[0],
+				     ch->want[1] ? ch->want[1] : ch->seen[1]);
+	}
+	return PM_OK;
 }
 
 pm_status pm__read_extrap_json_ids(pm_jctx *c, const cJSON *root, const char *region,
@@ -245,6 +260,7 @@ pm_status pm__read_extrap_json_ids(pm_jctx *c, const cJSON *root, const char *re
 		free(x.list[k].name);
 	}
 	free(x.coord);
+	free(x.measured);
 	c->where = NULL;
 	return rc;
 }

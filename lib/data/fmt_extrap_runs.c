@@ -35,11 +35,12 @@ pm_status pm__extrap_runs(const pm_jctx *c, pm_table *t, const cJSON *const *coo
 			if (rc)
 				return rc;
 		}
-		/* the measured values are times */
-		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-			return list ? pm__json_fail(c, PM_ESCHEMA, "%s[%zu] must be a number > 0",
+		/* times or counts: a 0 is read (as Extra-P does), whether it can be
+		 * fitted is the fit's to say */
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0))
+			return list ? pm__json_fail(c, PM_ESCHEMA, "%s[%zu] must be a number >= 0",
 						    value_what, k)
-				    : pm__json_fail(c, PM_ESCHEMA, "'%s' must be a number > 0",
+				    : pm__json_fail(c, PM_ESCHEMA, "'%s' must be a number >= 0",
 						    value_what);
 		if ((rc = pm__table_add_number(t, v->valuedouble, c->err)))
 			return rc;
@@ -86,3 +87,93 @@ void pm__extrap_choice_free(pm_extrap_choice *ch)
 	free(ch->seen[1]);
 }
 
+
+struct pm_extrap_point {
+	char *key;	/* the coordinates as text, '\x1f' between them */
+	char *where;
+	int taken;
+};
+
+pm_status pm__extrap_point(pm_extrap_points *ps, const cJSON *const *coord, size_t np,
+			   int taken, const char *where, pm_error *err)
+{
+	struct pm_extrap_point *e;
+	char *key = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 64;
+		struct pm_extrap_point *p = realloc(ps->p, cap * sizeof(*p));
+
+		if (!p)
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		ps->p = p;
+		ps->cap = cap;
+	}
+	if (!(f = open_memstream(&key, &len)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t i = 0; i < np; i++) {
+		/* %.17g: two numbers that print alike are equal */
+		if (cJSON_IsNumber(coord[i]))
+			fprintf(f, "%s%.17g", i ? "\x1f" : "", coord[i]->valuedouble);
+		else
+			fprintf(f, "%s'%s'", i ? "\x1f" : "",
+				cJSON_IsString(coord[i]) ? coord[i]->valuestring : "?");
+	}
+	if (fclose(f) || !key) {
+		free(key);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	e = &ps->p[ps->n];
+	if (!(e->where = strdup(where))) {
+		free(key);
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	e->key = key;
+	e->taken = taken;
+	ps->n++;
+	return PM_OK;
+}
+
+/* By key, then taken first: a key's first entry tells whether it was taken. */
+static int cmp_point(const void *a, const void *b)
+{
+	const struct pm_extrap_point *p = a, *q = b;
+	int c = strcmp(p->key, q->key);
+
+	return c ? c : q->taken - p->taken;
+}
+
+pm_status pm__extrap_points_check(pm_extrap_points *ps, const pm_extrap_choice *ch,
+				  const pm_table *t, const char *name, pm_error *err)
+{
+	if (!t->ncells)
+		return PM_OK;	/* nothing taken: the readers' own error */
+	qsort(ps->p, ps->n, sizeof(*ps->p), cmp_point);
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct pm_extrap_point *e = &ps->p[i];
+
+		if (e->taken || (i && !strcmp(e->key, ps->p[i - 1].key)))
+			continue;
+		for (char *s = e->key; *s; s++)
+			if (*s == '\x1f')
+				*s = ' ';
+		return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "the point (%s) of %s has no "
+				   "measurement of region '%s' and metric '%s' (Extra-P requires "
+				   "each of them to measure every point)", e->key, e->where,
+				   ch->want[0] ? ch->want[0] : ch->seen[0],
+				   ch->want[1] ? ch->want[1] : ch->seen[1]);
+	}
+	return PM_OK;
+}
+
+void pm__extrap_points_free(pm_extrap_points *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		free(ps->p[i].key);
+		free(ps->p[i].where);
+	}
+	free(ps->p);
+	memset(ps, 0, sizeof(*ps));
+}

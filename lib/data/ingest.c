@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "data/dataset_impl.h"
 #include "core/error.h"
@@ -13,7 +14,7 @@
 #include "core/read_file.h"
 
 static const char *const format_names[] = { "auto", "csv", "hyperfine", "gbench", "extrap",
-					     "extrap-json", "extrap-jsonl", NULL };
+					     "extrap-json", "extrap-jsonl", "cube", NULL };
 static const char *const aggregate_names[] = { "default", "none", "median", "mean", "min",
 					       NULL };
 
@@ -41,7 +42,7 @@ pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err)
 
 const char *pm_format_name(pm_format f)
 {
-	return f <= PM_FORMAT_EXTRAP_JSONL ? format_names[f] : "?";
+	return f <= PM_FORMAT_CUBE ? format_names[f] : "?";
 }
 
 pm_status pm_aggregate_from_name(const char *name, pm_aggregate *out, pm_error *err)
@@ -110,8 +111,44 @@ static int jsonl_line(const char *text, size_t len)
 	return yes;
 }
 
+/* 1 if text[0, len) starts with one of Extra-P's keywords and a blank: a
+ * file that starts with POINTS or REGION is Extra-P text gone wrong (its
+ * reader says what), not CSV. */
+static int extrap_keyword(const char *text, size_t len)
+{
+	static const char *const kw[] = { "PARAMETER", "POINTS", "REGION", "METRIC", "DATA" };
+
+	for (size_t k = 0; k < sizeof(kw) / sizeof(*kw); k++) {
+		size_t n = strlen(kw[k]);
+
+		if (len > n && memcmp(text, kw[k], n) == 0 && (text[n] == ' ' || text[n] == '\t'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Extra-P's JSON reader takes a file that is not JSON for JSON Lines when
+ * some line starts with '{' and every line that is not blank does. */
+static int jsonl_lines(const char *text, size_t len)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		while (i < end && text[i] && strchr(" \t\r\f\v", text[i]))
+			i++;
+		if (i < end && text[i] != '{')
+			return 0;
+		any |= i < end;
+		i = end + 1;
+	}
+	return any;
+}
+
 /* JSON starts with '{' (after a BOM and blanks): which JSON, its top key;
- * JSON Lines, its first line's. Extra-P text starts with PARAMETER (after
+ * JSON Lines, its first line's. Extra-P text starts with a keyword (after
  * comments). */
 static pm_status detect(const char *text, size_t len, const char *name, pm_format *f,
 			pm_error *err)
@@ -120,8 +157,11 @@ static pm_status detect(const char *text, size_t len, const char *name, pm_forma
 	cJSON *root;
 	pm_status rc;
 
-	if (len - i > 10 && memcmp(text + i, "PARAMETER", 9) == 0 &&
-	    (text[i + 9] == ' ' || text[i + 9] == '\t')) {
+	if (pm__is_tar(text, len)) {
+		*f = PM_FORMAT_CUBE;
+		return PM_OK;
+	}
+	if (extrap_keyword(text + i, len - i)) {
 		*f = PM_FORMAT_EXTRAP;
 		return PM_OK;
 	}
@@ -151,9 +191,12 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 			       pm_aggregate *method, pm_error *err)
 {
 	*method = o->aggregate;
+	/* each location's value is a worker's time of the run: merging runs
+	 * would drop them */
 	if (*method == PM_AGG_DEFAULT)
-		*method = f != PM_FORMAT_CSV || o->drop_first || o->weights ? PM_AGG_MEDIAN
-									    : PM_AGG_NONE;
+		*method = (f != PM_FORMAT_CSV && !(f == PM_FORMAT_CUBE &&
+						     o->scaling == PM_SCALING_EACH)) ||
+				  o->drop_first || o->weights ? PM_AGG_MEDIAN : PM_AGG_NONE;
 	if (o->weights != PM_WEIGHTS_NONE && o->weights != PM_WEIGHTS_INVERSE_VARIANCE)
 		return pm__fail(err, PM_EINVAL, "weights: only inverse-variance comes from "
 				"reading (pm_dataset_set_weights sets others)");
@@ -169,8 +212,11 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 	if (o->name_pattern && f != PM_FORMAT_GBENCH)
 		return pm__fail(err, PM_EINVAL, "--name-pattern is for Google Benchmark files");
 	if ((o->region || o->metric) && f != PM_FORMAT_EXTRAP && f != PM_FORMAT_EXTRAP_JSON &&
-	    f != PM_FORMAT_EXTRAP_JSONL)
-		return pm__fail(err, PM_EINVAL, "--region and --metric are for Extra-P files");
+	    f != PM_FORMAT_EXTRAP_JSONL && f != PM_FORMAT_CUBE)
+		return pm__fail(err, PM_EINVAL, "--region and --metric are for Extra-P and CUBE "
+				"files");
+	if ((o->inclusive || o->scaling != PM_SCALING_WEAK) && f != PM_FORMAT_CUBE)
+		return pm__fail(err, PM_EINVAL, "--inclusive and --scaling are for CUBE profiles");
 	*target = o->target ? o->target :
 		  f != PM_FORMAT_CSV || o->throughput ? PM_INGEST_TIME_COLUMN : NULL;
 	if (*method != PM_AGG_NONE && !*target)
@@ -179,27 +225,62 @@ static pm_status check_options(const pm_read_options *o, pm_format f, const char
 	return PM_OK;
 }
 
+/* The runs read (rc, raw) as fitted: throughput into time, runs aggregated;
+ * *out and *info filled on success. */
+static pm_status finish(pm_status rc, pm_dataset *raw, const pm_read_options *o, pm_format f,
+			const char *target, pm_aggregate method, pm_dataset **out,
+			pm_read_info *info, pm_error *err)
+{
+	pm_dataset *agg = NULL;
+
+	if (!rc)
+		rc = pm__dataset_aggregate(raw, o, target, method,
+					   f == PM_FORMAT_EXTRAP || f == PM_FORMAT_EXTRAP_JSON ||
+						   f == PM_FORMAT_EXTRAP_JSONL || f == PM_FORMAT_CUBE,
+					   &agg, info, err);
+	info->format = f;
+	if (rc) {
+		pm_dataset_free(raw);
+		pm_read_info_clear(info);
+		return rc;
+	}
+	if (agg) {
+		pm_dataset_free(raw);
+		raw = agg;
+	}
+	*out = raw;
+	return PM_OK;
+}
+
+/* o, or the defaults in *dflt; info, or *scratch; *info zeroed. */
+static void start(const pm_read_options **o, pm_read_options *dflt, pm_read_info **info,
+		  pm_read_info *scratch)
+{
+	*dflt = pm_read_options_default();
+	if (!*o)
+		*o = dflt;
+	if (!*info)
+		*info = scratch;
+	/* *info is the caller's to fill, not ours to free */
+	memset(*info, 0, sizeof(**info));
+	(*info)->cv_median = (*info)->cv_max = NAN;
+}
+
 /* text[0, len) with text[len] to spare; owned: the call takes text over, so
  * that CSV, the common case, is tokenized in place without a copy. */
 static pm_status ingest(char *text, size_t len, int owned, const char *name,
 			const pm_read_options *o, pm_dataset **out, pm_read_info *info,
 			pm_error *err)
 {
-	pm_read_options dflt = pm_read_options_default();
+	pm_read_options dflt;
 	pm_read_info scratch = { 0 };
 	pm_format f;
 	pm_aggregate method;
-	pm_dataset *raw = NULL, *agg = NULL;
+	pm_dataset *raw = NULL;
 	const char *target;
 	pm_status rc;
 
-	if (!o)
-		o = &dflt;
-	if (!info)
-		info = &scratch;
-	/* *info is the caller's to fill, not ours to free */
-	memset(info, 0, sizeof(*info));
-	info->cv_median = info->cv_max = NAN;
+	start(&o, &dflt, &info, &scratch);
 	f = o->format;
 	if ((f == PM_FORMAT_AUTO && (rc = detect(text, len, name, &f, err))) ||
 	    (rc = check_options(o, f, &target, &method, err))) {
@@ -217,10 +298,16 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 		break;
 	case PM_FORMAT_EXTRAP_JSON:
 		rc = pm__read_extrap_json(text, len, name, o->region, o->metric, &raw, err);
+		if (rc == PM_EPARSE && jsonl_lines(text, len)) {
+			f = PM_FORMAT_EXTRAP_JSONL;	/* as Extra-P's --json does */
+			rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw,
+						   err);
+		}
 		break;
 	case PM_FORMAT_EXTRAP_JSONL:
 		rc = pm__read_extrap_jsonl(text, len, name, o->region, o->metric, &raw, err);
 		break;
+	case PM_FORMAT_CUBE: rc = pm__read_cube(text, len, name, o, &raw, err); break;
 	default:
 		rc = owned ? pm__dataset_from_buffer(text, len, name, &raw, err)
 			   : pm_dataset_parse_csv(text, len, name, &raw, err);
@@ -229,21 +316,29 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 	}
 	if (owned)
 		free(text);
-	if (!rc)
-		rc = pm__dataset_aggregate(raw, o, target, method, &agg, info, err);
-	info->format = f;
-	if (rc) {
-		pm_dataset_free(raw);
-		pm_read_info_clear(info);
-		return rc;
-	}
-	if (agg) {
-		pm_dataset_free(raw);
-		raw = agg;
-	}
+	rc = finish(rc, raw, o, f, target, method, out, info, err);
 	pm_read_info_clear(&scratch);
-	*out = raw;
-	return PM_OK;
+	return rc;
+}
+
+/* A folder: a set of CUBE profiles in run folders. */
+static pm_status ingest_folder(const char *path, const pm_read_options *o, pm_dataset **out,
+			       pm_read_info *info, pm_error *err)
+{
+	pm_read_options dflt;
+	pm_read_info scratch = { 0 };
+	pm_aggregate method;
+	pm_dataset *raw = NULL;
+	const char *target;
+	pm_status rc;
+
+	start(&o, &dflt, &info, &scratch);
+	if ((rc = check_options(o, PM_FORMAT_CUBE, &target, &method, err)))
+		return rc;
+	rc = pm__read_cube_set(path, o, &raw, err);
+	rc = finish(rc, raw, o, PM_FORMAT_CUBE, target, method, out, info, err);
+	pm_read_info_clear(&scratch);
+	return rc;
 }
 
 pm_status pm_dataset_parse(const char *text, size_t len, const char *name,
@@ -263,6 +358,7 @@ pm_status pm_dataset_parse(const char *text, size_t len, const char *name,
 pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset **out,
 			  pm_read_info *info, pm_error *err)
 {
+	struct stat st;
 	char *text;
 	size_t len = 0;
 	pm_status rc;
@@ -272,6 +368,11 @@ pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset
 	*out = NULL;
 	if (!path)
 		return pm__fail(err, PM_EINVAL, "no file name");
+	/* a folder is a set of CUBE profiles (any other format: the reader's
+	 * "not a regular file") */
+	if ((!o || o->format == PM_FORMAT_AUTO || o->format == PM_FORMAT_CUBE) &&
+	    stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return ingest_folder(path, o, out, info, err);
 	if ((rc = pm__read_file(path, &text, &len, err)))
 		return rc;
 	return ingest(text, len, 1, path, o, out, info, err);

@@ -19,12 +19,13 @@
  * aggregating or converting). *out is NULL when nothing had to change (d
  * stands as it is). info->aggregated, runs, dropped, reps, cv and the cv
  * summary are filled. Errors name the cell: a target, throughput or per cell
- * that is not a number > 0, a configuration with no run left; PM_ESCHEMA for
- * a missing column or a throughput column whose target already exists.
+ * that is not a number > 0 (a target of 0 is a run too with zero_ok, for
+ * metrics that may be counts), a configuration with no run left; PM_ESCHEMA
+ * for a missing column or a throughput column whose target already exists.
  */
 pm_status pm__dataset_aggregate(const pm_dataset *d, const pm_read_options *o,
-				const char *target, pm_aggregate method, pm_dataset **out,
-				pm_read_info *info, pm_error *err);
+				const char *target, pm_aggregate method, int zero_ok,
+				pm_dataset **out, pm_read_info *info, pm_error *err);
 
 /* The JSON readers: text[0, len) (text[len] may be read) of file `name`,
  * one row per run with the parameters and PM_INGEST_TIME_COLUMN. */
@@ -44,5 +45,13 @@ pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 				const char *region, const char *metric, pm_dataset **out,
 				pm_error *err);
+
+/* CUBE (lib/data/fmt_cube.c): one profile text[0, len) as one run in
+ * PM_INGEST_TIME_COLUMN; a folder of run folders as runs with their
+ * parameters (o: region, metric, inclusive, scaling). */
+pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
+			pm_dataset **out, pm_error *err);
+pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
+			    pm_error *err);
 
 #endif

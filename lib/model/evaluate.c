@@ -10,10 +10,15 @@ pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind ki
 	/* finite too, past a time: 1/S of an infinite S would be a time of 0 */
 	if (v > 0 && (kind == PM_TARGET_TIME || isfinite(v)))
 		return PM_OK;
+	/* a 0 is read where it may be a count (Extra-P's metrics): say why it
+	 * stops here, where the target kind and the loss are known */
 	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), pm_dataset_cell_line(d, r, c),
-			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a%s %s > 0",
+			   pm_dataset_cell_column(d, r, c), "target '%s': %g is not a%s %s > 0%s",
 			   pm_dataset_col_name(d, c), v, kind == PM_TARGET_EFFICIENCY ? "n" : "",
-			   pm_target_kind_name(kind));
+			   pm_target_kind_name(kind),
+			   v == 0 ? " (the fit's scale, intervals and MAPE divide by the values: "
+				    "a region or metric that is 0 at a point, such as a count, "
+				    "cannot be modelled)" : "");
 }
 
 pm_status pm__times_check(const pm_dataset *d, size_t c, pm_target_kind kind, const double *t,

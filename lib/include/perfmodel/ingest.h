@@ -19,8 +19,8 @@ extern "C" {
 typedef struct pm_dataset pm_dataset;
 
 typedef enum pm_format {
-	/* by content: JSON by its keys (JSON Lines: a first line with "params"),
-	 * Extra-P text by PARAMETER, else CSV */
+	/* by content: a tar archive is CUBE, JSON by its keys (JSON Lines: a
+	 * first line with "params"), Extra-P text by its keywords, else CSV */
 	PM_FORMAT_AUTO = 0,
 	PM_FORMAT_CSV,
 	PM_FORMAT_HYPERFINE,	/* hyperfine --export-json */
@@ -28,12 +28,26 @@ typedef enum pm_format {
 	PM_FORMAT_EXTRAP,	/* Extra-P text input (PARAMETER/POINTS/DATA lines) */
 	PM_FORMAT_EXTRAP_JSON,	/* Extra-P JSON: "parameters", "measurements" */
 	PM_FORMAT_EXTRAP_JSONL,	/* Extra-P JSON Lines: one {"params", "value"} per line */
+	/* a CUBE4 profile (.cubex: a tar archive), one run; pm_dataset_read of
+	 * a folder reads a set of them (docs/formats.md "CUBE profiles") */
+	PM_FORMAT_CUBE,
 } pm_format;
 
 /* "auto", "csv", "hyperfine", "gbench", "extrap", "extrap-json",
- * "extrap-jsonl"; PM_EINVAL for another. */
+ * "extrap-jsonl", "cube"; PM_EINVAL for another. */
 PM_API pm_status pm_format_from_name(const char *name, pm_format *out, pm_error *err);
 PM_API const char *pm_format_name(pm_format f);
+
+/* How the values of a CUBE profile's locations (processes, threads) make
+ * one run, as Extra-P's scaling types. */
+typedef enum pm_cube_scaling {
+	PM_SCALING_WEAK = 0,	/* their mean: each process has the same work */
+	PM_SCALING_STRONG,	/* their sum: the work is divided */
+	/* their mean, and each in a column of its own, loc_1 .. loc_N (a run
+	 * of fewer locations leaves the rest empty), for lif and --target lif;
+	 * runs are not merged unless asked for */
+	PM_SCALING_EACH,
+} pm_cube_scaling;
 
 typedef enum pm_aggregate {
 	PM_AGG_DEFAULT = 0,	/* median for formats that hold repetitions, none for CSV */
@@ -73,13 +87,19 @@ typedef struct pm_read_options {
 	 * others as arg1, arg2, ..., the first as column "benchmark". */
 	const char *name_pattern;
 	/* Extra-P: which REGION (callpath) and METRIC (NULL: the file must
-	 * have one). */
+	 * have one). CUBE: the call path as Extra-P names it, region names from
+	 * the root joined by "->" ("main->mat_mul"; NULL: the profile must have
+	 * one), and the metric's uniq_name (NULL: "time"). */
 	const char *region, *metric;
 	/* PM_WEIGHTS_INVERSE_VARIANCE: weight each configuration (which implies
 	 * aggregating) by 1 / the variance of its aggregated time, s²/runs
 	 * (docs/formats.md "Weights"); kept in the dataset for the fit
 	 * (pm_dataset_weights). PM_WEIGHTS_GIVEN is not an option here. */
 	pm_weights weights;
+	/* CUBE: the call path's value with its callees' (1) or its own
+	 * (0: exclusive, as Extra-P), and how its locations make one run. */
+	int inclusive;
+	pm_cube_scaling scaling;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */
@@ -127,7 +147,9 @@ PM_API void pm_extrap_list_free(pm_extrap_list *l);	/* NULL: no-op */
 
 /*
  * Read measurements in any supported format (o NULL: the defaults), turn
- * throughput into time and aggregate repetitions. On success *out owns the
+ * throughput into time and aggregate repetitions. path may be a folder: a
+ * set of CUBE profiles in run folders named after their parameters
+ * (mm.x10y1z25.r1), each profile a run. On success *out owns the
  * dataset and, when info is not NULL, *info owns its arrays
  * (pm_read_info_clear). Errors: those of pm_dataset_read_csv; PM_EPARSE for
  * bad JSON with its place; PM_ESCHEMA for a file of the wrong shape or a bad

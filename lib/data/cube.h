@@ -1,0 +1,34 @@
+/* CUBE4 profiles (.cubex, as Score-P writes them; lib/data/cube.c): a
+ * metric's values of one call path at every location. Private to the
+ * libraries; docs/formats.md "CUBE profiles" says what is read and from
+ * which sources the layout was checked. */
+#ifndef PM_CUBE_H
+#define PM_CUBE_H
+
+#include <stddef.h>
+
+#include "perfmodel/perfmodel.h"
+
+typedef struct pm_cube pm_cube;
+
+/* The archive buf[0, len) of file `name`: its anchor.xml (plain or gzip)
+ * read, the metric data left for pm__cube_values. buf must outlive *out.
+ * Errors: PM_ESCHEMA naming what is wrong (a tar member past the file's
+ * end, no anchor.xml, XML that is not a CUBE anchor); PM_EINVAL "built
+ * without CUBE support" when libxml2 or zlib was missing at build time;
+ * PM_ENOMEM. */
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
+			 pm_error *err);
+void pm__cube_free(pm_cube *c);
+
+/* The values of `metric` (uniq_name; NULL: "time") of the call path
+ * `callpath` ("main->mat_mul": region names from the root, as Extra-P names
+ * them; NULL: the profile must have one call path) at each of the *nloc
+ * locations, into *vals (owned): exclusive (the call path's own, as
+ * Extra-P) or inclusive (with its callees). Call nodes of the same path are
+ * summed. Errors name the metric or call path and list some that exist;
+ * PM_ESCHEMA for data that does not match the anchor; PM_ENOMEM. */
+pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *callpath,
+			  int inclusive, double **vals, size_t *nloc, pm_error *err);
+
+#endif

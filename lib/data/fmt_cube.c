@@ -1,0 +1,349 @@
+/* CUBE profiles as measurements (docs/formats.md "CUBE profiles"): one
+ * profile is one run, and a folder of run folders named after their
+ * parameters (mm.x10y1z25.r1), as Extra-P reads them, is a data set. A
+ * run's value is the chosen call path's and metric's over the profile's
+ * locations: their mean (--scaling weak, Extra-P's default) or sum
+ * (strong), or their mean and each location's (each: for lif). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "core/read_file.h"
+#include "data/cube.h"
+#include "data/ingest_impl.h"
+#include "data/table.h"
+
+#define MAX_PARAMS 16
+
+struct run {
+	char *folder, *file;	/* the folder's name; the profile's path */
+	double value[MAX_PARAMS];	/* the parameters */
+	double run;			/* the profile's value */
+	double *loc;			/* --scaling each: every location's (owned) */
+	size_t nloc;
+};
+
+/* Run r of profile buf[0, len): its value, the mean of its locations'
+ * (weak, each) or their sum (strong), and with each those values. */
+static pm_status run_value(const unsigned char *buf, size_t len, const char *name,
+			   const pm_read_options *o, struct run *r, pm_error *err)
+{
+	pm_cube *c = NULL;
+	double *vals = NULL, sum = 0;
+	size_t n = 0;
+	pm_status rc = pm__cube_parse(buf, len, name, &c, err);
+
+	if (!rc)
+		rc = pm__cube_values(c, o->metric, o->region, o->inclusive, &vals, &n, err);
+	for (size_t i = 0; i < n; i++)
+		sum += vals[i];
+	r->run = o->scaling == PM_SCALING_STRONG || !n ? sum : sum / (double)n;
+	if (!rc && o->scaling == PM_SCALING_EACH) {
+		r->loc = vals;
+		r->nloc = n;
+		vals = NULL;
+	}
+	free(vals);
+	pm__cube_free(c);
+	return rc;
+}
+
+/* The columns: the parameters kept (keep[0, nkeep) of names), the time and,
+ * with --scaling each, loc_1 .. loc_maxloc; then each run's row (a run of
+ * fewer locations leaves the rest empty: it had no such location). */
+static pm_status build(const struct run *run, size_t nrun, char names[][64], const size_t *keep,
+		       size_t nkeep, const char *name, pm_dataset **out, pm_error *err)
+{
+	size_t maxloc = 0;
+	const char **cols;
+	char (*loc)[32];
+	pm_table t = { 0 };
+	pm_status rc = PM_OK;
+
+	for (size_t r = 0; r < nrun; r++)
+		if (run[r].nloc > maxloc)
+			maxloc = run[r].nloc;
+	cols = malloc((nkeep + 1 + maxloc) * sizeof(*cols));
+	loc = malloc((maxloc + 1) * sizeof(*loc));
+	if (!cols || !loc) {
+		rc = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < nkeep; k++)
+		cols[k] = names[keep[k]];
+	cols[nkeep] = PM_INGEST_TIME_COLUMN;
+	for (size_t l = 0; l < maxloc; l++) {
+		snprintf(loc[l], sizeof(*loc), "loc_%zu", l + 1);
+		cols[nkeep + 1 + l] = loc[l];
+	}
+	t.ncols = nkeep + 1 + maxloc;
+	t.names = cols;
+	for (size_t r = 0; r < nrun && !rc; r++) {
+		for (size_t k = 0; k < nkeep && !rc; k++)
+			rc = pm__table_add_number(&t, run[r].value[keep[k]], err);
+		if (!rc)
+			rc = pm__table_add_number(&t, run[r].run, err);
+		for (size_t l = 0; l < maxloc && !rc; l++)
+			rc = l < run[r].nloc ? pm__table_add_number(&t, run[r].loc[l], err)
+					     : pm__table_add(&t, NULL, err);
+	}
+	if (!rc)
+		rc = pm__table_build(&t, name, out, err);
+out:
+	pm__table_free(&t);
+	free(cols);
+	free(loc);
+	return rc;
+}
+
+pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
+			pm_dataset **out, pm_error *err)
+{
+	struct run r = { 0 };
+	pm_status rc = run_value((const unsigned char *)text, len, name, o, &r, err);
+
+	*out = NULL;
+	if (!rc)
+		rc = build(&r, 1, NULL, NULL, 0, name, out, err);
+	free(r.loc);
+	return rc;
+}
+
+/* ---- experiment folders --------------------------------------------------- */
+
+struct set {
+	const char *dir;
+	pm_error *err;
+	char name[MAX_PARAMS][64];	/* the first folder's parameter names */
+	size_t np;
+	const char *first;		/* that folder */
+	struct run *run;
+	size_t nrun, cap;
+};
+
+/* Extra-P's reading of a folder name (abstract_directory_reader.py): the
+ * text between the first '.' and the first ".r" (the repetition) is names
+ * and numbers in turn, "x10y1z25"; a number is digits, '.' and ',' (a
+ * decimal comma), a trailing '.' dropped ("x20,5.y20,5.z1,5"). 0 if the name
+ * is not of that shape. */
+static int parse_folder(const char *folder, char name[][64], double *value, size_t *np)
+{
+	const char *dot = strchr(folder, '.'), *s = dot ? dot + 1 : folder;
+	const char *rep = strstr(folder, ".r"), *end = rep && rep >= s ? rep : s + strlen(s);
+
+	*np = 0;
+	while (s < end) {
+		size_t nl = strcspn(s, "0123456789.,"), vl;
+		char num[64], *stop;
+
+		if (!nl || s + nl >= end || nl >= 64 || *np == MAX_PARAMS)
+			return 0;
+		memcpy(name[*np], s, nl);
+		name[*np][nl] = '\0';
+		s += nl;
+		vl = strspn(s, "0123456789.,");
+		if (s + vl > end)
+			vl = (size_t)(end - s);
+		if (vl >= sizeof(num))
+			return 0;
+		memcpy(num, s, vl);
+		num[vl] = '\0';
+		for (char *p = num; *p; p++)
+			if (*p == ',')
+				*p = '.';
+		while (vl && num[vl - 1] == '.')
+			num[--vl] = '\0';
+		value[*np] = strtod(num, &stop);
+		if (!vl || *stop)
+			return 0;
+		(*np)++;
+		s += strspn(s, "0123456789.,");
+	}
+	return *np > 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in folder dir (not those starting with '.'), sorted, that are
+ * folders (want_dir) or regular files ending in suffix. */
+static pm_status list(const char *dir, int want_dir, const char *suffix, char ***out, size_t *n,
+		      pm_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t cap = 0;
+	pm_status rc = PM_OK;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return pm__fail_at(err, PM_EIO, dir, 0, 0, "cannot open the folder");
+	while ((e = readdir(d)) && !rc) {
+		size_t l = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
+		char *path;
+		struct stat st;
+		int ok;
+
+		if (e->d_name[0] == '.' || (suffix && (l <= sl || strcmp(e->d_name + l - sl, suffix))))
+			continue;
+		if (!(path = malloc(strlen(dir) + l + 2))) {
+			rc = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
+		}
+		sprintf(path, "%s/%s", dir, e->d_name);
+		ok = stat(path, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		free(path);
+		if (!ok)
+			continue;
+		if (*n == cap) {
+			char **p = realloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*p));
+
+			if (!p) {
+				rc = pm__fail(err, PM_ENOMEM, "out of memory");
+				break;
+			}
+			v = p;
+		}
+		if (!(v[*n] = strdup(e->d_name))) {
+			rc = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (!rc && *n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	*out = v;
+	return rc;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The runs of one folder: each profile in it (none: the folder is not a
+ * run, and is skipped). */
+static pm_status folder_runs(struct set *s, const char *folder, const pm_read_options *o)
+{
+	char *path = malloc(strlen(s->dir) + strlen(folder) + 2), **files = NULL;
+	char name[MAX_PARAMS][64];
+	double value[MAX_PARAMS];
+	size_t nf = 0, np;
+	pm_status rc;
+
+	if (!path)
+		return pm__fail(s->err, PM_ENOMEM, "out of memory");
+	sprintf(path, "%s/%s", s->dir, folder);
+	if ((rc = list(path, 0, ".cubex", &files, &nf, s->err)) || !nf)
+		goto out;
+	if (!parse_folder(folder, name, value, &np)) {
+		rc = pm__fail_at(s->err, PM_ESCHEMA, s->dir, 0, 0, "folder '%s': no parameters in "
+				 "its name (Extra-P's form: name.x10y1z25.r1, letters then numbers)",
+				 folder);
+		goto out;
+	}
+	if (!s->first) {
+		s->first = folder;
+		s->np = np;
+		memcpy(s->name, name, sizeof(name));
+	}
+	for (size_t i = 0; i < s->np || i < np; i++)
+		if (np != s->np || strcmp(name[i], s->name[i])) {
+			rc = pm__fail_at(s->err, PM_ESCHEMA, s->dir, 0, 0, "folders '%s' and '%s' "
+					 "name other parameters (or in another order)", s->first,
+					 folder);
+			goto out;
+		}
+	for (size_t k = 0; k < nf && !rc; k++) {
+		struct run *r;
+		char *text = NULL;
+		size_t len;
+
+		if (s->nrun == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 16;
+			struct run *p = realloc(s->run, cap * sizeof(*p));
+
+			if (!p) {
+				rc = pm__fail(s->err, PM_ENOMEM, "out of memory");
+				break;
+			}
+			s->run = p;
+			s->cap = cap;
+		}
+		r = &s->run[s->nrun];
+		memset(r, 0, sizeof(*r));
+		memcpy(r->value, value, sizeof(value));
+		r->folder = strdup(folder);
+		r->file = malloc(strlen(path) + strlen(files[k]) + 2);
+		if (!r->folder || !r->file) {
+			free(r->folder);
+			free(r->file);
+			rc = pm__fail(s->err, PM_ENOMEM, "out of memory");
+			break;
+		}
+		s->nrun++;
+		sprintf(r->file, "%s/%s", path, files[k]);
+		if (!(rc = pm__read_file(r->file, &text, &len, s->err)))
+			rc = run_value((const unsigned char *)text, len, r->file, o, r,
+				       s->err);
+		free(text);
+	}
+out:
+	free_list(files, nf);
+	free(path);
+	return rc;
+}
+
+pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
+			    pm_error *err)
+{
+	struct set s = { .dir = dir, .err = err };
+	size_t keep[MAX_PARAMS], nkeep = 0, nd = 0;
+	char **folders = NULL;
+	pm_status rc;
+
+	*out = NULL;
+	if ((rc = list(dir, 1, NULL, &folders, &nd, err)))
+		goto out;
+	for (size_t i = 0; i < nd && !rc; i++)
+		rc = folder_runs(&s, folders[i], o);
+	if (!rc && !s.nrun)
+		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, "a folder is read as a set of CUBE profiles, "
+				 "but none of its folders holds a .cubex file");
+	if (rc)
+		goto out;
+	/* as Extra-P: a parameter that has one value in every folder is none */
+	for (size_t p = 0; p < s.np; p++) {
+		size_t r = 1;
+
+		while (r < s.nrun && s.run[r].value[p] == s.run[0].value[p])
+			r++;
+		if (r < s.nrun)
+			keep[nkeep++] = p;
+	}
+	if (!nkeep) {
+		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, "no parameter varies between the run "
+				 "folders (as '%s')", s.first);
+		goto out;
+	}
+	rc = build(s.run, s.nrun, s.name, keep, nkeep, dir, out, err);
+out:
+	for (size_t r = 0; r < s.nrun; r++) {
+		free(s.run[r].folder);
+		free(s.run[r].file);
+		free(s.run[r].loc);
+	}
+	free(s.run);
+	free_list(folders, nd);
+	return rc;
+}

@@ -1,0 +1,338 @@
+/* CUBE profiles: the values of tests/data/cube/ (profile.cubex, plain_be.cubex), written by
+ * tests/cube_gen.py from known numbers (its docstring), read exactly through
+ * the index's tree order, exclusive and inclusive, mean and sum over the
+ * locations; folders of run folders as one data set; and every broken
+ * archive an error that says what. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/read_file.h"
+#include "data/cube.h"
+#include "perfmodel/perfmodel.h"
+#include "leak_check.h"
+
+PM_LEAK_CHECKED_SUITE(cube);
+
+static const char *cube_path(const char *name)
+{
+	static char path[1024];
+	const char *dir = getenv("PM_TEST_DATA");
+
+	cr_assert_not_null(dir, "PM_TEST_DATA is not set");
+	snprintf(path, sizeof(path), "%s/cube/%s", dir, name);
+	return path;
+}
+
+/* The one run of a profile, read as the library reads it. */
+static double one_run(const char *file, const char *callpath, const char *metric, int inclusive,
+		      pm_cube_scaling scaling)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_read_info info;
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+	double v;
+
+	o.region = callpath;
+	o.metric = metric;
+	o.inclusive = inclusive;
+	o.scaling = scaling;
+	cr_assert_eq(pm_dataset_read(cube_path(file), &o, &d, &info, &err), PM_OK, "%s: %s", file,
+		     err.msg);
+	cr_assert_eq(info.format, PM_FORMAT_CUBE, "recognised by content");
+	cr_assert_eq(pm_dataset_nrows(d), 1);
+	cr_assert_eq(pm_dataset_number(d, 0, pm_dataset_ncols(d) - 1, &v, NULL), PM_OK);
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+	return v;
+}
+
+/* cube_gen.py's profile.cubex: 2 locations, scale 1 (zlib data, gzip
+ * anchor, little-endian). time at location l is (l + 1) x {main 1,
+ * compute 0.5, kernel 4, io 2} exclusive; visits (cnode + 1) x 10 + l, io
+ * not stored. */
+Test(cube, values_of_a_profile)
+{
+	const char *f = "profile.cubex";
+
+	cr_assert_eq(one_run(f, "main", NULL, 0, PM_SCALING_WEAK), 1.5, "(1 + 2) / 2");
+	cr_assert_eq(one_run(f, "main", "time", 1, PM_SCALING_WEAK), 11.25, "(7.5 + 15) / 2");
+	cr_assert_eq(one_run(f, "main", "time", 1, PM_SCALING_STRONG), 22.5);
+	cr_assert_eq(one_run(f, "main->compute", "time", 0, PM_SCALING_WEAK), 0.75);
+	cr_assert_eq(one_run(f, "main->compute", "time", 1, PM_SCALING_WEAK), 6.75);
+	cr_assert_eq(one_run(f, "main->compute->kernel", "time", 0, PM_SCALING_STRONG), 12);
+	cr_assert_eq(one_run(f, "main->io", "time", 0, PM_SCALING_WEAK), 3);
+	/* an exclusive metric: inclusive sums the subtree, io has no row */
+	cr_assert_eq(one_run(f, "main", "visits", 0, PM_SCALING_WEAK), 10.5);
+	cr_assert_eq(one_run(f, "main", "visits", 1, PM_SCALING_STRONG), 60 + 63);
+	cr_assert_eq(one_run(f, "main->compute", "visits", 1, PM_SCALING_WEAK), 51);
+	cr_assert_eq(one_run(f, "main->io", "visits", 0, PM_SCALING_STRONG), 0);
+}
+
+/* plain_be.cubex: 3 locations, scale 2, raw data, plain anchor, big-endian. */
+Test(cube, values_of_a_plain_big_endian_profile)
+{
+	const char *f = "plain_be.cubex";
+
+	cr_assert_eq(one_run(f, "main", "time", 0, PM_SCALING_WEAK), 4, "(2 + 4 + 6) / 3");
+	cr_assert_eq(one_run(f, "main", "time", 1, PM_SCALING_STRONG), 15 + 30 + 45);
+	cr_assert_eq(one_run(f, "main->compute->kernel", "visits", 0, PM_SCALING_STRONG),
+		     60 + 62 + 64);
+	cr_assert_eq(one_run(f, "main->compute", "visits", 1, PM_SCALING_WEAK), 104);
+}
+
+/* --scaling each: the mean as the time, each location in a column of its
+ * own, and the runs not merged (lif takes them run by run). */
+Test(cube, each_location_a_column)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_read_info info;
+	pm_dataset *d;
+	pm_error err = { 0 };
+	double v;
+
+	o.region = "main";
+	o.inclusive = 1;
+	o.scaling = PM_SCALING_EACH;
+	cr_assert_eq(pm_dataset_read(cube_path("plain_be.cubex"), &o, &d, &info, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_eq(info.aggregated, 0);
+	cr_assert_eq(pm_dataset_ncols(d), 4);
+	cr_assert_str_eq(pm_dataset_col_name(d, 0), "time_s");
+	cr_assert_str_eq(pm_dataset_col_name(d, 3), "loc_3");
+	cr_assert_eq(pm_dataset_number(d, 0, 0, &v, NULL), PM_OK);
+	cr_assert_eq(v, 30);
+	for (size_t l = 0; l < 3; l++) {
+		cr_assert_eq(pm_dataset_number(d, 0, l + 1, &v, NULL), PM_OK);
+		cr_assert_eq(v, 15.0 * (double)(l + 1));
+	}
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+}
+
+static void read_fails(const char *path, const pm_read_options *o, pm_status code,
+		       const char *msg)
+{
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_read(path, o, &d, NULL, &err), code, "%s: got %d: %s", path,
+		     err.code, err.msg);
+	cr_assert_null(d);
+	cr_assert(strstr(err.msg, msg), "'%s' does not say '%s'", err.msg, msg);
+}
+
+Test(cube, choices_that_do_not_exist)
+{
+	pm_read_options o = pm_read_options_default();
+
+	read_fails(cube_path("profile.cubex"), &o, PM_ESCHEMA, "the profile has 4 call paths: "
+		   "choose one with --callpath ('main', 'main->compute', 'main->compute->kernel', "
+		   "'main->io')");
+	o.region = "main->kernel";
+	read_fails(cube_path("profile.cubex"), &o, PM_ESCHEMA, "no call path 'main->kernel' "
+		   "(4 call nodes: 'main'");
+	o.region = "main";
+	o.metric = "cycles";
+	read_fails(cube_path("profile.cubex"), &o, PM_ESCHEMA, "no metric 'cycles' ('time', "
+		   "'visits', 'flops'): choose one with --metric");
+	o.metric = "flops";
+	read_fails(cube_path("profile.cubex"), &o, PM_ESCHEMA, "metric 'flops' has no data in "
+		   "the profile (no 2.index");
+	/* the CUBE options are CUBE's */
+	o = pm_read_options_default();
+	o.format = PM_FORMAT_CSV;
+	o.inclusive = 1;
+	cr_assert_eq(pm_dataset_parse("n,t\n1,2\n", 8, NULL, &o, &(pm_dataset *){ NULL }, NULL,
+				      NULL), PM_EINVAL);
+	o.inclusive = 0;
+	o.scaling = PM_SCALING_STRONG;
+	cr_assert_eq(pm_dataset_parse("n,t\n1,2\n", 8, NULL, &o, &(pm_dataset *){ NULL }, NULL,
+				      NULL), PM_EINVAL);
+}
+
+/* The profile's bytes (profile.cubex, or plain_be.cubex whose anchor is
+ * not compressed), altered by `edit`, read from memory. */
+static void broken_file(const char *file, void (*edit)(char *buf, size_t *len), const char *msg)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_dataset *d = (pm_dataset *)1;
+	pm_error err = { 0 };
+	char *buf;
+	size_t len;
+
+	cr_assert_eq(pm__read_file(cube_path(file), &buf, &len, NULL), PM_OK);
+	edit(buf, &len);
+	o.region = "main";
+	cr_assert_eq(pm_dataset_parse(buf, len, "p.cubex", &o, &d, NULL, &err), PM_ESCHEMA,
+		     "got %d: %s", err.code, err.msg);
+	cr_assert_null(d);
+	cr_assert(strstr(err.msg, msg), "'%s' does not say '%s'", err.msg, msg);
+	free(buf);
+}
+
+static void broken(void (*edit)(char *buf, size_t *len), const char *msg)
+{
+	broken_file("profile.cubex", edit, msg);
+}
+
+/* The member called name: its header's offset in buf. */
+static size_t member(const char *buf, size_t len, const char *name)
+{
+	for (size_t off = 0; off + 512 <= len;) {
+		size_t size = strtoul(buf + off + 124, NULL, 8);
+
+		if (!strcmp(buf + off, name))
+			return off;
+		off += 512 + (size + 511) / 512 * 512;
+	}
+	cr_assert_fail("no member %s", name);
+	return 0;
+}
+
+static void cut_short(char *buf, size_t *len)
+{
+	*len = member(buf, *len, "0.data") + 512 + 10;
+	(void)buf;
+}
+
+static void huge_size(char *buf, size_t *len)
+{
+	memcpy(buf + member(buf, *len, "anchor.xml") + 124, "77777777777", 11);
+}
+
+static void anchor_not_xml(char *buf, size_t *len)
+{
+	size_t at = member(buf, *len, "anchor.xml");
+
+	memcpy(buf + at + 512, "\x1f\x8bNOTGZIP", 9);
+}
+
+static void broken_zlib(char *buf, size_t *len)
+{
+	size_t at = member(buf, *len, "0.data") + 512;
+
+	/* the first chunk's bytes, after the header and the 4 x 24 of its table */
+	memset(buf + at + 19 + 4 * 24, 0xff, 4);
+}
+
+static void index_past_the_tree(char *buf, size_t *len)
+{
+	size_t at = member(buf, *len, "0.index") + 512;
+
+	buf[at + 22] = 9;	/* the first tree index of four call nodes */
+}
+
+/* The plain anchor of plain_be.cubex with a DTD before <cube>. */
+static void anchor_with_dtd(char *buf, size_t *len)
+{
+	size_t at = member(buf, *len, "anchor.xml") + 512;
+	char *cube = strstr(buf + at, "<cube");
+
+	cr_assert_not_null(cube);
+	/* over the first line's blanks and the XML declaration's encoding */
+	memcpy(buf + at, "<?xml version='1.0'?><!DOCTYPE c []>", 36);
+	memset(buf + at + 36, ' ', (size_t)(cube - buf - at) - 36);
+}
+
+static void no_anchor(char *buf, size_t *len)
+{
+	memcpy(buf + member(buf, *len, "anchor.xml"), "anchor.txt", 10);
+}
+
+Test(cube, broken_archives)
+{
+	broken(cut_short, "past the end of the file");
+	broken(huge_size, "past the end of the file");
+	broken(anchor_not_xml, "anchor.xml: broken compressed data");
+	broken(broken_zlib, "0.data: broken compressed data");
+	broken(index_past_the_tree, "0.index: index 9 is no call node (of 4)");
+	broken(no_anchor, "no anchor.xml in the archive");
+	broken_file("plain_be.cubex", anchor_with_dtd, "anchor.xml: has a DTD");
+}
+
+/* ---- folders of run folders ----------------------------------------------- */
+
+static char tmp[] = "/tmp/pm_cube_XXXXXX";
+
+static void put(const char *folder, const char *file)
+{
+	char path[512], *buf;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, folder);
+	mkdir(path, 0700);
+	if (!file)
+		return;
+	cr_assert_eq(pm__read_file(cube_path("profile.cubex"), &buf, &len, NULL), PM_OK);
+	snprintf(path, sizeof(path), "%s/%s/%s", tmp, folder, file);
+	cr_assert_not_null(f = fopen(path, "wb"));
+	cr_assert_eq(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	free(buf);
+}
+
+static void clean(void)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(cube, a_folder_of_run_folders)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_read_info info;
+	pm_dataset *d;
+	pm_error err = { 0 };
+	size_t c;
+	double v;
+
+	cr_assert_not_null(mkdtemp(tmp));
+	/* y is 2 everywhere: no parameter, as in Extra-P; x has a decimal comma */
+	put("mm.x1y2.r1", "profile.cubex");
+	put("mm.x2y2.r1", "profile.cubex");
+	put("mm.x2y2.r2", "profile.cubex");
+	put("mm.x4,5y2.r1", "profile.cubex");
+	put("mm.x4,5y2.r1", "profile2.cubex");	/* two profiles: two runs */
+	put("notes", NULL);			/* no profile: not a run */
+	put(".hidden", "profile.cubex");
+	o.region = "main->compute";
+	o.inclusive = 1;
+	cr_assert_eq(pm_dataset_read(tmp, &o, &d, &info, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(info.format, PM_FORMAT_CUBE);
+	cr_assert_eq(pm_dataset_ncols(d), 2);
+	cr_assert_str_eq(pm_dataset_col_name(d, 0), "x");
+	cr_assert_eq(pm_dataset_nrows(d), 3);
+	cr_assert_eq(info.runs, 5);
+	cr_assert_eq(info.reps[1], 2);
+	cr_assert_eq(info.reps[2], 2);
+	cr_assert_eq(pm_dataset_number(d, 2, 0, &v, NULL), PM_OK);
+	cr_assert_eq(v, 4.5);
+	cr_assert_eq(pm_dataset_col_index(d, "time_s", &c, NULL), PM_OK);
+	cr_assert_eq(pm_dataset_number(d, 0, c, &v, NULL), PM_OK);
+	cr_assert_eq(v, 6.75);
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+	/* a folder whose name gives other parameters, and one of no parameters */
+	put("mm.x8z2.r1", "profile.cubex");
+	read_fails(tmp, &o, PM_ESCHEMA, "folders 'mm.x1y2.r1' and 'mm.x8z2.r1' name other "
+		   "parameters (or in another order)");
+	clean();
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1y2.r1", "profile.cubex");
+	put("run_a", "profile.cubex");
+	read_fails(tmp, &o, PM_ESCHEMA, "folder 'run_a': no parameters in its name");
+	clean();
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1y2.r1", "profile.cubex");
+	put("mm.x1y2.r2", "profile.cubex");
+	read_fails(tmp, &o, PM_ESCHEMA, "no parameter varies between the run folders");
+	clean();
+}
