@@ -507,6 +507,7 @@ static int fit_options(PyObject *o, pm_fit_options *fo, pm_error *err)
 static pm_status read_options(PyObject *o, pm_read_options *ro, pm_error *err)
 {
 	const char *format = opt_str(o, "format"), *aggregate = opt_str(o, "aggregate");
+	unsigned u;
 	pm_status st;
 
 	*ro = pm_read_options_default();
@@ -519,6 +520,10 @@ static pm_status read_options(PyObject *o, pm_read_options *ro, pm_error *err)
 	ro->name_pattern = opt_str(o, "name_pattern");
 	ro->region = opt_str(o, "region");
 	ro->metric = opt_str(o, "metric");
+	if (opt_uint(o, "inclusive", &u) == 1)
+		ro->inclusive = (int)u;
+	if (opt_uint(o, "scaling", &u) == 1)
+		ro->scaling = (pm_cube_scaling)u;
 	if (opt_str(o, "weights") && strcmp(opt_str(o, "weights"), "inverse-variance") == 0)
 		ro->weights = PM_WEIGHTS_INVERSE_VARIANCE;
 	return PM_OK;

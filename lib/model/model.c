@@ -59,6 +59,7 @@ void pm_model_free(pm_model *m)
 	free(m->iv.q);
 	free(m->iv.lo);
 	free(m->iv.hi);
+	free(m->iv.widen);
 	free(m);
 }
 

@@ -143,6 +143,7 @@ _OPTIONS = {
     "drop_first": _whole(0, 1000000, "a whole number >= 0"),
     "throughput": _text, "name_pattern": _text, "region": _text, "metric": _text,
     "weights": _choice("none", "inverse-variance"),
+    "inclusive": _flag, "scaling": _choice("weak", "strong", "each"),
     # selection
     "forms": _names, "cv": _whole(2, 1000000, "a whole number of folds >= 2"),
     "cv_seed": _whole(0, _UINT64, "a whole number >= 0"),
@@ -153,7 +154,8 @@ _OPTIONS = {
     "refine": _flag,
 }
 # Python spellings of options whose CLI name is a keyword or has a '-'
-_ALIASES = {"lam": "lambda", "lambda_": "lambda", "no_polish": None, "no_intervals": None}
+_ALIASES = {"lam": "lambda", "lambda_": "lambda", "no_polish": None, "no_intervals": None,
+            "callpath": "region"}
 _SELECT_ONLY = ("forms", "cv", "cv_seed")
 _DISCOVER_ONLY = ("max_terms", "beam", "top", "refine")
 
@@ -236,6 +238,10 @@ def _options(mode, spec, options, tmp):
               "metric", "weights"):
         if k in v:
             o[k] = v[k]
+    if v.get("inclusive"):
+        o["inclusive"] = 1
+    if "scaling" in v:
+        o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
 
     # the fit (the engine's defaults are set in C before these)
     for k in ("seed", "threads", "maxiter", "popsize", "tol", "atol", "recombination",

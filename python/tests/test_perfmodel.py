@@ -443,3 +443,24 @@ def test_import_alone():
     """)
     assert child.returncode == 0, child.stderr
     assert child.stdout.split() == [perfmodel.__version__, "False"]
+
+
+def test_cube_set_is_the_commands(cli, source, tmp_path):
+    """A folder of CUBE runs (tests/cube_gen.py) read with the CUBE options
+    (callpath, scaling, inclusive) fits as the command fits it."""
+    for x in (1, 2, 4, 8):
+        run = tmp_path / "cubes" / f"mm.x{x}.r1"
+        run.mkdir(parents=True)
+        subprocess.run([sys.executable, str(source / "tests" / "cube_gen.py"),
+                        str(run / "profile.cubex"), "--scale", str(x)], check=True)
+    data = str(tmp_path / "cubes")
+    for scaling, inclusive, path in (("strong", False, "main->compute->kernel"),
+                                     ("weak", True, "main")):
+        args = ["--callpath", path, "--scaling", scaling, "--intrinsic", "x",
+                "--maxiter", "50", "--threads", "1"] + (["--inclusive"] if inclusive else [])
+        doc = cli_model(cli, tmp_path, "fit", data, *args)
+        m = perfmodel.fit(data, callpath=path, scaling=scaling, inclusive=inclusive,
+                          intrinsic=["x"], maxiter=50, threads=1)
+        assert_same_model(m, doc)
+    with pytest.raises(perfmodel.Error, match="scaling"):
+        perfmodel.fit(data, callpath="main", scaling="linear", intrinsic=["x"])
