@@ -407,7 +407,7 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
 
 /* One --each-region job: argv as batch_read's (command, --threads, the
  * pair, the options, "--", the file). 0, or -1 when out of memory. */
-static int region_job(const struct batch_args *a, const pm_extrap_list *l, size_t i,
+static int region_job(const struct batch_args *a, const pm_region_list *l, size_t i,
 		      struct batch_job *j)
 {
 	size_t n = strlen(l->region[i]) + strlen(l->metric[i]) + 16;
@@ -446,11 +446,11 @@ out:
 
 int batch_regions(const struct batch_args *a, struct batch *b)
 {
-	pm_extrap_list *l = NULL;
+	pm_region_list *l = NULL;
 	pm_error err = { 0 };
 
 	*b = (struct batch){ .path = a->each_region, .timings = a->timings };
-	if (pm_extrap_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
+	if (pm_region_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
 		report_error(&err);
 		return EXIT_FAIL;
 	}
@@ -458,11 +458,11 @@ int batch_regions(const struct batch_args *a, struct batch *b)
 	for (size_t i = 0; b->job && i < l->n; i++, b->n++)
 		if (region_job(a, l, i, &b->job[i])) {
 			b->n++;
-			pm_extrap_list_free(l);
+			pm_region_list_free(l);
 			report_error(&(pm_error){ .code = PM_ENOMEM });
 			return EXIT_FAIL;
 		}
-	pm_extrap_list_free(l);
+	pm_region_list_free(l);
 	if (!b->job) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		return EXIT_FAIL;

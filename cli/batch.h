@@ -58,7 +58,7 @@ int batch_main(int argc, char **argv, struct batch_args *a, struct batch *b);
  * read. 0, or EXIT_FAIL after reporting why (no file, duplicate ids). */
 int batch_read(const char *path, const char *threads, int timings, struct batch *b);
 /* The jobs of --each-region: one per region × metric of a->each_region
- * (pm_extrap_list_read), id "REGION/METRIC", each `a->command DATA
+ * (pm_region_list_read), id "REGION/METRIC", each `a->command DATA
  * --region=R --metric=M` with the options after "--"; paths are the
  * command line's (the folder stays). 0, or EXIT_FAIL after reporting. */
 int batch_regions(const struct batch_args *a, struct batch *b);

@@ -206,6 +206,7 @@ int cmd_lif(int argc, char **argv);
 int cmd_ssgd(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 /* The plots of pm_report_plots as DIR/NAME.svg files, each written
  * atomically; DIR is made if missing (cmd_report.c). */
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
@@ -216,6 +217,7 @@ extern const char advise_usage[];
 extern const char lif_usage[], ssgd_usage[];
 extern const char report_usage[];
 extern const char batch_usage[];
+extern const char inspect_usage[];
 extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[], sweep_usage[];
 
 #endif

@@ -11,6 +11,8 @@ const char help_usage[] =
 	"'perfmodel COMMAND --help').\n";
 
 const struct command pm_commands[] = {
+	{ "inspect", cmd_inspect, "what a measurements file or profile set holds, before fitting",
+	  inspect_usage },
 	{ "fit", cmd_fit, "fit the model of thesis eq. 4.4 to measurements", fit_usage },
 	{ "predict", cmd_predict, "predict run times from a fitted model", predict_usage },
 	{ "advise", cmd_advise, "which configuration to run: fastest, cheapest, largest efficient",

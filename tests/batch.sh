@@ -179,7 +179,7 @@ expect_fail "--each-region and a jobs file" 2 "no jobs file" -- \
 expect_fail "options after -- without --each-region" 2 "are --each-region's" -- \
 	"$pm" batch jobs/jobs.jsonl -- --seed 3
 expect_fail "--command" 2 "--command 'sweep'" -- "$pm" batch --each-region profile.txt --command sweep
-expect_fail "--each-region of a CSV file" 1 "gemm_cpu.csv: no region with measurements" -- \
+expect_fail "--each-region of a CSV file" 1 "gemm_cpu.csv: a csv file, which has no regions or metrics" -- \
 	"$pm" batch --each-region jobs/data/gemm_cpu.csv
 
 echo "batch: $pass passed, $fail failed"

@@ -983,6 +983,52 @@ if "$pm" lif cubes_lif --callpath 'main->compute->kernel' --scaling each --worke
 else
 	bad "CUBE set: lif of the locations (LIF 2p/(p + 1), p = 2 .. 16)" "$(cat lif_cube.txt)"
 fi
+# inspect (issue 25): what the set holds, as a fit reads it
+if "$pm" inspect cubes >insp.txt 2>insp.err &&
+	grep -Fxq 'cubes: cube (a folder of run folders), 6 runs, target time_s' insp.txt &&
+	grep -Fxq "read: region 'main', metric 'time'" insp.txt &&
+	grep -Eq '^  x +numbers, 5 distinct: 1, 2, 4, 8, 16$' insp.txt &&
+	grep -Fxq 'points: 5, 1-2 runs each; run-to-run variation median 0.00 %, max 0.00 %' insp.txt &&
+	grep -Fxq '  x=4: 2 runs, median 6, cv 0.00 %' insp.txt &&
+	grep -Fxq 'regions x metrics: 8 (perfmodel batch --each-region cubes fits each)' insp.txt &&
+	grep -Fq '(the first of 6 in 6 run folders): 2 locations' insp.txt &&
+	grep -Eq '^    flops +EXCLUSIVE INT64  \(not read: no data in the profile' insp.txt &&
+	grep -Fxq '        kernel' insp.txt; then
+	ok "inspect: a CUBE set's parameters, points, pairs, metrics and call tree"
+else
+	bad "inspect: a CUBE set's parameters, points, pairs, metrics and call tree" "$(cat insp.err insp.txt)"
+fi
+if "$pm" inspect cubes --callpath 'main->compute->kernel' --scaling each --json >insp.json 2>insp.err &&
+	grep -Fq '{"point": {"x": 16}, "runs": 1, "value": 96, "cv": null}' insp.json &&
+	grep -Fq '"role": "location"' insp.json; then
+	ok "inspect --json: the kernel's points and the per-location columns"
+else
+	bad "inspect --json: the kernel's points and the per-location columns" "$(cat insp.err insp.json)"
+fi
+if "$pm" inspect "$data/gemm_cpu.csv" >insp.txt 2>insp.err && grep -q '^points: give --target COL' insp.txt &&
+	"$pm" inspect "$data/gemm_cpu.csv" --target time_s --key n,threads >insp.txt &&
+	grep -Fxq 'points: 16 (the full 8 x 2 grid), 1-11 runs each; run-to-run variation median 4.15 %, max 32.99 %' insp.txt &&
+	grep -Eq '^  loadavg_1m +numbers, 4 distinct, 1.42 to 1.47$' insp.txt; then
+	ok "inspect: a CSV file's columns, then its points with --target and --key"
+else
+	bad "inspect: a CSV file's columns, then its points with --target and --key" "$(cat insp.err insp.txt)"
+fi
+expect_fail "inspect: no operand" 2 "no file or folder given \(see .perfmodel help inspect.\)" -- "$pm" inspect
+expect_fail "inspect: two operands" 2 "one file or folder at a time" -- "$pm" inspect cubes cubes
+expect_fail "inspect: an unknown option" 2 "unknown option .--bogus." -- "$pm" inspect --bogus cubes
+expect_fail "inspect: a file that is not there" 1 "nothere.csv" -- "$pm" inspect nothere.csv
+expect_fail "inspect: a key column that is not there" 1 "no column 'm'" -- \
+	"$pm" inspect "$data/gemm_cpu.csv" --target time_s --key n,m
+# batch --each-region over a CUBE set: a job per call path x metric, in
+# preorder; io's visits are never stored (0), a job that fails on its own
+if "$pm" batch --each-region cubes -o regions.jsonl -- --intrinsic x --maxiter 50 --no-intervals 2>regions.err;
+	[ $? -eq 1 ] && [ "$(grep -c '"model"' regions.jsonl)" -eq 7 ] &&
+	[ "$(grep -o '^{"id": "[^"]*"' regions.jsonl | tr '\n' ' ')" = '{"id": "main/time" {"id": "main/visits" {"id": "main->compute/time" {"id": "main->compute/visits" {"id": "main->compute->kernel/time" {"id": "main->compute->kernel/visits" {"id": "main->io/time" {"id": "main->io/visits" ' ] &&
+	grep -q '^{"id": "main->io/visits", "error": ' regions.jsonl; then
+	ok "batch --each-region over a CUBE set: 8 jobs, 7 models, io's visits an error"
+else
+	bad "batch --each-region over a CUBE set: 8 jobs, 7 models, io's visits an error" "$(cat regions.err; cut -c1-160 regions.jsonl)"
+fi
 expect_fail "CUBE: a call path must be chosen" 1 "profile.cubex: the profile has 4 call paths: choose one with --callpath \('main', 'main->compute'" -- \
 	"$pm" fit cubes -o out.json
 expect_fail "CUBE: a metric that is not there" 1 "no metric 'cycles' \('time', 'visits', 'flops'\): choose one with --metric" -- \
@@ -1084,7 +1130,9 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 		"lif $data/ddp_mlp.csv --spec $root/models/ddp_mlp.json" "ssgd $data/ssgd_phases.csv --json"
 		"sweep $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 1e-3:0.5:3 --cv 2 --maxiter 10"
 		"report -m gemm.json $data/gemm_cpu.csv -o -"
-		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 0,5 -o out.json")
+		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 0,5 -o out.json"
+		"inspect $data/gemm_cpu.csv --target time_s --key n,threads"
+		"inspect $data/ddp_mlp.csv --json" "inspect $root/tests/data/ingest/extrap.txt --json")
 	differ=""
 	for args in "${locale_cmds[@]}"; do
 		# shellcheck disable=SC2086

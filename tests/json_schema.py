@@ -207,6 +207,18 @@ def main():
     run(v, "report", ["report", "-m", "ddp.json", ddp, "-o", "r.html", "--json"])
     covered.add("report")
     run(v, "version", ["--version", "--json"])
+    # inspect: a CSV file without and with a target, Extra-P, a CUBE set
+    run(v, "inspect", ["inspect", ddp, "--json"])
+    run(v, "inspect", ["inspect", gemm, "--target", "time_s", "--key", "n,threads", "--json"])
+    run(v, "inspect", ["inspect", os.path.join(root, "tests", "data", "ingest", "extrap.txt"), "--json"])
+    cube = os.path.join(root, "tests", "data", "cube", "profile.cubex")
+    if os.path.exists(cube) and subprocess.run([pm, "inspect", cube], capture_output=True).returncode == 0:
+        for x in (1, 2):
+            os.makedirs("set/mm.x%d.r1" % x)
+            with open(cube, "rb") as src, open("set/mm.x%d.r1/profile.cubex" % x, "wb") as dst:
+                dst.write(src.read())
+        run(v, "inspect", ["inspect", "set", "--scaling", "each", "--json"])
+    covered.add("inspect")
     # a target kind (issue 20): its members in model.json, fit, eval,
     # predict and advise
     with open("amdahl.csv", "w") as f:

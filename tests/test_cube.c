@@ -336,3 +336,102 @@ Test(cube, a_folder_of_run_folders)
 	read_fails(tmp, &o, PM_ESCHEMA, "no parameter varies between the run folders");
 	clean();
 }
+
+/* ---- what a profile holds: inspect and batch --each-region ---------------- */
+
+Test(cube, metrics_and_call_paths)
+{
+	static const char *const path[] = { "main", "main->compute", "main->compute->kernel",
+					    "main->io" };
+	static const size_t depth[] = { 0, 1, 2, 1 };
+	pm_cube *c = NULL;
+	char *buf;
+	size_t len, d;
+
+	cr_assert_eq(pm__read_file(cube_path("profile.cubex"), &buf, &len, NULL), PM_OK);
+	cr_assert_eq(pm__cube_parse((unsigned char *)buf, len, "p", &c, NULL), PM_OK);
+	cr_assert_eq(pm__cube_nlocations(c), 2);
+	cr_assert_eq(pm__cube_ncnodes(c), 4);
+	for (size_t i = 0; i < 4; i++) {
+		char *p = pm__cube_callpath(c, i, &d);
+
+		cr_assert_str_eq(p, path[i]);
+		cr_assert_eq(d, depth[i], "%s", p);
+		free(p);
+	}
+	cr_assert_eq(pm__cube_nmetrics(c), 3);
+	cr_assert_str_eq(pm__cube_metric(c, 0).name, "time");
+	cr_assert_str_eq(pm__cube_metric(c, 0).type, "INCLUSIVE");
+	cr_assert_str_eq(pm__cube_metric(c, 1).dtype, "UINT64");
+	cr_assert_null(pm__cube_metric(c, 1).unreadable);
+	/* flops: in the anchor, no data files */
+	cr_assert(strstr(pm__cube_metric(c, 2).unreadable, "no data in the profile"));
+	pm__cube_free(c);
+	free(buf);
+}
+
+/* Every call path × readable metric, of a profile and of a set (its first
+ * profile's), as batch --each-region makes its jobs. */
+Test(cube, region_list)
+{
+	pm_region_list *l = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_region_list_read(cube_path("profile.cubex"), PM_FORMAT_AUTO, &l, &err),
+		     PM_OK, "%s", err.msg);
+	cr_assert_eq(l->n, 8, "4 call paths x time and visits; flops has no data");
+	cr_assert_str_eq(l->region[2], "main->compute");
+	cr_assert_str_eq(l->metric[2], "time");
+	cr_assert_str_eq(l->region[7], "main->io");
+	cr_assert_str_eq(l->metric[7], "visits");
+	pm_region_list_free(l);
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1.r1", "profile.cubex");
+	put("mm.x2.r1", "profile.cubex");
+	cr_assert_eq(pm_region_list_read(tmp, PM_FORMAT_CUBE, &l, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(l->n, 8);
+	pm_region_list_free(l);
+	cr_assert_eq(pm_region_list_read(tmp, PM_FORMAT_AUTO, &l, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(l->n, 8);
+	pm_region_list_free(l);
+	clean();
+	/* a folder without profiles */
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("notes", NULL);
+	cr_assert_eq(pm_region_list_read(tmp, PM_FORMAT_AUTO, &l, &err), PM_ESCHEMA);
+	cr_assert_null(l);
+	cr_assert(strstr(err.msg, "none of its folders holds a .cubex file"), "%s", err.msg);
+	clean();
+}
+
+/* inspect of a set: the run folders, the pair read, the profile's metrics
+ * and call tree. */
+Test(cube, inspect_a_set)
+{
+	pm_read_options o = pm_read_options_default();
+	pm_error err = { 0 };
+	char *doc = NULL;
+
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1y2.r1", "profile.cubex");
+	put("mm.x2y2.r1", "profile.cubex");
+	put("mm.x2y2.r2", "profile.cubex");
+	o.metric = "visits";
+	o.scaling = PM_SCALING_EACH;
+	cr_assert_eq(pm_inspect_to_json(tmp, &o, &doc, &err), PM_OK, "%s", err.msg);
+	/* pretty-printed: one member per line, each point, metric and call
+	 * path on one */
+	cr_assert(strstr(doc, "\"format\": \"cube\",\n  \"folder\": true,\n  \"region\": "
+			      "\"main\",\n  \"metric\": \"visits\",\n  \"inclusive\": false,\n  "
+			      "\"scaling\": \"each\""), "%s", doc);
+	cr_assert(strstr(doc, "\"name\": \"loc_2\",\n      \"role\": \"location\""), "%s", doc);
+	cr_assert(strstr(doc, "{\"point\": {\"x\": 2}, \"runs\": 2, \"value\": 10.5, \"cv\": 0}"),
+		  "%s", doc);
+	cr_assert(strstr(doc, "\"run_folders\": 3,\n    \"profiles\": 3,\n    \"locations\": 2"),
+		  "%s", doc);
+	cr_assert(strstr(doc, "{\"name\": \"flops\", \"type\": \"EXCLUSIVE\", \"dtype\": \"INT64\", "
+			      "\"unreadable\": \"no data in the profile"), "%s", doc);
+	cr_assert(strstr(doc, "{\"path\": \"main->compute->kernel\", \"depth\": 2}"), "%s", doc);
+	free(doc);
+	clean();
+}

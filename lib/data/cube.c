@@ -743,6 +743,18 @@ static pm_status node_values(const pm_cube *c, const struct metric *m, const str
 	return PM_OK;
 }
 
+/* Why metric m's values cannot be read, or NULL; *t: their type. */
+static const char *unreadable(const struct metric *m, const struct dtype **t)
+{
+	*t = NULL;
+	if (m->type == OTHER)
+		return "neither INCLUSIVE nor EXCLUSIVE (derived metrics are Cube's to compute)";
+	for (size_t k = 0; k < sizeof(dtypes) / sizeof(*dtypes) && !*t; k++)
+		if (!strcmp(dtypes[k].name, m->dtype))
+			*t = &dtypes[k];
+	return *t ? NULL : "values of a type perfmodel does not read (numbers only)";
+}
+
 static pm_status no_callpath(const pm_cube *c, const char *callpath, pm_error *err)
 {
 	char list[400] = "", one[160];
@@ -766,6 +778,7 @@ pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *call
 	const struct metric *m = NULL;
 	struct data d = { 0 };
 	size_t found = 0, k;
+	const char *why;
 	double *v = NULL;
 	pm_status rc;
 
@@ -785,15 +798,9 @@ pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *call
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "no metric '%s' (%s%s): choose "
 				   "one with --metric", metric, list, c->nmetric > 6 ? ", ..." : "");
 	}
-	if (m->type == OTHER)
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s' is neither INCLUSIVE "
-				   "nor EXCLUSIVE (derived metrics are Cube's to compute)", metric);
-	for (k = 0; k < sizeof(dtypes) / sizeof(*dtypes) && !d.t; k++)
-		if (!strcmp(dtypes[k].name, m->dtype))
-			d.t = &dtypes[k];
-	if (!d.t)
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s' has values of type "
-				   "'%s', which perfmodel does not read (numbers only)", metric, m->dtype);
+	if ((why = unreadable(m, &d.t)))
+		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s' (%s): %s", metric,
+				   m->dtype, why);
 	if (!callpath && c->ncnode > 1)
 		return no_callpath(c, NULL, err);
 	if ((rc = read_index(c, m, &d, err)) || (rc = read_data(c, m, &d, err)))
@@ -819,6 +826,66 @@ out:
 	*vals = v;
 	*nloc = c->nloc;
 	return PM_OK;
+}
+
+size_t pm__cube_nlocations(const pm_cube *c)
+{
+	return c->nloc;
+}
+
+size_t pm__cube_nmetrics(const pm_cube *c)
+{
+	return c->nmetric;
+}
+
+size_t pm__cube_ncnodes(const pm_cube *c)
+{
+	return c->ncnode;
+}
+
+pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
+{
+	static const char *const type[] = { "EXCLUSIVE", "INCLUSIVE", "OTHER" };
+	const struct metric *m = &c->metric[i];
+	pm_cube_metric_info info = { m->name, type[m->type], m->dtype, NULL };
+	const struct dtype *t;
+	const unsigned char *p = NULL;
+	size_t n;
+	char file[48];
+
+	info.unreadable = unreadable(m, &t);
+	snprintf(file, sizeof(file), "%ld.index", m->id);
+	if (!info.unreadable && (tar_find(c, file, &p, &n, NULL) || !p))
+		info.unreadable = "no data in the profile (Extra-P skips such metrics)";
+	return info;
+}
+
+char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
+{
+	size_t len = 0, at;
+	char *path;
+
+	*depth = 0;
+	for (size_t k = i;; k = c->cnode[k].parent, ++*depth) {
+		len += strlen(c->region_name[c->cnode[k].region]);
+		if (c->cnode[k].parent == SIZE_MAX)
+			break;
+		len += 2;
+	}
+	if (!(path = malloc(len + 1)))
+		return NULL;
+	path[at = len] = '\0';
+	/* from the leaf back to the root */
+	for (size_t k = i;; k = c->cnode[k].parent) {
+		const char *name = c->region_name[c->cnode[k].region];
+		size_t l = strlen(name);
+
+		memcpy(path + (at -= l), name, l);
+		if (c->cnode[k].parent == SIZE_MAX)
+			break;
+		memcpy(path + (at -= 2), "->", 2);
+	}
+	return path;
 }
 
 #else /* !PM_HAVE_CUBE */
@@ -848,6 +915,40 @@ pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *call
 	*vals = NULL;
 	*nloc = 0;
 	return pm__fail(err, PM_EINVAL, "perfmodel was built without CUBE support");
+}
+
+/* never called: pm__cube_parse makes no profile without CUBE support */
+size_t pm__cube_nlocations(const pm_cube *c)
+{
+	(void)c;
+	return 0;
+}
+
+size_t pm__cube_nmetrics(const pm_cube *c)
+{
+	(void)c;
+	return 0;
+}
+
+size_t pm__cube_ncnodes(const pm_cube *c)
+{
+	(void)c;
+	return 0;
+}
+
+pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
+{
+	(void)c;
+	(void)i;
+	return (pm_cube_metric_info){ 0 };
+}
+
+char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
+{
+	(void)c;
+	(void)i;
+	*depth = 0;
+	return NULL;
 }
 
 #endif

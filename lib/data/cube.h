@@ -31,4 +31,20 @@ void pm__cube_free(pm_cube *c);
 pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err);
 
+/* What a profile holds (perfmodel inspect, batch --each-region): its
+ * locations, its metrics and its call nodes, in preorder. */
+size_t pm__cube_nlocations(const pm_cube *c);
+size_t pm__cube_nmetrics(const pm_cube *c);
+size_t pm__cube_ncnodes(const pm_cube *c);
+/* Metric i (< pm__cube_nmetrics): its uniq_name, type ("EXCLUSIVE",
+ * "INCLUSIVE" or "OTHER"), dtype, and why pm__cube_values cannot read it
+ * (NULL: it can). The strings are c's or static. */
+typedef struct pm_cube_metric_info {
+	const char *name, *type, *dtype, *unreadable;
+} pm_cube_metric_info;
+pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i);
+/* Call node i's path as --callpath names it ("main->mat_mul"; owned, NULL
+ * when out of memory) and its *depth (0: a root). */
+char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth);
+
 #endif

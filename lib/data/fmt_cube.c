@@ -17,6 +17,8 @@
 #include "data/table.h"
 
 #define MAX_PARAMS 16
+#define NO_PROFILE "a folder is read as a set of CUBE profiles, but none of its folders holds " \
+		   "a .cubex file"
 
 struct run {
 	char *folder, *file;	/* the folder's name; the profile's path */
@@ -318,8 +320,7 @@ pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_datase
 	for (size_t i = 0; i < nd && !rc; i++)
 		rc = folder_runs(&s, folders[i], o);
 	if (!rc && !s.nrun)
-		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, "a folder is read as a set of CUBE profiles, "
-				 "but none of its folders holds a .cubex file");
+		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc)
 		goto out;
 	/* as Extra-P: a parameter that has one value in every folder is none */
@@ -345,5 +346,45 @@ out:
 	}
 	free(s.run);
 	free_list(folders, nd);
+	return rc;
+}
+
+pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
+			     size_t *nprofiles, pm_error *err)
+{
+	char **folders = NULL;
+	size_t nd = 0;
+	pm_status rc = list(dir, 1, NULL, &folders, &nd, err);
+
+	*profile = NULL;
+	*nfolders = *nprofiles = 0;
+	for (size_t i = 0; i < nd && !rc; i++) {
+		char *path = malloc(strlen(dir) + strlen(folders[i]) + 2), **files = NULL;
+		size_t nf = 0;
+
+		if (!path) {
+			rc = pm__fail(err, PM_ENOMEM, "out of memory");
+			break;
+		}
+		sprintf(path, "%s/%s", dir, folders[i]);
+		rc = list(path, 0, ".cubex", &files, &nf, err);
+		*nfolders += nf > 0;
+		*nprofiles += nf;
+		if (!rc && nf && !*profile) {
+			if ((*profile = malloc(strlen(path) + strlen(files[0]) + 2)))
+				sprintf(*profile, "%s/%s", path, files[0]);
+			else
+				rc = pm__fail(err, PM_ENOMEM, "out of memory");
+		}
+		free_list(files, nf);
+		free(path);
+	}
+	free_list(folders, nd);
+	if (!rc && !*profile)
+		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
+	if (rc) {
+		free(*profile);
+		*profile = NULL;
+	}
 	return rc;
 }

@@ -20,8 +20,6 @@
 #include "data/ingest_impl.h"
 
 #define MAX_PARAMS PM_EXTRAP_MAX_PARAMS
-#define DEFAULT_CALLPATH "<root>"
-#define DEFAULT_METRIC "<default>"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -263,8 +261,8 @@ static pm_status one_line(struct lines *l, const cJSON *o, unsigned line)
 				     "'params' and 'value'");
 	if ((rc = pm__json_object(&l->c, o, "params", 1, &params)) ||
 	    (rc = pm__json_item(&l->c, o, "value", 1, &value)) ||
-	    (rc = text_or(&l->c, o, "callpath", DEFAULT_CALLPATH, &name[0])) ||
-	    (rc = text_or(&l->c, o, "metric", DEFAULT_METRIC, &name[1])) ||
+	    (rc = text_or(&l->c, o, "callpath", PM_EXTRAP_DEFAULT_CALLPATH, &name[0])) ||
+	    (rc = text_or(&l->c, o, "metric", PM_EXTRAP_DEFAULT_METRIC, &name[1])) ||
 	    (rc = pm__extrap_take(&l->c, &l->ch, name, &take)))
 		return rc;
 	/* the first line names the parameters, as in Extra-P, whichever

@@ -10,6 +10,9 @@
 #include "data/table.h"
 
 #define PM_EXTRAP_MAX_PARAMS 64
+/* Extra-P's names for a JSON Lines line without "callpath" or "metric" */
+#define PM_EXTRAP_DEFAULT_CALLPATH "<root>"
+#define PM_EXTRAP_DEFAULT_METRIC "<default>"
 
 /* t's columns: names[0, np) then PM_INGEST_TIME_COLUMN, written to
  * names[np] (names has np + 1 places and must outlive t). */

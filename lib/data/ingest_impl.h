@@ -53,5 +53,13 @@ pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm
 			pm_dataset **out, pm_error *err);
 pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
 			    pm_error *err);
+/* The first profile of the set in dir (its first run folder's first
+ * .cubex, in name order: *profile, owned) and how many run folders and
+ * profiles the set has. PM_ESCHEMA when no folder holds a profile. */
+pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
+			     size_t *nprofiles, pm_error *err);
+/* The format of the file or folder at path, as pm_dataset_read detects it
+ * (a folder: CUBE). */
+pm_status pm__detect_path(const char *path, pm_format *f, pm_error *err);
 
 #endif

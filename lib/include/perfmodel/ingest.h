@@ -127,23 +127,44 @@ typedef struct pm_read_info {
 /* Free reps and cv and zero *info. NULL is fine. */
 PM_API void pm_read_info_clear(pm_read_info *info);
 
-/* The regions (call paths) × metrics of an Extra-P file, for one fit per
- * pair (`perfmodel batch --each-region`): each pair once, in the order of
- * first appearance; region[i] and metric[i] are what --region and --metric
- * take to read pair i (pm_read_options.region, .metric). format: Extra-P
- * text, JSON (both layouts) or JSON Lines, or PM_FORMAT_AUTO: a JSON
- * document, JSON Lines, else the text format, by content. Only the names
- * are read: a pair's measurements are checked when it is read. On success
- * *out owns the list (pm_extrap_list_free); errors: pm__read_file's
- * (PM_EIO), PM_EINVAL for another format, PM_ESCHEMA for a file with no
- * pair, PM_ENOMEM. */
-typedef struct pm_extrap_list {
+/* The regions (call paths) × metrics of an Extra-P file or a CUBE profile,
+ * for one fit per pair (`perfmodel batch --each-region`, `perfmodel
+ * inspect`): each pair once; region[i] and metric[i] are what --region and
+ * --metric take to read pair i (pm_read_options.region, .metric). format:
+ * Extra-P text, JSON (both layouts) or JSON Lines, in the order of first
+ * appearance; CUBE, a profile or a folder of run folders (pm_dataset_read),
+ * every call path in preorder × every metric with readable values, from
+ * the set's first profile; or PM_FORMAT_AUTO: by content, as
+ * pm_dataset_read. Only the names are read: a pair's measurements are
+ * checked when it is read. On success *out owns the list
+ * (pm_region_list_free); errors: pm__read_file's (PM_EIO), PM_EINVAL for
+ * another format, PM_ESCHEMA for a file of a format without regions or
+ * with no pair, the CUBE reader's, PM_ENOMEM. */
+typedef struct pm_region_list {
 	size_t n;
 	char **region, **metric;
-} pm_extrap_list;
-PM_API pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list **out,
+} pm_region_list;
+PM_API pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list **out,
 				     pm_error *err);
-PM_API void pm_extrap_list_free(pm_extrap_list *l);	/* NULL: no-op */
+PM_API void pm_region_list_free(pm_region_list *l);	/* NULL: no-op */
+
+/*
+ * What the measurements at path (a file, or a folder of CUBE run folders)
+ * hold, as a JSON document (docs/schema/inspect.json; `perfmodel inspect`):
+ * the format; the region, metric and CUBE reading read (the options', else
+ * the first pair listed); the runs as read, every column with its role
+ * (parameter, target, location, other; "column" when a CSV file has no
+ * target), distinct values and range; the points (one per configuration of
+ * the parameters, o->key or every other column) with their runs, median
+ * value (o->aggregate: mean or min instead) and coefficient of variation;
+ * every region × metric (pm_region_list_read); for CUBE the profile's
+ * locations, metrics and call paths. o: the read options of a fit (NULL:
+ * the defaults); a value of 0 is shown, not refused. Errors are the
+ * readers' (a CSV file's --target missing, a region asked for that is not
+ * there, ...). On success *out owns the text (free()).
+ */
+PM_API pm_status pm_inspect_to_json(const char *path, const pm_read_options *o, char **out,
+				    pm_error *err);
 
 /*
  * Read measurements in any supported format (o NULL: the defaults), turn

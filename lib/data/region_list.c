@@ -1,30 +1,32 @@
-/* The regions (call paths) × metrics an Extra-P file holds, for `perfmodel
- * batch --each-region`: one fit per pair. Only the names are read here, as
- * lightly as can be; reading a pair's measurements (--region, --metric) is
- * the readers' (fmt_extrap*.c), which check everything and say what is
- * wrong, so a pair listed here may still fail there, as its own job. */
+/* The regions (call paths) × metrics an Extra-P file or a CUBE profile (or
+ * set of them) holds, for `perfmodel batch --each-region` and `perfmodel
+ * inspect`: one fit per pair. Only the names are read here, as lightly as
+ * can be; reading a pair's measurements (--region, --metric) is the
+ * readers' (fmt_extrap*.c, fmt_cube.c), which check everything and say
+ * what is wrong, so a pair listed here may still fail there, as its own
+ * job. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/read_file.h"
+#include "data/cube.h"
+#include "data/fmt_extrap_json.h"
+#include "data/ingest_impl.h"
 #include "perfmodel/ingest.h"
 #include "perfmodel/perfmodel.h"
-
-/* Extra-P's names when a JSON Lines line has none (fmt_extrap_json.c). */
-#define DEFAULT_CALLPATH "<root>"
-#define DEFAULT_METRIC "time"
 
 /* The pairs in order of first appearance, and their indices sorted by
  * (region, metric) to find one already listed. */
 struct pairs {
-	pm_extrap_list *l;
+	pm_region_list *l;
 	size_t *sorted, cap;
 	int failed;
 };
 
-static int pair_cmp(const pm_extrap_list *l, size_t i, const char *region, const char *metric)
+static int pair_cmp(const pm_region_list *l, size_t i, const char *region, const char *metric)
 {
 	int c = strcmp(l->region[i], region);
 
@@ -34,7 +36,7 @@ static int pair_cmp(const pm_extrap_list *l, size_t i, const char *region, const
 /* Add (region, metric) unless listed; p->failed on no memory. */
 static void add(struct pairs *p, const char *region, const char *metric)
 {
-	pm_extrap_list *l = p->l;
+	pm_region_list *l = p->l;
 	size_t lo = 0, hi = l->n;
 
 	if (p->failed)
@@ -171,35 +173,52 @@ static void list_jsonl(struct pairs *p, char *text)
 			*next++ = '\0';
 		o = cJSON_Parse(line);
 		if (cJSON_IsObject(o))
-			add(p, member_or(o, "callpath", DEFAULT_CALLPATH),
-			    member_or(o, "metric", DEFAULT_METRIC));
+			add(p, member_or(o, "callpath", PM_EXTRAP_DEFAULT_CALLPATH),
+			    member_or(o, "metric", PM_EXTRAP_DEFAULT_METRIC));
 		cJSON_Delete(o);
 	}
 }
 
-pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list **out,
-			      pm_error *err)
+/* A CUBE profile: every call path × every metric whose values can be read
+ * (of a set: its first profile's; the others are expected to match, and a
+ * pair one of them lacks fails as its own job). */
+static pm_status list_cube(struct pairs *p, const char *path, int folder, pm_error *err)
 {
-	struct pairs p = { 0 };
-	char *text = NULL;
-	size_t len;
-	cJSON *root = NULL;
-	pm_status st;
+	char *first = NULL, *text = NULL;
+	size_t len, nfolders, nprofiles;
+	pm_cube *c = NULL;
+	pm_status rc = folder ? pm__cube_set_first(path, &first, &nfolders, &nprofiles, err)
+			      : PM_OK;
 
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "pm_extrap_list_read: out is NULL");
-	*out = NULL;
-	if (format != PM_FORMAT_AUTO && format != PM_FORMAT_EXTRAP &&
-	    format != PM_FORMAT_EXTRAP_JSON && format != PM_FORMAT_EXTRAP_JSONL)
-		return pm__fail(err, PM_EINVAL, "regions and metrics are Extra-P's: not --format %s",
-				pm_format_name(format));
-	if ((st = pm__read_file(path, &text, &len, err)))
-		return st;
-	if (!(p.l = calloc(1, sizeof(*p.l)))) {
-		free(text);
-		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (!rc)
+		rc = pm__read_file(folder ? first : path, &text, &len, err);
+	if (!rc)
+		rc = pm__cube_parse((const unsigned char *)text, len, folder ? first : path, &c,
+				    err);
+	for (size_t i = 0; !rc && i < pm__cube_ncnodes(c) && !p->failed; i++) {
+		size_t depth;
+		char *callpath = pm__cube_callpath(c, i, &depth);
+
+		p->failed = !callpath;
+		for (size_t m = 0; callpath && m < pm__cube_nmetrics(c); m++) {
+			pm_cube_metric_info info = pm__cube_metric(c, m);
+
+			if (!info.unreadable)
+				add(p, callpath, info.name);
+		}
+		free(callpath);
 	}
-	/* by content: a JSON document, JSON Lines, else the text format */
+	pm__cube_free(c);
+	free(text);
+	free(first);
+	return rc;
+}
+
+/* An Extra-P file by its layout: a JSON document, JSON Lines, else text. */
+static void list_extrap(struct pairs *p, char *text, pm_format format)
+{
+	cJSON *root = NULL;
+
 	if (format == PM_FORMAT_AUTO) {
 		const char *first = text + strspn(text, " \t\r\n");
 
@@ -212,28 +231,65 @@ pm_status pm_extrap_list_read(const char *path, pm_format format, pm_extrap_list
 		root = cJSON_ParseWithOpts(text, NULL, 1);
 	}
 	if (format == PM_FORMAT_EXTRAP)
-		list_text(&p, text);
+		list_text(p, text);
 	else if (format == PM_FORMAT_EXTRAP_JSONL)
-		list_jsonl(&p, text);
+		list_jsonl(p, text);
 	else if (root)
-		list_json(&p, root);
+		list_json(p, root);
 	cJSON_Delete(root);
-	free(text);
-	free(p.sorted);
-	if (p.failed) {
-		pm_extrap_list_free(p.l);
+}
+
+pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list **out,
+			      pm_error *err)
+{
+	struct pairs p = { 0 };
+	char *text = NULL;
+	size_t len;
+	pm_format found = format;
+	pm_status st;
+
+	if (!out)
+		return pm__fail(err, PM_EINVAL, "pm_region_list_read: out is NULL");
+	*out = NULL;
+	if (format != PM_FORMAT_AUTO && format != PM_FORMAT_EXTRAP &&
+	    format != PM_FORMAT_EXTRAP_JSON && format != PM_FORMAT_EXTRAP_JSONL &&
+	    format != PM_FORMAT_CUBE)
+		return pm__fail(err, PM_EINVAL, "regions and metrics are Extra-P's and CUBE's: not "
+				"--format %s", pm_format_name(format));
+	if (!path)
+		return pm__fail(err, PM_EINVAL, "no file name");
+	/* a folder or a tar archive is CUBE; the rest is told apart below */
+	if (format == PM_FORMAT_AUTO && (st = pm__detect_path(path, &found, err)))
+		return st;
+	if (!(p.l = calloc(1, sizeof(*p.l))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (found != PM_FORMAT_CUBE && found != PM_FORMAT_EXTRAP &&
+	    found != PM_FORMAT_EXTRAP_JSON && found != PM_FORMAT_EXTRAP_JSONL) {
+		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "a %s file, which has no regions or "
+				 "metrics (Extra-P files and CUBE profiles have)", pm_format_name(found));
+	} else if (found == PM_FORMAT_CUBE) {
+		struct stat sb;
+
+		st = list_cube(&p, path, stat(path, &sb) == 0 && S_ISDIR(sb.st_mode), err);
+	} else if (!(st = pm__read_file(path, &text, &len, err))) {
+		list_extrap(&p, text, format);
+		free(text);
 	}
-	if (!p.l->n) {
-		pm_extrap_list_free(p.l);
-		return pm__fail_at(err, PM_ESCHEMA, path, 0, 0,
-				   "no region with measurements: not an Extra-P file?");
+	free(p.sorted);
+	if (!st && p.failed)
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	if (!st && !p.l->n)
+		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "no region with measurements: not an "
+				 "Extra-P file or CUBE profile?");
+	if (st) {
+		pm_region_list_free(p.l);
+		return st;
 	}
 	*out = p.l;
 	return PM_OK;
 }
 
-void pm_extrap_list_free(pm_extrap_list *l)
+void pm_region_list_free(pm_region_list *l)
 {
 	if (!l)
 		return;

@@ -1,7 +1,7 @@
-/* The regions × metrics of an Extra-P file (data/extrap_list.c), for
+/* The regions × metrics of an Extra-P file (data/region_list.c), for
  * batch --each-region: every layout lists the fixtures' three pairs in
  * the order they first appear, a region without DATA is none, and the
- * errors. */
+ * errors. CUBE profiles are listed in test_cube.c (built with CUBE only). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +10,16 @@
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
 
-PM_LEAK_CHECKED_SUITE(extrap_list);
+PM_LEAK_CHECKED_SUITE(region_list);
 
-/* pm_extrap_list_read of tests/data/ingest/NAME. */
-static pm_status list_fixture(const char *name, pm_format f, pm_extrap_list **l, pm_error *e)
+/* pm_region_list_read of tests/data/ingest/NAME. */
+static pm_status list_fixture(const char *name, pm_format f, pm_region_list **l, pm_error *e)
 {
 	char path[1024];
 
 	cr_assert_not_null(getenv("PM_TEST_DATA"), "PM_TEST_DATA is not set");
 	snprintf(path, sizeof(path), "%s/ingest/%s", getenv("PM_TEST_DATA"), name);
-	return pm_extrap_list_read(path, f, l, e);
+	return pm_region_list_read(path, f, l, e);
 }
 
 /* NAME lists exactly the fixtures' pairs, in their order. */
@@ -27,7 +27,7 @@ static void expect_fixture_pairs(const char *name, pm_format f)
 {
 	static const char *const region[] = { "stencil", "stencil", "halo_exchange" };
 	static const char *const metric[] = { "time", "visits", "time" };
-	pm_extrap_list *l = NULL;
+	pm_region_list *l = NULL;
 	pm_error e = { 0 };
 
 	cr_assert_eq(list_fixture(name, f, &l, &e), PM_OK, "%s: %s", name, e.msg);
@@ -36,10 +36,10 @@ static void expect_fixture_pairs(const char *name, pm_format f)
 		cr_assert_str_eq(l->region[i], region[i], "%s pair %zu", name, i);
 		cr_assert_str_eq(l->metric[i], metric[i], "%s pair %zu", name, i);
 	}
-	pm_extrap_list_free(l);
+	pm_region_list_free(l);
 }
 
-Test(extrap_list, every_layout)
+Test(region_list, every_layout)
 {
 	expect_fixture_pairs("extrap.txt", PM_FORMAT_AUTO);
 	expect_fixture_pairs("extrap.txt", PM_FORMAT_EXTRAP);
@@ -50,10 +50,10 @@ Test(extrap_list, every_layout)
 	expect_fixture_pairs("extrap_list.jsonl", PM_FORMAT_EXTRAP_JSONL);
 }
 
-/* pm_extrap_list_read of a file holding text. */
-static pm_status list_text(const char *text, pm_extrap_list **l, pm_error *e)
+/* pm_region_list_read of a file holding text. */
+static pm_status list_text(const char *text, pm_region_list **l, pm_error *e)
 {
-	char path[] = "/tmp/pm_extrap_list_XXXXXX";
+	char path[] = "/tmp/pm_region_list_XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	pm_status st;
@@ -61,14 +61,14 @@ static pm_status list_text(const char *text, pm_extrap_list **l, pm_error *e)
 	cr_assert_not_null(f);
 	fputs(text, f);
 	fclose(f);
-	st = pm_extrap_list_read(path, PM_FORMAT_AUTO, l, e);
+	st = pm_region_list_read(path, PM_FORMAT_AUTO, l, e);
 	remove(path);
 	return st;
 }
 
-Test(extrap_list, text_details)
+Test(region_list, text_details)
 {
-	pm_extrap_list *l = NULL;
+	pm_region_list *l = NULL;
 	pm_error e = { 0 };
 
 	/* a region whose only metric has no DATA lists nothing; names keep
@@ -82,22 +82,23 @@ Test(extrap_list, text_details)
 	cr_assert_str_eq(l->region[0], "main loop");
 	cr_assert_str_eq(l->metric[0], "bytes");
 	cr_assert_str_eq(l->region[1], "empty one");
-	pm_extrap_list_free(l);
-	/* JSON Lines: Extra-P's defaults for a line without callpath or metric */
+	pm_region_list_free(l);
+	/* JSON Lines: Extra-P's defaults for a line without callpath or metric,
+	 * as the reader names them (a job with --metric=time found nothing) */
 	cr_assert_eq(list_text("{\"params\": {\"p\": 1}, \"value\": 1}\n\n"
 			       "{\"params\": {\"p\": 2}, \"value\": 2, \"metric\": \"bytes\"}\n"
 			       "{\"params\": {\"p\": 2}, \"value\": 2}\n", &l, &e),
 		     PM_OK, "%s", e.msg);
 	cr_assert_eq(l->n, 2);
 	cr_assert_str_eq(l->region[0], "<root>");
-	cr_assert_str_eq(l->metric[0], "time");
+	cr_assert_str_eq(l->metric[0], "<default>");
 	cr_assert_str_eq(l->metric[1], "bytes");
-	pm_extrap_list_free(l);
+	pm_region_list_free(l);
 }
 
-Test(extrap_list, errors)
+Test(region_list, errors)
 {
-	pm_extrap_list *l = (pm_extrap_list *)1;
+	pm_region_list *l = (pm_region_list *)1;
 	pm_error e = { 0 };
 
 	cr_assert_eq(list_fixture("nothere.txt", PM_FORMAT_AUTO, &l, &e), PM_EIO);
@@ -105,12 +106,15 @@ Test(extrap_list, errors)
 	cr_assert(strstr(e.file, "nothere.txt"));
 	cr_assert_eq(list_fixture("extrap.txt", PM_FORMAT_CSV, &l, &e), PM_EINVAL);
 	cr_assert(strstr(e.msg, "not --format csv"), "%s", e.msg);
+	cr_assert_eq(pm_region_list_read(NULL, PM_FORMAT_EXTRAP, &l, &e), PM_EINVAL);
 	cr_assert_eq(list_fixture("extrap.txt", PM_FORMAT_AUTO, NULL, &e), PM_EINVAL);
-	/* a CSV file, or JSON of another shape: no pair */
+	/* a format without regions, and JSON of another shape: no pair */
 	cr_assert_eq(list_fixture("throughput.csv", PM_FORMAT_AUTO, &l, &e), PM_ESCHEMA);
-	cr_assert(strstr(e.msg, "no region with measurements"), "%s", e.msg);
+	cr_assert(strstr(e.msg, "a csv file, which has no regions"), "%s", e.msg);
 	cr_assert(strstr(e.file, "throughput.csv"));
+	cr_assert_eq(list_fixture("gbench.json", PM_FORMAT_AUTO, &l, &e), PM_ESCHEMA);
+	cr_assert(strstr(e.msg, "a gbench file"), "%s", e.msg);
 	cr_assert_eq(list_text("{\"measurements\": 3}", &l, &e), PM_ESCHEMA);
 	cr_assert_null(l);
-	pm_extrap_list_free(NULL);
+	pm_region_list_free(NULL);
 }
