@@ -737,6 +737,49 @@ out:
 	return ret;
 }
 
+/* _inspect(path, options, key): pm_inspect_to_json's text (perfmodel.inspect
+ * parses it); options as _fit's read options, "target", and key a list of
+ * column names or None. */
+static PyObject *py_inspect(PyObject *mod, PyObject *args)
+{
+	const char *path, **key = NULL;
+	PyObject *o, *keys, *ret = NULL;
+	pm_read_options ro;
+	pm_error err = { 0 };
+	char *doc = NULL;
+	pm_status st;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "sO!O", &path, &PyDict_Type, &o, &keys))
+		return NULL;
+	if (keys != Py_None) {
+		Py_ssize_t n = PyList_Size(keys);
+
+		if (n < 0 || !(key = PyMem_Calloc((size_t)n + 1, sizeof(*key))))
+			return n < 0 ? NULL : PyErr_NoMemory();
+		for (Py_ssize_t i = 0; i < n; i++)
+			if (!(key[i] = PyUnicode_AsUTF8(PyList_GetItem(keys, i))))
+				goto out;
+	}
+	if ((st = read_options(o, &ro, &err)))
+		goto fail;
+	ro.target = opt_str(o, "target");
+	ro.key = key;
+	Py_BEGIN_ALLOW_THREADS
+	st = pm_inspect_to_json(path, &ro, &doc, &err);
+	Py_END_ALLOW_THREADS
+	if (!st) {
+		ret = PyUnicode_FromString(doc);
+		goto out;
+	}
+fail:
+	raise_error(&err);
+out:
+	free(doc);
+	PyMem_Free(key);
+	return ret;
+}
+
 static PyObject *py_is_scheme(PyObject *mod, PyObject *args)
 {
 	const char *text;
@@ -759,6 +802,7 @@ static PyMethodDef module_methods[] = {
 	{ "_load", py_load, METH_O, "load a model.json file" },
 	{ "_loads", py_loads, METH_VARARGS, "load a model.json text" },
 	{ "_is_scheme", py_is_scheme, METH_VARARGS, "whether validate= names a scheme, not a file" },
+	{ "_inspect", py_inspect, METH_VARARGS, "what an input holds (pm_inspect_to_json)" },
 	{ "cpu_count", py_cpu_count, METH_NOARGS, "the CPUs online (threads=0 uses them all)" },
 	{ NULL, NULL, 0, NULL },
 };

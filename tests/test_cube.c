@@ -353,8 +353,9 @@ Test(cube, metrics_and_call_paths)
 	cr_assert_eq(pm__cube_nlocations(c), 2);
 	cr_assert_eq(pm__cube_ncnodes(c), 4);
 	for (size_t i = 0; i < 4; i++) {
-		char *p = pm__cube_callpath(c, i, &d);
+		char *p = NULL;
 
+		cr_assert_eq(pm__cube_callpath(c, i, &p, &d, NULL), PM_OK);
 		cr_assert_str_eq(p, path[i]);
 		cr_assert_eq(d, depth[i], "%s", p);
 		free(p);

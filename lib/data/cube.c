@@ -860,11 +860,13 @@ pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
 	return info;
 }
 
-char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
+pm_status pm__cube_callpath(const pm_cube *c, size_t i, char **out, size_t *depth,
+			    pm_error *err)
 {
 	size_t len = 0, at;
 	char *path;
 
+	*out = NULL;
 	*depth = 0;
 	for (size_t k = i;; k = c->cnode[k].parent, ++*depth) {
 		len += strlen(c->region_name[c->cnode[k].region]);
@@ -872,8 +874,13 @@ char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
 			break;
 		len += 2;
 	}
+	/* names are not bounded but by the anchor's size: many call nodes
+	 * under long names would otherwise make paths of gigabytes */
+	if (len > PM_CUBE_MAX_PATH)
+		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "call node %zu: its call path is "
+				   "%zu bytes long, more than %d", i, len, PM_CUBE_MAX_PATH);
 	if (!(path = malloc(len + 1)))
-		return NULL;
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	path[at = len] = '\0';
 	/* from the leaf back to the root */
 	for (size_t k = i;; k = c->cnode[k].parent) {
@@ -885,7 +892,8 @@ char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
 			break;
 		memcpy(path + (at -= 2), "->", 2);
 	}
-	return path;
+	*out = path;
+	return PM_OK;
 }
 
 #else /* !PM_HAVE_CUBE */
@@ -943,12 +951,14 @@ pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
 	return (pm_cube_metric_info){ 0 };
 }
 
-char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth)
+pm_status pm__cube_callpath(const pm_cube *c, size_t i, char **out, size_t *depth,
+			    pm_error *err)
 {
 	(void)c;
 	(void)i;
+	*out = NULL;
 	*depth = 0;
-	return NULL;
+	return pm__fail(err, PM_EINVAL, "perfmodel was built without CUBE support");
 }
 
 #endif

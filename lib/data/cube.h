@@ -43,8 +43,11 @@ typedef struct pm_cube_metric_info {
 	const char *name, *type, *dtype, *unreadable;
 } pm_cube_metric_info;
 pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i);
-/* Call node i's path as --callpath names it ("main->mat_mul"; owned, NULL
- * when out of memory) and its *depth (0: a root). */
-char *pm__cube_callpath(const pm_cube *c, size_t i, size_t *depth);
+/* Call node i's path as --callpath names it ("main->mat_mul") into *out
+ * (owned) and its *depth (0: a root). PM_ESCHEMA for a path longer than
+ * PM_CUBE_MAX_PATH bytes; PM_ENOMEM. */
+#define PM_CUBE_MAX_PATH 65536
+pm_status pm__cube_callpath(const pm_cube *c, size_t i, char **out, size_t *depth,
+			    pm_error *err);
 
 #endif

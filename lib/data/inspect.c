@@ -392,14 +392,12 @@ static pm_status write_cube(pm_jw *w, const struct inspect *in, pm_error *err)
 	pm__jw_array_end(w);
 	pm__jw_key(w, "callpaths");
 	pm__jw_array_begin(w);
-	for (size_t i = 0; i < pm__cube_ncnodes(c); i++) {
+	for (size_t i = 0; i < pm__cube_ncnodes(c) && !rc; i++) {
 		size_t depth;
-		char *path = pm__cube_callpath(c, i, &depth);
+		char *path = NULL;
 
-		if (!path) {
-			rc = pm__fail(err, PM_ENOMEM, "out of memory");
+		if ((rc = pm__cube_callpath(c, i, &path, &depth, err)))
 			break;
-		}
 		pm__jw_object_begin_line(w);
 		pm__jw_key(w, "path");
 		pm__jw_string(w, path);

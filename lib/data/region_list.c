@@ -197,9 +197,9 @@ static pm_status list_cube(struct pairs *p, const char *path, int folder, pm_err
 				    err);
 	for (size_t i = 0; !rc && i < pm__cube_ncnodes(c) && !p->failed; i++) {
 		size_t depth;
-		char *callpath = pm__cube_callpath(c, i, &depth);
+		char *callpath = NULL;
 
-		p->failed = !callpath;
+		rc = pm__cube_callpath(c, i, &callpath, &depth, err);
 		for (size_t m = 0; callpath && m < pm__cube_nmetrics(c); m++) {
 			pm_cube_metric_info info = pm__cube_metric(c, m);
 

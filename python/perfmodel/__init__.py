@@ -23,7 +23,7 @@ import numpy as np
 from . import _perfmodel
 from ._perfmodel import Error, cpu_count
 
-__all__ = ["Error", "Model", "fit", "select", "discover", "load", "loads", "cpu_count",
+__all__ = ["Error", "Model", "fit", "select", "discover", "inspect", "load", "loads", "cpu_count",
            "__version__"]
 __version__ = _perfmodel.version
 
@@ -405,6 +405,41 @@ def discover(data, spec=None, **options):
     beam=, top=, refine=True, validate=); the Model's .discovery holds the
     search and its formula is the one chosen."""
     return _run(_DISCOVER, data, spec, options)
+
+
+_READ_OPTIONS = ("format", "aggregate", "drop_first", "throughput", "per", "name_pattern",
+                 "region", "metric", "weights", "inclusive", "scaling", "target")
+
+
+def inspect(data, key=None, **options):
+    """What a measurements file or a folder of CUBE run folders holds, read
+    as fit reads it (``perfmodel inspect --json``, docs/formats.md): a dict
+    with the format, the columns and their roles, the points with their runs,
+    the regions x metrics (Extra-P, CUBE) and a CUBE profile's metrics and
+    call tree. data: a path or columns (as fit's); key: the columns that
+    make a point (a list or "a,b"; default every column but the target);
+    options: the reading options of fit (target=, region=/callpath=,
+    metric=, inclusive=, scaling=, format=, aggregate=, ...)."""
+    import json
+    given = _normalise(options)
+    bad = [k for k in given if k not in _READ_OPTIONS]
+    if bad:
+        raise _error(f"inspect reads: '{bad[0]}' is an option of the fit")
+    v = {name: (_OPTIONS[name](name, value) if _OPTIONS[name] else value)
+         for name, value in given.items()}
+    o = {k: v[k] for k in ("format", "aggregate", "drop_first", "throughput", "name_pattern",
+                           "region", "metric", "weights", "target") if k in v}
+    if "per" in v:
+        o["read_per"] = v["per"]
+    if v.get("inclusive"):
+        o["inclusive"] = 1
+    if "scaling" in v:
+        o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
+    if key is not None:
+        key = [x for x in _names("key", key).split(",") if x]
+    with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+        path = _data_path(data, "data", tmp)
+        return json.loads(_perfmodel._inspect(path, o, key))
 
 
 def load(path):

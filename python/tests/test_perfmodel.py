@@ -464,3 +464,40 @@ def test_cube_set_is_the_commands(cli, source, tmp_path):
         assert_same_model(m, doc)
     with pytest.raises(perfmodel.Error, match="scaling"):
         perfmodel.fit(data, callpath="main", scaling="linear", intrinsic=["x"])
+
+
+def test_inspect_is_the_commands(cli, gemm, source, tmp_path):
+    """inspect() is perfmodel inspect --json, parsed: a CSV file with a
+    target and key, an Extra-P file with a metric, a CUBE set with scaling."""
+    data = gemm[0]
+    extrap = str(source / "tests" / "data" / "ingest" / "extrap.txt")
+    for run in range(1, 3):
+        folder = tmp_path / "cubes" / f"mm.x{run}.r1"
+        folder.mkdir(parents=True)
+        subprocess.run([sys.executable, str(source / "tests" / "cube_gen.py"),
+                        str(folder / "profile.cubex"), "--scale", str(run)], check=True)
+    cubes = str(tmp_path / "cubes")
+    for path, kw, args in ((data, {"target": "time_s", "key": ["n", "threads"]},
+                            ["--target", "time_s", "--key", "n,threads"]),
+                           (extrap, {"metric": "visits"}, ["--metric", "visits"]),
+                           (cubes, {"callpath": "main->compute", "scaling": "each"},
+                            ["--callpath", "main->compute", "--scaling", "each"])):
+        out = subprocess.run([cli, "inspect", path, "--json"] + args, capture_output=True,
+                             text=True, check=True).stdout
+        assert perfmodel.inspect(path, **kw) == json.loads(out)
+    got = perfmodel.inspect(data, target="time_s", key="n,threads")
+    assert got["points"]["count"] == 16
+    assert [c["role"] for c in got["columns"]] == ["parameter", "parameter", "target", "other"]
+    # columns as for fit: a dict
+    cols = perfmodel.inspect({"n": [1, 2, 2], "t": [1.0, 2.0, 3.0]}, target="t")
+    assert cols["points"]["list"][1] == {"point": {"n": 2}, "runs": 2, "value": 2.5,
+                                         "cv": pytest.approx(0.5 ** 0.5 / 2.5)}
+
+
+def test_inspect_errors(gemm):
+    with pytest.raises(perfmodel.Error, match="'seed' is an option of the fit"):
+        perfmodel.inspect(gemm[0], seed=3)
+    with pytest.raises(perfmodel.Error, match="no column 'm'"):
+        perfmodel.inspect(gemm[0], target="time_s", key=["n", "m"])
+    with pytest.raises(perfmodel.Error, match="unknown option 'bogus'"):
+        perfmodel.inspect(gemm[0], bogus=1)

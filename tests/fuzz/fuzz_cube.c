@@ -1,11 +1,42 @@
 /* The CUBE reader (lib/data/cube.c): the first byte picks the call path,
  * metric, exclusive or inclusive, weak or strong and whether the format is
  * detected; the rest is the .cubex archive (the seeds: tests/cube_gen.py's
- * profiles). Nothing in the archive is trusted: sizes, indices, chunks. */
+ * profiles). Nothing in the archive is trusted: sizes, indices, chunks.
+ * With the high bit set, the archive is also listed (every call path ×
+ * metric: batch --each-region) and inspected, which read it from a file. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "perfmodel/perfmodel.h"
+
+/* The listing and inspect of the archive data[0, size), written to a file
+ * of this process's; a failure must say why. */
+static void list_and_inspect(const uint8_t *data, size_t size, const pm_read_options *o)
+{
+	static char path[64];
+	pm_region_list *l = NULL;
+	pm_error err;
+	char *doc = NULL;
+	FILE *f;
+
+	if (!path[0])
+		snprintf(path, sizeof(path), "/tmp/pm_fuzz_cube_%ld.cubex", (long)getpid());
+	if (!(f = fopen(path, "wb")))
+		abort();
+	if (fwrite(data, 1, size, f) != size || fclose(f))
+		abort();
+	err.msg[0] = '\0';
+	if (pm_region_list_read(path, PM_FORMAT_CUBE, &l, &err) != PM_OK && (!err.msg[0] || l))
+		abort();
+	pm_region_list_free(l);
+	err.msg[0] = '\0';
+	if (pm_inspect_to_json(path, o, &doc, &err) != PM_OK && (!err.msg[0] || doc))
+		abort();
+	free(doc);
+	unlink(path);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.region = callpath[(data[0] >> 2) & 3];
 	o.metric = metric[(data[0] >> 4) & 3];
 	o.format = data[0] & 0x40 ? PM_FORMAT_AUTO : PM_FORMAT_CUBE;
+	if (data[0] & 0x80)
+		list_and_inspect(data + 1, size - 1, &o);
 	if (pm_dataset_parse((const char *)data + 1, size - 1, "f.cubex", &o, &d, &info, &err) !=
 	    PM_OK) {
 		/* a failure must say why */
