@@ -257,6 +257,13 @@ static void print_text(const cJSON *doc, int all)
 			"summed over the locations (--scaling strong)" :
 			!strcmp(text(doc, "scaling"), "each") ? "their mean and each location's "
 			"(--scaling each)" : "the mean over the locations (--scaling weak)");
+	if (get(doc, "constant") && get(doc, "constant")->child) {
+		cprintf(stdout, "the same in every run folder, so no parameter:");
+		cJSON_ArrayForEach(c, get(doc, "constant"))
+			cprintf(stdout, "%s %s = %.6g", c == get(doc, "constant")->child ? "" : ",",
+				c->string, c->valuedouble);
+		cprintf(stdout, "\n");
+	}
 	if (!text(doc, "target")) {
 		print_columns(doc, "column", "columns");
 	} else {

@@ -987,6 +987,7 @@ fi
 if "$pm" inspect cubes >insp.txt 2>insp.err &&
 	grep -Fxq 'cubes: cube (a folder of run folders), 6 runs, target time_s' insp.txt &&
 	grep -Fxq "read: region 'main', metric 'time'" insp.txt &&
+	grep -Fxq 'the same in every run folder, so no parameter: y = 3' insp.txt &&
 	grep -Eq '^  x +numbers, 5 distinct: 1, 2, 4, 8, 16$' insp.txt &&
 	grep -Fxq 'points: 5, 1-2 runs each; run-to-run variation median 0.00 %, max 0.00 %' insp.txt &&
 	grep -Fxq '  x=4: 2 runs, median 6, cv 0.00 %' insp.txt &&

@@ -426,6 +426,8 @@ Test(cube, inspect_a_set)
 			      "\"main\",\n  \"metric\": \"visits\",\n  \"inclusive\": false,\n  "
 			      "\"scaling\": \"each\""), "%s", doc);
 	cr_assert(strstr(doc, "\"name\": \"loc_2\",\n      \"role\": \"location\""), "%s", doc);
+	cr_assert(strstr(doc, "\"runs\": 3,\n  \"constant\": {\"y\": 2},"), "y is 2 in every folder: %s",
+		  doc);
 	cr_assert(strstr(doc, "{\"point\": {\"x\": 2}, \"runs\": 2, \"value\": 10.5, \"cv\": 0}"),
 		  "%s", doc);
 	cr_assert(strstr(doc, "\"run_folders\": 3,\n    \"profiles\": 3,\n    \"locations\": 2"),

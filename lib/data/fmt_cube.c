@@ -16,7 +16,7 @@
 #include "data/ingest_impl.h"
 #include "data/table.h"
 
-#define MAX_PARAMS 16
+#define MAX_PARAMS PM_CUBE_MAX_PARAMS
 #define NO_PROFILE "a folder is read as a set of CUBE profiles, but none of its folders holds " \
 		   "a .cubex file"
 
@@ -131,7 +131,7 @@ struct set {
  * and numbers in turn, "x10y1z25"; a number is digits, '.' and ',' (a
  * decimal comma), a trailing '.' dropped ("x20,5.y20,5.z1,5"). 0 if the name
  * is not of that shape. */
-static int parse_folder(const char *folder, char name[][64], double *value, size_t *np)
+int pm__cube_folder_params(const char *folder, char name[][64], double *value, size_t *np)
 {
 	const char *dot = strchr(folder, '.'), *s = dot ? dot + 1 : folder;
 	const char *rep = strstr(folder, ".r"), *end = rep && rep >= s ? rep : s + strlen(s);
@@ -248,7 +248,7 @@ static pm_status folder_runs(struct set *s, const char *folder, const pm_read_op
 	sprintf(path, "%s/%s", s->dir, folder);
 	if ((rc = list(path, 0, ".cubex", &files, &nf, s->err)) || !nf)
 		goto out;
-	if (!parse_folder(folder, name, value, &np)) {
+	if (!pm__cube_folder_params(folder, name, value, &np)) {
 		rc = pm__fail_at(s->err, PM_ESCHEMA, s->dir, 0, 0, "folder '%s': no parameters in "
 				 "its name (Extra-P's form: name.x10y1z25.r1, letters then numbers)",
 				 folder);

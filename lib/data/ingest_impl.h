@@ -53,6 +53,11 @@ pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm
 			pm_dataset **out, pm_error *err);
 pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
 			    pm_error *err);
+/* A run folder's parameters as Extra-P reads its name (mm.x10y1z25.r1:
+ * x = 10, y = 1, z = 25): name[0, *np) and value[0, *np) (room for
+ * PM_CUBE_MAX_PARAMS); 0 if the name is not of that shape. */
+#define PM_CUBE_MAX_PARAMS 16
+int pm__cube_folder_params(const char *folder, char name[][64], double *value, size_t *np);
 /* The first profile of the set in dir (its first run folder's first
  * .cubex, in name order: *profile, owned) and how many run folders and
  * profiles the set has. PM_ESCHEMA when no folder holds a profile. */

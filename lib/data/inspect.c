@@ -333,6 +333,32 @@ static pm_status write_points(pm_jw *w, const struct inspect *in, pm_error *err)
 	return PM_OK;
 }
 
+/* A set's folder-name parameters with one value in every run folder: no
+ * parameters (as in Extra-P), but the user named them, so say where they
+ * went. Read from the first profile's folder (the others agree, or the
+ * set would not have been read). */
+static void write_constants(pm_jw *w, const struct inspect *in)
+{
+	char name[PM_CUBE_MAX_PARAMS][64], folder[256] = "";
+	double value[PM_CUBE_MAX_PARAMS];
+	const char *end = strrchr(in->profile, '/'), *start = end;
+	size_t np = 0, col;
+
+	while (start > in->profile && start[-1] != '/')
+		start--;
+	if (end && (size_t)(end - start) < sizeof(folder))
+		memcpy(folder, start, (size_t)(end - start));
+	pm__jw_key(w, "constant");
+	pm__jw_object_begin_line(w);
+	if (pm__cube_folder_params(folder, name, value, &np))
+		for (size_t k = 0; k < np; k++)
+			if (pm_dataset_col_index(in->runs, name[k], &col, NULL)) {
+				pm__jw_key(w, name[k]);
+				pm__jw_double(w, value[k]);
+			}
+	pm__jw_object_end(w);
+}
+
 static void write_pairs(pm_jw *w, const pm_region_list *l)
 {
 	pm__jw_key(w, "regions");
@@ -443,6 +469,8 @@ static pm_status write_inspection(pm_jw *w, const struct inspect *in, pm_error *
 	pm__jw_string(w, in->target);
 	pm__jw_key(w, "runs");
 	pm__jw_uint(w, pm_dataset_nrows(in->runs));
+	if (in->folder)
+		write_constants(w, in);
 	pm__jw_key(w, "columns");
 	pm__jw_array_begin(w);
 	for (size_t c = 0; c < pm_dataset_ncols(in->runs) && !rc; c++)
