@@ -157,6 +157,8 @@ static void print_points(const cJSON *doc, int all)
 	if (num(p, "runs_max") != num(p, "runs_min"))
 		cprintf(stdout, "-%.0f", num(p, "runs_max"));
 	cprintf(stdout, " run%s each", num(p, "runs_max") == 1 ? "" : "s");
+	if (num(p, "dropped") > 0)
+		cprintf(stdout, " after dropping %.0f warm-up runs", num(p, "dropped"));
 	if (cJSON_IsNumber(get(p, "cv_median")))
 		cprintf(stdout, "; run-to-run variation median %.2f %%, max %.2f %%",
 			100 * num(p, "cv_median"), 100 * num(p, "cv_max"));

@@ -124,6 +124,7 @@ Test(inspect, csv_points)
 	cr_assert_eq(num(pts, "runs_min"), 1);
 	cr_assert_eq(num(pts, "runs_max"), 2);
 	cr_assert_eq(num(pts, "zeros"), 1);
+	cr_assert_eq(num(pts, "dropped"), 0);
 	first = cJSON_GetArrayItem(get(pts, "list"), 0);
 	cr_assert_eq(num(get(first, "point"), "n"), 1, "in parameter order, not the file's");
 	cr_assert_str_eq(str(get(first, "point"), "kind"), "a");
@@ -140,6 +141,18 @@ Test(inspect, csv_points)
 	cr_assert_eq(num(pts, "count"), 4, "note makes the runs at n = 4 two points");
 	first = cJSON_GetArrayItem(get(pts, "list"), 0);
 	cr_assert_eq(num(first, "value"), 1.0);
+	cJSON_Delete(root);
+	unlink(path);
+	/* the first run of each point dropped (a warm-up run, slow) */
+	put("n,t\n1,5\n1,1\n2,6\n2,2\n1,1.5\n");
+	o.aggregate = PM_AGG_DEFAULT;
+	o.drop_first = 1;
+	root = inspect(NULL, &o);
+	pts = get(root, "points");
+	cr_assert_eq(num(pts, "dropped"), 2);
+	cr_assert_eq(num(root, "runs"), 5, "runs as read");
+	cr_assert_eq(num(cJSON_GetArrayItem(get(pts, "list"), 0), "value"), 1.25);
+	cr_assert_eq(num(cJSON_GetArrayItem(get(pts, "list"), 1), "value"), 2);
 	cJSON_Delete(root);
 	unlink(path);
 }

@@ -293,6 +293,8 @@ static pm_status write_points(pm_jw *w, const struct inspect *in, pm_error *err)
 	pm__jw_uint(w, lo);
 	pm__jw_key(w, "runs_max");
 	pm__jw_uint(w, hi);
+	pm__jw_key(w, "dropped");
+	pm__jw_uint(w, in->info.dropped);
 	pm__jw_key(w, "zeros");
 	pm__jw_uint(w, zeros);
 	pm__jw_key(w, "cv_median");
