@@ -454,19 +454,20 @@ int batch_regions(const struct batch_args *a, struct batch *b)
 		report_error(&err);
 		return EXIT_FAIL;
 	}
+	b->regions = calloc(1, sizeof(*b->regions));
 	b->job = calloc(l->n, sizeof(*b->job));
-	for (size_t i = 0; b->job && i < l->n; i++, b->n++)
-		if (region_job(a, l, i, &b->job[i])) {
-			b->n++;
-			pm_region_list_free(l);
-			report_error(&(pm_error){ .code = PM_ENOMEM });
-			return EXIT_FAIL;
-		}
-	pm_region_list_free(l);
-	if (!b->job) {
+	if (!b->regions || !b->job) {
+		pm_region_list_free(l);
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		return EXIT_FAIL;
 	}
+	b->regions->list = l;
+	for (size_t i = 0; i < l->n; i++, b->n++)
+		if (region_job(a, l, i, &b->job[i])) {
+			b->n++;
+			report_error(&(pm_error){ .code = PM_ENOMEM });
+			return EXIT_FAIL;
+		}
 	return check_ids(b);
 }
 
@@ -484,6 +485,11 @@ void batch_free(struct batch *b)
 		free(j->error);
 	}
 	free(b->job);
+	if (b->regions) {
+		pm_region_list_free(b->regions->list);
+		pm_read_cache_free(b->regions->cache);
+		free(b->regions);
+	}
 	*b = (struct batch){ 0 };
 }
 
@@ -525,6 +531,24 @@ static pm_status keep(const pm_model *m, void *arg, pm_error *err)
 	struct kept *k = arg;
 
 	return pm_batch_line_to_json(&k->b->job[k->i].id, m, NULL, k->b->timings, &k->line, err);
+}
+
+/* fit_command_to's cache: for --each-region of a CUBE profile or set, every
+ * pair read at once by the first job, as it reads (inclusive, scaling), so
+ * that each profile is parsed once and not once per pair; a job that reads
+ * otherwise, or another format, reads the files (pm_read_cache_new refuses
+ * what it cannot hold, and the cache what it does not). */
+static const pm_read_cache *job_cache(void *arg, const char *path, const pm_read_options *o)
+{
+	struct region_cache *rc = ((struct kept *)arg)->b->regions;
+
+	if (!rc || strcmp(path, ((struct kept *)arg)->b->path))
+		return NULL;
+	if (!rc->tried) {
+		rc->tried = 1;
+		pm_read_cache_new(path, o, rc->list, &rc->cache, NULL);
+	}
+	return rc->cache;
 }
 
 /* The diagnostics a failed job printed, as one message: "perfmodel: "
@@ -573,7 +597,7 @@ int batch_run(const struct batch *b, size_t i, char **line, int *error)
 		return -1;
 	was = diag_capture(capture);
 	rc = fit_command_to(j->argc, j->argv, j->mode,
-			    &(struct fit_sink){ j->spec_json, j->spec_name, keep, &k });
+			    &(struct fit_sink){ j->spec_json, j->spec_name, keep, &k, job_cache });
 	diag_capture(was);
 	fclose(capture);
 	/* a signal: whatever the job says, it is to be run again */

@@ -23,8 +23,17 @@ struct batch_job {
 	double size;		/* how long it may take, for longest-first (batch_order) */
 };
 
+/* --each-region of a CUBE profile set: the pairs' runs read once, by the
+ * first job (batch.c job_cache), for the jobs that read them alike. */
+struct region_cache {
+	pm_region_list *list;
+	pm_read_cache *cache;
+	int tried;		/* made, or failed to: the jobs read the files */
+};
+
 struct batch {
 	const char *path;	/* the jobs file, as given */
+	struct region_cache *regions;	/* --each-region: its pairs; else NULL */
 	struct batch_job *job;
 	size_t n;
 	int timings;		/* --timings: the models keep their "run" member */

@@ -177,6 +177,9 @@ struct fit_sink {
 	const char *spec_json, *spec_name;
 	pm_status (*keep)(const pm_model *m, void *arg, pm_error *err);
 	void *arg;
+	/* NULL, or runs already read for the data at path as o reads it
+	 * (pm_read_options.cache), or NULL from it: read the files */
+	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
 };
 int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
 

@@ -702,6 +702,8 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 		return rc;
 	/* a batch job prints nothing but its diagnostics and saves nothing */
 	a.quiet |= sink != NULL;
+	if (sink && sink->cache)
+		a.ro.cache = sink->cache(sink->arg, a.data, &a.ro);
 	cap_threads(&a.opt, a.quiet);
 	/* -o -: model.json on stdout, which the report then leaves alone */
 	to_stdout = !sink && strcmp(a.out, "-") == 0;

@@ -1030,6 +1030,20 @@ if "$pm" batch --each-region cubes -o regions.jsonl -- --intrinsic x --maxiter 5
 else
 	bad "batch --each-region over a CUBE set: 8 jobs, 7 models, io's visits an error" "$(cat regions.err; cut -c1-160 regions.jsonl)"
 fi
+# the set is read once for every pair (pm_read_cache): each model is the
+# one fit of that call path makes from the files
+if "$pm" fit cubes --callpath 'main->compute->kernel' --metric visits --intrinsic x --maxiter 50 \
+	--no-intervals -q -o kernel_visits.json 2>regions.err &&
+	python3 -c '
+import json, sys
+batch = [json.loads(l) for l in open("regions.jsonl")]
+one = json.load(open("kernel_visits.json"))
+one.pop("run")
+sys.exit(next(b["model"] for b in batch if b["id"] == "main->compute->kernel/visits") != one)'; then
+	ok "batch --each-region over a CUBE set: a job's model is the fit's of its call path"
+else
+	bad "batch --each-region over a CUBE set: a job's model is the fit's of its call path" "$(cat regions.err)"
+fi
 expect_fail "CUBE: a call path must be chosen" 1 "profile.cubex: the profile has 4 call paths: choose one with --callpath \('main', 'main->compute'" -- \
 	"$pm" fit cubes -o out.json
 expect_fail "CUBE: a metric that is not there" 1 "no metric 'cycles' \('time', 'visits', 'flops'\): choose one with --metric" -- \

@@ -438,3 +438,110 @@ Test(cube, inspect_a_set)
 	free(doc);
 	clean();
 }
+
+/* ---- a set read once for many pairs (pm_read_cache) ----------------------- */
+
+/* d and e hold the same table: names, cells, rows. */
+static void same_dataset(const pm_dataset *d, const pm_dataset *e)
+{
+	cr_assert_eq(pm_dataset_nrows(d), pm_dataset_nrows(e));
+	cr_assert_eq(pm_dataset_ncols(d), pm_dataset_ncols(e));
+	for (size_t c = 0; c < pm_dataset_ncols(d); c++) {
+		cr_assert_str_eq(pm_dataset_col_name(d, c), pm_dataset_col_name(e, c));
+		for (size_t r = 0; r < pm_dataset_nrows(d); r++)
+			cr_assert_str_eq(pm_dataset_cell(d, r, c), pm_dataset_cell(e, r, c));
+	}
+}
+
+/* o's read of tmp with and without the cache: the same dataset, or the
+ * same error. */
+static void read_alike(const pm_read_cache *cache, pm_read_options o)
+{
+	pm_dataset *d = NULL, *e = NULL;
+	pm_read_info info = { 0 }, info2 = { 0 };
+	pm_error err = { 0 }, err2 = { 0 };
+	pm_status st, st2;
+
+	st = pm_dataset_read(tmp, &o, &d, &info, &err);
+	o.cache = cache;
+	st2 = pm_dataset_read(tmp, &o, &e, &info2, &err2);
+	cr_assert_eq(st, st2, "%s / %s", err.msg, err2.msg);
+	cr_assert_str_eq(err.msg, err2.msg);
+	if (!st) {
+		same_dataset(d, e);
+		cr_assert_eq(info.runs, info2.runs);
+		cr_assert_eq(info.nrows, info2.nrows);
+	}
+	pm_dataset_free(d);
+	pm_dataset_free(e);
+	pm_read_info_clear(&info);
+	pm_read_info_clear(&info2);
+}
+
+Test(cube, read_cache)
+{
+	char *region[] = { "main", "main->compute->kernel", "main->io", "main", "main" };
+	char *metric[] = { "time", "visits", "time", "flops", "nothere" };
+	const pm_region_list l = { 5, region, metric };
+	pm_read_options o = pm_read_options_default();
+	pm_read_cache *cache = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1y2.r1", "profile.cubex");
+	put("mm.x2y2.r1", "profile.cubex");
+	put("mm.x2y2.r2", "profile.cubex");
+	put("mm.x4y2.r1", "profile.cubex");
+	o.scaling = PM_SCALING_EACH;
+	cr_assert_eq(pm_read_cache_new(tmp, &o, &l, &cache, &err), PM_OK, "%s", err.msg);
+	/* every pair as read from the files: runs, then merged, or the error
+	 * (flops has no data, nothere is no metric) */
+	for (size_t k = 0; k < l.n; k++) {
+		pm_read_options r = o;
+
+		r.region = region[k];
+		r.metric = metric[k];
+		read_alike(cache, r);
+		r.aggregate = PM_AGG_MEDIAN;
+		read_alike(cache, r);
+		/* read otherwise than the cache was made: the files are read */
+		r.scaling = PM_SCALING_WEAK;
+		read_alike(cache, r);
+		r.inclusive = 1;
+		read_alike(cache, r);
+	}
+	/* the files gone, a read the cache holds still succeeds: it reads none */
+	clean();
+	o.region = "main->compute->kernel";
+	o.metric = "visits";
+	cr_assert_neq(pm_dataset_read(tmp, &o, &(pm_dataset *){ NULL }, NULL, &err), PM_OK);
+	{
+		pm_dataset *d = NULL;
+
+		o.cache = cache;
+		cr_assert_eq(pm_dataset_read(tmp, &o, &d, NULL, &err), PM_OK, "%s", err.msg);
+		cr_assert_eq(pm_dataset_nrows(d), 4);
+		pm_dataset_free(d);
+		o.cache = NULL;
+	}
+	pm_read_cache_free(cache);
+	cr_assert_not_null(mkdtemp(strcpy(tmp, "/tmp/pm_cube_XXXXXX")));
+	put("mm.x1y2.r1", "profile.cubex");
+	put("mm.x2y2.r1", "profile.cubex");
+	/* not a CUBE profile, and the arguments */
+	cr_assert_eq(pm_read_cache_new(cube_path("../ingest/extrap.txt"), NULL, &l, &cache, &err),
+		     PM_EINVAL);
+	cr_assert_null(cache);
+	cr_assert(strstr(err.msg, "not a tar archive"), "%s", err.msg);
+	o.format = PM_FORMAT_CSV;
+	cr_assert_eq(pm_read_cache_new(tmp, &o, &l, &cache, &err), PM_EINVAL);
+	cr_assert_eq(pm_read_cache_new(NULL, NULL, &l, &cache, &err), PM_EINVAL);
+	cr_assert_eq(pm_read_cache_new(tmp, NULL, NULL, &cache, &err), PM_EINVAL);
+	cr_assert_eq(pm_read_cache_new(tmp, NULL, &l, NULL, &err), PM_EINVAL);
+	pm_read_cache_free(NULL);
+	clean();
+	/* one profile, not a set */
+	cr_assert_eq(pm_read_cache_new(cube_path("profile.cubex"), NULL, &l, &cache, &err), PM_OK,
+		     "%s", err.msg);
+	pm_read_cache_free(cache);
+}

@@ -61,6 +61,10 @@ struct pm_cube {
 	size_t ncnode;
 	size_t *children;	/* every node's children, each node's together */
 	size_t nloc;
+	/* per metric: its values once pm__cube_values has read them, so that
+	 * the many call paths of one profile (pm__read_cube_pairs) inflate
+	 * them once; NULL until then */
+	struct data *data;
 };
 
 /* ---- tar ------------------------------------------------------------------ */
@@ -405,10 +409,13 @@ static pm_status anchor(pm_cube *c, const char *text, size_t len, pm_error *err)
 
 /* ---- the profile ---------------------------------------------------------- */
 
+static void free_data(pm_cube *c);
+
 void pm__cube_free(pm_cube *c)
 {
 	if (!c)
 		return;
+	free_data(c);
 	for (size_t i = 0; i < c->nmetric; i++) {
 		free(c->metric[i].name);
 		free(c->metric[i].dtype);
@@ -515,6 +522,15 @@ struct data {
 	unsigned char *raw;	/* rows * nloc values */
 	size_t nrows;
 };
+
+static void free_data(pm_cube *c)
+{
+	for (size_t i = 0; c->data && i < c->nmetric; i++) {
+		free(c->data[i].row);
+		free(c->data[i].raw);
+	}
+	free(c->data);
+}
 
 /* The tree index -> call node maps (pycubexr's enumerations). */
 static void enumerate(const pm_cube *c, int inclusive_order, size_t *node)
@@ -772,11 +788,12 @@ static pm_status no_callpath(const pm_cube *c, const char *callpath, pm_error *e
 			   c->ncnode > 4 ? ", ..." : "");
 }
 
-pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *callpath,
+pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err)
 {
 	const struct metric *m = NULL;
-	struct data d = { 0 };
+	const struct dtype *t;
+	struct data *d;
 	size_t found = 0, k;
 	const char *why;
 	double *v = NULL;
@@ -798,27 +815,33 @@ pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *call
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "no metric '%s' (%s%s): choose "
 				   "one with --metric", metric, list, c->nmetric > 6 ? ", ..." : "");
 	}
-	if ((why = unreadable(m, &d.t)))
+	if ((why = unreadable(m, &t)))
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s' (%s): %s", metric,
 				   m->dtype, why);
 	if (!callpath && c->ncnode > 1)
 		return no_callpath(c, NULL, err);
-	if ((rc = read_index(c, m, &d, err)) || (rc = read_data(c, m, &d, err)))
-		goto out;
-	if (!(v = calloc(c->nloc, sizeof(*v)))) {
-		rc = pm__fail(err, PM_ENOMEM, "out of memory");
-		goto out;
+	if (!c->data && !(c->data = calloc(c->nmetric + 1, sizeof(*c->data))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	d = &c->data[m - c->metric];
+	if (!d->raw) {
+		d->t = t;
+		if ((rc = read_index(c, m, d, err)) || (rc = read_data(c, m, d, err))) {
+			/* read again, and fail again, next time */
+			free(d->row);
+			free(d->raw);
+			*d = (struct data){ 0 };
+			return rc;
+		}
 	}
+	if (!(v = calloc(c->nloc, sizeof(*v))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (k = 0; k < c->ncnode && !rc; k++)
 		if (!callpath || path_is(c, k, callpath, strlen(callpath))) {
 			found++;
-			rc = node_values(c, m, &d, k, inclusive, v, err);
+			rc = node_values(c, m, d, k, inclusive, v, err);
 		}
 	if (!rc && !found)
 		rc = no_callpath(c, callpath, err);
-out:
-	free(d.row);
-	free(d.raw);
 	if (rc) {
 		free(v);
 		return rc;
@@ -913,7 +936,7 @@ void pm__cube_free(pm_cube *c)
 	(void)c;
 }
 
-pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *callpath,
+pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err)
 {
 	(void)c;

@@ -26,9 +26,10 @@ void pm__cube_free(pm_cube *c);
  * them; NULL: the profile must have one call path) at each of the *nloc
  * locations, into *vals (owned): exclusive (the call path's own, as
  * Extra-P) or inclusive (with its callees). Call nodes of the same path are
- * summed. Errors name the metric or call path and list some that exist;
+ * summed. A metric's values are read (inflated) at its first call and kept
+ * in c for the next. Errors name the metric or call path and list some that exist;
  * PM_ESCHEMA for data that does not match the anchor; PM_ENOMEM. */
-pm_status pm__cube_values(const pm_cube *c, const char *metric, const char *callpath,
+pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err);
 
 /* What a profile holds (perfmodel inspect, batch --each-region): its

@@ -20,44 +20,88 @@
 #define NO_PROFILE "a folder is read as a set of CUBE profiles, but none of its folders holds " \
 		   "a .cubex file"
 
+/* The pairs (call path, metric) read from each profile: one (the read
+ * options') or many at once (pm__read_cube_pairs: every profile parsed
+ * once for all of them). */
+struct pairs {
+	size_t n;
+	const char *const *region, *const *metric;
+	/* per pair: its error, and whether it has one; NULL: the first error
+	 * of any pair stops the reading (one pair) */
+	pm_error *err;
+	unsigned char *failed;
+};
+
 struct run {
 	char *folder, *file;	/* the folder's name; the profile's path */
 	double value[MAX_PARAMS];	/* the parameters */
-	double run;			/* the profile's value */
-	double *loc;			/* --scaling each: every location's (owned) */
-	size_t nloc;
+	double *val;			/* per pair: the profile's value */
+	double **loc;			/* per pair, --scaling each: every location's (owned) */
+	size_t *nloc;
 };
 
-/* Run r of profile buf[0, len): its value, the mean of its locations'
- * (weak, each) or their sum (strong), and with each those values. */
+static void run_free(struct run *r, size_t npair)
+{
+	free(r->folder);
+	free(r->file);
+	for (size_t k = 0; r->loc && k < npair; k++)
+		free(r->loc[k]);
+	free(r->val);
+	free(r->loc);
+	free(r->nloc);
+}
+
+/* Run r of profile buf[0, len), for each pair: its value, the mean of its
+ * locations' (weak, each) or their sum (strong), and with each those
+ * values. A pair that fails here keeps its error and is not read again. */
 static pm_status run_value(const unsigned char *buf, size_t len, const char *name,
-			   const pm_read_options *o, struct run *r, pm_error *err)
+			   const pm_read_options *o, const struct pairs *pr, struct run *r,
+			   pm_error *err)
 {
 	pm_cube *c = NULL;
-	double *vals = NULL, sum = 0;
-	size_t n = 0;
-	pm_status rc = pm__cube_parse(buf, len, name, &c, err);
+	pm_status rc;
 
-	if (!rc)
-		rc = pm__cube_values(c, o->metric, o->region, o->inclusive, &vals, &n, err);
-	for (size_t i = 0; i < n; i++)
-		sum += vals[i];
-	r->run = o->scaling == PM_SCALING_STRONG || !n ? sum : sum / (double)n;
-	if (!rc && o->scaling == PM_SCALING_EACH) {
-		r->loc = vals;
-		r->nloc = n;
-		vals = NULL;
+	r->val = calloc(pr->n + 1, sizeof(*r->val));
+	r->loc = calloc(pr->n + 1, sizeof(*r->loc));
+	r->nloc = calloc(pr->n + 1, sizeof(*r->nloc));
+	if (!r->val || !r->loc || !r->nloc)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if ((rc = pm__cube_parse(buf, len, name, &c, err)))
+		return rc;
+	for (size_t k = 0; k < pr->n && !rc; k++) {
+		double *vals = NULL, sum = 0;
+		size_t n = 0;
+
+		if (pr->failed && pr->failed[k])
+			continue;
+		rc = pm__cube_values(c, pr->metric[k], pr->region[k], o->inclusive, &vals, &n,
+				     pr->err ? &pr->err[k] : err);
+		if (rc && pr->err) {
+			/* this pair's error, not the reading's */
+			pr->failed[k] = 1;
+			rc = rc == PM_ENOMEM ? pm__fail(err, rc, "out of memory") : PM_OK;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			sum += vals[i];
+		r->val[k] = o->scaling == PM_SCALING_STRONG || !n ? sum : sum / (double)n;
+		if (!rc && o->scaling == PM_SCALING_EACH) {
+			r->loc[k] = vals;
+			r->nloc[k] = n;
+			vals = NULL;
+		}
+		free(vals);
 	}
-	free(vals);
 	pm__cube_free(c);
 	return rc;
 }
 
-/* The columns: the parameters kept (keep[0, nkeep) of names), the time and,
- * with --scaling each, loc_1 .. loc_maxloc; then each run's row (a run of
- * fewer locations leaves the rest empty: it had no such location). */
-static pm_status build(const struct run *run, size_t nrun, char names[][64], const size_t *keep,
-		       size_t nkeep, const char *name, pm_dataset **out, pm_error *err)
+/* Pair k's columns: the parameters kept (keep[0, nkeep) of names), the time
+ * and, with --scaling each, loc_1 .. loc_maxloc; then each run's row (a run
+ * of fewer locations leaves the rest empty: it had no such location). */
+static pm_status build(const struct run *run, size_t nrun, size_t k, char names[][64],
+		       const size_t *keep, size_t nkeep, const char *name, pm_dataset **out,
+		       pm_error *err)
 {
 	size_t maxloc = 0;
 	const char **cols;
@@ -66,16 +110,16 @@ static pm_status build(const struct run *run, size_t nrun, char names[][64], con
 	pm_status rc = PM_OK;
 
 	for (size_t r = 0; r < nrun; r++)
-		if (run[r].nloc > maxloc)
-			maxloc = run[r].nloc;
+		if (run[r].nloc[k] > maxloc)
+			maxloc = run[r].nloc[k];
 	cols = malloc((nkeep + 1 + maxloc) * sizeof(*cols));
 	loc = malloc((maxloc + 1) * sizeof(*loc));
 	if (!cols || !loc) {
 		rc = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t k = 0; k < nkeep; k++)
-		cols[k] = names[keep[k]];
+	for (size_t p = 0; p < nkeep; p++)
+		cols[p] = names[keep[p]];
 	cols[nkeep] = PM_INGEST_TIME_COLUMN;
 	for (size_t l = 0; l < maxloc; l++) {
 		snprintf(loc[l], sizeof(*loc), "loc_%zu", l + 1);
@@ -84,13 +128,13 @@ static pm_status build(const struct run *run, size_t nrun, char names[][64], con
 	t.ncols = nkeep + 1 + maxloc;
 	t.names = cols;
 	for (size_t r = 0; r < nrun && !rc; r++) {
-		for (size_t k = 0; k < nkeep && !rc; k++)
-			rc = pm__table_add_number(&t, run[r].value[keep[k]], err);
+		for (size_t p = 0; p < nkeep && !rc; p++)
+			rc = pm__table_add_number(&t, run[r].value[keep[p]], err);
 		if (!rc)
-			rc = pm__table_add_number(&t, run[r].run, err);
+			rc = pm__table_add_number(&t, run[r].val[k], err);
 		for (size_t l = 0; l < maxloc && !rc; l++)
-			rc = l < run[r].nloc ? pm__table_add_number(&t, run[r].loc[l], err)
-					     : pm__table_add(&t, NULL, err);
+			rc = l < run[r].nloc[k] ? pm__table_add_number(&t, run[r].loc[k][l], err)
+						: pm__table_add(&t, NULL, err);
 	}
 	if (!rc)
 		rc = pm__table_build(&t, name, out, err);
@@ -101,23 +145,48 @@ out:
 	return rc;
 }
 
+/* Every pair not failed built from the runs into out[k]. */
+static pm_status build_all(const struct run *run, size_t nrun, const struct pairs *pr,
+			   char names[][64], const size_t *keep, size_t nkeep, const char *name,
+			   pm_dataset **out, pm_error *err)
+{
+	pm_status rc = PM_OK;
+
+	for (size_t k = 0; k < pr->n && !rc; k++)
+		if (!pr->failed || !pr->failed[k])
+			rc = build(run, nrun, k, names, keep, nkeep, name, &out[k], err);
+	return rc;
+}
+
+/* One profile, text[0, len), as one run of each pair. */
+static pm_status read_profile(const char *text, size_t len, const char *name,
+			      const pm_read_options *o, const struct pairs *pr, pm_dataset **out,
+			      pm_error *err)
+{
+	struct run r = { 0 };
+	pm_status rc = run_value((const unsigned char *)text, len, name, o, pr, &r, err);
+
+	if (!rc)
+		rc = build_all(&r, 1, pr, NULL, NULL, 0, name, out, err);
+	run_free(&r, pr->n);
+	return rc;
+}
+
 pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
 			pm_dataset **out, pm_error *err)
 {
-	struct run r = { 0 };
-	pm_status rc = run_value((const unsigned char *)text, len, name, o, &r, err);
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
 
 	*out = NULL;
-	if (!rc)
-		rc = build(&r, 1, NULL, NULL, 0, name, out, err);
-	free(r.loc);
-	return rc;
+	return read_profile(text, len, name, o, &one, out, err);
 }
 
 /* ---- experiment folders --------------------------------------------------- */
 
 struct set {
 	const char *dir;
+	const pm_read_options *o;
+	const struct pairs *pr;
 	pm_error *err;
 	char name[MAX_PARAMS][64];	/* the first folder's parameter names */
 	size_t np;
@@ -235,7 +304,7 @@ static void free_list(char **v, size_t n)
 
 /* The runs of one folder: each profile in it (none: the folder is not a
  * run, and is skipped). */
-static pm_status folder_runs(struct set *s, const char *folder, const pm_read_options *o)
+static pm_status folder_runs(struct set *s, const char *folder)
 {
 	char *path = malloc(strlen(s->dir) + strlen(folder) + 2), **files = NULL;
 	char name[MAX_PARAMS][64];
@@ -282,21 +351,18 @@ static pm_status folder_runs(struct set *s, const char *folder, const pm_read_op
 			s->run = p;
 			s->cap = cap;
 		}
-		r = &s->run[s->nrun];
+		r = &s->run[s->nrun++];
 		memset(r, 0, sizeof(*r));
 		memcpy(r->value, value, sizeof(value));
 		r->folder = strdup(folder);
 		r->file = malloc(strlen(path) + strlen(files[k]) + 2);
 		if (!r->folder || !r->file) {
-			free(r->folder);
-			free(r->file);
 			rc = pm__fail(s->err, PM_ENOMEM, "out of memory");
 			break;
 		}
-		s->nrun++;
 		sprintf(r->file, "%s/%s", path, files[k]);
 		if (!(rc = pm__read_file(r->file, &text, &len, s->err)))
-			rc = run_value((const unsigned char *)text, len, r->file, o, r,
+			rc = run_value((const unsigned char *)text, len, r->file, s->o, s->pr, r,
 				       s->err);
 		free(text);
 	}
@@ -306,19 +372,19 @@ out:
 	return rc;
 }
 
-pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
-			    pm_error *err)
+/* The set in dir, each pair's runs into out[k]. */
+static pm_status read_set(const char *dir, const pm_read_options *o, const struct pairs *pr,
+			  pm_dataset **out, pm_error *err)
 {
-	struct set s = { .dir = dir, .err = err };
+	struct set s = { .dir = dir, .o = o, .pr = pr, .err = err };
 	size_t keep[MAX_PARAMS], nkeep = 0, nd = 0;
 	char **folders = NULL;
 	pm_status rc;
 
-	*out = NULL;
 	if ((rc = list(dir, 1, NULL, &folders, &nd, err)))
 		goto out;
 	for (size_t i = 0; i < nd && !rc; i++)
-		rc = folder_runs(&s, folders[i], o);
+		rc = folder_runs(&s, folders[i]);
 	if (!rc && !s.nrun)
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc)
@@ -337,15 +403,49 @@ pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_datase
 				 "folders (as '%s')", s.first);
 		goto out;
 	}
-	rc = build(s.run, s.nrun, s.name, keep, nkeep, dir, out, err);
+	rc = build_all(s.run, s.nrun, pr, s.name, keep, nkeep, dir, out, err);
 out:
-	for (size_t r = 0; r < s.nrun; r++) {
-		free(s.run[r].folder);
-		free(s.run[r].file);
-		free(s.run[r].loc);
-	}
+	for (size_t r = 0; r < s.nrun; r++)
+		run_free(&s.run[r], pr->n);
 	free(s.run);
 	free_list(folders, nd);
+	return rc;
+}
+
+pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
+			    pm_error *err)
+{
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
+
+	*out = NULL;
+	return read_set(dir, o, &one, out, err);
+}
+
+pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_options *o, size_t n,
+			      const char *const *region, const char *const *metric,
+			      pm_dataset **out, pm_error *perr, pm_error *err)
+{
+	unsigned char *failed = calloc(n + 1, 1);
+	struct pairs pr = { n, region, metric, perr, failed };
+	char *text = NULL;
+	size_t len;
+	pm_status rc;
+
+	for (size_t k = 0; k < n; k++)
+		out[k] = NULL;
+	if (!failed)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if (folder)
+		rc = read_set(path, o, &pr, out, err);
+	else if (!(rc = pm__read_file(path, &text, &len, err)))
+		rc = read_profile(text, len, path, o, &pr, out, err);
+	free(text);
+	free(failed);
+	if (rc)
+		for (size_t k = 0; k < n; k++) {
+			pm_dataset_free(out[k]);
+			out[k] = NULL;
+		}
 	return rc;
 }
 

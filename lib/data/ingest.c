@@ -321,7 +321,8 @@ static pm_status ingest(char *text, size_t len, int owned, const char *name,
 	return rc;
 }
 
-/* A folder: a set of CUBE profiles in run folders. */
+/* A folder (a set of CUBE profiles in run folders), or a read the cache
+ * holds. */
 static pm_status ingest_folder(const char *path, const pm_read_options *o, pm_dataset **out,
 			       pm_read_info *info, pm_error *err)
 {
@@ -335,7 +336,8 @@ static pm_status ingest_folder(const char *path, const pm_read_options *o, pm_da
 	start(&o, &dflt, &info, &scratch);
 	if ((rc = check_options(o, PM_FORMAT_CUBE, &target, &method, err)))
 		return rc;
-	rc = pm__read_cube_set(path, o, &raw, err);
+	rc = pm__read_cache_holds(path, o) ? pm__read_cache_take(path, o, &raw, err)
+					    : pm__read_cube_set(path, o, &raw, err);
 	rc = finish(rc, raw, o, PM_FORMAT_CUBE, target, method, out, info, err);
 	pm_read_info_clear(&scratch);
 	return rc;
@@ -370,8 +372,9 @@ pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset
 		return pm__fail(err, PM_EINVAL, "no file name");
 	/* a folder is a set of CUBE profiles (any other format: the reader's
 	 * "not a regular file") */
-	if ((!o || o->format == PM_FORMAT_AUTO || o->format == PM_FORMAT_CUBE) &&
-	    stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (pm__read_cache_holds(path, o) ||
+	    ((!o || o->format == PM_FORMAT_AUTO || o->format == PM_FORMAT_CUBE) &&
+	     stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
 		return ingest_folder(path, o, out, info, err);
 	if ((rc = pm__read_file(path, &text, &len, err)))
 		return rc;

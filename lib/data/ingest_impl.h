@@ -53,6 +53,22 @@ pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm
 			pm_dataset **out, pm_error *err);
 pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
 			    pm_error *err);
+/* n pairs (call path region[k], metric metric[k]) of the CUBE profile or
+ * folder of run folders at path (folder: which), each profile read once:
+ * out[k] the runs of pair k as pm__read_cube or pm__read_cube_set with
+ * that region and metric makes them, or NULL and its error in perr[k] (a
+ * call path or metric that one of the profiles lacks). An error of the
+ * reading itself (a folder, a profile that cannot be read) is returned,
+ * every out[k] NULL. */
+pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_options *o, size_t n,
+			      const char *const *region, const char *const *metric,
+			      pm_dataset **out, pm_error *perr, pm_error *err);
+/* Whether o->cache (pm_read_cache_new) holds o's read of path: the same
+ * path, inclusive, scaling and a pair it has. pm__read_cache_take: a copy
+ * of that pair's runs into *out, or the error reading them gave. */
+int pm__read_cache_holds(const char *path, const pm_read_options *o);
+pm_status pm__read_cache_take(const char *path, const pm_read_options *o, pm_dataset **out,
+			      pm_error *err);
 /* A run folder's parameters as Extra-P reads its name (mm.x10y1z25.r1:
  * x = 10, y = 1, z = 25): name[0, *np) and value[0, *np) (room for
  * PM_CUBE_MAX_PARAMS); 0 if the name is not of that shape. */

@@ -63,6 +63,8 @@ PM_API pm_status pm_aggregate_from_name(const char *name, pm_aggregate *out, pm_
 /* The time column of the JSON formats, in seconds. */
 #define PM_INGEST_TIME_COLUMN "time_s"
 
+typedef struct pm_read_cache pm_read_cache;
+
 typedef struct pm_read_options {
 	pm_format format;
 	/* The measured time: what repetitions are aggregated over, and the name
@@ -100,6 +102,9 @@ typedef struct pm_read_options {
 	 * (0: exclusive, as Extra-P), and how its locations make one run. */
 	int inclusive;
 	pm_cube_scaling scaling;
+	/* NULL, or runs already read (pm_read_cache_new): a read of the path
+	 * and pair it holds takes them from there */
+	const pm_read_cache *cache;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */
@@ -147,6 +152,26 @@ typedef struct pm_region_list {
 PM_API pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list **out,
 				     pm_error *err);
 PM_API void pm_region_list_free(pm_region_list *l);	/* NULL: no-op */
+
+/*
+ * Every region × metric of l (pm_region_list_read) read at once from the
+ * CUBE profile or folder of run folders at path, with o's format,
+ * inclusive and scaling (its region and metric are not used): each profile
+ * is parsed once, not once per call path. A later pm_dataset_read of the
+ * same path (the same text) with o->cache set to it, the same inclusive and
+ * scaling, and a region and metric it holds, takes that pair's runs from
+ * the cache and makes the dataset reading the files would (aggregated as
+ * that o says); any other read reads the files. A pair the profiles do not
+ * all have keeps its error, which that read returns. Read-only once made:
+ * threads may share it. The runs of every pair are in memory (runs ×
+ * (parameters + 1, + locations with PM_SCALING_EACH) numbers each). Errors:
+ * PM_EINVAL (no path, l or out; a format other than CUBE), the reading's (a
+ * folder or profile that cannot be read), PM_ENOMEM. *out owns the cache
+ * (pm_read_cache_free; NULL: no-op).
+ */
+PM_API pm_status pm_read_cache_new(const char *path, const pm_read_options *o,
+				   const pm_region_list *l, pm_read_cache **out, pm_error *err);
+PM_API void pm_read_cache_free(pm_read_cache *c);
 
 /*
  * What the measurements at path (a file, or a folder of CUBE run folders)
