@@ -834,7 +834,9 @@ PM_API pm_status pm_discover_report_to_json(const pm_model *m, const pm_scaling_
 					    char **out, pm_error *err);
 
 /* Accuracy of pred against measured t (n rows; nparams for adjusted R²).
- * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */
+ * MAPE and SMAPE in percent. MAPE is the mean over the rows with t != 0
+ * alone (a 0, which a fit under mae or mse takes, has no relative error),
+ * NaN if there are none; the others count every row. PM_EINVAL if n == 0. */
 PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t n,
 				    size_t nparams, pm_metrics *out, pm_error *err);
 
