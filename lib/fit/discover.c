@@ -1114,8 +1114,9 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 					   pm_dataset_cell_column(s->d, r, col),
 					   "target '%s': 0 is not a time > 0 (discover weighs each "
 					   "row by 1/t^2 and ranks by MAPE, which divide by the "
-					   "values; model values that may be 0 with 'perfmodel fit' "
-					   "or 'select' --loss mae or mse)", rs->target);
+					   "values; model values that may be 0 with fit --loss mae "
+					   "or mse, or select --loss mae,mse --forms additive,"
+					   "multiplicative)", rs->target);
 		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
 	}
 	/* kept rows (fold >= nfolds) go last, in the extra slot */

@@ -752,7 +752,9 @@ typedef struct pm_cv_result {
 	/* Every held-out metric (mape, smape, mae, mse, rmse, r2) as its mean
 	 * and its sample std over the folds (mape, mape_std and r2 above are
 	 * three of them); n: the rows held out, all folds together; adj_r2
-	 * NaN (nothing was fitted to the held-out rows). */
+	 * NaN (nothing was fitted to the held-out rows). A fold whose held-out
+	 * values are all 0 has no MAPE (pm_metrics_compute): MAPE's mean and
+	 * std are over the other folds, NaN if there are none. */
 	pm_metrics mean, std;
 	/* the folds whose fit predicted one value for all its rows
 	 * (pm_fit_info.constant): such a fit describes none of the inputs */
