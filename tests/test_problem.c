@@ -122,6 +122,23 @@ static pm_status build_target(const char *text, pm_loss loss, pm_dataset **d, pm
 	return pm__problem_build(*d, *s, PM_SCALE_AUTO, loss, p, err);
 }
 
+/* text's problem under loss has target_scale `scale`, and its row r the
+ * scaled time t. */
+static void expect_scale(const char *text, pm_loss loss, double scale, size_t r, double t)
+{
+	pm_dataset *d;
+	pm_spec *s;
+	pm_problem p;
+
+	cr_assert_eq(build_target(text, loss, &d, &s, &p, NULL), PM_OK);
+	cr_expect_eq(p.target_scale, scale, "%s: scale %g", text, p.target_scale);
+	cr_expect_float_eq(p.t[r], t, 1e-15, "%s: row %zu is %g", text, r, p.t[r]);
+	cr_expect_eq(p.t_raw[0], 0.0);
+	pm__problem_free(&p);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 /* A time of 0 is a value under the absolute losses; half the rows or more
  * at 0, the scale is the median of the others (the median of all would be
  * 0). */
@@ -133,30 +150,10 @@ Test(problem, zeros_under_an_absolute_loss)
 	const pm_loss loss[2] = { PM_LOSS_MAE, PM_LOSS_MSE };
 
 	for (int k = 0; k < 2; k++) {
-		pm_dataset *d;
-		pm_spec *s;
-		pm_problem p;
-
-		cr_assert_eq(build_target(some, loss[k], &d, &s, &p, NULL), PM_OK);
-		cr_expect_eq(p.target_scale, 3.0);
-		cr_expect_eq(p.t[0], 0.0);
-		cr_expect_eq(p.t_raw[0], 0.0);
-		pm__problem_free(&p);
-		pm_spec_free(s);
-		pm_dataset_free(d);
-		cr_assert_eq(build_target(most, loss[k], &d, &s, &p, NULL), PM_OK);
-		cr_expect_eq(p.target_scale, 6.0);	/* median of 2, 6, 8 */
-		cr_expect_float_eq(p.t[6], 8.0 / 6.0, 1e-15);
-		cr_expect_eq(p.t[3], 0.0);
-		pm__problem_free(&p);
-		pm_spec_free(s);
-		pm_dataset_free(d);
-		/* the median of all is already > 0: kept */
-		cr_assert_eq(build_target(half, loss[k], &d, &s, &p, NULL), PM_OK);
-		cr_expect_eq(p.target_scale, 1.0);
-		pm__problem_free(&p);
-		pm_spec_free(s);
-		pm_dataset_free(d);
+		expect_scale(some, loss[k], 3.0, 0, 0.0);
+		expect_scale(most, loss[k], 6.0, 6, 8.0 / 6.0);	/* median of 2, 6, 8 */
+		expect_scale(most, loss[k], 6.0, 3, 0.0);
+		expect_scale(half, loss[k], 1.0, 2, 6.0);	/* the median of all is > 0: kept */
 	}
 }
 

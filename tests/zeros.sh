@@ -9,36 +9,8 @@
 set -u
 pm=$(realpath "$1")
 root=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok $((pass + fail)) - $1"; shift; printf '  %s\n' "$@"; }
-
-# expect_fail NAME WANT_EXIT STDERR_REGEX -- COMMAND...: exit code, one stderr
-# line matching the regex, and no out.json left behind.
-expect_fail() {
-	local name=$1 want=$2 regex=$3
-	shift 4
-	rm -f out.json
-	"$@" >stdout.txt 2>stderr.txt
-	local rc=$? lines
-	lines=$(wc -l <stderr.txt)
-	if [ "$rc" -ne "$want" ]; then
-		bad "$name" "exit $rc, wanted $want" "$(cat stderr.txt)"
-	elif [ "$lines" -ne 1 ]; then
-		bad "$name" "stderr has $lines lines" "$(cat stderr.txt)"
-	elif ! grep -Eq -e "$regex" stderr.txt; then
-		bad "$name" "stderr does not match /$regex/" "$(cat stderr.txt)"
-	elif [ -e out.json ]; then
-		bad "$name" "an output file was left behind"
-	else
-		ok "$name"
-	fi
-}
+here=$(dirname "$(realpath "$0")")
+. "$here/tap.sh"
 
 # near MODEL NAME WANT TOL: parameter NAME of MODEL is WANT within TOL
 # (relative); prints the value found.
