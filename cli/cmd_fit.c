@@ -75,7 +75,7 @@ const char fit_usage[] =
 	"                         roles and form; its form unless --form/--formula): the\n"
 	"                         population around its parameters, for a refit on more rows\n"
 	"      --loss L           mae |t-t^| (default, the thesis), mse, mape |t-t^|/t,\n"
-	"                         log |log(t^/t)|\n"
+	"                         log |log(t^/t)|; mae and mse take measured values of 0\n"
 	"      --reg none|l1|l2   penalty on coefficients and powers, never C (none)\n"
 	"      --lambda X         penalty weight for both groups (0)\n"
 	"      --lambda-power X   penalty weight for the powers alone\n"

@@ -115,6 +115,14 @@ if "$pm" eval -m count_mae.json eval.csv --json >eval.out 2>eval.err && no_nan e
 else
 	bad "eval of a mae model on a 0: MAPE over the other rows, MAE over all" "$(cat eval.out eval.err)"
 fi
+printf 'p,time_s\n1,0\n2,0\n' >allzero.csv
+if "$pm" eval -m count_mae.json allzero.csv >allzero.out 2>&1 &&
+	grep -q '^  MAPE   n/a (every measured value is 0)$' allzero.out &&
+	"$pm" eval -m count_mae.json allzero.csv --json | grep -q '"mape": null'; then
+	ok "eval on values all 0: MAPE n/a, null in JSON"
+else
+	bad "eval on values all 0: MAPE n/a, null in JSON" "$(cat allzero.out)"
+fi
 printf 'PARAMETER p\nPOINTS 1 2 4 8\nREGION r\nDATA 3\nDATA 8.48528137\nDATA 24\nDATA 67.882251\n' >positive.txt
 "$pm" fit positive.txt --loss log -q -o log.json
 expect_fail "eval of a log-loss model refuses a 0" 1 \
