@@ -453,7 +453,9 @@ typedef struct pm_fit_info {
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
  * needed, on a private copy). On success *out owns a new model carrying its
  * pm_fit_info. Errors: PM_ESCHEMA (roles), PM_EDOMAIN (a value <= 0 under a
- * power, naming file, line, column and column name; a target <= 0), PM_EINVAL
+ * power, naming file, line, column and column name; a target < 0, or 0
+ * under the losses mape and log or for a kind other than time, naming the
+ * loss or kind; every target value 0), PM_EINVAL
  * (bad option, fewer rows than unknowns), PM_ESCHEMA (a categorical with
  * more levels than half the rows), PM_EFIT (no finite cost anywhere in the
  * bounds),
@@ -735,7 +737,8 @@ typedef struct pm_discovery {
  * searched on its time scale (1/S, 1/(n E), per/X), as pm_fit fits it.
  * Errors: PM_EINVAL (bad options, a formula spec, no numeric or
  * categorical input to search), those of the target as pm_fit's (a value
- * <= 0, PM_EDOMAIN),
+ * <= 0, PM_EDOMAIN: the search weighs rows by 1/t², so a 0 is refused
+ * whatever o's loss; the message names fit and select with mae instead),
  * those of pm_spec_resolve and pm_validation_folds, PM_EFIT when no
  * hypothesis survives, PM_ENOMEM. */
 PM_API pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
