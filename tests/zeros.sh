@@ -123,6 +123,14 @@ if "$pm" eval -m count_mae.json allzero.csv >allzero.out 2>&1 &&
 else
 	bad "eval on values all 0: MAPE n/a, null in JSON" "$(cat allzero.out)"
 fi
+# held-out rows all 0: the test MAPE is null in model.json, which loads back
+if "$pm" fit count.txt --test allzero.csv -q -o heldzero.json 2>heldzero.err && no_nan heldzero.json &&
+	python3 -c 'import json,sys; t = json.load(open("heldzero.json"))["fit"]["test"]; sys.exit(not (t["mape"] is None and t["rows"] == 2 and abs(t["mae"] - 3) < 1e-6))' &&
+	"$pm" predict -m heldzero.json points.csv >/dev/null 2>>heldzero.err; then
+	ok "--test rows all 0: test MAPE null, the model loads"
+else
+	bad "--test rows all 0: test MAPE null, the model loads" "$(cat heldzero.err)"
+fi
 printf 'PARAMETER p\nPOINTS 1 2 4 8\nREGION r\nDATA 3\nDATA 8.48528137\nDATA 24\nDATA 67.882251\n' >positive.txt
 "$pm" fit positive.txt --loss log -q -o log.json
 expect_fail "eval of a log-loss model refuses a 0" 1 \
