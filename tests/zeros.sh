@@ -167,6 +167,14 @@ if "$pm" fit calls.csv --target calls --intrinsic n --extrinsic threads -o calls
 else
 	bad "intervals calibrated without the 5 rows at 0, with a warning; predict --interval works" "$(cat calls.err calls_pred.txt)"
 fi
+# the report's residual plots leave the rows at 0 out, and say so
+if "$pm" report -m calls.json calls.csv -o report.html 2>report.err &&
+	grep -q "(predicted - measured) / measured (%; rows measured 0 left out)" report.html &&
+	! grep -Eqi '\bnan\b|\binf(inity)?\b' report.html; then
+	ok "report: the residual plot's label says the rows at 0 are left out"
+else
+	bad "report: the residual plot's label says the rows at 0 are left out" "$(cat report.err)"
+fi
 if "$pm" fit few.csv --target calls --intrinsic n --extrinsic threads -o few.json 2>few.err >/dev/null &&
 	no_nan few.json && grep -q "no prediction intervals: 5 of the 20 rows fitted have calls = 0" few.err &&
 	python3 -c 'import json,sys; m = json.load(open("few.json")); sys.exit(not ("intervals" not in m and any("no prediction intervals" in w for w in m["warnings"])))'; then
