@@ -98,6 +98,26 @@ else
 	bad "select --loss mae,mse: a number for every held-out MAPE" "$(cat sel.err sel.out)"
 fi
 
+# ---- per region (batch --each-region): each fits or says why on its own
+printf 'PARAMETER p\nPOINTS 1 2 4 8 16\nREGION calls\nDATA 0\nDATA 8.485\nDATA 24\nDATA 67.88\nDATA 192\nREGION time\nDATA 1\nDATA 2\nDATA 4\nDATA 8\nDATA 16\nREGION idle\nDATA 0\nDATA 0\nDATA 0\nDATA 0\nDATA 0\n' >regions.txt
+"$pm" batch --each-region regions.txt -o regions.jsonl 2>/dev/null
+"$pm" batch --each-region regions.txt -o regions_log.jsonl -- --loss log 2>/dev/null
+if python3 - <<'EOF'
+import json, sys
+mae = [json.loads(l) for l in open("regions.jsonl")]
+log = [json.loads(l) for l in open("regions_log.jsonl")]
+ok = ("model" in mae[0] and "model" in mae[1] and
+      mae[2]["error"] == "regions.txt: every value of target 'time_s' is 0: nothing to model" and
+      log[0]["error"].startswith("regions.txt:4:6: target 'time_s': 0 is not a time > 0 (loss log") and
+      "model" in log[1] and log[2]["error"].startswith("regions.txt:16:6:"))
+sys.exit(not ok)
+EOF
+then
+	ok "batch --each-region: each region fits or is refused on its own, by loss"
+else
+	bad "batch --each-region: each region fits or is refused on its own, by loss" "$(cat regions.jsonl regions_log.jsonl | cut -c1-200)"
+fi
+
 # ---- a speedup of 0 is refused whatever the loss: its time scale 1/S
 printf 'threads,speedup\n1,1\n2,0\n4,3.5\n8,6\n' >speedup.csv
 expect_fail "a speedup of 0 is refused under mae" 1 \
