@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (pm_dataset_read_csv(argv[1], &d, &e) || pm_spec_read_file(argv[2], &s, &e) ||
-	    pm_spec_resolve(s, d, &e) || pm__problem_build(d, s, o.scale, &p, &e))
+	    pm_spec_resolve(s, d, &e) || pm__problem_build(d, s, o.scale, o.loss, &p, &e))
 		die("data", &e);
 	names = malloc(p.ncols * sizeof(*names));
 	role = malloc(p.ncols * sizeof(*role));

@@ -9,7 +9,8 @@ const char eval_usage[] =
 	"usage: perfmodel eval -m MODEL.json DATA.csv [--json]\n"
 	"\n"
 	"Predict every row of DATA.csv and compare with its measured target column:\n"
-	"MAE, MAPE, MSE, RMSE, R^2, SMAPE and adjusted R^2. A model fitted with\n"
+	"MAE, MAPE (over the rows not 0), MSE, RMSE, R^2, SMAPE and adjusted R^2.\n"
+	"A model fitted with mae or mse takes measured values of 0. A model fitted with\n"
 	"--target lif derives the lif column from the worker columns it recorded.\n"
 	"\n"
 	"  -m, --model FILE  the fitted model\n"
@@ -57,9 +58,14 @@ int cmd_eval(int argc, char **argv)
 		if (pm_model_target_kind(m) != PM_TARGET_TIME)
 			cprintf(stdout, ", a %s", pm_target_kind_name(pm_model_target_kind(m)));
 		cprintf(stdout, ")\n");
-		cprintf(stdout, "  MAE    %.6g\n  MAPE   %.2f %%\n  MSE    %.6g\n  RMSE   %.6g\n"
-		       "  R^2    %.4f%s%s\n  SMAPE  %.2f %%\n",
-		       x.mae, x.mape, x.mse, x.rmse, x.r2, r2_words(x.r2) ? "  " : "",
+		cprintf(stdout, "  MAE    %.6g\n", x.mae);
+		/* MAPE is over the rows of a measured value that is not 0 */
+		if (isnan(x.mape))
+			cprintf(stdout, "  MAPE   n/a (every measured value is 0)\n");
+		else
+			cprintf(stdout, "  MAPE   %.2f %%\n", x.mape);
+		cprintf(stdout, "  MSE    %.6g\n  RMSE   %.6g\n  R^2    %.4f%s%s\n  SMAPE  %.2f %%\n",
+		       x.mse, x.rmse, x.r2, r2_words(x.r2) ? "  " : "",
 		       r2_words(x.r2) ? r2_words(x.r2) : "", x.smape);
 		if (isnan(x.adj_r2))
 			cprintf(stdout, "  adj R^2 n/a (" ADJ_R2_WHY ")\n");

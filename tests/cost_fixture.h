@@ -40,7 +40,7 @@ static void setup_csv(struct fixture *f, pm_fit_options o, char *csv, const char
 		cr_assert_eq(pm_names_add_list(&f->s->categorical, cat, NULL), PM_OK);
 	cr_assert_eq(pm_names_add_list(&f->s->extrinsic, ext, NULL), PM_OK);
 	f->s->infer_roles = 0;
-	cr_assert_eq(pm__problem_build(f->d, f->s, o.scale, &f->p, NULL), PM_OK);
+	cr_assert_eq(pm__problem_build(f->d, f->s, o.scale, o.loss, &f->p, NULL), PM_OK);
 	cr_assert_leq(f->p.ncols, 16);
 	for (size_t j = 0; j < f->p.ncols; j++) {
 		names[j] = f->p.col[j].name;

@@ -513,7 +513,7 @@ static void check_plan(const char *formula)
 	cr_assert_eq(pm_spec_set_target(s, "time", NULL), PM_OK);
 	cr_assert_eq(pm_spec_set_form(s, formula, NULL), PM_OK);
 	cr_assert_eq(pm__spec_formula_roles(s, d, NULL), PM_OK);
-	cr_assert_eq(pm__problem_build(d, s, PM_SCALE_AUTO, &p, NULL), PM_OK);
+	cr_assert_eq(pm__problem_build(d, s, PM_SCALE_AUTO, PM_LOSS_MAE, &p, NULL), PM_OK);
 	for (size_t j = 0; j < p.ncols; j++) {
 		names[j] = p.col[j].name;
 		role[j] = p.col[j].role;
@@ -700,7 +700,7 @@ Test(formula, the_problem_scales_only_powered_columns)
 
 	cr_assert_eq(pm__spec_formula_roles(s, d, NULL), PM_OK);
 	cr_assert_eq(pm_spec_resolve(s, d, NULL), PM_OK);
-	cr_assert_eq(pm__problem_build(d, s, PM_SCALE_AUTO, &p, NULL), PM_OK);
+	cr_assert_eq(pm__problem_build(d, s, PM_SCALE_AUTO, PM_LOSS_MAE, &p, NULL), PM_OK);
 	cr_assert_eq(p.ncols, 2);
 	cr_expect_str_eq(p.col[0].name, "h");
 	cr_expect_float_eq(p.col[0].log_scale, log(sqrt(16.0 * 512)), 1e-12);

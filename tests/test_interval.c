@@ -555,3 +555,70 @@ Test(interval, stopped_while_calibrating)
 	pm_model_free(m);
 	pm_dataset_free(d);
 }
+
+/* calls = 5 n^2 / sqrt(threads) (±1 % ripple), 0 at n = 1: `sizes` values of n
+ * over threads 1 .. 16, fitted under mae with intervals. */
+static pm_model *zero_fit(size_t sizes)
+{
+	char text[2048];
+	size_t used = (size_t)snprintf(text, sizeof(text), "n,threads,calls\n");
+	pm_fit_options o = pm_fit_options_default();
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_model *m = NULL;
+	pm_error err = { 0 };
+
+	for (size_t i = 0; i < sizes; i++)
+		for (int t = 1; t <= 16; t *= 2) {
+			double n = (double)(1u << i);
+			double v = i ? 5 * n * n / sqrt(t) * (1 + 0.01 * (double)((i * 7 + t * 3) % 5) -
+							  0.02) : 0.0;
+
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%g,%d,%.9g\n", n,
+						 t, v);
+		}
+	cr_assert_eq(pm_dataset_parse_csv(text, used, "calls.csv", &d, &err), PM_OK, "%s",
+		     err.msg);
+	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "calls", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "n", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->extrinsic, "threads", &err), PM_OK);
+	o.threads = 1;
+	o.intervals = 5;
+	cr_assert_eq(pm_fit(d, s, &o, &m, &err), PM_OK, "%s", err.msg);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	return m;
+}
+
+/* Whether one of m's warnings starts with text. */
+static int warns(const pm_model *m, const char *text)
+{
+	for (size_t i = 0; i < pm_model_nwarnings(m); i++)
+		if (strncmp(pm_model_warning(m, i), text, strlen(text)) == 0)
+			return 1;
+	return 0;
+}
+
+/* Rows measured 0 have no log residual: the calibration leaves them out
+ * (25 residuals of 30 rows) and a warning says so; with 15 others (of 20)
+ * there are too few, and the warning says that instead. */
+Test(interval, zeros_left_out)
+{
+	pm_model *m = zero_fit(6), *few = zero_fit(4);
+	double x[2] = { 64, 4 }, lo, hi;
+
+	cr_assert(pm_model_has_intervals(m));
+	cr_expect_eq(pm_model_interval_residuals(m), 25);
+	cr_expect(warns(m, "prediction intervals are calibrated on the 25 of 30 rows fitted "
+			"where calls is not 0: a 0 has no residual"));
+	cr_assert_eq(pm_model_predict_interval(m, x, 0.9, &lo, &hi, NULL), PM_OK);
+	cr_expect(lo > 0 && lo < 5 * 64 * 64 / 2.0 && hi > 5 * 64 * 64 / 2.0, "%g %g", lo, hi);
+	cr_expect(!pm_model_has_intervals(few));
+	cr_expect(warns(few, "no prediction intervals: 5 of the 20 rows fitted have calls = 0, "
+			"which has no residual on the log scale the intervals are calibrated on, "
+			"and the 15 others are fewer than the 20 they need"));
+	cr_expect(!warns(few, "prediction intervals are calibrated"));
+	pm_model_free(m);
+	pm_model_free(few);
+}

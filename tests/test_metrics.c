@@ -99,15 +99,27 @@ Test(metrics, zeros)
 	const double t[] = { 0, 1 };
 	const double same[] = { 0, 1 };
 	const double off[] = { 1, 1 };
+	const double t2[] = { 0, 2, 4 }, p2[] = { 1, 1, 5 }, none[] = { 0, 0 };
 	pm_metrics m;
 
 	cr_assert_eq(pm_metrics_compute(t, same, 2, 0, &m, NULL), PM_OK);
-	cr_assert_eq(m.mape, 0, "0/0 counts as no error");
+	cr_assert_eq(m.mape, 0, "row 2 alone: no error");
 	cr_assert_eq(m.smape, 0);
 	cr_assert_eq(pm_metrics_compute(t, off, 2, 0, &m, NULL), PM_OK);
-	cr_assert(isinf(m.mape) && m.mape > 0, "t == 0, p != 0: MAPE is +inf");
+	cr_assert_eq(m.mape, 0, "t == 0 has no relative error: MAPE is row 2's");
 	cr_assert_eq(m.smape, 100, "100/2 (2*1/1 + 0)");
 	cr_assert_eq(m.mae, 0.5);
+	/* MAPE over the 2 rows of t != 0: (1/2 + 1/4) / 2; the rest over 3 */
+	cr_assert_eq(pm_metrics_compute(t2, p2, 3, 0, &m, NULL), PM_OK);
+	cr_assert_eq(m.mape, 37.5);
+	cr_assert_eq(m.mae, 1);
+	cr_assert_eq(m.n, 3);
+	/* no row of t != 0: no MAPE (NaN, null in JSON); the others are numbers */
+	cr_assert_eq(pm_metrics_compute(none, off, 2, 0, &m, NULL), PM_OK);
+	cr_assert(isnan(m.mape));
+	cr_assert_eq(m.mae, 1);
+	cr_assert_eq(m.smape, 200);
+	cr_assert_eq(m.r2, 0);
 }
 
 Test(metrics, negative_values_use_magnitudes)

@@ -333,3 +333,47 @@ Test(select, the_selection_document)
 	pm_spec_free(s);
 	pm_dataset_free(d);
 }
+
+/* A count 0 at n = 1, fitted under mae: leave-one-out's fold of that row has
+ * no MAPE (its held-out value is 0), and the mean is the seven others'; a
+ * sweep over the same folds likewise. */
+Test(select, a_fold_of_zeros_has_no_mape)
+{
+	static const char text[] = "n,calls\n1,0\n2,4\n3,9\n4,16\n5,25\n6,36\n7,49\n8,64\n";
+	const pm_validation loo = { .scheme = PM_SCHEME_LOO };
+	pm_sweep_options so = { 1e-4, 1e-4, 1, loo };
+	pm_fit_options o = quick();
+	pm_dataset *d = NULL;
+	pm_spec *s = NULL;
+	pm_sweep *sw = NULL;
+	pm_cv_result cv;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_dataset_parse_csv(text, strlen(text), "calls.csv", &d, &err), PM_OK);
+	cr_assert_eq(pm_spec_new(&s, &err), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "calls", &err), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "n", &err), PM_OK);
+	o.threads = 1;
+	o.intervals = 0;
+	cr_assert_eq(pm_cross_validate(d, s, &o, &loo, &cv, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(cv.folds, 8);
+	cr_expect_eq(cv.mean.n, 8);
+	cr_expect(isfinite(cv.mape) && cv.mape >= 0 && cv.mape < 1, "%g", cv.mape);
+	cr_expect(isfinite(cv.mape_std), "%g", cv.mape_std);
+	cr_expect(isfinite(cv.mean.mae) && cv.mean.mae > 0, "the fold of 0 counts in MAE");
+	o.reg = PM_REG_L2;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(sw->npoints, 1);
+	cr_expect(isfinite(sw->point[0].test.mape) && sw->point[0].test.mape < 1, "%g",
+		  sw->point[0].test.mape);
+	cr_expect(isfinite(sw->point[0].mape_std));
+	/* under mape the 0 is refused, naming the loss */
+	o.loss = PM_LOSS_MAPE;
+	o.reg = PM_REG_NONE;
+	cr_expect_eq(pm_cross_validate(d, s, &o, &loo, &cv, &err), PM_EDOMAIN);
+	cr_expect(strstr(err.msg, "target 'calls': 0 is not a time > 0 (loss mape") != NULL,
+		  "%s", err.msg);
+	pm_sweep_free(sw);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}

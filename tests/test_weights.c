@@ -174,7 +174,7 @@ Test(weights, weighted_cost_is_the_cost_of_repeated_rows)
 		pm__dataset_set_rows(a.d, NULL, NULL, w, PM_WEIGHTS_GIVEN, NULL, NULL);
 		pm__problem_free(&a.p);
 		pm__cost_free(&a.c);
-		cr_assert_eq(pm__problem_build(a.d, a.s, o.scale, &a.p, NULL), PM_OK);
+		cr_assert_eq(pm__problem_build(a.d, a.s, o.scale, o.loss, &a.p, NULL), PM_OK);
 		cr_assert_eq(pm__cost_init(&a.c, &a.p, a.m, &o, NULL), PM_OK);
 		cr_expect_float_eq(pm__cost_value(x, &a.c, a.scratch),
 				   pm__cost_value(x, &b.c, b.scratch), 1e-12, "loss %d", loss);

@@ -78,7 +78,7 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	pm_fit_options fo;
 	pm_folds folds = { 0 };
 	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
-	unsigned nf;
+	unsigned nf, measured[NMETRICS] = { 0 };	/* folds in each metric's mean */
 	int single = 0;		/* a fold held out one row */
 	pm_status st;
 
@@ -113,8 +113,13 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 			goto out;
 		}
 		for (int k = 0; k < NMETRICS; k++) {
+			/* a fold whose held-out values are all 0 has no MAPE
+			 * (pm_metrics_compute): the mean is the other folds' */
+			if (k == 0 && isnan(held.mape))
+				continue;
 			sum[k] += *metric(&held, k);
 			sumsq[k] += *metric(&held, k) * *metric(&held, k);
+			measured[k]++;
 		}
 		out->mean.n += held.n;
 		single |= held.n < 2;
@@ -122,13 +127,14 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 		time += t;
 	}
 	for (int k = 0; k < NMETRICS; k++) {
-		double mean = sum[k] / nf;
+		unsigned m = measured[k];
+		double mean = m ? sum[k] / m : NAN;
 
 		*metric(&out->mean, k) = mean;
 		/* sample std, none of one fold; clamped: rounding can make the
 		 * difference a hair < 0 */
 		*metric(&out->std, k) =
-			nf < 2 ? NAN : sqrt(fmax(0.0, (sumsq[k] - sum[k] * mean) / (nf - 1)));
+			m < 2 ? NAN : sqrt(fmax(0.0, (sumsq[k] - sum[k] * mean) / (m - 1)));
 	}
 	/* no unknowns are fitted to held-out rows: adjusted R² means nothing;
 	 * nor does R² of one row (leave-one-out), which has no variance */

@@ -1103,10 +1103,22 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 	/* a speedup, efficiency or throughput is searched on its time scale
 	 * (1/S, 1/(n E), per/X), as pm_fit fits it */
 	if ((st = pm_dataset_col_index(s->d, rs->target, &col, err)) ||
-	    (st = pm__target_time_scale(s->d, col, rs, s->w, s->y, err)))
+	    (st = pm__target_time_scale(s->d, col, rs, PM_LOSS_MAE, s->w, s->y, err)))
 		return st;
-	for (size_t r = 0; r < s->n; r++)
+	for (size_t r = 0; r < s->n; r++) {
+		/* read as an absolute loss reads it (a negative value is
+		 * refused there), but the search's errors are relative */
+		if (s->y[r] == 0)
+			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(s->d),
+					   pm_dataset_cell_line(s->d, r, col),
+					   pm_dataset_cell_column(s->d, r, col),
+					   "target '%s': 0 is not a time > 0 (discover weighs each "
+					   "row by 1/t^2 and ranks by MAPE, which divide by the "
+					   "values; model values that may be 0 with fit --loss mae "
+					   "or mse, or select --loss mae,mse --forms additive,"
+					   "multiplicative)", rs->target);
 		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
+	}
 	/* kept rows (fold >= nfolds) go last, in the extra slot */
 	for (size_t r = 0; r < s->n; r++)
 		s->fold_start[(f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds) + 1]++;

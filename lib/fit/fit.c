@@ -488,7 +488,7 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	if ((st = check_options(o, err)) || (st = pm__spec_copy(s, &rs, err)) ||
 	    (o->warm_start && (st = pm__warm_form(rs, o->warm_start, err))) ||
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
-	    (st = pm__problem_build(d, rs, o->scale, &p, err)) ||
+	    (st = pm__problem_build(d, rs, o->scale, o->loss, &p, err)) ||
 	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)) ||
 	    (st = keep_kind(m, rs, err)) ||
 	    (o->warm_start && (st = pm__warm_init(o->warm_start, m, &warm, err))))

@@ -40,7 +40,9 @@ double pm__quantile_sorted(const double *r, size_t n, double p)
 }
 
 /* Each fold's held-out residuals into r[*n...], on the time scale: log(t /
- * t̂) of a time, and of a kind's time scale w / y, log(ŷ / y). */
+ * t̂) of a time, and of a kind's time scale w / y, log(ŷ / y). A time of 0
+ * (a fit under mae or mse takes one) has no log residual: its row is left
+ * out (pm__fit_intervals says so). */
 static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r, size_t *n,
 			   pm_error *err)
 {
@@ -57,6 +59,8 @@ static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r
 			double v = fm->kind == PM_TARGET_TIME ? log(y[k] / pred[k])
 							       : log(pred[k] / y[k]);
 
+			if (y[k] == 0)
+				continue;
 			if (!isfinite(v))
 				st = pm__fail(err, PM_ERANGE, "a fold's fit predicts %g where %g was "
 					      "measured (line %u): no log residual", pred[k], y[k],
@@ -296,6 +300,23 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 	return st;
 }
 
+/* How many of rows' values of m's target are 0 (the fit read them all). */
+static pm_status zero_rows(const pm_model *m, const pm_dataset *rows, size_t *zeros,
+			   pm_error *err)
+{
+	size_t n = pm_dataset_nrows(rows), col;
+	double *y = malloc(n * sizeof(*y) + 1);
+	pm_status st = y ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+
+	*zeros = 0;
+	if (!st && !(st = pm_dataset_col_index(rows, m->target, &col, err)) &&
+	    !(st = pm_dataset_col_numbers(rows, col, y, err)))
+		for (size_t r = 0; r < n; r++)
+			*zeros += y[r] == 0;
+	free(y);
+	return st;
+}
+
 pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 			    const pm_fit_options *o, pm_error *err)
 {
@@ -303,14 +324,17 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 	char what[512];
 	pm_error e = { 0 };
 	int stopped = 0;
+	size_t rows = 0, zeros = 0;
 	pm_status st;
 
 	if (!o->intervals || m->info.interrupted)
 		return PM_OK;
 	/* the rows the model was fitted to: those a test fraction or an
-	 * extrapolation left it (pm__holdout_split again: seeded, the same) */
+	 * extrapolation left it (pm__holdout_split again: seeded, the same);
+	 * those of a time of 0 give no residual, and too few others none */
 	if ((st = pm__holdout_split(d, s, o, &train, &test, what, &e)) == PM_OK &&
-	    pm_dataset_nrows(train ? train : d) >= PM_INTERVAL_MIN_ROWS)
+	    (st = zero_rows(m, train ? train : d, &zeros, &e)) == PM_OK &&
+	    (rows = pm_dataset_nrows(train ? train : d)) - zeros >= PM_INTERVAL_MIN_ROWS)
 		st = calibrate(m, train ? train : d, s, o, &stopped, &e);
 	pm_dataset_free(train);
 	pm_dataset_free(test);
@@ -326,5 +350,17 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 	if (stopped)
 		return pm__model_add_warning(m, err, "no prediction intervals: interrupted while "
 					     "calibrating them (the fit itself is complete)");
+	if (zeros && rows - zeros < PM_INTERVAL_MIN_ROWS && rows >= PM_INTERVAL_MIN_ROWS)
+		return pm__model_add_warning(m, err, "no prediction intervals: %zu of the %zu rows "
+					     "fitted have %s = 0, which has no residual on the log "
+					     "scale the intervals are calibrated on, and the %zu "
+					     "others are fewer than the %d they need", zeros, rows,
+					     m->target, rows - zeros, PM_INTERVAL_MIN_ROWS);
+	if (zeros && rows - zeros >= PM_INTERVAL_MIN_ROWS)	/* calibrated without them */
+		return pm__model_add_warning(m, err, "prediction intervals are calibrated on the "
+					     "%zu of %zu rows fitted where %s is not 0: a 0 has no "
+					     "residual on their log scale, and an interval, a "
+					     "multiple of the prediction, never reaches 0",
+					     rows - zeros, rows, m->target);
 	return PM_OK;
 }

@@ -13,7 +13,10 @@
  * PM_INTERVAL_MIN_ROWS rows. Deterministic for any thread count; m's fit is
  * not touched. A calibration that cannot be made (a fold's fit fails, or
  * predicts a value <= 0) or that a stop request cuts short keeps none and
- * adds a warning to m saying why; PM_OK. Errors: PM_ENOMEM. */
+ * adds a warning to m saying why; PM_OK. Rows of a time of 0 (mae, mse)
+ * have no log residual: they are left out, with a warning, and fewer than
+ * PM_INTERVAL_MIN_ROWS others leave no intervals, with a warning too.
+ * Errors: PM_ENOMEM. */
 pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 			    const pm_fit_options *o, pm_error *err);
 

@@ -53,21 +53,38 @@ static pm_status positive(const pm_dataset *d, size_t row, size_t c, double v, p
 			   pm_dataset_col_name(d, c), v);
 }
 
-/* Column c's numbers into v[nrows], each a value > 0 of the target kind;
- * else the error of the column's first wrong cell in row order: one that
- * is no number, or one that is not > 0. */
-static pm_status target_numbers(const pm_dataset *d, size_t c, pm_target_kind kind, double *v,
-				pm_error *err)
+/* Column c's numbers into v[nrows], each a value > 0 of the target kind
+ * (or a time of 0 the loss takes: pm__times_check); else the error of the
+ * column's first wrong cell in row order: one that is no number, or one
+ * that is out of range. */
+static pm_status target_numbers(const pm_dataset *d, size_t c, pm_target_kind kind, pm_loss loss,
+				double *v, pm_error *err)
 {
 	pm_status st = PM_OK;
 
 	if (pm_dataset_col_numbers(d, c, v, NULL) == PM_OK)
-		return pm__times_check(d, c, kind, v, err);
+		return pm__times_check(d, c, kind, loss, v, err);
 	/* some cell is no number: the loop ends there at the latest */
 	for (size_t r = 0; !st; r++)
 		if (!(st = pm_dataset_number(d, r, c, &v[r], err)))
-			st = pm__time_at(d, r, c, kind, v[r], err);
+			st = pm__time_at(d, r, c, kind, loss, v[r], err);
 	return st;
+}
+
+/* A target whose every value is 0 (an absolute loss's, which takes 0s) has
+ * nothing in it to model, and no scale to fit it in. */
+static pm_status not_all_zero(const pm_dataset *d, size_t c, const double *t, pm_error *err)
+{
+	size_t n = pm_dataset_nrows(d);
+
+	for (size_t r = 0; r < n; r++)
+		if (t[r] != 0)
+			return PM_OK;
+	if (!n)	/* no rows: a fit says so, with how many it needs */
+		return PM_OK;
+	return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(d), 0, 0,
+			   "every value of target '%s' is 0: nothing to model",
+			   pm_dataset_col_name(d, c));
 }
 
 /* powered: the column is under a power or log2, so its values must be > 0
@@ -218,15 +235,16 @@ static pm_status target_w(const pm_dataset *d, size_t r, pm_target_kind kind, co
 	return PM_OK;
 }
 
-pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, double *t_raw,
-				double *t, pm_error *err)
+pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, pm_loss loss,
+				double *t_raw, double *t, pm_error *err)
 {
 	const char *wname[2] = { s->kind == PM_TARGET_EFFICIENCY ? s->resource : NULL, s->per };
 	size_t n = pm_dataset_nrows(d), wc[2] = { SIZE_MAX, SIZE_MAX };
 	double w = 1.0;
 	pm_status st;
 
-	if ((st = target_numbers(d, c, s->kind, t_raw, err)))
+	if ((st = target_numbers(d, c, s->kind, loss, t_raw, err)) ||
+	    (st = not_all_zero(d, c, t_raw, err)))
 		return st;
 	for (int k = 0; k < 2; k++)
 		if (wname[k] && (st = pm_dataset_col_index(d, wname[k], &wc[k], err)))
@@ -247,21 +265,38 @@ pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s,
 	return PM_OK;
 }
 
+/* The median of sorted v[0..n), n >= 1. */
+static double median_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* The target as measured into t_raw, and its time scale (the target kind's,
  * docs/maths.md) over the median into t. */
 static pm_status target_column(const pm_dataset *d, size_t c, const pm_spec *s, pm_scale scale,
-			       pm_problem *p, double *sorted, pm_error *err)
+			       pm_loss loss, pm_problem *p, double *sorted, pm_error *err)
 {
-	size_t n = p->nrows;
+	size_t n = p->nrows, zeros = 0;
 	pm_status st;
 
-	if ((st = pm__target_time_scale(d, c, s, p->t_raw, p->t, err)))
+	if ((st = pm__target_time_scale(d, c, s, loss, p->t_raw, p->t, err)))
 		return st;
 	p->target_scale = 1.0;
 	if (scale == PM_SCALE_AUTO) {
 		memcpy(sorted, p->t, n * sizeof(*sorted));
 		qsort(sorted, n, sizeof(*sorted), cmp_double);
-		p->target_scale = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+		p->target_scale = median_sorted(sorted, n);
+		/* Half the values or more are 0 (a count, under an absolute
+		 * loss): the median is no magnitude to divide by. The median of
+		 * the values that are not 0 is the typical size of what was
+		 * measured, as robust to a few large values as the median is;
+		 * the mean would let them set the scale. (Not all are 0: that
+		 * is refused above.) */
+		if (!(p->target_scale > 0)) {
+			while (zeros < n - 1 && sorted[zeros] == 0)
+				zeros++;
+			p->target_scale = median_sorted(sorted + zeros, n - zeros);
+		}
 		for (size_t r = 0; r < n; r++)
 			p->t[r] /= p->target_scale;
 	}
@@ -288,7 +323,7 @@ static pm_status row_weights(const pm_dataset *d, pm_problem *p, pm_error *err)
 }
 
 pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
-			    pm_problem *p, pm_error *err)
+			    pm_loss loss, pm_problem *p, pm_error *err)
 {
 	const pm_names *group[3] = { &s->intrinsic, &s->categorical, &s->extrinsic };
 	const pm_role role[3] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL, PM_ROLE_EXTRINSIC };
@@ -335,7 +370,7 @@ pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scal
 		}
 	}
 	if ((st = pm_dataset_col_index(d, s->target, &c, err)) ||
-	    (st = target_column(d, c, s, scale, p, scratch, err)) ||
+	    (st = target_column(d, c, s, scale, loss, p, scratch, err)) ||
 	    (st = row_weights(d, p, err)))
 		goto fail;
 	pm__formula_free(f);

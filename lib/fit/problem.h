@@ -28,7 +28,8 @@ typedef struct pm_problem {
 	size_t nrows, ncols;
 	pm_column *col;		/* model inputs: intrinsic, categorical, extrinsic */
 	const char *target;
-	double target_scale;	/* median of the target, or 1 */
+	double target_scale;	/* median of the target (of its values that are
+				 * not 0, when half or more are), or 1 */
 	double *t;		/* the target's time scale / target_scale, per row */
 	double *t_raw;		/* the target as measured (a speedup, ...: its kind's) */
 	/* per row: the dataset's weight scaled to mean 1 over these rows, so
@@ -36,19 +37,21 @@ typedef struct pm_problem {
 	double *w;
 } pm_problem;
 
-/* Build from a dataset and a resolved spec. Errors name FILE:LINE:COL:
- * PM_ESCHEMA for an empty or non-numeric cell, PM_EDOMAIN for a value <= 0
- * under a power or log2 (every numeric column of the named forms; a
- * formula's column used only in indicators may be <= 0) or as the target. */
+/* Build from a dataset and a resolved spec, for a fit with loss. Errors
+ * name FILE:LINE:COL: PM_ESCHEMA for an empty or non-numeric cell,
+ * PM_EDOMAIN for a value <= 0 under a power or log2 (every numeric column
+ * of the named forms; a formula's column used only in indicators may be
+ * <= 0) or as the target (a time of 0 is one under mae and mse), and
+ * naming FILE alone for a target that is 0 on every row. */
 pm_status pm__problem_build(const pm_dataset *d, const pm_spec *s, pm_scale scale,
-			    pm_problem *p, pm_error *err);
+			    pm_loss loss, pm_problem *p, pm_error *err);
 void pm__problem_free(pm_problem *p);	/* frees the arrays, keeps p */
 
 /* Target column c of d (every row) as measured into t_raw, and the time
  * scale of s's target kind into t (docs/maths.md, "Target kinds": the
- * time itself, 1/S, 1/(n·E), per/X), unscaled. Errors as
- * pm__problem_build's for the target. */
-pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, double *t_raw,
-				double *t, pm_error *err);
+ * time itself, 1/S, 1/(n·E), per/X), unscaled; a time of 0 only if loss
+ * takes one (mae, mse). Errors as pm__problem_build's for the target. */
+pm_status pm__target_time_scale(const pm_dataset *d, size_t c, const pm_spec *s, pm_loss loss,
+				double *t_raw, double *t, pm_error *err);
 
 #endif

@@ -67,21 +67,27 @@ static pm_status make_folds(const pm_dataset *d, const pm_folds *folds, pm_datas
 	return st;
 }
 
-/* Mean over the folds of point p's fits into sw. */
+/* Mean over the folds of point p's fits into sw. A fold whose held-out
+ * values are all 0 has no MAPE (pm_metrics_compute): MAPE's mean and std
+ * are the other folds' (NaN: none has one). */
 static void summarise(pm_sweep *sw, size_t p, pm_model *const *model, unsigned nf)
 {
 	pm_sweep_point *pt = &sw->point[p];
 	double *par = sw->param + p * sw->nparams;
 	pm_metrics *t = &pt->test;
 	double ss = 0.0;
+	unsigned nm = 0;	/* folds with a MAPE */
 
 	memset(t, 0, sizeof(*t));
+	for (unsigned f = 0; f < nf; f++)
+		nm += !isnan(model[f]->info.test.mape);
 	for (unsigned f = 0; f < nf; f++) {
 		const pm_fit_info *fi = &model[f]->info;
 
 		t->n += fi->test.n;
 		t->mae += fi->test.mae / nf;
-		t->mape += fi->test.mape / nf;
+		if (!isnan(fi->test.mape))
+			t->mape += fi->test.mape / nm;
 		t->mse += fi->test.mse / nf;
 		t->rmse += fi->test.rmse / nf;
 		t->r2 += fi->test.r2 / nf;
@@ -92,8 +98,11 @@ static void summarise(pm_sweep *sw, size_t p, pm_model *const *model, unsigned n
 			par[k] += model[f]->raw[k] / nf;
 	}
 	for (unsigned f = 0; f < nf; f++)
-		ss += pow(model[f]->info.test.mape - t->mape, 2);
-	pt->mape_std = sqrt(ss / nf);
+		if (!isnan(model[f]->info.test.mape))
+			ss += pow(model[f]->info.test.mape - t->mape, 2);
+	if (!nm)
+		t->mape = NAN;
+	pt->mape_std = nm ? sqrt(ss / nm) : NAN;
 }
 
 pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,

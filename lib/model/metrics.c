@@ -3,12 +3,13 @@
  * Every sum runs in index order over plain doubles, so the same inputs give
  * bit-identical metrics on every run and build (DESIGN.md §3).
  *
- * Edge cases, chosen so that nothing but adjusted R² can come out NaN from
- * finite inputs:
- * - MAPE divides by the measured value: a row with t == 0 and p != 0 makes
- *   MAPE +inf (the honest answer: the relative error is unbounded); t == 0
- *   and p == 0 counts as a zero error, as in SMAPE. Measured run times are
- *   > 0, so neither happens on real data.
+ * Edge cases, chosen so that nothing but adjusted R² and a MAPE of no row
+ * can come out NaN from finite inputs:
+ * - MAPE divides by the measured value: it is the mean over the rows with
+ *   t != 0 alone (a relative error of a 0 is unbounded, and a fit under an
+ *   absolute loss takes 0s, a count's), so that it still ranks models on
+ *   the rest; MAE, RMSE and R² count every row. With every t == 0 it is NaN
+ *   (JSON null): no row has a relative error.
  * - SMAPE: a row with t == p == 0 counts as 0 (its 0/0 has no error in it).
  * - R² with constant t (SS_tot == 0) is undefined; like scikit-learn's
  *   r2_score (force_finite) it is 1 for a perfect prediction and 0 otherwise.
@@ -26,6 +27,7 @@ pm_status pm_metrics_compute(const double *t, const double *pred, size_t n, size
 {
 	double sum_t = 0, sum_abs = 0, sum_sq = 0, sum_ape = 0, sum_sape = 0, ss_tot = 0;
 	double mean, dn, r2;
+	size_t nonzero = 0;	/* rows of t != 0: MAPE's */
 
 	if (!out)
 		return pm__fail(err, PM_EINVAL, "pm_metrics_compute: out is NULL");
@@ -45,7 +47,8 @@ pm_status pm_metrics_compute(const double *t, const double *pred, size_t n, size
 		sum_abs += e;
 		sum_sq += e * e;
 		ss_tot += dev * dev;
-		if (e != 0)
+		nonzero += at != 0;
+		if (e != 0 && at != 0)
 			sum_ape += e / at;
 		if (den != 0)
 			sum_sape += 2 * e / den;
@@ -54,7 +57,7 @@ pm_status pm_metrics_compute(const double *t, const double *pred, size_t n, size
 	out->mae = sum_abs / dn;
 	out->mse = sum_sq / dn;
 	out->rmse = sqrt(out->mse);
-	out->mape = 100 * sum_ape / dn;
+	out->mape = nonzero ? 100 * sum_ape / (double)nonzero : NAN;
 	out->smape = 100 * sum_sape / dn;
 	if (ss_tot != 0)
 		r2 = 1 - sum_sq / ss_tot;

@@ -104,13 +104,17 @@ static pm_status rows_read(const pm_model *m, const pm_dataset *d, const size_t 
 }
 
 /* (predicted − measured) / measured in percent, the residual that reads the
- * same for a 1 ms and a 10 s run. */
-static double *relative_residuals(const rows *r)
+ * same for a 1 ms and a 10 s run; a row measured 0 (a count, under an
+ * absolute loss) has none: NaN, which the plot leaves out, and *zeros is
+ * set (its label says so). */
+static double *relative_residuals(const rows *r, int *zeros)
 {
 	double *res = malloc((r->n ? r->n : 1) * sizeof(*res));
 
-	for (size_t i = 0; res && i < r->n; i++)
-		res[i] = 100 * (r->pred[i] - r->t[i]) / r->t[i];
+	for (size_t i = 0; res && i < r->n; i++) {
+		res[i] = r->t[i] != 0 ? 100 * (r->pred[i] - r->t[i]) / r->t[i] : NAN;
+		*zeros |= r->t[i] == 0;
+	}
 	return res;
 }
 
@@ -150,8 +154,9 @@ static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows
 
 	for (size_t j = 0; j < next; j++) {
 		const char *in = pm_model_input_name(m, ext[j]);
-		double *x0 = ext_column(train, j, next), *y0 = relative_residuals(train);
-		double *x1 = ext_column(test, j, next), *y1 = relative_residuals(test);
+		int zeros = 0;
+		double *x0 = ext_column(train, j, next), *y0 = relative_residuals(train, &zeros);
+		double *x1 = ext_column(test, j, next), *y1 = relative_residuals(test, &zeros);
 
 		st = PM_ENOMEM;
 		if (x0 && y0 && x1 && y1) {
@@ -163,7 +168,8 @@ static pm_status accuracy_plots(const pm_model *m, const rows *train, const rows
 			snprintf(title, sizeof(title), "Residuals against %s", in);
 			p.title = title;
 			p.xlabel = in;
-			p.ylabel = "(predicted - measured) / measured (%)";
+			p.ylabel = zeros ? "(predicted - measured) / measured (%; rows measured "
+					   "0 left out)" : "(predicted - measured) / measured (%)";
 			p.series = s;
 			p.nseries = ns;
 			p.zero_line = 1;

@@ -276,6 +276,22 @@ def test_bad_data_names_the_cell(gemm, tmp_path):
         perfmodel.fit(42, spec)
 
 
+def test_zeros_fit_under_mae_and_are_refused_under_mape():
+    # a count 3·n^1.5 that is 0 at n = 1: a value under mae (the default)
+    n = [1, 2, 4, 8, 16, 32]
+    data = {"n": n, "calls": [0.0 if x == 1 else 3 * x ** 1.5 for x in n]}
+    spec = {"target": "calls", "intrinsic": ["n"]}
+    m = perfmodel.fit(data, spec, threads=1)
+    assert abs(m.params["p_n"] - 1.5) < 1e-6 and abs(m.params["a_n"] - 3) < 1e-5
+    assert m.metrics["training"]["mape"] < 1e-3     # over the rows that are not 0
+    with pytest.raises(perfmodel.Error, match=r"target 'calls': 0 is not a time > 0 "
+                       r"\(loss mape divides by the values; use --loss mae or mse") as e:
+        perfmodel.fit(data, spec, loss="mape")
+    assert e.value.line == 2
+    with pytest.raises(perfmodel.Error, match="every value of target 'calls' is 0"):
+        perfmodel.fit({"n": n, "calls": [0.0] * len(n)}, spec)
+
+
 def test_bad_spec(gemm, tmp_path):
     data, _ = gemm
     spec = tmp_path / "spec.json"

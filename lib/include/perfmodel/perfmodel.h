@@ -453,7 +453,9 @@ typedef struct pm_fit_info {
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
  * needed, on a private copy). On success *out owns a new model carrying its
  * pm_fit_info. Errors: PM_ESCHEMA (roles), PM_EDOMAIN (a value <= 0 under a
- * power, naming file, line, column and column name; a target <= 0), PM_EINVAL
+ * power, naming file, line, column and column name; a target < 0, or 0
+ * under the losses mape and log or for a kind other than time, naming the
+ * loss or kind; every target value 0), PM_EINVAL
  * (bad option, fewer rows than unknowns), PM_ESCHEMA (a categorical with
  * more levels than half the rows), PM_EFIT (no finite cost anywhere in the
  * bounds),
@@ -735,7 +737,8 @@ typedef struct pm_discovery {
  * searched on its time scale (1/S, 1/(n E), per/X), as pm_fit fits it.
  * Errors: PM_EINVAL (bad options, a formula spec, no numeric or
  * categorical input to search), those of the target as pm_fit's (a value
- * <= 0, PM_EDOMAIN),
+ * <= 0, PM_EDOMAIN: the search weighs rows by 1/t², so a 0 is refused
+ * whatever o's loss; the message names fit and select with mae instead),
  * those of pm_spec_resolve and pm_validation_folds, PM_EFIT when no
  * hypothesis survives, PM_ENOMEM. */
 PM_API pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_options *o,
@@ -752,7 +755,9 @@ typedef struct pm_cv_result {
 	/* Every held-out metric (mape, smape, mae, mse, rmse, r2) as its mean
 	 * and its sample std over the folds (mape, mape_std and r2 above are
 	 * three of them); n: the rows held out, all folds together; adj_r2
-	 * NaN (nothing was fitted to the held-out rows). */
+	 * NaN (nothing was fitted to the held-out rows). A fold whose held-out
+	 * values are all 0 has no MAPE (pm_metrics_compute): MAPE's mean and
+	 * std are over the other folds, NaN if there are none. */
 	pm_metrics mean, std;
 	/* the folds whose fit predicted one value for all its rows
 	 * (pm_fit_info.constant): such a fit describes none of the inputs */
@@ -834,7 +839,9 @@ PM_API pm_status pm_discover_report_to_json(const pm_model *m, const pm_scaling_
 					    char **out, pm_error *err);
 
 /* Accuracy of pred against measured t (n rows; nparams for adjusted R²).
- * MAPE and SMAPE in percent. PM_EINVAL if n == 0. */
+ * MAPE and SMAPE in percent. MAPE is the mean over the rows with t != 0
+ * alone (a 0, which a fit under mae or mse takes, has no relative error),
+ * NaN if there are none; the others count every row. PM_EINVAL if n == 0. */
 PM_API pm_status pm_metrics_compute(const double *t, const double *pred, size_t n,
 				    size_t nparams, pm_metrics *out, pm_error *err);
 
