@@ -4,7 +4,8 @@
 # inspect and fitted by batch --each-region with the doc's options; the
 # exponents recovered for the main call paths must be the laws the generator
 # wrote (its docstring) within the tolerances below, the pairs that are 0
-# everywhere must fail with the doc's message. Also: the generator writes the
+# everywhere must fail with the doc's message; and on the doc's own set, the
+# doc's table snippet must print the doc's table. Also: the generator writes the
 # same bytes for the same seed, and tests/cube_gen.py (whose writer it uses)
 # still writes tests/data/cube/ byte for byte. Exit 77 (skipped) when
 # perfmodel was built without CUBE support.
@@ -18,15 +19,15 @@ here=$(dirname "$(realpath "$0")")
 
 gen() { python3 "$root/docs/examples/profile_set.py" "$@" --procs 4,8,16,32 \
 	--sizes 1024,2048,4096,8192 --reps 2; }
-gen stencil --seed "$seed"
-if "$pm" inspect stencil 2>&1 | grep -q "built without CUBE support"; then
+gen small --seed "$seed"
+if "$pm" inspect small 2>&1 | grep -q "built without CUBE support"; then
 	echo "1..0 # SKIP perfmodel was built without CUBE support"
 	exit 77
 fi
 
 gen again --seed "$seed"
 gen other --seed $((seed + 1))
-if diff -r stencil again >/dev/null && ! cmp -s stencil/stencil.p8n2048.r2/profile.cubex \
+if diff -r small again >/dev/null && ! cmp -s small/stencil.p8n2048.r2/profile.cubex \
 	other/stencil.p8n2048.r2/profile.cubex; then
 	ok "profile_set.py: the same seed writes the same bytes, another seed others"
 else
@@ -42,9 +43,9 @@ else
 	bad "cube_gen.py no longer writes tests/data/cube/"
 fi
 
-"$pm" inspect stencil >inspect.txt 2>inspect.err
+"$pm" inspect small >inspect.txt 2>inspect.err
 has "inspect: the grid, the pairs, the metrics and the call tree" inspect.txt \
-	'^stencil: cube \(a folder of run folders\), 32 runs, target time_s$' \
+	'^small: cube \(a folder of run folders\), 32 runs, target time_s$' \
 	'^points: 16 \(the full 4 x 4 grid\), 2 runs each' \
 	'^regions x metrics: 27 ' \
 	'^    bytes_sent +EXCLUSIVE UINT64$' \
@@ -52,7 +53,7 @@ has "inspect: the grid, the pairs, the metrics and the call tree" inspect.txt \
 	'^          MPI_Sendrecv$'
 
 start=$(date +%s%N)
-"$pm" batch --each-region stencil -o models.jsonl -- --form multiplicative --loss log \
+"$pm" batch --each-region small -o models.jsonl -- --form multiplicative --loss log \
 	2>batch.err
 rc=$?
 echo "# batch --each-region: $((($(date +%s%N) - start) / 1000000)) ms"
@@ -134,6 +135,38 @@ while read -r verdict what; do
 	if [ "$verdict" = PASS ]; then ok "$what"; else bad "$what"; fi
 done <checks.txt
 [ -s checks.txt ] || bad "the checks ran"
+
+# The doc's own set (the generator's defaults) through the doc's batch and
+# its table snippet, taken from the doc: the table must be the doc's, but
+# for the error messages, which the doc shortens (their start is compared)
+python3 "$root/docs/examples/profile_set.py" stencil
+"$pm" batch --each-region stencil -o full.jsonl -- --form multiplicative --loss log 2>/dev/null
+python3 - "$root/docs/profiles.md" >table.py <<'EOF'
+import sys
+print(open(sys.argv[1]).read().split("```python\n")[1].split("```")[0], end="")
+EOF
+python3 table.py full.jsonl >table.txt 2>&1
+if python3 - "$root/docs/profiles.md" table.txt <<'EOF'
+import sys
+want = open(sys.argv[1]).read().split("$ python3 table.py models.jsonl\n")[1]
+want = want.split("```")[0].splitlines()
+got = open(sys.argv[2]).read().splitlines()
+
+
+def cut(line):
+    return line.split(" (")[0] if " error: " in line else line
+
+
+for w, g in zip(want, got):
+    if cut(w) != cut(g):
+        print(f"# doc: {w}\n# got: {g}")
+sys.exit(len(got) != 27 or len(want) != 27 or any(cut(w) != cut(g) for w, g in zip(want, got)))
+EOF
+then
+	ok "docs/profiles.md: its table snippet prints its table of the full set"
+else
+	bad "docs/profiles.md: its table is not what its snippet prints now" "$(head -3 table.txt)"
+fi
 
 echo "profiles_example: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
