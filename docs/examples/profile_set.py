@@ -99,7 +99,8 @@ def main():
     ap.add_argument("--procs", type=numbers, default=[4, 8, 16, 32, 64])
     ap.add_argument("--sizes", type=numbers, default=[1024, 2048, 4096, 8192, 16384])
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--noise", type=float, default=0.03, help="sd of the log noise (0.03: about 3 %%)")
+    ap.add_argument("--noise", type=float, default=0.03,
+                    help="sd of the log noise (0.03: about 3 %%)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     for p in a.procs:
