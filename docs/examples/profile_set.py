@@ -20,10 +20,11 @@ sqrt(p) x sqrt(p) decomposition):
 each times two noise factors exp(N(0, --noise)): one per run and call path (the
 machine's state that run), one per run, location and call path.
 Metrics as Score-P stores them: time (INCLUSIVE, DOUBLE: the inclusive sums of
-the above), visits (EXCLUSIVE, UINT64: 1 per call, 100 per time step loop, 4
-MPI_Sendrecv a step; write_output 0 off rank 0) and bytes_sent (EXCLUSIVE,
-UINT64, stored only for the MPI call paths: 4 halos of 8 round(n/sqrt(p))
-bytes a step, 8 bytes an MPI_Allreduce). The same --seed writes the same bytes.
+the above), visits (EXCLUSIVE, UINT64: 1 for main, init and iterate, 100 for
+the call paths in the time step loop, 400 for MPI_Sendrecv; write_output 0
+off rank 0) and bytes_sent (EXCLUSIVE, UINT64, stored only for the MPI call
+paths: 4 halos of 8 round(n/sqrt(p)) bytes a step, 8 bytes an MPI_Allreduce).
+The same --seed writes the same bytes.
 """
 import argparse
 import math
