@@ -164,8 +164,10 @@ static void print_points(const cJSON *doc, int all)
 			100 * num(p, "cv_median"), 100 * num(p, "cv_max"));
 	cprintf(stdout, "\n");
 	if (num(p, "zeros") > 0)
-		cprintf(stdout, "  %.0f points have the value 0 (a count, or no time at that "
-			"scale): docs/formats.md says which fits take them\n", num(p, "zeros"));
+		cprintf(stdout, "  %.0f point%s the value 0 (a count, or no time at that scale): "
+			"fit --loss mae (the default) or mse takes %s; mape, log and discover "
+			"do not\n", num(p, "zeros"), num(p, "zeros") == 1 ? " has" : "s have",
+			num(p, "zeros") == 1 ? "it" : "them");
 	cJSON_ArrayForEach(e, get(p, "list")) {
 		if (i++ == SHOWN && !all)
 			break;

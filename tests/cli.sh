@@ -1019,6 +1019,12 @@ if "$pm" inspect "$data/gemm_cpu.csv" >insp.txt 2>insp.err && grep -q '^points: 
 else
 	bad "inspect: a CSV file's columns, then its points with --target and --key" "$(cat insp.err insp.txt)"
 fi
+if "$pm" inspect zeros.txt --region idle >insp.txt 2>insp.err &&
+	grep -Fxq '  1 point has the value 0 (a count, or no time at that scale): fit --loss mae (the default) or mse takes it; mape, log and discover do not' insp.txt; then
+	ok "inspect: a region's zeros are counted, and who takes them said"
+else
+	bad "inspect: a region's zeros are counted, and who takes them said" "$(cat insp.err insp.txt)"
+fi
 expect_fail "inspect: no operand" 2 "no file or folder given \(see .perfmodel help inspect.\)" -- "$pm" inspect
 expect_fail "inspect: two operands" 2 "one file or folder at a time" -- "$pm" inspect cubes cubes
 expect_fail "inspect: an unknown option" 2 "unknown option .--bogus." -- "$pm" inspect --bogus cubes
