@@ -98,24 +98,22 @@ static pm_status ranges(const pm_model *m, const pm_dataset *rows, double *lo, d
 }
 
 /* Row r's point for model fm (a categorical input as fm's level index),
- * with input `moved` (unless it is fm->ninputs) at v. */
-static pm_status point(const pm_model *fm, const pm_dataset *rows, size_t r, size_t moved,
-		       double v, double *x, pm_error *err)
+ * with input `moved` (unless it is fm->ninputs) at v; input i is column
+ * col[i] of rows. */
+static pm_status point(const pm_model *fm, const pm_dataset *rows, const size_t *col, size_t r,
+		       size_t moved, double v, double *x, pm_error *err)
 {
-	size_t col, level;
+	size_t level;
 	pm_status st = PM_OK;
 
 	for (size_t i = 0; i < fm->ninputs && !st; i++) {
 		if (i == moved) {
 			x[i] = v;
-		} else if (!(st = pm_dataset_col_index(rows, fm->inputs[i].name, &col, err))) {
-			if (fm->inputs[i].role == PM_ROLE_CATEGORICAL) {
-				st = pm_model_level_index(fm, i, pm_dataset_cell(rows, r, col), &level,
-							  err);
-				x[i] = (double)level;
-			} else {
-				st = pm_dataset_number(rows, r, col, &x[i], err);
-			}
+		} else if (fm->inputs[i].role == PM_ROLE_CATEGORICAL) {
+			st = pm_model_level_index(fm, i, pm_dataset_cell(rows, r, col[i]), &level, err);
+			x[i] = (double)level;
+		} else {
+			st = pm_dataset_number(rows, r, col[i], &x[i], err);
 		}
 	}
 	return st;
@@ -145,8 +143,9 @@ static double one_width_out(const pm_input *in, double lo, double hi)
  * rows each left out, so their spread out there is the parameters' error
  * carried beyond the data, which the residuals inside cannot show. Within
  * [PM_WIDEN_DEFAULT, WIDEN_MAX]; *capped when the measure was above. */
-static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, size_t i, double lo,
-		      double hi, double sd, double *x, double *out, int *capped, pm_error *err)
+static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, const size_t *col,
+		      size_t i, double lo, double hi, double sd, double *x, double *out, int *capped,
+		      pm_error *err)
 {
 	double v = one_width_out(&fm[0]->inputs[i], lo, hi), var = 0.0, t, mean, ss, *l = x + fm[0]->ninputs;
 	size_t n = pm_dataset_nrows(rows), used = 0;
@@ -158,7 +157,7 @@ static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, siz
 
 		mean = 0.0;
 		for (size_t f = 0; f < k && !st; f++) {
-			if (!(st = point(fm[f], rows, r, i, v, x, err)) &&
+			if (!(st = point(fm[f], rows, col, r, i, v, x, err)) &&
 			    pm_model_predict(fm[f], x, &t, NULL) == PM_OK && t > 0)
 				l[f] = log(t);
 			else
@@ -196,14 +195,19 @@ static pm_status rates(pm_model *m, pm_model *const *fm, size_t k, const pm_data
 		       const double *lo, const double *hi, double sd, double *w, pm_error *err)
 {
 	double *x = malloc((m->ninputs + k) * sizeof(*x) + 1);
-	pm_status st = x ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+	size_t *col = malloc(m->ninputs * sizeof(*col) + 1);
+	pm_status st = x && col ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
 	int capped;
 
+	/* the inputs' columns, found once for every row, fold fit and input */
+	for (size_t i = 0; i < m->ninputs && !st; i++)
+		st = pm_dataset_col_index(rows, m->inputs[i].name, &col[i], err);
 	for (size_t i = 0; i < m->ninputs && !st; i++) {
 		w[i] = 0.0;
 		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
 			continue;
-		if (!(st = rate(fm, k, rows, i, lo[i], hi[i], sd, x, &w[i], &capped, err)) && capped)
+		if (!(st = rate(fm, k, rows, col, i, lo[i], hi[i], sd, x, &w[i], &capped, err)) &&
+		    capped)
 			st = pm__model_add_warning(m, err, "prediction intervals beyond the range "
 						   "of '%s' are uncertain: the calibration's fold fits "
 						   "disagree there by more than %g times the residuals' "
@@ -211,6 +215,7 @@ static pm_status rates(pm_model *m, pm_model *const *fm, size_t k, const pm_data
 						   m->inputs[i].name, WIDEN_MAX);
 	}
 	free(x);
+	free(col);
 	return st;
 }
 
