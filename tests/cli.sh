@@ -178,6 +178,11 @@ expect_fail "fit -o - with --json" 2 "-o - and --json both write to standard out
 printf '{"model": "gemm.json", "model": "gemm.json", "points": [{"n": 512, "threads": 1}]}' >dupcfg.json
 expect_fail "predict config: a duplicate key" 1 "dupcfg.json: duplicate key 'model'" -- "$pm" predict dupcfg.json
 printf '{"model": "gemm.json", "points": [{"n": 512, "n": 1024, "threads": 1}]}' >duppt.json
+# found by fuzz_predict_config (tests/fuzz/regressions): "point" holding an
+# array was counted as one point and read as several, past the cells
+printf '{"model": "model.json", "point": [{"n": 3, "threads": 2}, {"n": 1, "threads": 1}]}' >ptarray.json
+expect_fail "predict config: \"point\" is one object, not an array" 1 "ptarray.json: \"point\" must be one object of input values" -- \
+	"$pm" predict ptarray.json
 expect_fail "predict config: a duplicate key in a point" 1 "duppt.json: duplicate key 'n'" -- "$pm" predict duppt.json
 printf '{"model": "gemm.json", "poi\\u0000nts": [{"n": 512, "threads": 1}]}' >nulcfg.json
 expect_fail "predict config: \\u0000 in a key" 1 "nulcfg.json:1:28: invalid JSON: \\\\u0000" -- "$pm" predict nulcfg.json
@@ -1024,6 +1029,18 @@ if "$pm" inspect zeros.txt --region idle >insp.txt 2>insp.err &&
 	ok "inspect: a region's zeros are counted, and who takes them said"
 else
 	bad "inspect: a region's zeros are counted, and who takes them said" "$(cat insp.err insp.txt)"
+fi
+# a file is read once: standard input and pipes are inspected as files are
+if "$pm" inspect - --target time_s --key n,threads <"$data/gemm_cpu.csv" >insp_stdin.txt 2>insp.err &&
+	"$pm" inspect "$ing/extrap.txt" --json >insp_file.json &&
+	"$pm" inspect <(cat "$ing/extrap.txt") --json >insp_pipe.json 2>>insp.err &&
+	grep -Fxq -- '-: csv, 100 runs, target time_s' insp_stdin.txt &&
+	grep -q 'points: 16 (the full 8 x 2 grid)' insp_stdin.txt &&
+	cmp -s <(grep -v '"file"' insp_file.json) <(grep -v '"file"' insp_pipe.json) &&
+	"$pm" inspect - --callpath 'main->io' <cubes/mm.x1y3.r1/profile.cubex | grep -Fxq '  (no parameter): 1 run, value 3'; then
+	ok "inspect: standard input and a pipe, CSV, Extra-P and CUBE"
+else
+	bad "inspect: standard input and a pipe, CSV, Extra-P and CUBE" "$(cat insp.err insp_stdin.txt)"
 fi
 expect_fail "inspect: no operand" 2 "no file or folder given \(see .perfmodel help inspect.\)" -- "$pm" inspect
 expect_fail "inspect: two operands" 2 "one file or folder at a time" -- "$pm" inspect cubes cubes

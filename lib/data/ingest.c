@@ -381,22 +381,10 @@ pm_status pm_dataset_read(const char *path, const pm_read_options *o, pm_dataset
 	return ingest(text, len, 1, path, o, out, info, err);
 }
 
-pm_status pm__detect_path(const char *path, pm_format *f, pm_error *err)
+pm_status pm__detect_text(const char *text, size_t len, const char *name, pm_format *f,
+			  pm_error *err)
 {
-	struct stat st;
-	char *text;
-	size_t len;
-	pm_status rc;
-
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*f = PM_FORMAT_CUBE;
-		return PM_OK;
-	}
-	if ((rc = pm__read_file(path, &text, &len, err)))
-		return rc;
-	rc = detect(text, len, path, f, err);
-	free(text);
-	return rc;
+	return detect(text, len, name, f, err);
 }
 
 pm_status pm_dataset_read_csv(const char *path, pm_dataset **out, pm_error *err)

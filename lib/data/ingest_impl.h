@@ -79,8 +79,12 @@ int pm__cube_folder_params(const char *folder, char name[][64], double *value, s
  * profiles the set has. PM_ESCHEMA when no folder holds a profile. */
 pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
 			     size_t *nprofiles, pm_error *err);
-/* The format of the file or folder at path, as pm_dataset_read detects it
- * (a folder: CUBE). */
-pm_status pm__detect_path(const char *path, pm_format *f, pm_error *err);
+/* The format of text[0, len) of file name, as pm_dataset_read detects it
+ * (PM_EPARSE, PM_ESCHEMA for JSON that is no format perfmodel reads). */
+pm_status pm__detect_text(const char *text, size_t len, const char *name, pm_format *f,
+			  pm_error *err);
+/* pm_region_list_read of text[0, len) of file name (a profile, not a set). */
+pm_status pm__region_list_parse(const char *text, size_t len, const char *name, pm_format format,
+				pm_region_list **out, pm_error *err);
 
 #endif

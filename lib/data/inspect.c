@@ -31,6 +31,8 @@ struct inspect {
 	enum role *role;		/* per column of runs */
 	char *profile;			/* a set's first profile (owned) */
 	size_t nfolders, nprofiles;
+	char *text;			/* a file's text, read once (it may be a pipe) */
+	size_t len;
 };
 
 static int is_region_format(pm_format f)
@@ -117,24 +119,34 @@ static pm_status gather(struct inspect *in, const pm_read_options *o, pm_error *
 	pm_read_info scratch = { 0 };
 	pm_status rc;
 
-	in->folder = stat(in->path, &st) == 0 && S_ISDIR(st.st_mode);
-	in->format = o->format;
-	if (!in->format && (rc = pm__detect_path(in->path, &in->format, err)))
+	/* a folder is a set of CUBE profiles (pm_dataset_read), read from its
+	 * files; a file is read once, here: it may be standard input or a pipe */
+	in->folder = (!o->format || o->format == PM_FORMAT_CUBE) && stat(in->path, &st) == 0 &&
+		     S_ISDIR(st.st_mode);
+	in->format = in->folder ? PM_FORMAT_CUBE : o->format;
+	if (!in->folder && (rc = pm__read_file(in->path, &in->text, &in->len, err)))
+		return rc;
+	if (!in->format && (rc = pm__detect_text(in->text, in->len, in->path, &in->format, err)))
 		return rc;
 	in->o = *o;
 	in->o.aggregate = PM_AGG_NONE;
 	in->o.drop_first = 0;
 	in->o.weights = PM_WEIGHTS_NONE;
 	in->o.key = NULL;
+	in->o.format = in->format;
 	if (is_region_format(in->format)) {
-		if ((rc = pm_region_list_read(in->path, in->format, &in->pairs, err)))
+		if ((rc = in->folder ? pm_region_list_read(in->path, in->format, &in->pairs, err)
+				     : pm__region_list_parse(in->text, in->len, in->path, in->format,
+							     &in->pairs, err)))
 			return rc;
 		choose_pair(in, o);
 	}
 	if (in->folder && (rc = pm__cube_set_first(in->path, &in->profile, &in->nfolders,
 						   &in->nprofiles, err)))
 		return rc;
-	rc = pm_dataset_read(in->path, &in->o, &in->runs, &scratch, err);
+	rc = in->folder ? pm_dataset_read(in->path, &in->o, &in->runs, &scratch, err)
+			: pm_dataset_parse(in->text, in->len, in->path, &in->o, &in->runs, &scratch,
+					   err);
 	pm_read_info_clear(&scratch);
 	if (rc)
 		return rc;
@@ -381,12 +393,13 @@ static pm_status write_cube(pm_jw *w, const struct inspect *in, pm_error *err)
 {
 	const char *file = in->profile ? in->profile : in->path;
 	char *text = NULL;
-	size_t len;
+	size_t len = in->len;
 	pm_cube *c = NULL;
-	pm_status rc = pm__read_file(file, &text, &len, err);
+	pm_status rc = in->profile ? pm__read_file(file, &text, &len, err) : PM_OK;
 
 	if (!rc)
-		rc = pm__cube_parse((const unsigned char *)text, len, file, &c, err);
+		rc = pm__cube_parse((const unsigned char *)(text ? text : in->text), len, file, &c,
+				    err);
 	if (rc)
 		goto out;
 	pm__jw_key(w, "cube");
@@ -507,6 +520,7 @@ pm_status pm_inspect_to_json(const char *path, const pm_read_options *o, char **
 	pm_read_info_clear(&in.info);
 	free(in.role);
 	free(in.profile);
+	free(in.text);
 	if (rc) {
 		free(w.buf);
 		return rc;

@@ -179,22 +179,14 @@ static void list_jsonl(struct pairs *p, char *text)
 	}
 }
 
-/* A CUBE profile: every call path × every metric whose values can be read
- * (of a set: its first profile's; the others are expected to match, and a
- * pair one of them lacks fails as its own job). */
-static pm_status list_cube(struct pairs *p, const char *path, int folder, pm_error *err)
+/* A CUBE profile buf[0, len) of file name: every call path × every metric
+ * whose values can be read. */
+static pm_status list_profile(struct pairs *p, const char *buf, size_t len, const char *name,
+			      pm_error *err)
 {
-	char *first = NULL, *text = NULL;
-	size_t len, nfolders, nprofiles;
 	pm_cube *c = NULL;
-	pm_status rc = folder ? pm__cube_set_first(path, &first, &nfolders, &nprofiles, err)
-			      : PM_OK;
+	pm_status rc = pm__cube_parse((const unsigned char *)buf, len, name, &c, err);
 
-	if (!rc)
-		rc = pm__read_file(folder ? first : path, &text, &len, err);
-	if (!rc)
-		rc = pm__cube_parse((const unsigned char *)text, len, folder ? first : path, &c,
-				    err);
 	for (size_t i = 0; !rc && i < pm__cube_ncnodes(c) && !p->failed; i++) {
 		size_t depth;
 		char *callpath = NULL;
@@ -209,6 +201,19 @@ static pm_status list_cube(struct pairs *p, const char *path, int folder, pm_err
 		free(callpath);
 	}
 	pm__cube_free(c);
+	return rc;
+}
+
+/* A set of CUBE profiles: its first profile's pairs (the others are
+ * expected to match, and a pair one of them lacks fails as its own job). */
+static pm_status list_set(struct pairs *p, const char *dir, pm_error *err)
+{
+	char *first = NULL, *text = NULL;
+	size_t len, nfolders, nprofiles;
+	pm_status rc = pm__cube_set_first(dir, &first, &nfolders, &nprofiles, err);
+
+	if (!rc && !(rc = pm__read_file(first, &text, &len, err)))
+		rc = list_profile(p, text, len, first, err);
 	free(text);
 	free(first);
 	return rc;
@@ -239,15 +244,50 @@ static void list_extrap(struct pairs *p, char *text, pm_format format)
 	cJSON_Delete(root);
 }
 
-pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list **out,
-			      pm_error *err)
+/* text[0, len) (text[len] a NUL; written to) of file name, read as format
+ * (PM_FORMAT_AUTO: by content). */
+static pm_status list_text_of(struct pairs *p, char *text, size_t len, const char *name,
+			      pm_format format, pm_error *err)
 {
-	struct pairs p = { 0 };
-	char *text = NULL;
-	size_t len;
 	pm_format found = format;
 	pm_status st;
 
+	if (format == PM_FORMAT_AUTO && (st = pm__detect_text(text, len, name, &found, err)))
+		return st;
+	if (found == PM_FORMAT_CUBE)
+		return list_profile(p, text, len, name, err);
+	if (found != PM_FORMAT_EXTRAP && found != PM_FORMAT_EXTRAP_JSON &&
+	    found != PM_FORMAT_EXTRAP_JSONL)
+		return pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "a %s file, which has no regions or "
+				   "metrics (Extra-P files and CUBE profiles have)",
+				   pm_format_name(found));
+	/* the Extra-P layouts tell themselves apart, as Extra-P's readers do */
+	list_extrap(p, text, format);
+	return PM_OK;
+}
+
+/* The list p made (st: how its making went), into *out. */
+static pm_status done(struct pairs *p, pm_status st, const char *name, pm_region_list **out,
+		      pm_error *err)
+{
+	free(p->sorted);
+	if (!st && p->failed)
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	if (!st && !p->l->n)
+		st = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no region with measurements: not an "
+				 "Extra-P file or CUBE profile?");
+	if (st) {
+		pm_region_list_free(p->l);
+		return st;
+	}
+	*out = p->l;
+	return PM_OK;
+}
+
+/* The arguments' checks, and *out NULL. */
+static pm_status start(const char *name, pm_format format, pm_region_list **out,
+		       struct pairs *p, pm_error *err)
+{
 	if (!out)
 		return pm__fail(err, PM_EINVAL, "pm_region_list_read: out is NULL");
 	*out = NULL;
@@ -256,37 +296,54 @@ pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list
 	    format != PM_FORMAT_CUBE)
 		return pm__fail(err, PM_EINVAL, "regions and metrics are Extra-P's and CUBE's: not "
 				"--format %s", pm_format_name(format));
-	if (!path)
+	if (!name)
 		return pm__fail(err, PM_EINVAL, "no file name");
-	/* a folder or a tar archive is CUBE; the rest is told apart below */
-	if (format == PM_FORMAT_AUTO && (st = pm__detect_path(path, &found, err)))
-		return st;
-	if (!(p.l = calloc(1, sizeof(*p.l))))
+	if (!(p->l = calloc(1, sizeof(*p->l))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if (found != PM_FORMAT_CUBE && found != PM_FORMAT_EXTRAP &&
-	    found != PM_FORMAT_EXTRAP_JSON && found != PM_FORMAT_EXTRAP_JSONL) {
-		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "a %s file, which has no regions or "
-				 "metrics (Extra-P files and CUBE profiles have)", pm_format_name(found));
-	} else if (found == PM_FORMAT_CUBE) {
-		struct stat sb;
-
-		st = list_cube(&p, path, stat(path, &sb) == 0 && S_ISDIR(sb.st_mode), err);
-	} else if (!(st = pm__read_file(path, &text, &len, err))) {
-		list_extrap(&p, text, format);
-		free(text);
-	}
-	free(p.sorted);
-	if (!st && p.failed)
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-	if (!st && !p.l->n)
-		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "no region with measurements: not an "
-				 "Extra-P file or CUBE profile?");
-	if (st) {
-		pm_region_list_free(p.l);
-		return st;
-	}
-	*out = p.l;
 	return PM_OK;
+}
+
+pm_status pm_region_list_read(const char *path, pm_format format, pm_region_list **out,
+			      pm_error *err)
+{
+	struct pairs p = { 0 };
+	struct stat sb;
+	char *text = NULL;
+	size_t len;
+	pm_status st = start(path, format, out, &p, err);
+
+	if (st)
+		return st;
+	/* a folder is a set of CUBE profiles; a file is read once (it may be
+	 * standard input or a pipe) */
+	if ((format == PM_FORMAT_AUTO || format == PM_FORMAT_CUBE) && stat(path, &sb) == 0 &&
+	    S_ISDIR(sb.st_mode))
+		st = list_set(&p, path, err);
+	else if (!(st = pm__read_file(path, &text, &len, err)))
+		st = list_text_of(&p, text, len, path, format, err);
+	free(text);
+	return done(&p, st, path, out, err);
+}
+
+pm_status pm__region_list_parse(const char *text, size_t len, const char *name, pm_format format,
+				pm_region_list **out, pm_error *err)
+{
+	struct pairs p = { 0 };
+	char *copy = NULL;
+	pm_status st = start(name, format, out, &p, err);
+
+	if (st)
+		return st;
+	/* the listing writes NULs into the text */
+	if (!(copy = malloc(len + 1)))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	else {
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		st = list_text_of(&p, copy, len, name, format, err);
+	}
+	free(copy);
+	return done(&p, st, name, out, err);
 }
 
 void pm_region_list_free(pm_region_list *l)

@@ -100,6 +100,7 @@ static pm_status build_points(const char *path, const pm_model *m, const cJSON *
 	}
 	for (size_t i = 0; i < ni; i++)
 		names[i] = m->inputs[i].name;
+	/* pts: the array of "points", or the one object of "point" */
 	for (const cJSON *pt = cJSON_IsArray(pts) ? pts->child : pts; pt; pt = pt->next, k++) {
 		if ((st = point_values(path, k, m, pt, val, err)))
 			goto out;
@@ -172,6 +173,13 @@ pm_status pm_predict_config_read(const char *path, pm_model **model, pm_dataset 
 	if (!!pts == !!pt || (pts && !cJSON_IsArray(pts))) {
 		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0,
 				 "give either \"points\": [ {...}, ... ] or \"point\": {...}");
+		goto out;
+	}
+	/* one point is one object: an array there would be read as several
+	 * points where one was counted */
+	if (pt && !cJSON_IsObject(pt)) {
+		st = pm__fail_at(err, PM_ESCHEMA, path, 0, 0, "\"point\" must be one object of "
+				 "input values (several points: \"points\": [ {...}, ... ])");
 		goto out;
 	}
 	n = pts ? (size_t)cJSON_GetArraySize(pts) : 1;
