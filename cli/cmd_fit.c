@@ -253,15 +253,18 @@ static void print_table(FILE *f, const pm_selection *sel)
 	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
 		"held-out MAPE %", "R^2", "fit time s");
 	for (size_t i = 0; i < sel->n; i++) {
-		/* n/a: R² of one held-out row, the std of one fold */
-		char r2[16] = "n/a", sd[16] = "   n/a";
+		/* n/a: R² of one held-out row, the std of one fold, a MAPE of
+		 * held-out rows that are all 0 (docs/maths.md, "Targets of 0") */
+		char r2[16] = "n/a", sd[16] = "   n/a", mape[16] = "n/a";
 
 		if (!isnan(cv[i].r2))
 			pm_snprintf(r2, sizeof(r2), "%.4f", cv[i].r2);
 		if (!isnan(cv[i].mape_std))
 			pm_snprintf(sd, sizeof(sd), "%6.2f", cv[i].mape_std);
-		cprintf(f, "  %-*s %-5s %6zu %13.2f +- %6s %8s %10.3f%s", w, cand[i].form,
-			pm_loss_name(cand[i].loss), cv[i].nparams, cv[i].mape, sd, r2,
+		if (!isnan(cv[i].mape))
+			pm_snprintf(mape, sizeof(mape), "%.2f", cv[i].mape);
+		cprintf(f, "  %-*s %-5s %6zu %13s +- %6s %8s %10.3f%s", w, cand[i].form,
+			pm_loss_name(cand[i].loss), cv[i].nparams, mape, sd, r2,
 			cv[i].fit_time_s, i == sel->best ? "  <- best" : "");
 		if (cv[i].constant_folds)
 			cprintf(f, "  constant fit (%u of %u folds)", cv[i].constant_folds,

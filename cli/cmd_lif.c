@@ -89,9 +89,14 @@ static void print_text(const pm_dataset *d, const pm_lif_report *r,
 	for (size_t i = 0; i < r->nworkers; i++)
 		cprintf(stdout, "%s %s", i ? "," : "", pm_dataset_col_name(d, r->worker_col[i]));
 	cprintf(stdout, "\n\nLIF per row (eq. 3.8)\n  %-6s %4s %12s %14s\n", "line", "N", "LIF", "t");
-	for (size_t i = 0; i < r->nrows; i++)
-		cprintf(stdout, "  %-6u %4g %12.6f %14.6g\n", pm_dataset_cell_line(d, i, 0), r->n[i],
-		       r->lif[i], r->t[i]);
+	for (size_t i = 0; i < r->nrows; i++) {
+		/* "-": a row of no file line (a CUBE profile's) */
+		char line[16] = "-";
+
+		if (pm_dataset_cell_line(d, i, 0))
+			pm_snprintf(line, sizeof(line), "%u", pm_dataset_cell_line(d, i, 0));
+		cprintf(stdout, "  %-6s %4g %12.6f %14.6g\n", line, r->n[i], r->lif[i], r->t[i]);
+	}
 	cprintf(stdout, "\nLIF per configuration (mean +- sample std, count)\n  ");
 	for (size_t j = 0; j < r->nby; j++)
 		cprintf(stdout, "%-12s ", pm_dataset_col_name(d, r->by_col[j]));

@@ -217,6 +217,16 @@ else
 fi
 expect_fail "CUBE: the 0 under --loss mape is refused" 1 "^perfmodel: cubes: target 'time_s': 0 is not a time > 0 \\(loss mape divides by the values; use --loss mae or mse to fit values that may be 0\\)$" -- \
 	"$pm" fit cubes --callpath 'main->compute->kernel' --intrinsic x --loss mape -q -o out.json
+# held-out rows that are all 0 have no MAPE: select's table says n/a, not nan
+printf 'x,t\n1,1\n2,2\n3,3\n4,4\n5,5\n6,6\n' >sel_train.csv
+printf 'x,t\n1,0\n2,0\n' >sel_zero.csv
+if "$pm" select sel_train.csv --target t --validate sel_zero.csv --loss mae,mse --forms additive \
+	--maxiter 20 -o out.json >sel_na.txt 2>sel_na.err &&
+	grep -Eq '^  additive mae +3 +n/a \+- +n/a ' sel_na.txt && ! grep -q nan sel_na.txt; then
+	ok "select: a held-out MAPE of rows all 0 is n/a in the table"
+else
+	bad "select: a held-out MAPE of rows all 0 is n/a in the table" "$(cat sel_na.err sel_na.txt)"
+fi
 
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
