@@ -166,7 +166,7 @@ def nelder_mead(prob, start, maxfev, rounds_max):
 
 def perfmodel_fit(exe, data, spec, work, name, engine, seed, reuse):
     out = os.path.join(work, "best-%s-%s-s%d.json" % (name, engine, seed))
-    cmd = [exe, "fit", data, "--spec", spec, "-o", out, "--seed", str(seed),
+    cmd = [exe, "fit", data, "--spec", spec, "--form", "additive", "-o", out, "--seed", str(seed),
            "--threads", "1", "--quiet"] + LONG[engine]
     t0, seconds = time.time(), None
     if not (reuse and os.path.exists(out)):
@@ -268,7 +268,7 @@ def main():
             "runs": [{k: r[k] for k in ("engine", "seed", "cost", "evaluations", "stop",
                                         "seconds")} for r in sorted(runs, key=lambda r: (
                                             r["engine"], r["seed"]))],
-            "commands": ["perfmodel fit %s --spec %s --seed S --threads 1 %s"
+            "commands": ["perfmodel fit %s --spec %s --form additive --seed S --threads 1 %s"
                          % (data_rel, spec_rel, " ".join(LONG[e])) for e in LONG],
             "seeds": seeds,
             "reproduction_max_rel_diff": worst,

@@ -44,7 +44,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "# fit time, s (best of 3): without intervals, with (5 fold fits)"
 for s in $sets; do
 	IFS=: read -r data spec col <<<"$s"
-	a=$(best "$pm" fit "data/$data.csv" --spec "models/$spec.json" -q -o "$tmp/m.json" --no-intervals)
-	b=$(best "$pm" fit "data/$data.csv" --spec "models/$spec.json" -q -o "$tmp/m.json")
+	a=$(best "$pm" fit "data/$data.csv" --spec "models/$spec.json" --form additive -q -o "$tmp/m.json" --no-intervals)
+	b=$(best "$pm" fit "data/$data.csv" --spec "models/$spec.json" --form additive -q -o "$tmp/m.json")
 	printf '%-12s %8.3f %8.3f\n' "$data" "$a" "$b"
 done

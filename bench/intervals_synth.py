@@ -83,7 +83,8 @@ def one(pm, work, truth, sigma, rng, ntrain, ntest):
     write_csv(data, ntr, ttr)
     with open(spec, "w") as f:
         f.write('{"target": "t", "intrinsic": ["n"]}\n')
-    subprocess.run([pm, "fit", data, "--spec", spec, "-q", "-o", model], check=True,
+    subprocess.run([pm, "fit", data, "--spec", spec, "--form", "additive", "-q", "-o", model],
+                   check=True,
                    stderr=subprocess.DEVNULL)
     lo, hi = ntr.min(), ntr.max()
     width = math.log(hi / lo)

@@ -60,15 +60,17 @@ EOF
 
 # one fit: ARGS -o OUT; prints its cost and wall time (or instructions)
 fit() {	# fit OUT ARGS...
-	local out=$1 ir=
+	local out=$1 ir= form=(--form additive)
 	shift
+	# eq. 4.4 unless the args name a form (fit with none chooses one)
+	case " $* " in *" --form "* | *" --formula "*) form=() ;; esac
 	if [ "$measure" = instructions ]; then
 		ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=pm_fit \
-			"$pm" fit "$@" --no-intervals --threads 1 -q -o "$out" 2>&1 |
+			"$pm" fit ${form[@]+"${form[@]}"} "$@" --no-intervals --threads 1 -q -o "$out" 2>&1 |
 			sed -n 's/^==[0-9]*== Collected : //p')
 		[ -n "$ir" ] || { echo "fit failed: $*" >&2; exit 1; }
 	else
-		"$pm" fit "$@" --threads 1 -q -o "$out" 2>/dev/null || { echo "fit failed: $*" >&2; exit 1; }
+		"$pm" fit ${form[@]+"${form[@]}"} "$@" --threads 1 -q -o "$out" 2>/dev/null || { echo "fit failed: $*" >&2; exit 1; }
 	fi
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["fit"]["cost"], sys.argv[2] or m["run"]["wall_time_s"])' "$out" "$ir"
 }

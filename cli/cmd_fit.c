@@ -40,11 +40,14 @@ const char fit_usage[] =
 	"  --per COL              a throughput's unit of work (batch size): time = per/X;\n"
 	"                         must be a numeric input\n"
 	"\n"
-	"Model form (default: the spec's \"form\"/\"formula\", else additive):\n"
+	"Model form (default: the spec's \"form\"/\"formula\", else auto):\n"
+	"      --form auto        choose by cross-validation, as 'perfmodel select': eq. 4.4,\n"
+	"                         the power law and discover's formula, eq. 4.4 kept unless\n"
+	"                         another is better by more than the folds disagree\n"
+	"                         (--forms, --loss LIST, --cv, --cv-seed as for select)\n"
 	"      --form additive    thesis eq. 4.4 (above)\n"
 	"      --form multiplicative\n"
 	"                         t = a * prod_i I_i^p_i * prod_c level(c) * prod_j E_j^q_j + C\n"
-	"      --form auto        choose by cross-validation, as 'perfmodel select'\n"
 	"      --formula TEXT     a formula of the columns, e.g.\n"
 	"                         'a * hidden^p1 / world_size^q1 + b * [world_size > 1] + C'\n"
 	"                         (docs/maths.md); its columns are the inputs\n"
@@ -63,7 +66,8 @@ const char fit_usage[] =
 	"                         none: raw units (the thesis)\n"
 	"      --seed N           random seed (default 1: runs repeat)\n"
 	"      --seeds K          K fits with seeds N..N+K-1: table of mean ± std of every\n"
-	"                         parameter (thesis Tables 4.2/4.3); saves the best\n"
+	"                         parameter (thesis Tables 4.2/4.3); saves the best; needs\n"
+	"                         a form (--form additive for the thesis's tables)\n"
 	"      --threads N        threads (default: the CPUs, fewer for small fits)\n"
 	"      --maxiter N        generations at most (1000)\n"
 	"      --popsize N        population = N * searched unknowns (varpro 10, de 15)\n"
@@ -183,6 +187,8 @@ struct fit_args {
 	int json, quiet;
 	pm_fit_options opt;
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
+	int auto_form;		/* fit with no form given: chosen as select does */
+	const char *spec_json, *spec_name;	/* a batch job's inline spec */
 	int discover, discover_given;	/* discover the form; its options seen */
 	pm_discover_options dopt;
 	struct select_args sel;
@@ -236,7 +242,7 @@ static int check_loss_list(const char *list)
 /* The table of a selection: each candidate's held-out MAPE and R², and
  * what makes one untrustworthy (docs/cli.md): a fit constant in some fold,
  * a held-out R² below 0. */
-static void print_table(FILE *f, const pm_selection *sel)
+static void print_table(FILE *f, const pm_selection *sel, const pm_choice *ch)
 {
 	const pm_candidate *cand = sel->cand;
 	const pm_cv_result *cv = sel->cv;
@@ -245,9 +251,9 @@ static void print_table(FILE *f, const pm_selection *sel)
 	for (size_t i = 0; i < sel->n; i++)
 		if ((int)strlen(cand[i].form) > w)
 			w = (int)strlen(cand[i].form);
-	cprintf(f, "model selection: %s", cv[0].what);
+	cprintf(f, "model selection: %s", ch->validation);
 	/* the seed dealt the rows unless each is its own fold */
-	if (sel->validation->scheme == PM_SCHEME_KFOLD && !strstr(cv[0].what, "leave-one-out"))
+	if (sel->validation->scheme == PM_SCHEME_KFOLD && !strstr(ch->validation, "leave-one-out"))
 		cprintf(f, ", fold seed %llu", (unsigned long long)sel->validation->seed);
 	cprintf(f, "\n");
 	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
@@ -263,9 +269,15 @@ static void print_table(FILE *f, const pm_selection *sel)
 			pm_snprintf(sd, sizeof(sd), "%6.2f", cv[i].mape_std);
 		if (!isnan(cv[i].mape))
 			pm_snprintf(mape, sizeof(mape), "%.2f", cv[i].mape);
+		if (cv[i].note[0]) {
+			cprintf(f, "  %-*s %-5s  left out: %s\n", w, cand[i].form,
+				pm_loss_name(cand[i].loss), cv[i].note);
+			continue;
+		}
 		cprintf(f, "  %-*s %-5s %6zu %13s +- %6s %8s %10.3f%s", w, cand[i].form,
 			pm_loss_name(cand[i].loss), cv[i].nparams, mape, sd, r2,
-			cv[i].fit_time_s, i == sel->best ? "  <- best" : "");
+			cv[i].fit_time_s, i == sel->best ? "  <- chosen"
+					   : i == ch->lowest ? "  (lowest)" : "");
 		if (cv[i].constant_folds)
 			cprintf(f, "  constant fit (%u of %u folds)", cv[i].constant_folds,
 				cv[i].folds);
@@ -279,8 +291,15 @@ static void print_table(FILE *f, const pm_selection *sel)
 			"by a strictly lower MAPE, or when every candidate is one\n");
 	if (sel->discovery)
 		cprintf(f, "  discover: %s\n", sel->discovery->cand[sel->discovery->chosen].formula);
-	cprintf(f, "fitting '%s' (loss %s) to every training row\n\n", cand[sel->best].form,
-		pm_loss_name(cand[sel->best].loss));
+	if (!isnan(ch->yardstick))
+		cprintf(f, "  yardstick: a log-linear fit of the same inputs (closed form) holds out "
+			"%.2f %% on the same folds\n", ch->yardstick);
+	if (!isnan(ch->noise_floor))
+		cprintf(f, "  noise floor: %.2f %%, each run of a repeated configuration predicted "
+			"by the median of its other runs; no candidate counts as better than that\n",
+			ch->noise_floor);
+	cprintf(f, "chosen: %s (loss %s), %s; fitting it to every training row\n\n",
+		cand[sel->best].form, pm_loss_name(cand[sel->best].loss), ch->why);
 }
 
 /* The command being parsed (fit, select or discover), which a usage error
@@ -504,6 +523,22 @@ static int validation_args(struct fit_args *a)
 	return 0;
 }
 
+/* 1 when the spec (--spec FILE or a batch job's inline one) names a form;
+ * one that cannot be read names none here: build_spec reports it. */
+static int spec_form(const struct fit_args *a)
+{
+	pm_spec *s = NULL;
+	int has;
+
+	if (a->spec_json)
+		pm_spec_parse(a->spec_json, a->spec_name, &s, NULL);
+	else if (a->spec_path)
+		pm_spec_read_file(a->spec_path, &s, NULL);
+	has = pm_spec_form(s) != NULL;
+	pm_spec_free(s);
+	return has;
+}
+
 static int parse_args(int argc, char **argv, const char *usage, struct fit_args *a)
 {
 	int c, rc, power_given = 0, popsize_given = 0, tol_given = 0;
@@ -541,14 +576,22 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 		return usage_error(command, "--test, --test-fraction and --validate exclude each other");
 	if (a->nseeds > 1 && a->select)
 		return usage_error(command, "--seeds repeats one form's fit: not with model selection");
+	if (!a->select && !a->discover && !a->form && !a->warm_start && !spec_form(a)) {
+		if (a->nseeds > 1)
+			return usage_error(command, "--seeds K repeats the fit of one form: name it "
+					   "(--form additive, as the thesis's tables; --form "
+					   "multiplicative; --formula TEXT)");
+		/* the best model it can find (docs/model-selection.md) */
+		a->select = a->auto_form = 1;
+	}
 	if (a->discover && (a->form || a->sel.forms || a->select))
 		return usage_error("discover", "discover writes the formula: no --form, --formula "
 				   "or --forms");
 	if ((rc = kind_options("fit", &a->ro, a->target_kind, &a->per)))
 		return rc;
 	if (a->select_given && !a->select && !a->discover)
-		return usage_error(command, "--forms, --cv and --cv-seed choose the form: "
-				   "use 'perfmodel select' or --form auto");
+		return usage_error(command, "--forms, --cv and --cv-seed choose the form: not "
+				   "with a form given (--form, --formula, the spec's \"form\")");
 	if (a->warm_start && (a->select || a->discover))
 		return usage_error(a->discover ? "discover" : usage == fit_usage ? "fit" : "select",
 				   "--warm-start refits the form of one model: not with model "
@@ -625,7 +668,7 @@ static pm_status candidates(const struct select_args *sa, char **flist,
 	nl = split_list(*llist, losses);
 	for (size_t i = 0; i < nf; i++)
 		for (size_t j = 0; j < nl; j++) {
-			(*cand)[*n].form = forms[i];
+			(*cand)[*n] = (pm_candidate){ .form = forms[i] };
 			pm_loss_from_name(losses[j], &(*cand)[(*n)++].loss, NULL);	/* checked */
 		}
 	free(forms);
@@ -651,7 +694,7 @@ static pm_status select_run(const struct fit_args *a, const pm_source *src, cons
 	sel->best = (*r)->best;
 	sel->discovery = (*r)->discovery;
 	if (table)
-		print_table(table, sel);
+		print_table(table, sel, &pm_model_fit_info((*r)->model)->choice);
 	return PM_OK;
 }
 
@@ -702,6 +745,10 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	command = cmd;
 	/* calibrated intervals by default (docs/cli.md): 5 fold fits */
 	a.opt.intervals = 5;
+	if (sink) {
+		a.spec_json = sink->spec_json;
+		a.spec_name = sink->spec_name;
+	}
 	if ((rc = parse_args(argc, argv, usage, &a)))
 		return rc;
 	/* a batch job prints nothing but its diagnostics and saves nothing */

@@ -9,8 +9,8 @@ root=$(realpath "$2")
 here=$(dirname "$(realpath "$0")")
 . "$here/tap.sh"
 
-"$pm" fit "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o g.json
-"$pm" fit "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o plain.json --no-intervals
+"$pm" fit --form additive "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o g.json
+"$pm" fit --form additive "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o plain.json --no-intervals
 echo '{"n": 1024}' >job.json
 advise() { "$pm" advise -m g.json job.json "$@"; }
 
@@ -46,12 +46,12 @@ for k in ("fastest", "cheapest"):
 # the picks minimise the quantile and threads x quantile
 assert a["fastest"]["values"]["threads"] == min(q, key=q.get), (a, q)
 assert a["cheapest"]["values"]["threads"] == min(q, key=lambda t: t * q[t]), (a, q)
-# the data have threads 1 and 2: at 8, two range widths beyond, the fold
-# fits disagree, and the risk-aware fastest stays where the point one
-# (8 threads) is not known to hold
-p = json.load(open("p.json"))
-assert p["fastest"]["values"]["threads"] == 8, p
-assert a["fastest"]["values"]["threads"] < 8, a
+# the data have threads 1 and 2: at 8, beyond them, the quantile is
+# further from the prediction than at 2 (the interval widens outside the
+# data; whether that moves the fastest pick depends on the calibration's
+# folds, which hold a configuration's runs out together since issue 33)
+pred = {r["threads"]: r["predicted"] for r in p}
+assert q[8] / pred[8] > q[2] / pred[2], (q, pred)
 PY
 then ok "advise --quantile --json: the quantiles predict gives, cost = threads x quantile"
 else bad "advise --quantile --json: the quantiles predict gives, cost = threads x quantile"; fi
@@ -208,7 +208,7 @@ printf 'nodes,speedup\n' >amdahl.csv
 for n in 1 2 4 8 16 32 64 1 2 4 8 16 32 64 1 2 4 8 16 32 64; do
 	awk -v n=$n 'BEGIN { printf "%d,%.17g\n", n, 1 / (0.1 + 0.9 / n) * (1 + 0.01 * (n % 3)) }'
 done >>amdahl.csv
-"$pm" fit amdahl.csv --target speedup --target-kind speedup --extrinsic nodes -q -o kind.json
+"$pm" fit --form additive amdahl.csv --target speedup --target-kind speedup --extrinsic nodes -q -o kind.json
 echo '{"nodes": 1}' >kind_job.json
 expect_fail "--slurm: a speedup model" 1 "--slurm needs a model of a run time: kind.json's target is a speedup" -- \
 	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --slurm

@@ -16,7 +16,7 @@ cp "$root/data/gemm_cpu.csv" "$root/data/lenet5_cpu.csv" jobs/data/
 cp "$root/models/gemm.json" jobs/
 # paths relative to the jobs file's folder (jobs/), whatever the current one
 cat >jobs/jobs.jsonl <<'EOF'
-{"id": "gemm-1", "data": "data/gemm_cpu.csv", "spec": "gemm.json", "seed": 1, "threads": 1}
+{"id": "gemm-1", "data": "data/gemm_cpu.csv", "spec": "gemm.json", "form": "additive", "seed": 1, "threads": 1}
 {"id": 2, "data": "data/gemm_cpu.csv", "spec": {"target": "time_s", "intrinsic": ["n"], "extrinsic": ["threads"]}, "form": "multiplicative", "lambda": 0.001, "reg": "l2", "no-polish": true}
 
 {"id": "missing", "data": "data/nothere.csv", "spec": "gemm.json"}
@@ -41,7 +41,7 @@ else
 fi
 line() { sed -n "$1p" other/results.jsonl; }
 # the job's model is fit -o's document but for "run" (no timings)
-(cd jobs && "$pm" fit data/gemm_cpu.csv --spec gemm.json --seed 1 --threads 1 -o ../fit1.json -q)
+(cd jobs && "$pm" fit --form additive data/gemm_cpu.csv --spec gemm.json --seed 1 --threads 1 -o ../fit1.json -q)
 (cd jobs && "$pm" fit data/gemm_cpu.csv --target time_s --intrinsic n --extrinsic threads \
 	--form multiplicative --lambda 0.001 --reg l2 --no-polish -o ../fit2.json -q)
 (cd jobs && "$pm" discover data/gemm_cpu.csv --target time_s --ignore loadavg_1m --max-terms 2 \
@@ -68,7 +68,7 @@ cli_error() {	# cli_error NAME LINE_NUMBER FIT_ARGS...
 	local name=$1 n=$2
 	shift 2
 	local want got
-	want=$(cd jobs && "$pm" fit "$@" -o ../x.json 2>&1 >/dev/null | sed 's/^perfmodel: //')
+	want=$(cd jobs && "$pm" fit --form additive "$@" -o ../x.json 2>&1 >/dev/null | sed 's/^perfmodel: //')
 	got=$(line "$n" | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["error"])')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then
 		ok "$name: the command line's message"
@@ -152,7 +152,7 @@ fi
 # --each-region: a job per region x metric of an Extra-P file, the options
 # after -- for all, ids REGION/METRIC; each model is fit --region --metric's
 cp "$root/tests/data/ingest/extrap.txt" profile.txt
-"$pm" batch --each-region profile.txt -o regions.jsonl --threads 1 -- --maxiter 30 --seed 2
+"$pm" batch --each-region profile.txt -o regions.jsonl --threads 1 -- --form additive --maxiter 30 --seed 2
 rc=$?
 ids=$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["id"] for l in open(sys.argv[1])))' regions.jsonl)
 if [ $rc -eq 0 ] && [ "$ids" = "stencil/time stencil/visits halo_exchange/time" ]; then
@@ -160,7 +160,7 @@ if [ $rc -eq 0 ] && [ "$ids" = "stencil/time stencil/visits halo_exchange/time" 
 else
 	bad "--each-region" "exit $rc, ids: $ids"
 fi
-"$pm" fit profile.txt --region stencil --metric visits --maxiter 30 --seed 2 --threads 1 \
+"$pm" fit --form additive profile.txt --region stencil --metric visits --maxiter 30 --seed 2 --threads 1 \
 	-o visits.json -q
 if sed -n 2p regions.jsonl | python3 -c '
 import json, sys

@@ -30,7 +30,7 @@ cp "$root/data/gemm_cpu.csv" "$root/data/lenet5_cpu.csv" "$root/models/gemm.json
 {
 	for s in 1 2 3 4 5; do
 		echo "{\"id\": \"gemm-$s\", \"data\": \"gemm_cpu.csv\", \"spec\": \"gemm.json\", \"seed\": $s}"
-		echo "{\"id\": \"lenet-$s\", \"data\": \"lenet5_cpu.csv\", \"spec\": \"lenet5.json\", \"seed\": $s, \"maxiter\": 20, \"no-intervals\": true}"
+		echo "{\"id\": \"lenet-$s\", \"data\": \"lenet5_cpu.csv\", \"spec\": \"lenet5.json\", \"form\": \"additive\", \"seed\": $s, \"maxiter\": 20, \"no-intervals\": true}"
 	done
 	echo '{"id": "broken", "data": "gemm_cpu.csv", "spec": "gemm.json", "seed": -1}'
 	echo '{"id": "missing", "data": "nothere.csv", "spec": "gemm.json"}'

@@ -163,7 +163,7 @@ expect_fail "discover --beam 0: its own help named" 2 "--beam '0': expected a wh
 expect_fail "select --lambda x: its own help named" 2 "--lambda 'x': expected a number >= 0 \\(see 'perfmodel help select'\\)" -- \
 	"$pm" select s.csv "${roles[@]}" --lambda x -o nomodel.json
 expect_fail "fit --max-terms: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
-	"$pm" fit s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
+	"$pm" fit --form additive s.csv "${roles[@]}" --max-terms 2 -o nomodel.json
 expect_fail "select --top: discover's" 2 "--max-terms, --beam, --top and --refine are discover's" -- \
 	"$pm" select s.csv "${roles[@]}" --top 3 -o nomodel.json
 expect_fail "discover: only a constant input" 1 'discover: no input varies: nothing to search' -- \

@@ -65,20 +65,20 @@ saved() {
 	fi
 }
 
-interrupted fit "${lenet[@]}" "${long[@]}" -o out.json
+interrupted fit --form additive "${lenet[@]}" "${long[@]}" -o out.json
 saved "fit, during DE"
 # DE ends at its one generation (well within 2 s, even under a sanitizer):
 # what the signal stops is the polish, which takes far longer after
 # --engine de (1000 evaluations per unknown and stage; varpro's tenth of
 # that can end first on these rows; the polish is the same code)
-delay=2 interrupted fit "${lenet[@]}" --engine de --tol 0 --maxiter 1 -o out.json
+delay=2 interrupted fit --form additive "${lenet[@]}" --engine de --tol 0 --maxiter 1 -o out.json
 saved "fit, during the polish"
 if grep -q '"generations": 1,' out.json; then
 	ok "fit, during the polish: DE had ended (generations 1)"
 else
 	bad "fit, during the polish: DE had ended (generations 1)" "$(head -c 600 out.json)"
 fi
-interrupted fit "${lenet[@]}" "${long[@]}" --test-fraction 0.3 -o out.json
+interrupted fit --form additive "${lenet[@]}" "${long[@]}" --test-fraction 0.3 -o out.json
 saved "fit --test-fraction"
 if grep -q '"test_data"' out.json; then
 	ok "fit --test-fraction: the held-out accuracy is there"
@@ -92,7 +92,7 @@ interrupted fit gemm_cpu.csv --target time_s --threads 2 "${long[@]}" \
 saved "fit --formula" gemm_cpu
 
 # --seeds: the statistics over the completed seeds only, and how many
-interrupted fit "${lenet[@]}" "${long[@]}" --seeds 4 -o out.json
+interrupted fit --form additive "${lenet[@]}" "${long[@]}" --seeds 4 -o out.json
 saved "fit --seeds 4"
 if grep -Eq '; [0-3] of 4 seeds completed$' err.txt &&
 	grep -Eq '^[0-3] of 4 seeds completed \(interrupted\)' out.txt &&
@@ -102,7 +102,7 @@ else
 	bad "fit --seeds 4: 'k of 4 seeds completed' on stderr, in the report and in model.json" \
 		"$(cat err.txt)" "$(grep -A2 seeds out.txt)"
 fi
-interrupted fit "${lenet[@]}" "${long[@]}" --seeds 3 --json -o out.json
+interrupted fit --form additive "${lenet[@]}" "${long[@]}" --seeds 3 --json -o out.json
 if [ $rc -eq 130 ] && python3 -c '
 import json, sys
 d = json.load(open("out.txt"))

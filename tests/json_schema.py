@@ -124,7 +124,7 @@ def main():
     # fit: plain; --seeds with held-out rows; a formula; a derived target
     run(v, "fit", ["fit", gemm, "--spec", os.path.join(models, "gemm.json"), "-o", "gemm.json", "--json"],
         models_written=["gemm.json"])
-    run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--seeds", "2",
+    run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--form", "additive", "--seeds", "2",
                    "--maxiter", "20", "--test-fraction", "0.3", "-o", "ddp.json", "--json"],
         models_written=["ddp.json"])
     run(v, "fit", ["fit", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--form", "multiplicative",

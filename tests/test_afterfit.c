@@ -138,7 +138,9 @@ Test(afterfit, a_power_held_by_its_box_is_named)
 	cr_expect_float_eq(pm_model_param_value(m, 1), 2.0, 1e-9);
 	one_warning(m, "parameter 'p_x' = 2 is held by the upper bound 2 of its search box "
 		       "[-2, 2]: the fit's cost still falls beyond it, so the value is the box's, "
-		       "not the data's; widen the box in the spec: \"bounds\": {\"power\": [-2, 4]}");
+		       "not the data's; widen the box in the spec: \"bounds\": {\"power\": [-2, 4]}; "
+		       "if it goes on to the new bound, the form cannot follow the data: fit with "
+		       "no --form to compare it with the other forms and discovered terms");
 	pm_model_free(m);
 	/* within the default box the same data have no finding */
 	m = fit(steep, spec("x", NULL, NULL), PM_SCALE_AUTO);

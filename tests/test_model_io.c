@@ -1517,3 +1517,63 @@ Test(model_io, base_coefficient_and_files_saved_before_it)
 		free(bad);
 	}
 }
+
+/* issue 33: how the form was chosen and the yardstick read back as they
+ * were written; a model without them reads them as not measured, and a
+ * choice of the wrong shape is refused. */
+Test(model_io, choice_and_yardstick_round_trip)
+{
+	pm_model *m = make_model(1), *back;
+	pm_choice *ch = &m->info.choice;
+	const pm_choice *bc;
+	char *json, *bad;
+
+	m->info.yard_mape = 12.625;
+	m->info.yard_model_mape = 10.3125;
+	snprintf(m->info.yard_what, sizeof(m->info.yard_what), "5-fold cross-validation");
+	ch->n = 2;
+	ch->chosen = 0;
+	ch->lowest = 1;
+	ch->noise_floor = 10.1875;
+	ch->yardstick = NAN;
+	snprintf(ch->validation, sizeof(ch->validation), "5-fold cross-validation of 16 "
+		 "configurations");
+	snprintf(ch->why, sizeof(ch->why), "the first listed within one standard error");
+	ch->cand[0] = (pm_choice_candidate){ .form = "additive", .loss = PM_LOSS_MAE,
+					     .nparams = 4, .mape = 10.5, .mape_se = 3.25 };
+	ch->cand[1] = (pm_choice_candidate){ .form = "discover", .loss = PM_LOSS_LOG,
+					     .nparams = 2, .mape = NAN, .mape_se = NAN,
+					     .note = "discover: no input varies" };
+	json = to_json(m);
+	back = load_ok(json);
+	bc = &pm_model_fit_info(back)->choice;
+	cr_expect_eq(pm_model_fit_info(back)->yard_mape, 12.625);
+	cr_expect_eq(pm_model_fit_info(back)->yard_model_mape, 10.3125);
+	cr_expect_str_eq(pm_model_fit_info(back)->yard_what, "5-fold cross-validation");
+	cr_expect(bc->n == 2 && bc->chosen == 0 && bc->lowest == 1);
+	cr_expect(bc->noise_floor == 10.1875 && isnan(bc->yardstick));
+	cr_expect_str_eq(bc->why, ch->why);
+	cr_expect_str_eq(bc->validation, ch->validation);
+	cr_expect_str_eq(bc->cand[0].form, "additive");
+	cr_expect(bc->cand[0].mape == 10.5 && bc->cand[0].mape_se == 3.25 &&
+		  bc->cand[0].nparams == 4 && bc->cand[0].loss == PM_LOSS_MAE);
+	cr_expect(isnan(bc->cand[1].mape) && bc->cand[1].loss == PM_LOSS_LOG);
+	cr_expect_str_eq(bc->cand[1].note, "discover: no input varies");
+	pm_model_free(back);
+	/* a chosen index past the candidates */
+	bad = strdup(json);
+	memcpy(strstr(bad, "\"chosen\": 0"), "\"chosen\": 7", 11);
+	load_fails(bad, PM_ESCHEMA, "chosen");
+	free(bad);
+	free(json);
+	pm_model_free(m);
+	/* a model saved without them */
+	m = make_model(1);
+	back = load_ok((json = to_json(m)));
+	cr_expect(isnan(pm_model_fit_info(back)->yard_mape));
+	cr_expect_eq(pm_model_fit_info(back)->choice.n, 0);
+	cr_expect(!strstr(json, "\"choice\"") && !strstr(json, "\"yardstick\""));
+	pm_model_free(back);
+	free(json);
+	pm_model_free(m);
+}

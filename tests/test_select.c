@@ -6,7 +6,9 @@
 #include "kfold.h"
 #include "leak_check.h"
 #include "synth_fit.h"
+#include "fit/configs.h"
 #include "fit/spec_impl.h"
+#include "fit/yardstick.h"
 
 PM_LEAK_CHECKED_SUITE(select);
 
@@ -376,4 +378,178 @@ Test(select, a_fold_of_zeros_has_no_mape)
 	pm_sweep_free(sw);
 	pm_spec_free(s);
 	pm_dataset_free(d);
+}
+
+/* ---- issue 33: the default choice, the noise floor, the yardstick ----------- */
+
+/* The first listed within one standard error of the lowest (or of the
+ * noise floor when it is higher) is chosen; a constant one only when the
+ * lowest is constant too; NaN (left out) never. */
+Test(select, the_first_within_one_standard_error)
+{
+	/* se of the lowest (index 2): 2 / sqrt(4) = 1 */
+	pm_cv_result cv[3] = { { .mape = 12.5, .mape_std = 1.0, .folds = 4 },
+			       { .mape = 11.5, .mape_std = 1.0, .folds = 4 },
+			       { .mape = 10.8, .mape_std = 2.0, .folds = 4 } };
+
+	cr_expect_eq(pm_select_best(cv, 3), 2);
+	cr_expect_eq(pm_select_choose(cv, 3, NAN), 1, "11.5 <= 10.8 + 1; 12.5 is not");
+	cr_expect_eq(pm_select_choose(cv, 3, 12.0), 0, "below a floor of 12, 12.5 <= 12 + 1");
+	cr_expect_eq(pm_select_choose(cv, 3, 5.0), 1, "a floor below the lowest changes nothing");
+	cv[1].constant_folds = 1;
+	cr_expect_eq(pm_select_choose(cv, 3, NAN), 2, "a constant one is not preferred");
+	cv[1].constant_folds = 0;
+	cv[0].mape = NAN;
+	cr_expect_eq(pm_select_choose(cv, 3, 100.0), 1, "a candidate left out is never chosen");
+	cv[2].folds = 1;	/* one fold: no standard error */
+	cr_expect_eq(pm_select_choose(cv, 3, NAN), 2);
+	cr_expect_eq(pm_select_choose(cv, 0, NAN), 0);
+	cr_expect_eq(pm_select_choose(NULL, 2, NAN), 0);
+}
+
+/* t = 3 n^1.5 / threads with 5 runs of each of 12 configurations, each run
+ * off by a known factor: the noise floor is the runs' spread, the folds hold
+ * out whole configurations, a log-linear yardstick fits the law exactly, and
+ * a candidate with more unknowns than a fold's rows is left out with a note,
+ * not a failure. */
+static pm_dataset *repeated_runs(int runs)
+{
+	static const double off[5] = { 1.0, 1.1, 0.9, 1.2, 0.8 };
+	char *csv = malloc(64 * 12 * 5 + 64), *p = csv;
+	pm_dataset *d = NULL;
+	pm_error err = { 0 };
+
+	p += sprintf(p, "n,threads,time\n");
+	for (int n = 1; n <= 6; n++)
+		for (int t = 1; t <= 2; t++)
+			for (int k = 0; k < runs; k++)
+				p += sprintf(p, "%d,%d,%.17g\n", n * 16, t,
+					     3.0 * pow(n * 16.0, 1.5) / t * off[k]);
+	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "runs.csv", &d, &err), PM_OK, "%s",
+		     err.msg);
+	free(csv);
+	return d;
+}
+
+static pm_spec *runs_spec(void)
+{
+	pm_spec *s = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_parse("{\"target\": \"time\", \"intrinsic\": [\"n\"], "
+				   "\"extrinsic\": [\"threads\"]}", "spec", &s, &err), PM_OK);
+	return s;
+}
+
+Test(select, noise_floor_and_configuration_folds)
+{
+	pm_dataset *d = repeated_runs(5);
+	pm_spec *s = runs_spec();
+	pm_folds f = { 0 };
+	size_t id[60], nc;
+	double floor_pct, want = 0.0, yard;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm__config_ids(d, s, id, &nc, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(nc, 12);
+	for (size_t r = 0; r < 60; r++)
+		cr_expect_eq(id[r], r / 5, "row %zu", r);
+	/* each run against the median of the other four of its configuration */
+	for (int k = 0; k < 5; k++) {
+		static const double off[5] = { 1.0, 1.1, 0.9, 1.2, 0.8 };
+		double o[4], med;
+		int m = 0;
+
+		for (int j = 0; j < 5; j++)
+			if (j != k)
+				o[m++] = off[j];
+		for (int a = 0; a < 4; a++)	/* sort four */
+			for (int b = a + 1; b < 4; b++)
+				if (o[b] < o[a]) {
+					double x = o[a];
+					o[a] = o[b];
+					o[b] = x;
+				}
+		med = 0.5 * (o[1] + o[2]);
+		want += fabs(off[k] - med) / off[k] / 5.0;
+	}
+	cr_assert_eq(pm__noise_floor(d, s, &floor_pct, &err), PM_OK, "%s", err.msg);
+	cr_expect_float_eq(floor_pct, 100.0 * want, 1e-9, "%g against %g", floor_pct, 100 * want);
+	/* the folds never split a configuration */
+	cr_assert_eq(pm_validation_folds(d, s, KFOLD(4, 3), &f, &err), PM_OK, "%s", err.msg);
+	for (size_t r = 0; r < 60; r++)
+		cr_expect_eq(f.fold[r], f.fold[r - r % 5], "row %zu", r);
+	cr_expect(strstr(f.what, "of 12 configurations (60 rows"), "%s", f.what);
+	/* the law is log-linear: its held-out error is the noise's alone */
+	cr_assert_eq(pm__yardstick(d, s, f.fold, f.nfolds, &yard, NULL, &err), PM_OK, "%s", err.msg);
+	cr_expect(yard < 15.0 && yard > 5.0, "%g", yard);
+	pm_folds_free(&f);
+	pm_dataset_free(d);
+	/* runs of one each: no floor, and folds of rows as before */
+	d = repeated_runs(1);
+	cr_assert_eq(pm__noise_floor(d, s, &floor_pct, &err), PM_OK, "%s", err.msg);
+	cr_expect(isnan(floor_pct));
+	cr_assert_eq(pm__yardstick(d, s, (unsigned[12]){ 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 }, 4,
+				   &yard, NULL, &err), PM_OK, "%s", err.msg);
+	cr_expect(yard < 1e-6, "an exact power law: %g", yard);
+	pm_dataset_free(d);
+	pm_spec_free(s);
+}
+
+Test(select, a_candidate_that_cannot_be_measured_is_left_out)
+{
+	pm_dataset *d = repeated_runs(1);
+	pm_spec *s = runs_spec();
+	pm_fit_options o = quick();
+	/* 12 rows, 3 folds: 8 training rows; the formula has 9 unknowns */
+	const pm_candidate cand[] = {
+		{ "a * n^p + b1 * n^1 + b2 * n^2 + b3 * n^3 + b4 * threads^1 + b5 * threads^2 + "
+		  "b6 * n^0.5 + C",
+		  PM_LOSS_MAE },
+		{ "additive", PM_LOSS_MAE } };
+	pm_cv_result cv[2];
+	pm_model *m = NULL;
+	size_t best = 9;
+	const pm_choice *ch;
+	pm_error err = { 0 };
+
+	o.intervals = 0;
+	cr_assert_eq(pm_select(d, s, &o, cand, 2, KFOLD(3, 1), cv, &best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect_eq(best, 1);
+	cr_expect(isnan(cv[0].mape) && strstr(cv[0].note, "unknowns"), "%s", cv[0].note);
+	ch = &pm_model_fit_info(m)->choice;
+	cr_expect_eq(ch->n, 2);
+	cr_expect_eq(ch->chosen, 1);
+	cr_expect_str_eq(ch->cand[0].form, "formula 1");
+	cr_expect_str_eq(ch->cand[1].form, "additive");
+	cr_expect(isnan(ch->cand[0].mape) && ch->cand[0].note[0]);
+	cr_expect(!isnan(ch->yardstick), "the yardstick on the same folds");
+	/* the model's test column is the chosen candidate's held-out accuracy */
+	cr_expect_eq(memcmp(&pm_model_fit_info(m)->test.mape, &cv[1].mape, sizeof(double)), 0);
+	pm_model_free(m);
+	/* when none can be measured, the first that fits every row, said so */
+	m = NULL;
+	cr_assert_eq(pm_select(d, s, &o, cand, 1, KFOLD(3, 1), cv, &best, &m, &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect_eq(best, 0);
+	cr_expect(strstr(pm_model_fit_info(m)->choice.why, "no candidate could be validated"));
+	{
+		int said = 0;
+
+		for (size_t k = 0; k < pm_model_nwarnings(m); k++)
+			said |= strstr(pm_model_warning(m, k), "no candidate could be validated") &&
+				strstr(pm_model_warning(m, k), "unknowns");
+		cr_expect(said, "the warning says why");
+	}
+	cr_expect_eq(pm_model_fit_info(m)->test.n, 0, "nothing was held out");
+	pm_model_free(m);
+	/* and when none fits every row either, the first validation's error */
+	o.test_fraction = 0.5;	/* 6 rows left for 9 unknowns */
+	m = NULL;
+	cr_expect_neq(pm_select(d, s, &o, cand, 1, KFOLD(3, 1), cv, &best, &m, &err), PM_OK);
+	cr_expect(strstr(err.msg, "unknowns"), "%s", err.msg);
+	cr_expect_null(m);
+	pm_dataset_free(d);
+	pm_spec_free(s);
 }

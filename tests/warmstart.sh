@@ -16,8 +16,8 @@ json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(
 # the first 70 rows of GEMM's 100, then all of them
 head -71 "$data/gemm_cpu.csv" >early.csv
 head -421 "$data/lenet5_cpu.csv" >lenet_early.csv
-"$pm" fit early.csv "${gemm[@]}" -q -o early.json || bad "the early fit" "exit $?"
-"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" -q -o cold.json
+"$pm" fit --form additive early.csv "${gemm[@]}" -q -o early.json || bad "the early fit" "exit $?"
+"$pm" fit --form additive "$data/gemm_cpu.csv" "${gemm[@]}" -q -o cold.json
 
 # ---- the refit loop: warm-started, as good as a cold fit, and says so
 if "$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start early.json -o warm.json >warm.txt 2>warm.err; then
@@ -75,7 +75,7 @@ expect_fail "--warm-start: a spec, not a model" 1 "not a perfmodel model file" -
 expect_fail "--warm-start: a model of another experiment" 1 \
 	"the warm-start model predicts 'time_per_iter_s', this fit 'time_s'" -- \
 	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start lw1.json -o out.json
-"$pm" fit early.csv --target time_s --extrinsic threads --intrinsic '' -q -o threads_only.json 2>/dev/null
+"$pm" fit --form additive early.csv --target time_s --extrinsic threads --intrinsic '' -q -o threads_only.json 2>/dev/null
 expect_fail "--warm-start: a model lacking an input of the fit" 1 \
 	"the warm-start model has no input 'n' \\(a column this fit uses\\): refit cold, or leave it out \\(--ignore n\\)" -- \
 	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start threads_only.json -o out.json
@@ -86,11 +86,11 @@ expect_fail "--warm-start: a fit lacking an input of the model" 1 \
 expect_fail "--warm-start: an input in another role" 1 \
 	"input 'threads' is extrinsic in the warm-start model, intrinsic in this fit" -- \
 	"$pm" fit "$data/gemm_cpu.csv" --target time_s --intrinsic n,threads --warm-start early.json -o out.json
-"$pm" fit early.csv "${gemm[@]}" --target loadavg_1m -q -o load.json 2>/dev/null
+"$pm" fit --form additive early.csv "${gemm[@]}" --target loadavg_1m -q -o load.json 2>/dev/null
 expect_fail "--warm-start: a model of another target" 1 \
 	"the warm-start model predicts 'loadavg_1m', this fit 'time_s'" -- \
 	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start load.json -o out.json
-"$pm" fit early.csv "${gemm[@]}" --target-kind throughput -q -o tput.json 2>/dev/null
+"$pm" fit --form additive early.csv "${gemm[@]}" --target-kind throughput -q -o tput.json 2>/dev/null
 expect_fail "--warm-start: a model of another target kind" 1 \
 	"the warm-start model's target kind is throughput, this fit's time" -- \
 	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start tput.json -o out.json

@@ -4,6 +4,7 @@
  * (eq. 3.8, lif.c), which the LIF report computes the same way. */
 #include "perfmodel/perfmodel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,10 +144,11 @@ static pm_status discover(pm_spec *sp, const pm_discover_options *dopt,
  * r->discovery owns the formula. */
 static pm_status discovered(pm_spec *sp, const pm_fit_options *o, const pm_candidate *cand,
 			    size_t n, const pm_validation *v, pm_fit_result *r, pm_candidate **out,
-			    pm_error *err)
+			    char *skip, size_t skip_size, pm_error *err)
 {
 	pm_discover_options d = pm_discover_options_default();
 	pm_dataset *train = NULL, *test = NULL;
+	pm_error e = { 0 };
 	char what[512];
 	size_t k = 0;
 	pm_status st;
@@ -161,20 +163,48 @@ static pm_status discovered(pm_spec *sp, const pm_fit_options *o, const pm_candi
 	d.threads = o->threads;
 	d.stop = o->stop;
 	if (!(st = pm__holdout_split(r->data, sp, o, &train, &test, what, err)) &&
-	    (st = pm_discover(train ? train : r->data, sp, &d, &r->discovery, err)))
-		pm__err_append(err, " (form 'discover')");
-	else if (!st && r->discovery->interrupted)
+	    (st = pm_discover(train ? train : r->data, sp, &d, &r->discovery, &e))) {
+		/* a search that finds nothing to search, or no hypothesis that
+		 * holds, leaves the other candidates to the choice */
+		if (st != PM_ENOMEM && !pm__stop_requested(o->stop)) {
+			snprintf(skip, skip_size, "%s%s",
+				 strncmp(e.msg, "discover", 8) ? "discover: " : "", e.msg);
+			st = PM_OK;
+		} else if (err) {
+			*err = e;
+			pm__err_append(err, " (form 'discover')");
+		}
+	} else if (!st && r->discovery->interrupted) {
 		st = pm__fail(err, PM_EFIT, "interrupted: no form chosen, the search for "
 			      "'discover' was stopped");
-	else if (!st && !(*out = malloc(n * sizeof(**out))))
+	}
+	if (!st && !(*out = malloc(n * sizeof(**out))))
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	for (k = 0; !st && k < n; k++) {
 		(*out)[k] = cand[k];
-		if (strcmp(cand[k].form, "discover") == 0)
+		if (strcmp(cand[k].form, "discover") != 0)
+			continue;
+		(*out)[k].label = "discover";
+		if (r->discovery)
 			(*out)[k].form = r->discovery->cand[r->discovery->chosen].formula;
+		else
+			(*out)[k].skip = skip;
 	}
 	pm_dataset_free(train);
 	pm_dataset_free(test);
+	return st;
+}
+
+/* The roles every candidate of a selection shares, resolved once on a copy:
+ * a missing target or column is the data's error, not a candidate's. */
+static pm_status roles_resolve(const pm_spec *sp, const pm_dataset *d, pm_error *err)
+{
+	pm_spec *rs = NULL;
+	pm_status st = pm__spec_copy(sp, &rs, err);
+
+	if (!st)
+		st = pm_spec_resolve(rs, d, err);
+	pm_spec_free(rs);
 	return st;
 }
 
@@ -189,6 +219,7 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 	pm_spec *sp = NULL;
 	pm_candidate *found = NULL;
 	pm_fit_options fo;
+	char skip[sizeof(((pm_error *)0)->msg) + 16];
 	pm_status st;
 
 	if (!out)
@@ -209,7 +240,10 @@ static pm_status run(const pm_source *src, const pm_spec *s, const pm_fit_option
 			st = pm_fit_seeds(r->data, sp, &fo, nseeds, &r->model, err);
 		else if (!(r->cv = calloc(n ? n : 1, sizeof(*r->cv))))
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
-		else if (!(st = discovered(sp, &fo, cand, n, v, r, &found, err)) &&
+		else if ((st = roles_resolve(sp, r->data, err)))
+			;
+		else if (!(st = discovered(sp, &fo, cand, n, v, r, &found, skip, sizeof(skip),
+					   err)) &&
 			 !(st = pm_select(r->data, sp, &fo, found ? found : cand, n, v, r->cv,
 					  &r->best, &r->model, err)))
 			r->ncand = n;

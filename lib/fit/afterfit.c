@@ -269,12 +269,22 @@ static pm_status warn_held(pm_model *m, size_t k, int dir, pm_error *err)
 			"so the level's effect is more than the formula can express; check "
 			"that level's rows", pa->name, m->value[k], dir < 0 ? "lower" : "upper",
 			b, pa->lo, pa->hi);
+	/* a power of eq. 4.4 or the power law pushing at its box is often the
+	 * form failing to follow the data (kernel_size^9.93 where the time is a
+	 * product of the inputs): a wider box alone does not mend that */
+	const char *form = m->form != PM_FORM_FORMULA && (pa->desc.kind == PM_PARAM_POWER ||
+							   pa->desc.kind == PM_PARAM_SCALING)
+				   ? "; if it goes on to the new bound, the form cannot follow "
+				     "the data: fit with no --form to compare it with the other "
+				     "forms and discovered terms"
+				   : "";
+
 	return pm__model_add_warning(
 		m, err, "parameter '%s'%s = %.6g is held by the %s bound %.6g of its search "
 		"box [%.6g, %.6g]: the fit's cost still falls beyond it, so the value is the "
 		"box's, not the data's; widen the box in the spec: \"bounds\": {\"%s\": "
-		"[%.6g, %.6g]}", pa->name, scaled, m->value[k], dir < 0 ? "lower" : "upper", b,
-		pa->lo, pa->hi, key, dir < 0 ? wider : pa->lo, dir < 0 ? pa->hi : wider);
+		"[%.6g, %.6g]}%s", pa->name, scaled, m->value[k], dir < 0 ? "lower" : "upper", b,
+		pa->lo, pa->hi, key, dir < 0 ? wider : pa->lo, dir < 0 ? pa->hi : wider, form);
 }
 
 /* Whether a probe's cost f is below the fit's, base, by more than rounding. */

@@ -1236,8 +1236,9 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	sr.n = pm_dataset_nrows(d);
 	sr.folds = &folds;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
+	    (st = inputs(&sr, rs, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
-	    (st = inputs(&sr, rs, err)) || (st = target_and_folds(&sr, rs, err)) ||
+	    (st = target_and_folds(&sr, rs, err)) ||
 	    (st = single_terms(&sr, err)) || (st = workers(&opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;

@@ -5,6 +5,7 @@
  * what the predictor widens a prediction by (model/interval.c). In-sample
  * residuals would be too narrow: the fit has bent towards its own rows. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "core/stop.h"
 #include "fit/holdout.h"
 #include "fit/interval_fit.h"
+#include "fit/yardstick.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
 
@@ -44,8 +46,11 @@ double pm__quantile_sorted(const double *r, size_t n, double p)
  * (a fit under mae or mse takes one) has no log residual: its row is left
  * out (pm__fit_intervals says so). */
 static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r, size_t *n,
-			   pm_error *err)
+			   double *mape, pm_error *err)
 {
+	size_t measured = 0;
+	double sum = 0.0;
+
 	size_t rows = pm_dataset_nrows(test), col;
 	double *y = malloc(rows * sizeof(*y) + 1), *pred = malloc(rows * sizeof(*pred) + 1);
 	pm_status st = PM_OK;
@@ -66,7 +71,12 @@ static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r
 					      "measured (line %u): no log residual", pred[k], y[k],
 					      pm_dataset_cell_line(test, k, col));
 			r[(*n)++] = v;
+			sum += fabs(y[k] - pred[k]) / fabs(y[k]);
+			measured++;
 		}
+	/* the fold's held-out MAPE, as pm_metrics_compute has it (rows of 0
+	 * left out) */
+	*mape = measured ? 100.0 * sum / (double)measured : NAN;
 	free(y);
 	free(pred);
 	return st;
@@ -247,6 +257,39 @@ static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n,
 	return st;
 }
 
+/* The log-linear yardstick on the calibration's folds, next to the model's
+ * held-out MAPE on them (the mean of the folds', NaN where a fold had
+ * none), into m's info; a warning when the model does worse. */
+static pm_status yardstick(pm_model *m, const pm_dataset *rows, const pm_spec *s,
+			   const pm_folds *folds, const double *model_mape, pm_error *err)
+{
+	pm_fit_info *fi = &m->info;
+	double *yard = malloc((folds->nfolds + 1) * sizeof(*yard)), mean = 0.0;
+	pm_status st = yard ? pm__yardstick(rows, s, folds->fold, folds->nfolds, &fi->yard_mape,
+					     yard, err)
+			    : pm__fail(err, PM_ENOMEM, "out of memory");
+	int worse;
+
+	if (st) {
+		free(yard);
+		return st;
+	}
+	for (unsigned f = 0; f < folds->nfolds; f++)
+		mean += model_mape[f] / folds->nfolds;
+	fi->yard_model_mape = mean;
+	snprintf(fi->yard_what, sizeof(fi->yard_what), "%s", folds->what);
+	worse = pm__yardstick_beats(model_mape, yard, folds->nfolds);
+	free(yard);
+	if (!worse)
+		return PM_OK;
+	return pm__model_add_warning(m, err, "a log-linear fit of the same inputs (log t linear "
+				     "in their logs and levels) predicts held-out rows better than "
+				     "this model: held-out MAPE %.3g %% against %.3g %% (%s); "
+				     "compare the forms (perfmodel fit with no --form or "
+				     "--formula chooses among them)", fi->yard_mape,
+				     fi->yard_model_mape, folds->what);
+}
+
 /* The fold fits and their residuals, fold after fold as cross-validation
  * runs them (each fit on the pool's threads); *stopped when a stop request
  * ended or cut short a fit (then nothing is kept). */
@@ -258,7 +301,7 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 	pm_folds folds = { 0 };
 	pm_fit_options fo = *o;
 	pm_model **fm = NULL;
-	double *r = NULL;
+	double *r = NULL, *mape = NULL;
 	size_t n = 0;
 	pm_status st;
 
@@ -278,7 +321,8 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 		return st;
 	r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1);
 	fm = calloc(folds.nfolds + 1, sizeof(*fm));
-	if (!r || !fm)
+	mape = malloc((folds.nfolds + 1) * sizeof(*mape));
+	if (!r || !fm || !mape)
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	for (unsigned f = 0; f < folds.nfolds && !st && !*stopped; f++) {
 		pm_dataset *train = NULL, *test = NULL;
@@ -290,17 +334,20 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 			if (fm[f]->info.interrupted)
 				*stopped = 1;
 			else
-				st = residuals(fm[f], test, r, &n, err);
+				st = residuals(fm[f], test, r, &n, &mape[f], err);
 		}
 		pm_dataset_free(train);
 		pm_dataset_free(test);
 	}
 	if (!st && !*stopped)
 		st = keep(m, rows, r, n, fm, folds.nfolds, err);
+	if (!st && !*stopped)
+		st = yardstick(m, rows, s, &folds, mape, err);
 	for (unsigned f = 0; fm && f < folds.nfolds; f++)
 		pm_model_free(fm[f]);
 	free(fm);
 	free(r);
+	free(mape);
 	pm_folds_free(&folds);
 	return st;
 }

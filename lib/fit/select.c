@@ -8,7 +8,10 @@
 
 #include "core/error.h"
 #include "fit/holdout.h"
+#include "core/stop.h"
 #include "fit/spec_impl.h"
+#include "fit/yardstick.h"
+#include "model/model_impl.h"
 
 /* a before b by mean held-out MAPE: a number before NaN (a fold that
  * could not be measured), then the lower */
@@ -34,6 +37,33 @@ size_t pm_select_best(const pm_cv_result *cv, size_t n)
 	return best;
 }
 
+/* a candidate's standard error: the folds' sample std / sqrt(folds); 0
+ * with one fold, whose std is NaN */
+static double std_error(const pm_cv_result *cv)
+{
+	return cv->folds > 1 && isfinite(cv->mape_std) ? cv->mape_std / sqrt(cv->folds) : 0.0;
+}
+
+size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
+{
+	size_t low = pm_select_best(cv, n);
+	double bar;
+
+	if (!cv || n == 0 || isnan(cv[low].mape))
+		return low;
+	/* no candidate is better than another run of the same configuration:
+	 * below the noise floor, all are as good */
+	/* (and 1e-9 percentage points: MAPEs that differ by rounding alone,
+	 * as every candidate's 0 of a constant, are equal) */
+	bar = fmax(cv[low].mape, isnan(noise_floor) ? 0.0 : noise_floor) + std_error(&cv[low]) +
+	      1e-9;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(cv[i].mape) && cv[i].mape <= bar &&
+		    (!cv[i].constant_folds || cv[low].constant_folds))
+			return i;
+	return low;
+}
+
 /* s with the candidate form; a formula is parsed here, before any fit. */
 static pm_status form_spec(const pm_spec *s, const char *form, pm_spec **out, pm_error *err)
 {
@@ -47,15 +77,219 @@ static pm_status form_spec(const pm_spec *s, const char *form, pm_spec **out, pm
 	return st;
 }
 
+/* Candidate i's name in the record: its label, its form, or "formula K". */
+static void label(const pm_candidate *cand, size_t i, char *out, size_t size)
+{
+	size_t k = 1;
+
+	if (cand[i].label || !strcmp(cand[i].form, "additive") ||
+	    !strcmp(cand[i].form, "multiplicative")) {
+		snprintf(out, size, "%s", cand[i].label ? cand[i].label : cand[i].form);
+		return;
+	}
+	for (size_t j = 0; j < i; j++)
+		k += !cand[j].label && strcmp(cand[j].form, "additive") &&
+		     strcmp(cand[j].form, "multiplicative");
+	snprintf(out, size, "formula %zu", k);
+}
+
+/* What the choice was, into m's record: each candidate's held-out error,
+ * the rule, the noise floor and the log-linear yardstick on the same folds
+ * (the model's own yardstick, info.yard_*, is its calibration's). */
+static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv, size_t n,
+		   const pm_validation *v, size_t chosen, double floor_pct, double yard)
+{
+	pm_choice *c = &m->info.choice;
+	size_t low = pm_select_best(cv, n);
+
+	c->n = n < PM_CHOICE_MAX ? n : PM_CHOICE_MAX;
+	c->chosen = chosen;
+	c->lowest = low;
+	c->noise_floor = floor_pct;
+	snprintf(c->validation, sizeof(c->validation), "%s", cv[low].what);
+	for (size_t i = 0; i < c->n; i++) {
+		pm_choice_candidate *k = &c->cand[i];
+
+		label(cand, i, k->form, sizeof(k->form));
+		k->loss = cand[i].loss;
+		k->nparams = cv[i].nparams;
+		k->mape = cv[i].mape;
+		k->mape_se = std_error(&cv[i]);
+		snprintf(k->note, sizeof(k->note), "%s", cv[i].note);
+	}
+	if (chosen == low)
+		snprintf(c->why, sizeof(c->why), "the lowest held-out MAPE");
+	else if (!isnan(floor_pct) && cv[low].mape < floor_pct &&
+		 cv[chosen].mape <= floor_pct + std_error(&cv[low]))
+		snprintf(c->why, sizeof(c->why), "the first listed within one standard error of "
+			 "the repetitions' noise floor (%.3g %%), which the lowest (%.3g %%) "
+			 "cannot truly beat", floor_pct, cv[low].mape);
+	else
+		snprintf(c->why, sizeof(c->why), "the first listed within one standard error "
+			 "(%.3g) of the lowest held-out MAPE (%.3g %%)", std_error(&cv[low]),
+			 cv[low].mape);
+	c->yardstick = yard;
+	/* what the choice measured is the chosen model's held-out accuracy
+	 * (optimistic by the choice made on those folds) */
+	if (!m->info.test.n && cv[chosen].mean.n && v && v->scheme != PM_SCHEME_NONE) {
+		m->info.test = cv[chosen].mean;
+		m->info.options.validate = *v;
+		snprintf(m->info.validation, sizeof(m->info.validation), "%s", cv[chosen].what);
+		snprintf(m->info.test_name, sizeof(m->info.test_name), "%s", m->info.data_name);
+	}
+}
+
+/* The noise floor and the yardstick on the rows the choice validates. */
+static pm_status measures(const pm_dataset *d, const pm_spec *s, const pm_validation *v,
+			  const pm_fit_options *o, double *floor_pct, double *yard, pm_error *err)
+{
+	pm_folds folds = { 0 };
+	pm_status st;
+
+	*floor_pct = *yard = NAN;
+	if ((st = pm__noise_floor(d, s, floor_pct, err)))
+		return st;
+	if (v && v->scheme != PM_SCHEME_NONE && !o->test &&
+	    !(st = pm_validation_folds(d, s, v, &folds, err)))
+		st = pm__yardstick(d, s, folds.fold, folds.nfolds, yard, NULL, err);
+	pm_folds_free(&folds);
+	return st;
+}
+
+/* An error as a note: its place first, as the command line prints it. */
+static void where(const pm_error *e, char *out, size_t size)
+{
+	if (e->file[0] && e->line)
+		snprintf(out, size, "%.160s:%u:%u: %.300s", e->file, e->line, e->column, e->msg);
+	else if (e->file[0] && !strstr(e->msg, e->file))
+		snprintf(out, size, "%.160s: %.300s", e->file, e->msg);
+	else
+		snprintf(out, size, "%s", e->msg);
+}
+
+/* Each candidate validated by v on the same folds into cv[], *measured
+ * counting those that could be. A candidate that cannot be (more unknowns
+ * than a fold's rows, a loss the data refuse, a search with nothing to
+ * search) is left out with a note, its MAPE NaN, and the first such error
+ * kept in *first; a stop request or no memory ends it all. */
+static pm_status validate_all(const pm_dataset *d, pm_spec *const *fs, const pm_candidate *cand,
+			      size_t n, const pm_fit_options *o, const pm_validation *v,
+			      pm_cv_result *cv, size_t *measured, pm_error *first,
+			      pm_status *first_st, pm_error *err)
+{
+	pm_fit_options co = *o;
+
+	*measured = 0;
+	*first_st = PM_OK;
+	for (size_t i = 0; i < n; i++) {
+		pm_error e = { 0 };
+		pm_status st;
+
+		co.loss = cand[i].loss;
+		if (cand[i].skip) {
+			st = pm__fail(&e, PM_EINVAL, "%s", cand[i].skip);
+			cv[i] = (pm_cv_result){ 0 };
+		} else if (!(st = pm_cross_validate(d, fs[i], &co, v, &cv[i], &e))) {
+			(*measured)++;
+			continue;
+		} else {
+			pm__err_append(&e, " (form '%s', loss %s)", cand[i].form,
+				       pm_loss_name(co.loss));
+		}
+		if (st == PM_ENOMEM || pm__stop_requested(o->stop)) {
+			if (err)
+				*err = e;
+			return st;
+		}
+		if (!*first_st) {
+			*first_st = st;
+			*first = e;
+		}
+		cv[i].mape = cv[i].mape_std = cv[i].r2 = NAN;
+		cv[i].mean.mape = cv[i].mean.r2 = NAN;
+		where(&e, cv[i].note, sizeof(cv[i].note));
+	}
+	return PM_OK;
+}
+
+/* No candidate could be validated (a handful of rows): the first listed
+ * that fits every row is the model, said in a warning; none: the first
+ * validation's error. */
+static pm_status unvalidated(const pm_dataset *d, pm_spec *const *fs, const pm_candidate *cand,
+			     size_t n, const pm_fit_options *o, const pm_validation *v,
+			     const pm_cv_result *cv, const pm_error *first, pm_status first_st,
+			     size_t *best, pm_model **out, pm_error *err)
+{
+	pm_fit_options co = *o;
+	pm_status st;
+
+	for (size_t i = 0; i < n; i++) {
+		if (cand[i].skip)
+			continue;
+		co.loss = cand[i].loss;
+		if ((st = pm_fit(d, fs[i], &co, out, NULL)) == PM_OK) {
+			*best = i;
+			record(*out, cand, cv, n, v, i, NAN, NAN);
+			snprintf((*out)->info.choice.why, sizeof((*out)->info.choice.why),
+				 "no candidate could be validated: the first listed that fits "
+				 "every row, unvalidated");
+			return pm__model_add_warning(*out, err, "no candidate could be validated "
+						     "(%s): '%s' (loss %s), the first listed that "
+						     "fits every row, is fitted without a held-out "
+						     "measure; measure more configurations", first->msg,
+						     cand[i].form, pm_loss_name(co.loss));
+		}
+		if (st == PM_ENOMEM || pm__stop_requested(o->stop))
+			return pm__fail(err, st, "%s", st == PM_ENOMEM ? "out of memory"
+								 : "interrupted: nothing fitted");
+	}
+	if (err)
+		*err = *first;
+	return first_st;
+}
+
+/* The candidate chosen among those measured, fitted to every row of d,
+ * with what the choice was recorded. */
+static pm_status choose_and_fit(const pm_dataset *d, const pm_dataset *cvd, const pm_spec *s,
+				pm_spec *const *fs, const pm_candidate *cand, size_t n,
+				const pm_fit_options *o, const pm_validation *v,
+				const pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err)
+{
+	pm_fit_options co = *o;
+	double floor_pct, yard;
+	pm_status st = measures(cvd, s, v, o, &floor_pct, &yard, err);
+
+	if (st)
+		return st;
+	*best = pm_select_choose(cv, n, floor_pct);
+	co.loss = cand[*best].loss;
+	if ((st = pm_fit(d, fs[*best], &co, out, err))) {
+		pm__err_append(err, " (form '%s' on every row)", cand[*best].form);
+		return st;
+	}
+	record(*out, cand, cv, n, v, *best, floor_pct, yard);
+	/* clearly below: by more than the folds disagree */
+	if (!isnan(floor_pct) && cv[*best].mape + std_error(&cv[*best]) < floor_pct)
+		st = pm__model_add_warning(*out, err, "the chosen model's held-out MAPE, %.3g %%, "
+					   "is below the noise floor of the repeated "
+					   "configurations, %.3g %% (each run predicted by the "
+					   "median of the other runs of its configuration) by more "
+					   "than its standard error: no model predicts a new run "
+					   "that well; expect about %.3g %%",
+					   cv[*best].mape, floor_pct, floor_pct);
+	return st;
+}
+
 pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 		    const pm_candidate *cand, size_t n, const pm_validation *v, pm_cv_result *cv,
 		    size_t *best, pm_model **out, pm_error *err)
 {
 	pm_spec **fs;
-	pm_fit_options co;
 	pm_dataset *cvd = NULL, *held = NULL;
 	char what[512];
-	pm_status st = PM_OK;
+	size_t measured = 0;
+	pm_error first = { 0 };
+	pm_status st = PM_OK, first_st = PM_OK;
 
 	if (!out || !best || !cv || !d || !s || !o)
 		return pm__fail(err, PM_EINVAL, "pm_select: NULL argument");
@@ -69,25 +303,25 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 				"with a selection among forms");
 	if (!(fs = calloc(n, sizeof(*fs))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	co = *o;
 	/* every form checked before the first (long) fit */
 	for (size_t i = 0; i < n && !st; i++)
-		st = form_spec(s, cand[i].form, &fs[i], err);
+		if (!cand[i].skip)
+			st = form_spec(s, cand[i].form, &fs[i], err);
 	/* rows o holds out for the final model are held out of the choice too:
 	 * the folds split only the rows its fit will train on */
 	if (!st && !(st = pm__holdout_split(d, s, o, &cvd, &held, what, err)))
 		pm_dataset_free(held);
-	for (size_t i = 0; i < n && !st; i++) {
-		co.loss = cand[i].loss;
-		if ((st = pm_cross_validate(cvd ? cvd : d, fs[i], &co, v, &cv[i], err)))
-			pm__err_append(err, " (form '%s', loss %s)", cand[i].form,
-				       pm_loss_name(co.loss));
-	}
 	if (!st)
-		*best = pm_select_best(cv, n);
-	co.loss = cand[*best].loss;
-	if (!st && (st = pm_fit(d, fs[*best], &co, out, err)))
-		pm__err_append(err, " (form '%s' on every row)", cand[*best].form);
+		st = validate_all(cvd ? cvd : d, fs, cand, n, o, v, cv, &measured, &first, &first_st,
+				  err);
+	if (!st && measured)
+		st = choose_and_fit(d, cvd ? cvd : d, s, fs, cand, n, o, v, cv, best, out, err);
+	else if (!st)
+		st = unvalidated(d, fs, cand, n, o, v, cv, &first, first_st, best, out, err);
+	if (st) {
+		pm_model_free(*out);
+		*out = NULL;
+	}
 	for (size_t i = 0; i < n; i++)
 		pm_spec_free(fs[i]);
 	free(fs);

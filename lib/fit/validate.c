@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
+#include "fit/configs.h"
 #include "fit/holdout.h"
 #include "fit/spec_impl.h"
 
@@ -106,10 +107,12 @@ static pm_status strata(const pm_dataset *d, const size_t *cat, const uint32_t *
  * folds: a stratum of m rows lands in min(m, k) folds, and one stratum is
  * pm_kfold_assign exactly. order[] gets the dealing order. */
 static pm_status deal(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat, unsigned k,
-		      uint64_t seed, unsigned *fold, size_t *order, pm_error *err)
+		      uint64_t seed, const size_t *config, size_t nconfigs, unsigned *fold,
+		      size_t *order, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), ns = 0;
 	size_t *perm = NULL, *id = malloc(n * sizeof(*id) + 1), *start = NULL;
+	unsigned *cfold = NULL;
 	pm_status st;
 
 	if (!id)
@@ -127,9 +130,24 @@ static pm_status deal(const pm_dataset *d, const size_t *cat, const uint32_t *co
 		start[i + 1] += start[i];
 	for (size_t i = 0; i < n; i++)
 		order[start[id[perm[i]]]++] = perm[i];
-	for (size_t i = 0; i < n; i++)
-		fold[order[i]] = (unsigned)(i % k);
+	/* a configuration's runs all go where its first is dealt: a run held
+	 * out while another run of it is fitted would measure the noise of
+	 * repetition, not the model (issue 33); without repeats, row by row */
+	if (!(cfold = malloc((nconfigs + 1) * sizeof(*cfold)))) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t c = 0; c < nconfigs; c++)
+		cfold[c] = KEPT;
+	for (size_t i = 0, next = 0; i < n; i++) {
+		size_t c = config[order[i]];
+
+		if (cfold[c] == KEPT)
+			cfold[c] = (unsigned)(next++ % k);
+		fold[order[i]] = cfold[c];
+	}
 out:
+	free(cfold);
 	free(start);
 	free(perm);
 	free(id);
@@ -222,43 +240,58 @@ static void names_of(const pm_dataset *d, const size_t *cat, size_t ncat, char *
 					pm_dataset_col_name(d, cat[c]));
 }
 
-static pm_status cross_folds(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
-			     const pm_validation *v, pm_folds *out, pm_error *err)
+static pm_status cross_folds(const pm_dataset *d, const pm_spec *s, const size_t *cat,
+			     const uint32_t *codes, size_t ncat, const pm_validation *v,
+			     pm_folds *out, pm_error *err)
 {
-	size_t n = out->nrows;
-	size_t *order = malloc(n * sizeof(*order) + 1);
-	unsigned k = v->scheme == PM_SCHEME_KFOLD && v->folds <= n ? v->folds : (unsigned)n;
-	char how[160], why[160] = "", by[128];
+	size_t n = out->nrows, nc = n;
+	size_t *order = malloc(n * sizeof(*order) + 1), *config = malloc(n * sizeof(*config) + 1);
+	unsigned k;
+	char how[320], why[160] = "", by[128], runs[128] = "";
 	pm_status st = PM_OK;
 
-	if (!order)
+	if (!order || !config) {
+		free(order);
+		free(config);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
+	/* folds of configurations, not rows: n counts them from here */
+	if ((st = pm__config_ids(d, s, config, &nc, err)))
+		goto out;
+	if (nc < n)
+		snprintf(runs, sizeof(runs), " of %zu configurations (%zu rows; the runs of "
+			 "one are held out together)", nc, n);
+	n = nc;
+	k = v->scheme == PM_SCHEME_KFOLD && v->folds <= n ? v->folds : (unsigned)n;
 	if (v->scheme == PM_SCHEME_KFOLD && v->folds < 2)
 		st = pm__fail(err, PM_EINVAL, "%u folds: cross-validation needs 2 or more", v->folds);
+	else if (n < 2 && out->nrows >= 2)
+		st = pm__fail(err, PM_EINVAL, "cross-validation needs 2 or more configurations: "
+			      "no input varies over the %zu rows", out->nrows);
 	else if (n < 2)
 		st = pm__fail(err, PM_EINVAL, "cross-validation needs 2 or more rows (%zu)", n);
 	else if (n > UINT_MAX - 1)
 		st = pm__fail(err, PM_EINVAL, "%zu rows are too many to split", n);
-	else if (v->scheme == PM_SCHEME_KFOLD && v->folds > n) {
-		/* every row its own fold: no shuffle to draw */
-		for (size_t r = 0; r < n; r++)
-			out->fold[r] = (unsigned)(order[r] = r);
-		snprintf(how, sizeof(how), "leave-one-out (%zu rows are fewer than %u folds)", n,
-			 v->folds);
-	} else if (v->scheme == PM_SCHEME_LOO) {
-		for (size_t r = 0; r < n; r++)
-			out->fold[r] = (unsigned)(order[r] = r);
-		snprintf(how, sizeof(how), "leave-one-out (%zu folds)", n);
-	} else if (!(st = deal(d, cat, codes, ncat, k, v->seed, out->fold, order, err))) {
+	else if (v->scheme == PM_SCHEME_LOO || v->folds > n) {
+		/* every configuration its own fold: no shuffle to draw */
+		for (size_t r = 0; r < out->nrows; r++)
+			out->fold[r] = (unsigned)config[order[r] = r];
+		if (v->scheme == PM_SCHEME_LOO)
+			snprintf(how, sizeof(how), "leave-one-out (%zu folds)%s", n, runs);
+		else
+			snprintf(how, sizeof(how), "leave-one-out (%zu %s are fewer than %u folds)%s",
+				 n, runs[0] ? "configurations" : "rows", v->folds, runs);
+	} else if (!(st = deal(d, cat, codes, ncat, k, v->seed, config, nc, out->fold, order,
+			       err))) {
 		names_of(d, cat, ncat, by, sizeof(by));
-		snprintf(how, sizeof(how), "%u-fold cross-validation%s%s", k,
+		snprintf(how, sizeof(how), "%u-fold cross-validation%s%s%s", k, runs,
 			 ncat ? ", stratified by " : "", by);
 	}
 	if (!st)
 		st = keep_rare_levels(d, cat, codes, ncat, order, out->fold, &out->kept, why, sizeof(why),
 				      err);
 	if (!st)
-		out->nfolds = number_folds(out->fold, n, k, err, &st);
+		out->nfolds = number_folds(out->fold, out->nrows, k, err, &st);
 	if (!st && out->nfolds < 2)
 		st = pm__fail(err, PM_EINVAL, "cross-validation cannot hold rows out: %s", why);
 	if (!st && out->kept)
@@ -266,7 +299,9 @@ static pm_status cross_folds(const pm_dataset *d, const size_t *cat, const uint3
 			 out->kept, out->kept == 1 ? "" : "s", why);
 	else if (!st)
 		snprintf(out->what, sizeof(out->what), "%s", how);
+out:
 	free(order);
+	free(config);
 	return st;
 }
 
@@ -392,7 +427,7 @@ pm_status pm_validation_folds(const pm_dataset *d, const pm_spec *s, const pm_va
 	if (!(st = categoricals(d, s, &cat, &codes, &ncat, err)))
 		st = v->scheme == PM_SCHEME_EXTRAPOLATE
 			     ? extrapolation_folds(d, cat, codes, ncat, v, out, err)
-			     : cross_folds(d, cat, codes, ncat, v, out, err);
+			     : cross_folds(d, s, cat, codes, ncat, v, out, err);
 	free(cat);
 	free(codes);
 	if (st) {

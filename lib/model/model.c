@@ -176,6 +176,9 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	m->target_scale = 1.0;
 	m->resource = m->per = SIZE_MAX;	/* kind: PM_TARGET_TIME, 0 */
+	/* not measured until a fit measures them */
+	m->info.yard_mape = m->info.yard_model_mape = NAN;
+	m->info.choice.noise_floor = m->info.choice.yardstick = NAN;
 	m->target = strdup(target);
 	m->inputs = calloc(ninputs ? ninputs : 1, sizeof(*m->inputs));
 	if (!m->target || !m->inputs)

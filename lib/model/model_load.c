@@ -45,6 +45,7 @@
 #include "core/json_read.h"
 #include "model/interval.h"
 #include "model/loss.h"
+#include "model/model_choice.h"
 #include "model/model_reps.h"
 #include "model/model_impl.h"
 #include "model/model_seeds.h"
@@ -532,7 +533,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = read_flag(&c, fit, "constant", &f.constant)) ||
 	    (st = read_seed_counts(&c, fit, m, &f.seeds_asked)) ||
 	    (st = pm__json_number_or_null(&c, fit, "cost", &f.cost)) ||
-	    (st = read_warm_start(&c, fit, &f)) ||
+	    (st = read_warm_start(&c, fit, &f)) || (st = pm__model_read_choice(&c, fit, &f)) ||
 	    (st = read_metrics(&c, fit, "training", 1, &f.training)) ||
 	    (st = read_metrics(&c, fit, "test", 0, &f.test)) ||
 	    (st = read_test_data(&c, fit, &f)) ||

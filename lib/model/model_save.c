@@ -303,6 +303,66 @@ static void begin_source(pm_jw *w, const char *key, const char *file, size_t siz
 	fixed_string(w, fingerprint, sizeof(((pm_fit_info *)0)->fingerprint));
 }
 
+/* "yardstick" (when measured) and "choice" (when the form was chosen),
+ * read back by model_choice.c */
+static void write_choice(pm_jw *w, const pm_fit_info *f)
+{
+	const pm_choice *ch = &f->choice;
+
+	/* measured: the folds it was measured on are named */
+	if (f->yard_what[0]) {
+		pm__jw_key(w, "yardstick");
+		pm__jw_object_begin(w);
+		pm__jw_key(w, "model");
+		pm__jw_string(w, "log-linear");
+		pm__jw_key(w, "mape");
+		pm__jw_double(w, f->yard_mape);
+		pm__jw_key(w, "model_mape");
+		pm__jw_double(w, f->yard_model_mape);
+		pm__jw_key(w, "held_out");
+		pm__jw_string(w, f->yard_what);
+		pm__jw_object_end(w);
+	}
+	if (!ch->n)
+		return;
+	pm__jw_key(w, "choice");
+	pm__jw_object_begin(w);
+	pm__jw_key(w, "validation");
+	pm__jw_string(w, ch->validation);
+	pm__jw_key(w, "why");
+	pm__jw_string(w, ch->why);
+	pm__jw_key(w, "chosen");
+	pm__jw_uint(w, ch->chosen);
+	pm__jw_key(w, "lowest");
+	pm__jw_uint(w, ch->lowest);
+	pm__jw_key(w, "noise_floor");
+	pm__jw_double(w, ch->noise_floor);
+	pm__jw_key(w, "yardstick");
+	pm__jw_double(w, ch->yardstick);
+	pm__jw_key(w, "candidates");
+	pm__jw_array_begin(w);
+	for (size_t i = 0; i < ch->n; i++) {
+		const pm_choice_candidate *k = &ch->cand[i];
+
+		pm__jw_object_begin_line(w);
+		pm__jw_key(w, "form");
+		fixed_string(w, k->form, sizeof(k->form));
+		pm__jw_key(w, "loss");
+		pm__jw_string(w, pm_loss_name(k->loss));
+		pm__jw_key(w, "params");
+		pm__jw_uint(w, k->nparams);
+		pm__jw_key(w, "mape");
+		pm__jw_double(w, k->mape);
+		pm__jw_key(w, "mape_se");
+		pm__jw_double(w, k->mape_se);
+		pm__jw_key(w, "note");
+		pm__jw_string(w, k->note);
+		pm__jw_object_end(w);
+	}
+	pm__jw_array_end(w);
+	pm__jw_object_end(w);
+}
+
 static void write_fit(pm_jw *w, const pm_model *m, int run)
 {
 	const pm_fit_info *f = &m->info;
@@ -378,6 +438,7 @@ static void write_fit(pm_jw *w, const pm_model *m, int run)
 		pm__jw_object_end(w);
 	}
 	write_repetitions(w, m);
+	write_choice(w, f);
 
 	write_metrics(w, "training", &f->training);
 	/* only with held-out rows: a plain fit's file stays as it always was */

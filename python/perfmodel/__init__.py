@@ -185,6 +185,21 @@ def _losses(value, many):
     return [x for x in names if x]
 
 
+def _spec_names_form(spec):
+    """Whether the spec (a dict or a file) names a form; one that cannot be
+    read names none here: the C core reports it."""
+    if spec is None:
+        return False
+    if not isinstance(spec, dict):
+        import json
+        try:
+            with open(spec, encoding="utf-8") as f:
+                spec = json.load(f)
+        except (OSError, ValueError, TypeError):
+            return False
+    return isinstance(spec, dict) and ("form" in spec or "formula" in spec)
+
+
 def _options(mode, spec, options, tmp):
     """The typed options the C core takes, with perfmodel fit's defaults and
     checks (cli/cmd_fit.c parse_args); data the C core reads is in tmp."""
@@ -197,12 +212,20 @@ def _options(mode, spec, options, tmp):
             raise _error("discover writes the formula: no form, formula or forms")
         mode = _SELECT
         del v["form"]
+    elif mode == _FIT and "form" not in v and "formula" not in v and "warm_start" not in v \
+            and not _spec_names_form(spec):
+        # no form given: the best model it can find, as perfmodel fit
+        if v.get("seeds", 1) > 1:
+            raise _error("seeds repeats the fit of one form: name it (form='additive', as "
+                         "the thesis's tables; form='multiplicative'; formula=TEXT)")
+        mode = _SELECT
     if mode == _DISCOVER and ("form" in v or "formula" in v or "forms" in v):
         raise _error("discover writes the formula: no form, formula or forms")
     if "form" in v and "formula" in v:
         raise _error("give one of form and formula")
     if mode == _FIT and any(k in v for k in _SELECT_ONLY):
-        raise _error("forms, cv and cv_seed choose the form: use perfmodel.select or form='auto'")
+        raise _error("forms, cv and cv_seed choose the form: not with a form given (form, "
+                     "formula, the spec's \"form\")")
     if mode != _DISCOVER and any(k in v for k in _DISCOVER_ONLY):
         raise _error("max_terms, beam, top and refine are discover's: use perfmodel.discover")
     if "warm_start" in v and mode != _FIT:
@@ -386,7 +409,10 @@ def fit(data, spec=None, **options):
     (seed=3, threads=1, form="multiplicative", loss="mae", reg="l2",
     lam=0.1 for --lambda, intervals=False for --no-intervals,
     polish=False for --no-polish, test=path or data, validate="kfold:5").
-    form="auto" selects the form (select()). Returns a Model; raises Error.
+    With no form or formula (and none in the spec) the form is chosen as
+    select() chooses it: eq. 4.4 unless another is better by more than the
+    folds disagree (docs/model-selection.md); form="additive" is the
+    thesis's fit. Returns a Model; raises Error.
     The GIL is released while the fit runs; Ctrl-C stops it
     (KeyboardInterrupt)."""
     return _run(_FIT, data, spec, options)

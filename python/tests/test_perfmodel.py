@@ -57,14 +57,16 @@ CASES = [
                             "lambda_power": 0.001, "test_fraction": 0.25},
      ["--seed", "2", "--threads", "2", "--reg", "l2", "--lambda", "0.01",
       "--lambda-power", "0.001", "--test-fraction", "0.25"]),
-    ("gemm_cpu", "gemm", {"seeds": 3, "seed": 7, "validate": "kfold:3", "mutation": (0.4, 0.9),
-                          "recombination": 0.8, "popsize": 8, "tol": 0.01},
-     ["--seeds", "3", "--seed", "7", "--validate", "kfold:3", "--mutation", "0.4,0.9",
-      "--recombination", "0.8", "--popsize", "8", "--tol", "0.01"]),
-    ("lenet5_cpu", "lenet5", {"seed": 3, "maxiter": 20, "ignore": ["dropout"], "scale": "none",
-                              "no_polish": True, "intervals": False},
-     ["--seed", "3", "--maxiter", "20", "--ignore", "dropout", "--scale", "none",
-      "--no-polish", "--no-intervals"]),
+    ("gemm_cpu", "gemm", {"form": "additive", "seeds": 3, "seed": 7, "validate": "kfold:3",
+                          "mutation": (0.4, 0.9), "recombination": 0.8, "popsize": 8,
+                          "tol": 0.01},
+     ["--form", "additive", "--seeds", "3", "--seed", "7", "--validate", "kfold:3",
+      "--mutation", "0.4,0.9", "--recombination", "0.8", "--popsize", "8", "--tol", "0.01"]),
+    ("lenet5_cpu", "lenet5", {"form": "additive", "seed": 3, "maxiter": 20,
+                              "ignore": ["dropout"], "scale": "none", "no_polish": True,
+                              "intervals": False},
+     ["--form", "additive", "--seed", "3", "--maxiter", "20", "--ignore", "dropout",
+      "--scale", "none", "--no-polish", "--no-intervals"]),
 ]
 
 
@@ -118,6 +120,21 @@ def test_form_auto_is_select(gemm):
     assert hexes(a.params.values()) == hexes(b.params.values())
     assert [(c["form"], c["loss"], c["chosen"], c["mape"].hex()) for c in a.selection] == \
         [(c["form"], c["loss"], c["chosen"], c["mape"].hex()) for c in b.selection]
+
+
+def test_no_form_chooses_it(gemm):
+    # issue 33: with no form given (none in the spec either) fit chooses as
+    # select does, eq. 4.4 first; form="additive" is the thesis's fit
+    data, spec = gemm
+    a = perfmodel.fit(data, spec, threads=1)
+    b = perfmodel.select(data, spec, threads=1)
+    assert hexes(a.params.values()) == hexes(b.params.values())
+    assert [c["form"] for c in a.selection] == ["additive"] * 2 + ["multiplicative"] * 2 + \
+        ["discover"] * 2
+    assert a.form == "additive" and sum(c["chosen"] for c in a.selection) == 1
+    c = perfmodel.fit(data, {"target": "time_s", "intrinsic": ["n"], "extrinsic": ["threads"],
+                             "form": "multiplicative"}, threads=1)
+    assert c.selection is None and c.form == "multiplicative"
 
 
 def test_warm_start_is_the_commands(cli, gemm, tmp_path):
@@ -209,7 +226,7 @@ def test_predict_and_interval_are_the_commands(cli, gemm, tmp_path):
 
 def test_save_load_round_trip(gemm, tmp_path):
     data, spec = gemm
-    m = perfmodel.fit(data, spec, seed=3, threads=1)
+    m = perfmodel.fit(data, spec, form="additive", seed=3, threads=1)
     m.save(str(tmp_path / "m.json"))
     back = perfmodel.load(str(tmp_path / "m.json"))
     assert hexes(back.params.values()) == hexes(m.params.values())
@@ -226,7 +243,7 @@ def test_save_load_round_trip(gemm, tmp_path):
 
 def test_model_attributes(gemm):
     data, spec = gemm
-    m = perfmodel.fit(data, spec, seed=3, threads=1, test_fraction=0.3)
+    m = perfmodel.fit(data, spec, form="additive", seed=3, threads=1, test_fraction=0.3)
     assert list(m.params) == ["a_n", "p_n", "q_threads", "C"]
     assert all(np.isnan(v) for v in m.params_std.values())
     assert m.formula is None and m.form == "additive" and m.target == "time_s"
@@ -238,7 +255,7 @@ def test_model_attributes(gemm):
 
 def test_warnings(source):
     m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"), str(source / "models" / "ddp_mlp.json"),
-                      seed=2, threads=1, intervals=False, reg="l2", lam=0.01)
+                      form="additive", seed=2, threads=1, intervals=False, reg="l2", lam=0.01)
     assert any("activation" in w for w in m.warnings)
 
 
@@ -327,7 +344,8 @@ def test_bad_spec(gemm, tmp_path):
     ({"split_seed": 4}, "split_seed needs test_fraction"),
     ({"validate": "kfold:1"}, "kfold"),
     ({"intervals": "no"}, "intervals='no': expected True or False"),
-    ({"cv": 3}, "use perfmodel.select"),
+    ({"form": "additive", "cv": 3}, "not with a form given"),
+    ({"seeds": 3}, "seeds repeats the fit of one form: name it"),
     ({"beam": 3}, "discover's"),
     ({"form": "additive", "formula": "a * n + C"}, "one of form and formula"),
     ({"format": "xml"}, "xml"),
@@ -379,8 +397,9 @@ def test_gil_released_two_threads(gemm):
         signal.signal(signal.SIGINT, lambda *a: got.append("handler"))
         long = {{}}
         def forever():
-            long["m"] = perfmodel.fit({data!r}, {spec!r}, threads=1, maxiter=100000000,
-                                      tol=0, atol=0, intervals=False, seed=9)
+            long["m"] = perfmodel.fit({data!r}, {spec!r}, form="additive", threads=1,
+                                      maxiter=100000000, tol=0, atol=0, intervals=False,
+                                      seed=9)
         t = threading.Thread(target=forever)
         t.start()
         time.sleep(0.5)

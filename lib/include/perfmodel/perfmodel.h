@@ -414,6 +414,35 @@ typedef struct pm_metrics {
 	double mae, mape, mse, rmse, r2, smape, adj_r2;
 } pm_metrics;
 
+/* One candidate of a choice of form (pm_select), as the model records it. */
+#define PM_CHOICE_MAX 16
+typedef struct pm_choice_candidate {
+	char form[64];		/* its label: "additive", "multiplicative", "discover", "formula 2" */
+	pm_loss loss;
+	size_t nparams;
+	/* held-out MAPE (%): mean over the folds and its standard error (the
+	 * folds' sample std / sqrt(folds); 0 with one fold); NaN: left out */
+	double mape, mape_se;
+	char note[512];		/* why it was left out ("" when it was not) */
+} pm_choice_candidate;
+
+/* How pm_select chose the form (issue 33), kept in model.json's "fit":
+ * {"choice": ...}; n == 0: no choice was made (the form was given). */
+typedef struct pm_choice {
+	size_t n;		/* candidates recorded (the first PM_CHOICE_MAX) */
+	size_t chosen;		/* index of the model's form and loss */
+	size_t lowest;		/* index of the lowest held-out MAPE */
+	/* the repetitions' noise floor (MAPE %, pm__noise_floor): no candidate
+	 * is ranked below it; NaN: no configuration was measured twice */
+	double noise_floor;
+	/* the held-out MAPE (%) of a log-linear fit of the same inputs on the
+	 * same folds (pm_fit_info.yard_mape's model); NaN: not measured */
+	double yardstick;
+	char validation[512];	/* the folds in words (pm_folds.what) */
+	char why[256];		/* the rule that chose, in words */
+	pm_choice_candidate cand[PM_CHOICE_MAX];
+} pm_choice;
+
 /* How a fit ended, kept in the model and in model.json. */
 typedef struct pm_fit_info {
 	pm_fit_options options;	/* the settings used (threads: as asked) */
@@ -448,6 +477,15 @@ typedef struct pm_fit_info {
 	char warm_data[256];
 	char warm_fingerprint[17];
 	double warm_cost;
+	/* how the form was chosen (pm_select); choice.n == 0: it was given */
+	pm_choice choice;
+	/* A yardstick (issue 33): the held-out MAPE (%) of a log-linear fit of
+	 * the same inputs (log t = b0 + sum b_i log x_i + one level term per
+	 * categorical level, closed form), yard_mape, next to this model's own
+	 * held-out MAPE on the same rows, yard_model_mape, held out as
+	 * yard_what says; NaN: not measured (no held-out rows, a target <= 0) */
+	double yard_mape, yard_model_mape;
+	char yard_what[512];
 } pm_fit_info;
 
 /* Fit eq. 4.4 to the rows of d with the roles of s (resolved by the call if
@@ -764,6 +802,10 @@ typedef struct pm_cv_result {
 	unsigned constant_folds;
 	size_t kept;		/* rows never held out (pm_folds) */
 	char what[512];		/* the scheme in words (pm_folds.what) */
+	/* pm_select: why this candidate was left out of the choice (a fold it
+	 * could not be fitted to: more unknowns than the fold's rows, ...);
+	 * then mape is NaN. "" when it was measured. */
+	char note[512];
 } pm_cv_result;
 
 /* Validation of pm_fit(d, s, o) by the scheme v: rows are dealt into folds
@@ -783,15 +825,29 @@ PM_API pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s,
 typedef struct pm_candidate {
 	const char *form;	/* "additive", "multiplicative" or a formula (pm_spec's) */
 	pm_loss loss;
+	/* the name the choice records (pm_choice_candidate.form); NULL: the
+	 * form itself, or "formula K" for a formula */
+	const char *label;
+	/* NULL, or why the candidate cannot be tried (discover found nothing
+	 * to search): pm_select leaves it out with this note */
+	const char *skip;
 } pm_candidate;
 
-/* The candidate pm_select chooses of cv[0..n) (n >= 1; 0 for none): the
- * lowest mean held-out MAPE; of equal ones, a candidate with no constant
- * fold (constant_folds 0) before one with some, then the first listed. A
- * MAPE that is NaN loses to any number. So a constant fit, which describes
- * none of the inputs, is chosen only when it is strictly better by the
- * validation, or when every candidate is as constant as it. */
+/* The candidate of cv[0..n) (n >= 1; 0 for none) with the lowest mean
+ * held-out MAPE; of equal ones, a candidate with no constant fold
+ * (constant_folds 0) before one with some, then the first listed. A MAPE
+ * that is NaN (a candidate left out) loses to any number. */
 PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
+
+/* The candidate pm_select chooses (issue 33): the first listed whose mean
+ * held-out MAPE is within one standard error (the folds' sample std /
+ * sqrt(folds) of the lowest, 0 with one fold; plus 1e-9 percentage points,
+ * so that MAPEs equal but for rounding are equal) of max(lowest, noise_floor),
+ * so that a simpler form listed first (eq. 4.4) is kept unless another is
+ * better by more than the folds disagree or the repetitions' noise allows
+ * (noise_floor: pm_choice.noise_floor, NaN for none); a candidate with
+ * constant folds only when the lowest has some too. */
+PM_API size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor);
 
 /* Choose a model for the rows of d: validate each of cand[0..n) by v on
  * the same folds (pm_cross_validate, o with the candidate's form and loss),

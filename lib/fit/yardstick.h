@@ -1,0 +1,31 @@
+/* What a choice of model is held against (issue 33). Private to the library. */
+#ifndef PM_YARDSTICK_H
+#define PM_YARDSTICK_H
+
+#include "perfmodel/perfmodel.h"
+
+/* The noise floor of d's repeated configurations (rows whose inputs, by
+ * the roles of s, are all equal): each run of one predicted by the mean of
+ * its other runs, the mean relative error of those predictions, in %, into
+ * *floor_pct; NaN when no configuration was run twice. Errors: those of
+ * pm_spec_resolve and reading the columns, PM_ENOMEM. */
+pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_pct,
+			  pm_error *err);
+
+/* The held-out MAPE (%) of a log-linear fit of s's inputs over the rows of
+ * d, under the folds fold[0..rows) (row r held out in fold fold[r]; a value
+ * >= nfolds: never), the mean over the folds, into *mape, and each fold's
+ * into fold_mape[nfolds] unless it is NULL; NaN when a target is <= 0 or a
+ * fold cannot be fitted or measured. Errors: those of pm_spec_resolve and
+ * reading the columns, PM_ENOMEM. */
+pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *fold,
+			unsigned nfolds, double *mape, double *fold_mape, pm_error *err);
+
+/* Whether a model's held-out MAPEs model[0..n) are worse than the
+ * yardstick's yard[0..n) on the same folds by more than chance: the mean
+ * of the paired differences above its standard error, and the model's mean
+ * more than 25 % above the yardstick's (a near tie, or a model of
+ * the same shape fitted another way, is no finding). */
+int pm__yardstick_beats(const double *model, const double *yard, unsigned n);
+
+#endif
