@@ -107,11 +107,13 @@ if "$pm" batch jobs.jsonl -o results.jsonl 2>batch.err && grep -q "dropped 1 inc
 else
 	bad "batch: \"drop-incomplete\": true" "$(cat batch.err results.jsonl)"
 fi
-if "$pm" help fit | grep -q -- "--drop-incomplete" && "$pm" help sweep | grep -q -- "--drop-incomplete"; then
-	ok "help fit, help sweep: --drop-incomplete"
-else
-	bad "help fit, help sweep: --drop-incomplete"
-fi
+for c in fit select discover sweep; do
+	if "$pm" help "$c" | grep -q -- "--drop-incomplete"; then
+		ok "help $c: --drop-incomplete"
+	else
+		bad "help $c: --drop-incomplete"
+	fi
+done
 
 echo "1..$((pass + fail))"
 [ "$fail" -eq 0 ]
