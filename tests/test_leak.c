@@ -114,6 +114,26 @@ Test(leak, a_noisy_true_input_is_not)
 	cr_expect_lt(check(lr, t, N).r2, 0.5);
 }
 
+Test(leak, many_rows_of_an_unrelated_value_are_not)
+{
+	/* 50 000 rows: unrelated values crowd within the ratios' tolerance,
+	 * so their ratios are few against the rows, not against the target's
+	 * own values (a false leak before the fix) */
+	enum { M = 50000 };
+	double *x = malloc(2 * M * sizeof(*x)), *t = x + M;
+	pm_pcg32 r;
+
+	cr_assert_not_null(x);
+	pm__pcg32_seed(&r, 5, 0);
+	for (size_t i = 0; i < M; i++) {
+		x[i] = 1 + 0.05 * pm__pcg32_uniform(&r);	/* 881 ratios in Python's draw */
+		t[i] = 1e-9 * pow(64 << (i % 4), 2) / (1 << (i % 3)) *
+		       (1 + 0.05 * pm__pcg32_uniform(&r));
+	}
+	cr_expect_eq(check(x, t, M).kind, PM__LEAK_NONE);
+	free(x);
+}
+
 Test(leak, too_few_rows_say_nothing)
 {
 	double t[] = { 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5 }, x[7];

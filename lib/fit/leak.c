@@ -28,8 +28,9 @@ enum { MIN_PAIRS = 8 };
 /* The CSV's rounding (6 or more significant digits) moves a ratio by
  * about 1e-6 of itself: ratios closer than this are one. */
 #define RATIO_TOL 1e-4
-/* At most this share of the pairs distinct ratios: the factor is a
- * function of a few levels (1000 / batch_size), not noise. */
+/* At most this share of the target's distinct values (at RATIO_TOL) in
+ * distinct ratios: the factor is a function of a few levels (1000 /
+ * batch_size), not noise. */
 #define MAX_RATIOS 0.1
 
 static int cmp_double(const void *a, const void *b)
@@ -74,7 +75,7 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 			 pm_error *err)
 {
 	double *w = malloc(4 * (n ? n : 1) * sizeof(*w)), *px = w, *pt, *lx, *lt, slope, lin;
-	size_t m = 0;
+	size_t m = 0, tvalues;
 	int whole = 1;
 
 	*out = (pm__leak){ .slope = NAN };
@@ -98,14 +99,22 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 		goto out;
 	lin = line_r2(px, pt, m, &slope);
 	out->r2 = fmax(lin, line_r2(lx, lt, m, &out->slope));
-	for (size_t i = 0; i < m; i++)
-		lt[i] = lx[i] - lt[i];	/* log(x / t) */
-	out->ratios = clusters(lt, m, RATIO_TOL);
-	out->distinct = clusters(px, m, 0);
 	/* whole numbers are a grid's (threads, n, a batch size) */
-	if (whole || (double)out->distinct < MIN_DISTINCT * (double)m)
+	if (whole)
 		goto out;
-	if ((double)out->ratios <= MAX_RATIOS * (double)m)
+	out->distinct = clusters(px, m, 0);
+	if ((double)out->distinct < MIN_DISTINCT * (double)m)
+		goto out;
+	for (size_t i = 0; i < m; i++) {
+		pt[i] = lt[i];
+		lt[i] = lx[i] - lt[i];	/* log(x / t) */
+	}
+	out->ratios = clusters(lt, m, RATIO_TOL);
+	/* "Few" against the target's own values at the same resolution: on
+	 * many rows, unrelated values crowd within RATIO_TOL too, and then
+	 * their ratios are as many as the target's values, not a tenth. */
+	tvalues = clusters(pt, m, RATIO_TOL);
+	if ((double)out->ratios <= MAX_RATIOS * (double)tvalues)
 		out->kind = PM__LEAK_UNITS;
 	else if (out->r2 >= MIN_R2 && out->slope >= SLOPE_LO && out->slope <= SLOPE_HI)
 		out->kind = PM__LEAK_PART;
@@ -117,7 +126,7 @@ out:
 pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *out,
 		      pm_error *err)
 {
-	size_t n = pm_dataset_nrows(d);
+	size_t n = pm_dataset_nrows(d), nx, nt;
 	double *x = malloc(2 * (n ? n : 1) * sizeof(*x));
 	pm_status st;
 
@@ -125,9 +134,18 @@ pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *
 		*out = (pm__leak){ .slope = NAN };
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
-	pm_dataset_col_present(d, col, x);
-	pm_dataset_col_present(d, target, x + n);
-	st = pm__leak_check(x, x + n, n, out, err);
+	nx = pm_dataset_col_present(d, col, x);
+	nt = pm_dataset_col_present(d, target, x + n);
+	/* A grid's few levels rule it out before any sort: the pairs are at
+	 * least nx + nt - n, its distinct values at most its levels. What
+	 * keeps the check cheap on a million rows of parameters. */
+	if (nx + nt > n &&
+	    (double)pm_dataset_col_nlevels(d, col) < MIN_DISTINCT * (double)(nx + nt - n)) {
+		*out = (pm__leak){ .slope = NAN };
+		st = PM_OK;
+	} else {
+		st = pm__leak_check(x, x + n, n, out, err);
+	}
 	free(x);
 	return st;
 }

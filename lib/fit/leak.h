@@ -18,8 +18,10 @@ typedef enum pm__leak_kind {
 typedef struct pm__leak {
 	pm__leak_kind kind;
 	size_t pairs;		/* rows where both are finite numbers > 0 */
-	size_t distinct;	/* the column's distinct values over them */
-	size_t ratios;		/* distinct ratios column / target (relative 1e-4) */
+	/* the column's distinct values over them, and the distinct ratios
+	 * column / target (relative 1e-4): 0 when not needed (whole numbers;
+	 * a grid's few values) */
+	size_t distinct, ratios;
 	double r2;		/* of the target on the column alone: the better of a
 				 * linear and a log-log line (0 with too few pairs) */
 	double slope;		/* of the log-log line */
@@ -30,7 +32,9 @@ typedef struct pm__leak {
 pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *out,
 			 pm_error *err);
 /* The same for columns col and target of d (cells that are not finite
- * numbers: no value). */
+ * numbers: no value); a column with fewer levels than half the rows it
+ * surely shares with the target is no leak, found without the statistics
+ * (*out zeroed, kind PM__LEAK_NONE). */
 pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *out,
 		      pm_error *err);
 /* Why l is a leak, in words, for a warning: "alone it explains R² = ...". */
