@@ -13,7 +13,8 @@ struct pm_spec {
 	pm_bounds bounds;
 	/* 1 when neither intrinsic nor categorical was named: every column not
 	 * otherwise used becomes numeric intrinsic, or categorical if it holds
-	 * text (pm_spec_resolve decides). */
+	 * text, or is left out as a leak of the target, with a note
+	 * (pm_spec_resolve decides). */
 	int infer_roles;
 	/* The model form (owned): NULL or "additive" (eq. 4.4),
 	 * "multiplicative", or a formula text (docs/maths.md), whose columns

@@ -151,8 +151,11 @@ typedef struct pm_bounds {
 /* Which column plays which role (DESIGN.md §5): opaque, built by
  * pm_spec_new, pm_spec_read_file or pm_spec_parse and changed by the setters
  * below. A spec with neither intrinsic nor categorical columns named infers
- * the roles: every column not otherwise used becomes numeric intrinsic, or
- * categorical if it holds text (pm_spec_resolve decides). */
+ * the roles: every column not otherwise used becomes numeric intrinsic
+ * (numbers, with gaps or not: pm_dataset_col_has_gaps), or categorical if
+ * it holds text, except a part or a copy of the target, which is left out
+ * (docs/formats.md, "Leaks"; the fit's model says so in a warning).
+ * pm_spec_resolve decides. */
 typedef struct pm_spec pm_spec;
 
 /* The spec's lists of column names. */
