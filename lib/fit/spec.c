@@ -210,9 +210,9 @@ pm_status pm__spec_note(pm_spec *s, pm_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	return pm__names_push(&s->notes, text, strlen(text)) ? pm__fail(err, PM_ENOMEM,
-									 "out of memory")
-							       : PM_OK;
+	if (pm__names_push(&s->notes, text, strlen(text)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	return PM_OK;
 }
 
 pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err)
@@ -499,9 +499,8 @@ static pm_status left_out(pm_spec *s, const pm_dataset *d, size_t c, size_t targ
 		return st;
 	pm__leak_why(&l, why, sizeof(why));
 	return pm__spec_note(s, err, "column '%s' is left out of the inputs inferred, as a part "
-			     "or a copy of the target: %s; to "
-			     "use it anyway, name the inputs (--intrinsic, --extrinsic), it "
-			     "among them", name, why);
+			     "or a copy of the target: %s; to use it anyway, name the inputs "
+			     "(--intrinsic, --extrinsic), it among them", name, why);
 }
 
 static pm_status resolve_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
@@ -540,13 +539,13 @@ static pm_status resolve_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 		return PM_ESCHEMA;	/* need_column found it above */
 	/* the names the spec uses, checked distinct above: the roles grow
 	 * below, but only by columns it does not use, after its items */
-	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l) ? PM_ENOMEM : PM_OK;
+	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l)
+		     ? pm__fail(err, PM_ENOMEM, "out of memory") : PM_OK;
 	for (size_t c = 0; c < pm_dataset_ncols(d) && !st; c++) {
 		const char *name = pm_dataset_col_name(d, c);
-		pm_names *nm;
-
 		int numbers = pm_dataset_col_is_numeric(d, c) || pm_dataset_col_has_gaps(d, c);
 		int leak = 0;
+		pm_names *nm;
 
 		if (strcmp(s->target, name) == 0 || pm__strindex_find(&used, name) != SIZE_MAX ||
 		    ignored(s, name))
