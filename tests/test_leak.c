@@ -42,6 +42,7 @@ static void grid_times(double *grid, double *t, pm_pcg32 *r)
 Test(leak, copy_in_other_units_is_a_leak)
 {
 	double n[N], t[N], ms[N], per[N];
+	char why[256];
 	pm_pcg32 r;
 	pm__leak l;
 
@@ -55,6 +56,10 @@ Test(leak, copy_in_other_units_is_a_leak)
 	cr_expect_eq(l.kind, PM__LEAK_UNITS);
 	cr_expect_eq(l.ratios, 1);
 	cr_expect_gt(l.r2, 0.999);
+	cr_expect(fabs(l.factor - 1000) < 1e-9, "%.17g", l.factor);
+	pm__leak_why(&l, why, sizeof(why));
+	cr_expect(strstr(why, "it is the target times 1000 (the target in other units"), "%s",
+		  why);
 	l = check(per, t, N);
 	cr_expect_eq(l.kind, PM__LEAK_UNITS, "the target over a batch size: 4 ratios");
 	cr_expect_eq(l.ratios, 4);

@@ -78,7 +78,7 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 	size_t m = 0, tvalues;
 	int whole = 1;
 
-	*out = (pm__leak){ .slope = NAN };
+	*out = (pm__leak){ .slope = NAN, .factor = NAN };
 	if (!w)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	pt = px + n;
@@ -110,6 +110,7 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 		lt[i] = lx[i] - lt[i];	/* log(x / t) */
 	}
 	out->ratios = clusters(lt, m, RATIO_TOL);
+	out->factor = exp(lt[m / 2]);	/* sorted: the median ratio */
 	/* "Few" against the target's own values at the same resolution: on
 	 * many rows, unrelated values crowd within RATIO_TOL too, and then
 	 * their ratios are as many as the target's values, not a tenth. */
@@ -131,7 +132,7 @@ pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *
 	pm_status st;
 
 	if (!x) {
-		*out = (pm__leak){ .slope = NAN };
+		*out = (pm__leak){ .slope = NAN, .factor = NAN };
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	nx = pm_dataset_col_present(d, col, x);
@@ -141,7 +142,7 @@ pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *
 	 * keeps the check cheap on a million rows of parameters. */
 	if (nx + nt > n &&
 	    (double)pm_dataset_col_nlevels(d, col) < MIN_DISTINCT * (double)(nx + nt - n)) {
-		*out = (pm__leak){ .slope = NAN };
+		*out = (pm__leak){ .slope = NAN, .factor = NAN };
 		st = PM_OK;
 	} else {
 		st = pm__leak_check(x, x + n, n, out, err);
@@ -152,10 +153,12 @@ pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *
 
 void pm__leak_why(const pm__leak *l, char *buf, size_t size)
 {
-	if (l->kind == PM__LEAK_UNITS)
-		snprintf(buf, size, "it is the target times a factor of %zu value%s (the target "
-			 "in other units; alone it explains R² = %.4f of it)", l->ratios,
-			 l->ratios == 1 ? "" : "s", l->r2);
+	if (l->kind == PM__LEAK_UNITS && l->ratios == 1)
+		snprintf(buf, size, "it is the target times %.6g (the target in other units; "
+			 "alone it explains R² = %.4f of it)", l->factor, l->r2);
+	else if (l->kind == PM__LEAK_UNITS)
+		snprintf(buf, size, "it is the target times a factor of %zu values (the target "
+			 "in other units; alone it explains R² = %.4f of it)", l->ratios, l->r2);
 	else
 		snprintf(buf, size, "alone it explains R² = %.4f of the target, in proportion "
 			 "(log-log slope %.2f), with a value of its own on %zu of %zu rows",

@@ -25,6 +25,7 @@ typedef struct pm__leak {
 	double r2;		/* of the target on the column alone: the better of a
 				 * linear and a log-log line (0 with too few pairs) */
 	double slope;		/* of the log-log line */
+	double factor;		/* the median ratio column / target (NaN: not needed) */
 } pm__leak;
 
 /* The criterion over x[r], t[r], r < n (NaN: no value on that row).
