@@ -32,7 +32,9 @@ const char discover_usage[] =
 	"                         rather than keep the search's numbers (x^1.5)\n"
 	"\n"
 	"Roles are fit's (--target, --intrinsic, --extrinsic, --categorical, --ignore,\n"
-	"--spec; numeric inputs are searched, categorical ones give offsets). Every other\n"
+	"--spec; numeric inputs are searched, categorical ones give offsets; inferred,\n"
+	"they leave out a part or a copy of the target, as fit's do), and so is\n"
+	"--drop-incomplete (rows with an empty or nan cell in a column used). Every other\n"
 	"option of 'perfmodel fit' applies to the final fit: --loss, --seed, --threads,\n"
 	"-o, --json, --quiet, ... With --json the table goes to stderr and the model\n"
 	"document to stdout, with the search in it as \"discovery\".\n";

@@ -26,6 +26,12 @@ const char fit_usage[] =
 	"                         Without them every other column is used: numeric ones as\n"
 	"                         intrinsic, text ones as categorical; \"\" names none.\n"
 	"  --ignore A,B           leave these columns out of every role\n"
+	"                         Inference leaves out a column that is a part or a copy\n"
+	"                         of the target (a worker's time, the time in other units;\n"
+	"                         docs/formats.md, \"Leaks\") and says so in a warning.\n"
+	"  --drop-incomplete      drop the rows with an empty or nan cell in the target or a\n"
+	"                         numeric input, and say how many (default: such a cell is\n"
+	"                         an error naming it)\n"
 	"\n"
 	"Target kind (docs/maths.md): what --target measures; the fit works on the time it\n"
 	"implies and reports, predicts and evaluates in the target's own quantity:\n"
@@ -113,7 +119,7 @@ enum {
 	OPT_LOSS, OPT_FORMS, OPT_CV, OPT_CV_SEED, OPT_FORM, OPT_FORMULA,
 	OPT_TEST_FRACTION, OPT_SPLIT_SEED, OPT_TEST, OPT_SEEDS, OPT_WORKERS, OPT_PLOT_DIR,
 	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_MAX_TERMS, OPT_BEAM, OPT_TOP, OPT_TARGET_KIND,
-	OPT_RESOURCE, OPT_REFINE, OPT_NO_INTERVALS, OPT_WARM_START,
+	OPT_RESOURCE, OPT_REFINE, OPT_NO_INTERVALS, OPT_WARM_START, OPT_DROP_INCOMPLETE,
 };
 
 static const struct option long_options[] = {
@@ -123,6 +129,7 @@ static const struct option long_options[] = {
 	{ "intrinsic", required_argument, NULL, OPT_INTRINSIC },
 	{ "categorical", required_argument, NULL, OPT_CATEGORICAL },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "drop-incomplete", no_argument, NULL, OPT_DROP_INCOMPLETE },
 	{ "target-kind", required_argument, NULL, OPT_TARGET_KIND },
 	{ "resource", required_argument, NULL, OPT_RESOURCE },
 	{ "output", required_argument, NULL, 'o' },
@@ -337,6 +344,7 @@ static int parse_option(int c, const char *v, struct fit_args *a)
 	case OPT_INTRINSIC: a->intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->categorical = v; return 0;
 	case OPT_IGNORE: a->ignore = v; return 0;
+	case OPT_DROP_INCOMPLETE: a->ro.drop_incomplete = 1; return 0;
 	case OPT_TARGET_KIND:
 		if (pm_target_kind_from_name(v, NULL, NULL))
 			return bad_value("target-kind", v, "time, speedup, efficiency or throughput");

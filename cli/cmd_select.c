@@ -32,7 +32,8 @@ const char select_usage[] =
 	"  --cv-seed N            seed of the folds (default: the fit's --seed)\n"
 	"\n"
 	"Every option of 'perfmodel fit' applies to each fit ('perfmodel help fit'):\n"
-	"roles or --spec, --reg, --seed, --threads, -o, --json, --quiet, ...\n"
+	"roles or --spec, --drop-incomplete, --reg, --seed, --threads, -o, --json,\n"
+	"--quiet, ...\n"
 	"With --json the table goes to stderr, the model document to stdout, with the\n"
 	"table in it as \"selection\". A candidate whose fit was constant (one prediction\n"
 	"for every row) is flagged and chosen only when strictly better.\n";

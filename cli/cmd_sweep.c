@@ -18,6 +18,8 @@ const char sweep_usage[] =
 	"                         as for fit (without --intrinsic/--categorical the other\n"
 	"                         columns are used)\n"
 	"  --ignore A,B           leave these columns out, as for fit\n"
+	"  --drop-incomplete      drop the rows with an empty or nan cell in the target or a\n"
+	"                         numeric input, as for fit\n"
 	"  --target-kind K, --resource COL, --per COL\n"
 	"                         what the target measures (time, speedup, efficiency,\n"
 	"                         throughput), as for fit\n"
@@ -45,7 +47,7 @@ enum {
 	OPT_SPEC = 256, OPT_TARGET, OPT_LAMBDA, OPT_REG, OPT_CV, OPT_CV_SEED, OPT_TEST_FRACTION,
 	OPT_SEED, OPT_THREADS, OPT_MAXITER, OPT_POPSIZE, OPT_SCALE, OPT_CSV, OPT_JSON,
 	OPT_EXTRINSIC, OPT_INTRINSIC, OPT_CATEGORICAL, OPT_FORM, OPT_FORMULA, OPT_LOSS,
-	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_TARGET_KIND, OPT_RESOURCE,
+	OPT_ENGINE, OPT_IGNORE, OPT_VALIDATE, OPT_TARGET_KIND, OPT_RESOURCE, OPT_DROP_INCOMPLETE,
 };
 
 /* in the order of the enum: parse_one names an option by c - OPT_SPEC */
@@ -72,6 +74,7 @@ static const struct option sweep_options[] = {
 	{ "loss", required_argument, NULL, OPT_LOSS },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "drop-incomplete", no_argument, NULL, OPT_DROP_INCOMPLETE },
 	{ "validate", required_argument, NULL, OPT_VALIDATE },
 	{ "target-kind", required_argument, NULL, OPT_TARGET_KIND },
 	{ "resource", required_argument, NULL, OPT_RESOURCE },
@@ -128,6 +131,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 	case OPT_INTRINSIC: a->roles.intrinsic = v; return 0;
 	case OPT_CATEGORICAL: a->roles.categorical = v; return 0;
 	case OPT_IGNORE: a->roles.ignore = v; return 0;
+	case OPT_DROP_INCOMPLETE: a->ro.drop_incomplete = 1; return 0;
 	case OPT_VALIDATE: a->validate = v; return 0;
 	case OPT_TARGET_KIND:
 		if (pm_target_kind_from_name(v, NULL, NULL))

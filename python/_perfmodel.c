@@ -522,6 +522,8 @@ static pm_status read_options(PyObject *o, pm_read_options *ro, pm_error *err)
 	ro->metric = opt_str(o, "metric");
 	if (opt_uint(o, "inclusive", &u) == 1)
 		ro->inclusive = (int)u;
+	if (opt_uint(o, "drop_incomplete", &u) == 1)
+		ro->drop_incomplete = (int)u;
 	if (opt_uint(o, "scaling", &u) == 1)
 		ro->scaling = (pm_cube_scaling)u;
 	if (opt_str(o, "weights") && strcmp(opt_str(o, "weights"), "inverse-variance") == 0)

@@ -101,7 +101,8 @@ static pm_status load(const pm_source *src, const pm_spec *s, const pm_fit_optio
 	    (st = pm_spec_read_data(*sp, src->path, &src->read, &r->data, &r->info, err)) ||
 	    (src->test_path &&
 	     (st = pm_spec_read_data(*sp, src->test_path, &src->read, &r->test, NULL, err))) ||
-	    (st = derive(*sp, &r->data, err)) || (r->test && (st = derive(*sp, &r->test, err))))
+	    (st = derive(*sp, &r->data, err)) || (r->test && (st = derive(*sp, &r->test, err))) ||
+	    (st = pm__spec_complete(*sp, &r->data, &r->test, src->read.drop_incomplete, err)))
 		return st;
 	*fo = *o;
 	fo->test = r->test;

@@ -285,6 +285,39 @@ pm_status pm_dataset_col_numbers(const pm_dataset *d, size_t col, double *values
 	return PM_OK;
 }
 
+int pm_dataset_col_has_gaps(const pm_dataset *d, size_t col)
+{
+	const column *c = d && col < d->ncols ? &d->col[col] : NULL;
+	int numbers = 0, gaps = 0;
+
+	if (!c || c->numeric)
+		return 0;
+	for (size_t v = 0; v < c->nlevels; v++) {
+		if (c->kind[v] == PM_NUM_TEXT)
+			return 0;
+		numbers |= c->kind[v] == PM_NUM_OK;
+		gaps |= c->kind[v] != PM_NUM_OK;
+	}
+	return numbers && gaps;
+}
+
+size_t pm_dataset_col_present(const pm_dataset *d, size_t col, double *values)
+{
+	const column *c = d && col < d->ncols ? &d->col[col] : NULL;
+	size_t n = 0;
+
+	if (!c || !values)
+		return 0;
+	for (size_t r = 0; r < d->nrows; r++) {
+		size_t v = pm__code_at(c, r);
+
+		/* a text level's value is NaN already; an infinite one's is not */
+		values[r] = c->numeric || c->kind[v] == PM_NUM_OK ? c->value[v] : NAN;
+		n += !isnan(values[r]);
+	}
+	return n;
+}
+
 size_t pm_dataset_col_nlevels(const pm_dataset *d, size_t col)
 {
 	return d && col < d->ncols ? d->col[col].nlevels : 0;

@@ -10,6 +10,7 @@
 #include "fit/de.h"
 #include "core/error.h"
 #include "fit/holdout.h"
+#include "fit/leak.h"
 #include "model/model_impl.h"
 #include "fit/polish.h"
 #include "core/pool.h"
@@ -490,7 +491,7 @@ static pm_status fit_rows(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 	    (st = pm__spec_formula_roles(rs, d, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm__problem_build(d, rs, o->scale, o->loss, &p, err)) ||
 	    (st = new_model(&p, rs, o->scale, &m, err)) || (st = keep_workers(m, rs, err)) ||
-	    (st = keep_kind(m, rs, err)) ||
+	    (st = keep_kind(m, rs, err)) || (st = pm__leak_warnings(d, rs, m, err)) ||
 	    (o->warm_start && (st = pm__warm_init(o->warm_start, m, &warm, err))))
 		goto out;
 	if (p.nrows < m->nparams) {

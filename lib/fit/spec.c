@@ -4,13 +4,16 @@
 #include "perfmodel/perfmodel.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/names.h"
 #include "model/formula.h"
+#include "fit/leak.h"
 #include "fit/spec_impl.h"
 
 const char *const pm__spec_role_key[NROLES] = { "intrinsic", "categorical", "extrinsic",
@@ -147,6 +150,7 @@ void pm_spec_free(pm_spec *s)
 	for (int r = 0; r < NROLES; r++)
 		pm__names_truncate(pm__spec_role_names(s, r), 0);
 	pm__names_truncate(&s->ignore, 0);
+	pm__names_truncate(&s->notes, 0);
 	free(s);
 }
 
@@ -188,11 +192,27 @@ pm_status pm__spec_copy(const pm_spec *s, pm_spec **out, pm_error *err)
 	for (size_t i = 0; i < s->ignore.n; i++)
 		if (pm__names_push(&c->ignore, s->ignore.name[i], strlen(s->ignore.name[i])))
 			goto oom;
+	for (size_t i = 0; i < s->notes.n; i++)
+		if (pm__names_push(&c->notes, s->notes.name[i], strlen(s->notes.name[i])))
+			goto oom;
 	*out = c;
 	return PM_OK;
 oom:
 	pm_spec_free(c);
 	return pm__fail(err, PM_ENOMEM, "out of memory");
+}
+
+pm_status pm__spec_note(pm_spec *s, pm_error *err, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (pm__names_push(&s->notes, text, strlen(text)))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	return PM_OK;
 }
 
 pm_status pm_spec_set_target(pm_spec *s, const char *target, pm_error *err)
@@ -464,9 +484,28 @@ static pm_status drop_ignored(pm_spec *s, const pm_dataset *d, pm_error *err)
 	return PM_OK;
 }
 
+/* Whether inference leaves numeric column c out as a leak of the target:
+ * *leak = 1, with a note saying so. */
+static pm_status left_out(pm_spec *s, const pm_dataset *d, size_t c, size_t target, int *leak,
+			  pm_error *err)
+{
+	const char *name = pm_dataset_col_name(d, c);
+	char why[256];
+	pm__leak l;
+	pm_status st = pm__leak_of(d, c, target, &l, err);
+
+	*leak = !st && l.kind != PM__LEAK_NONE;
+	if (!*leak)
+		return st;
+	pm__leak_why(&l, why, sizeof(why));
+	return pm__spec_note(s, err, "column '%s' is left out of the inputs inferred, as a part "
+			     "or a copy of the target: %s; to use it anyway, name the inputs "
+			     "(--intrinsic, --extrinsic), it among them", name, why);
+}
+
 static pm_status resolve_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 {
-	size_t old_i, old_c;
+	size_t old_i, old_c, old_n, target;
 	struct role_list l;
 	pm__strindex used;
 	pm_status st;
@@ -495,25 +534,36 @@ static pm_status resolve_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 	}
 	old_i = s->intrinsic.n;
 	old_c = s->categorical.n;
+	old_n = s->notes.n;
+	if (pm_dataset_col_index(d, s->target, &target, err))
+		return PM_ESCHEMA;	/* need_column found it above */
 	/* the names the spec uses, checked distinct above: the roles grow
 	 * below, but only by columns it does not use, after its items */
-	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l) ? PM_ENOMEM : PM_OK;
+	st = pm__strindex_all(&used, role_list_init(&l, s), role_item, &l)
+		     ? pm__fail(err, PM_ENOMEM, "out of memory") : PM_OK;
 	for (size_t c = 0; c < pm_dataset_ncols(d) && !st; c++) {
 		const char *name = pm_dataset_col_name(d, c);
+		int numbers = pm_dataset_col_is_numeric(d, c) || pm_dataset_col_has_gaps(d, c);
+		int leak = 0;
 		pm_names *nm;
 
 		if (strcmp(s->target, name) == 0 || pm__strindex_find(&used, name) != SIZE_MAX ||
 		    ignored(s, name))
 			continue;
-		nm = pm_dataset_col_is_numeric(d, c) ? &s->intrinsic : &s->categorical;
+		if (numbers && (st = left_out(s, d, c, target, &leak, err)))
+			break;
+		if (leak)
+			continue;
+		nm = numbers ? &s->intrinsic : &s->categorical;
 		if (pm__names_push(nm, name, strlen(name)) != 0)
-			st = PM_ENOMEM;
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	pm__strindex_free(&used);
 	if (st) {
 		pm__names_truncate(&s->intrinsic, old_i);
 		pm__names_truncate(&s->categorical, old_c);
-		return pm__fail(err, PM_ENOMEM, "out of memory");
+		pm__names_truncate(&s->notes, old_n);
+		return st;
 	}
 	s->infer_roles = 0;
 	return PM_OK;

@@ -144,6 +144,7 @@ _OPTIONS = {
     "throughput": _text, "name_pattern": _text, "region": _text, "metric": _text,
     "weights": _choice("none", "inverse-variance"),
     "inclusive": _flag, "scaling": _choice("weak", "strong", "each"),
+    "drop_incomplete": _flag,
     # selection
     "forms": _names, "cv": _whole(2, 1000000, "a whole number of folds >= 2"),
     "cv_seed": _whole(0, _UINT64, "a whole number >= 0"),
@@ -263,6 +264,8 @@ def _options(mode, spec, options, tmp):
             o[k] = v[k]
     if v.get("inclusive"):
         o["inclusive"] = 1
+    if v.get("drop_incomplete"):
+        o["drop_incomplete"] = 1
     if "scaling" in v:
         o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
 

@@ -293,6 +293,32 @@ def test_bad_data_names_the_cell(gemm, tmp_path):
         perfmodel.fit(42, spec)
 
 
+def test_a_gap_among_numbers_is_an_error_or_a_dropped_row(tmp_path):
+    # 'nan' in a column of numbers keeps it numeric (never a categorical):
+    # the fit names the cell, or drop_incomplete drops and counts its row
+    lines = ["n,x,time_s"] + [f"{n},{1 + n % 3},{0.01 * n ** 1.5 * (1 + n % 3):.6g}"
+                              for n in range(1, 13)]
+    lines[4] = "4,nan,0.16"
+    gap = tmp_path / "gap.csv"
+    gap.write_text("\n".join(lines) + "\n")
+    with pytest.raises(perfmodel.Error, match=r"column 'x': 'nan' is not a finite number.*"
+                       r"--drop-incomplete") as e:
+        perfmodel.fit(str(gap), target="time_s", form="additive", threads=1)
+    assert (e.value.file, e.value.line, e.value.column) == (str(gap), 5, 3)
+    m = perfmodel.fit(str(gap), target="time_s", form="additive", threads=1,
+                      drop_incomplete=True)
+    assert any("dropped 1 incomplete row" in w and "(empty or nan in x)" in w
+               for w in m.warnings)
+    assert m.metrics["training"]["rows"] == 11
+
+
+def test_a_copy_of_the_target_is_not_an_inferred_input(source):
+    m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"), target="time_per_iter_s",
+                      form="additive", threads=1, maxiter=30)
+    assert not any(i.startswith("t_worker") for i in m.inputs)
+    assert sum("left out of the inputs inferred" in w for w in m.warnings) == 2
+
+
 def test_zeros_fit_under_mae_and_are_refused_under_mape():
     # a count 3·n^1.5 that is 0 at n = 1: a value under mae (the default)
     n = [1, 2, 4, 8, 16, 32]

@@ -105,6 +105,13 @@ typedef struct pm_read_options {
 	/* NULL, or runs already read (pm_read_cache_new): a read of the path
 	 * and pair it holds takes them from there */
 	const pm_read_cache *cache;
+	/* 1: drop the rows with an empty or nan cell in a numeric column the
+	 * model uses (its target and numeric inputs; pm_dataset_col_has_gaps),
+	 * which the fit says in a warning ("dropped 50 incomplete rows ...");
+	 * 0: such a cell is an error naming it. Read by pm_fit_file and the
+	 * other pipelines, after the roles are resolved; not by
+	 * pm_dataset_read, which knows no roles. */
+	int drop_incomplete;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */

@@ -58,6 +58,18 @@ PM_API unsigned pm_dataset_cell_line(const pm_dataset *d, size_t row, size_t col
 PM_API unsigned pm_dataset_cell_column(const pm_dataset *d, size_t row, size_t col);
 /* 1 if every cell of the column is a finite decimal number, else 0. O(1). */
 PM_API int pm_dataset_col_is_numeric(const pm_dataset *d, size_t col);
+/* A column of numbers with gaps: 1 when some cell is empty or not a finite
+ * number (nan, inf: any case) and every other cell, at least one, is a
+ * finite number; else 0 (a numeric column, one with text, no d). Such a
+ * column is numbers, not categories, with a value missing on some rows:
+ * role inference makes it a numeric input, and a fit that uses it fails at
+ * its first gap unless the rows with gaps are dropped
+ * (pm_read_options.drop_incomplete). O(levels). */
+PM_API int pm_dataset_col_has_gaps(const pm_dataset *d, size_t col);
+/* Each row's number of the column into values[0, nrows), NaN where the cell
+ * is not a finite number (empty, nan, inf or text); returns the rows that
+ * have one. 0 and nothing written for no d or values or col out of range. */
+PM_API size_t pm_dataset_col_present(const pm_dataset *d, size_t col, double *values);
 /* One cell as a finite number (parsed when the dataset was read). PM_ESCHEMA
  * naming FILE:LINE:COL and the column when the cell is empty, text, NaN or
  * infinite. */
@@ -139,8 +151,11 @@ typedef struct pm_bounds {
 /* Which column plays which role (DESIGN.md §5): opaque, built by
  * pm_spec_new, pm_spec_read_file or pm_spec_parse and changed by the setters
  * below. A spec with neither intrinsic nor categorical columns named infers
- * the roles: every column not otherwise used becomes numeric intrinsic, or
- * categorical if it holds text (pm_spec_resolve decides). */
+ * the roles: every column not otherwise used becomes numeric intrinsic
+ * (numbers, with gaps or not: pm_dataset_col_has_gaps), or categorical if
+ * it holds text, except a part or a copy of the target, which is left out
+ * (docs/formats.md, "Leaks"; the fit's model says so in a warning).
+ * pm_spec_resolve decides. */
 typedef struct pm_spec pm_spec;
 
 /* The spec's lists of column names. */
