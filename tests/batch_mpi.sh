@@ -117,7 +117,7 @@ fi
 # keeps the others): rank 0 hears no heartbeat from it for 15 s, its job
 # becomes an error line, the others finish the rest
 for s in $(seq 12); do
-	echo "{\"id\": \"k$s\", \"data\": \"lenet5_cpu.csv\", \"spec\": \"lenet5.json\", \"seed\": $s, \"threads\": 1}"
+	echo "{\"id\": \"k$s\", \"data\": \"lenet5_cpu.csv\", \"spec\": \"lenet5.json\", \"form\": \"additive\", \"seed\": $s, \"threads\": 1}"
 done >kill.jsonl
 mpirun --allow-run-as-root --oversubscribe --enable-recovery -np 2 "$pm" batch kill.jsonl \
 	-o killed.jsonl >kill.log 2>&1 &

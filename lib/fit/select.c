@@ -297,6 +297,11 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 	*best = 0;
 	if (n == 0 || !cand)
 		return pm__fail(err, PM_EINVAL, "no candidate to choose from");
+	/* a scheme that cannot hold out is the caller's error, not the data's
+	 * (no candidate would be validated, and none should be chosen so) */
+	if (v && v->scheme == PM_SCHEME_KFOLD && v->folds < 2)
+		return pm__fail(err, PM_EINVAL, "%u folds: cross-validation needs 2 or more",
+				v->folds);
 	/* a warm start is of one form: the candidates' differ */
 	if (o->warm_start)
 		return pm__fail(err, PM_EINVAL, "a warm start refits the form of one model: not "
