@@ -115,10 +115,10 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
  * is above s->cutoff (not scored). Writes only s's scratch
  * and h: threads evaluate side by side, each with its own scratch. */
 int pm__disc_evaluate(struct search *s, struct hyp *h);
-/* h's fit to every row: each row's residual t - prediction into e, and
- * the product of its categoricals' multipliers (1 without) into m. Writes
- * s's scratch. */
-void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m);
+/* h's fit to every row: each row's residual t - prediction into e, the
+ * product of its categoricals' multipliers (1 without) into m, and its
+ * coefficients into c (PM_NNLS_MAX). Writes s's scratch. */
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m, double *c);
 /* h in the formula language; malloc'd, NULL when out of memory. fitted:
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */

@@ -342,10 +342,8 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	return isfinite(h->score);
 }
 
-void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m)
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m, double *c)
 {
-	double c[PM_NNLS_MAX];
-
 	solve_all(s, h, c);
 	for (size_t r = 0; r < s->n; r++) {
 		e[r] = s->y[r] - predict(s, h, c, r, s->nin, 0.0);
