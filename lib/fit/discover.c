@@ -401,6 +401,7 @@ struct batch {
 /* Each thread's solver scratch (discover_impl.h, struct search). */
 struct scratch {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
+	unsigned char *strat;
 };
 
 /* h to be evaluated this step, unless tried or too large. */
@@ -424,6 +425,7 @@ static struct search with_scratch(const struct search *s, const struct scratch *
 	local.vec_all = w->vec_all;
 	local.gram = w->gram;
 	local.vec = w->vec;
+	local.strat = w->strat;
 	return local;
 }
 
@@ -1263,13 +1265,14 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 		free(w[i].vec_all);
 		free(w[i].gram);
 		free(w[i].vec);
+		free(w[i].strat);
 	}
 	free(w);
 }
 
 /* The pool of o's threads (0: the CPUs) and each one's solver scratch. */
-static pm_status workers(const pm_discover_options *o, pm_pool **pool, struct scratch **w,
-			 pm_error *err)
+static pm_status workers(const struct search *s, const pm_discover_options *o, pm_pool **pool,
+			 struct scratch **w, pm_error *err)
 {
 	pm_status st = pm__pool_new(o->threads ? o->threads : pm_cpu_count(), pool, err);
 	unsigned n;
@@ -1287,7 +1290,8 @@ static pm_status workers(const pm_discover_options *o, pm_pool **pool, struct sc
 		k->gram = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*k->gram));
 		k->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec_all));
 		k->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec));
-		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec)
+		k->strat = malloc(s->n + 1);
+		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	return PM_OK;
@@ -1333,7 +1337,7 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
 	    (st = inputs(&sr, rs, err)) || (st = target_and_folds(&sr, rs, err)) ||
-	    (st = single_terms(&sr, err)) || (st = workers(&opt, &pool, &w, err)) ||
+	    (st = single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
 	if (!sr.nseen && !sr.interrupted) {
