@@ -275,7 +275,9 @@ static double update_multipliers(struct search *s, const struct hyp *h, size_t c
  * alternately c given the multipliers and each categorical's multipliers
  * given c and the others, ending with c, until no multiplier moves by
  * more than ALS_TOL of itself (or ALS_ROUNDS); from multipliers 1, or (a
- * fold's rows, nearly all the rows) from the last solve's. */
+ * fold's rows, nearly all the rows) from the last solve's, whose
+ * coefficients c then start each NNLS from their passive set, as a round
+ * does from the round before's. */
 static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
 			 int fresh, double *c)
 {
@@ -283,7 +285,7 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX], change = INFINITY;
 
 	if (!h->mask) {
-		pm__nnls(A, a, p, c);
+		(fresh ? pm__nnls : pm__nnls_from)(A, a, p, c);
 		return;
 	}
 	for (size_t cat = 0; fresh && cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
@@ -306,7 +308,7 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 					G[i * p + j] += di * (j < nt ? m : 1.0) * A[(k * p + i) * p + j];
 			}
 		}
-		pm__nnls(G, b, p, c);
+		(fresh && !round ? pm__nnls : pm__nnls_from)(G, b, p, c);
 		if (round == ALS_ROUNDS || change < ALS_TOL)
 			return;
 		change = 0.0;
