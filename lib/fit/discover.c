@@ -32,6 +32,16 @@ enum { PER_SKELETON = 4, CLIMBERS = 4 };
 /* terms of the pool an add move tries from a hypothesis (add_terms); the
  * products a multiply move tries (products) */
 enum { ADD_SCREEN = 256, MUL_SCREEN = 32 };
+/* inputs whose seed factors are paired into the pool: of every pair of
+ * every input's, the pool grew with the square of the columns (a 1 000-
+ * column table took 5.5 GB) */
+enum { PAIR_INPUTS = 16 };
+/* What a search may take (memory_check), and the terms its moves add to
+ * the pool per beam hypothesis and term of the budget, at most as measured
+ * (LeNet-5: 8 818 terms in all, 360 of them one-factor ones; the 1 000-
+ * column table of bench/wide_csv.py 9 312 beyond its one-factor ones) */
+#define MEMORY_BUDGET (1024.0 * 1024 * 1024)
+enum { GROWTH_TERMS = 256 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
@@ -951,6 +961,39 @@ static size_t seeds(const struct search *s, struct factor *out)
 	return n;
 }
 
+/* Marks in keep[] the PAIR_INPUTS inputs whose best one-term hypothesis
+ * scored best (an input with none scored, which the first step's screen
+ * left out, after those, in column order). */
+static void pair_inputs(const struct search *s, unsigned char *keep)
+{
+	double *best = malloc((s->nin + 1) * sizeof(*best));
+
+	memset(keep, s->nin <= PAIR_INPUTS || !best, s->nin);
+	if (s->nin <= PAIR_INPUTS || !best) {	/* out of memory: all, as before */
+		free(best);
+		return;
+	}
+	for (size_t i = 0; i < s->nin; i++)
+		best[i] = INFINITY;
+	for (size_t k = 0; k < s->nseen; k++) {
+		const struct hyp *h = &s->seen[k];
+		const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
+
+		if (t && !t->sel && t->nf == 1)
+			best[t->f[0].input] = fmin(best[t->f[0].input], h->score);
+	}
+	for (size_t n = 0; n < PAIR_INPUTS; n++) {
+		size_t at = SIZE_MAX;
+
+		for (size_t i = 0; i < s->nin; i++)
+			if (!keep[i] && (at == SIZE_MAX || best[i] < best[at] ||
+					 (isnan(best[at]) && !isnan(best[i]))))
+				at = i;
+		keep[at] = 1;
+	}
+	free(best);
+}
+
 /* The beam search from C alone: each step makes every move from every
  * hypothesis of the beam, which keeps the `beam` best so far. Up to one
  * term at first, then two, ... up to max_terms: the budget grows by one
@@ -969,11 +1012,12 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
 	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
 	unsigned *seed_term = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed_term));
+	unsigned char *pair = malloc(s->nin + 1);
 	struct batch b = { .w = w, .stop = o->stop,
 			   .resid = malloc((3 * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
-	if (!beam || !from || !seed || !seed_term || !b.resid) {
+	if (!beam || !from || !seed || !seed_term || !pair || !b.resid) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -997,6 +1041,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			changed = i >= nfrom || !same(&beam[i], &from[i]);
 		if (first && !st) {
 			nseed = seeds(s, seed);
+			pair_inputs(s, pair);
 			for (size_t i = 0; i < nseed && !st; i++)
 				st = term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
 						&seed_term[i], err);
@@ -1005,7 +1050,8 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 					struct term t = { .nf = 2, .f = { seed[i], seed[j] } };
 					unsigned idx;
 
-					if (seed[i].input != seed[j].input)
+					if (seed[i].input != seed[j].input && pair[seed[i].input] &&
+					    pair[seed[j].input])
 						st = term_index(s, &t, &idx, err);
 				}
 		} else if (!changed || step + 1 == MAX_STEPS) {
@@ -1022,6 +1068,7 @@ out:
 	free(from);
 	free(seed);
 	free(seed_term);
+	free(pair);
 	return st;
 }
 
@@ -1184,6 +1231,41 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	return st;
 }
 
+/* Refuses a search whose estimate of what it would allocate exceeds
+ * MEMORY_BUDGET, before it allocates it: each term of the pool holds a
+ * column of every row, and the pool is every input's one-factor terms,
+ * the pairs of PAIR_INPUTS inputs' seed factors and what the moves add;
+ * then the hypotheses remembered and each thread's Grams. Linear in the
+ * inputs, so a wide table is refused with what to name, not after
+ * gigabytes (a 1 000-column one took 5.5 GB). */
+static pm_status memory_check(const struct search *s, const pm_discover_options *o,
+			      pm_error *err)
+{
+	double per_term = (double)sizeof(struct term) + 16.0 + 8.0 * (double)s->n;
+	double singles = (double)s->nin * (NEXPO * 3 + 2 + 2 * BREAKS);
+	double seeds = (double)(s->nin < PAIR_INPUTS ? s->nin : PAIR_INPUTS) * (SEEDS + 5);
+	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
+	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
+	double threads = o->threads ? o->threads : pm_cpu_count();
+	double in = (double)s->nin * (double)s->n * 16.0;
+	double scratch = threads * (2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) * 8.0 +
+				    (double)s->n);
+	double terms = (singles + seeds * seeds / 2 + growth) * per_term;
+	double total = terms + hyps * (sizeof(struct hyp) + 16.0) + in + scratch;
+
+	if (total <= MEMORY_BUDGET)
+		return PM_OK;
+	return pm__fail(err, PM_EINVAL,
+			"discover: the search would take about %.0f MiB, more than %.0f: %zu inputs "
+			"x %zu rows (%.1f MiB a numeric input, %.0f MiB for --beam %u x "
+			"--max-terms %u); name fewer inputs (--intrinsic, --extrinsic, --ignore), "
+			"lower --beam or --max-terms, or sample the rows",
+			total / 1048576, MEMORY_BUDGET / 1048576, s->nin, s->n,
+			(NEXPO * 3 + 2 + 2 * BREAKS) * per_term / 1048576,
+			(growth * per_term + hyps * (sizeof(struct hyp) + 16.0)) / 1048576, o->beam,
+			o->max_terms);
+}
+
 /* The target (its time scale) and its weights 1/t^2; the folds' rows in order. */
 static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error *err)
 {
@@ -1336,7 +1418,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	sr.folds = &folds;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
-	    (st = inputs(&sr, rs, err)) || (st = target_and_folds(&sr, rs, err)) ||
+	    (st = inputs(&sr, rs, err)) || (st = memory_check(&sr, &opt, err)) ||
+	    (st = target_and_folds(&sr, rs, err)) ||
 	    (st = single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
