@@ -31,7 +31,7 @@ enum { BREAKS = 6 };
 enum { PER_SKELETON = 4, CLIMBERS = 4 };
 /* terms of the pool an add move tries from a hypothesis (add_terms); the
  * products a multiply move tries (products) */
-enum { ADD_SCREEN = 256, MUL_SCREEN = 32 };
+enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
 /* inputs whose seed factors are paired into the pool: of every pair of
  * every input's, the pool grew with the square of the columns (a 1 000-
  * column table took 5.5 GB) */
@@ -411,7 +411,7 @@ struct batch {
 /* Each thread's solver scratch (discover_impl.h, struct search). */
 struct scratch {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
-	unsigned char *strat;
+	unsigned char *strat, *lv;
 };
 
 /* h to be evaluated this step, unless tried or too large. */
@@ -436,6 +436,7 @@ static struct search with_scratch(const struct search *s, const struct scratch *
 	local.gram = w->gram;
 	local.vec = w->vec;
 	local.strat = w->strat;
+	local.lv = w->lv;
 	return local;
 }
 
@@ -1348,6 +1349,7 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 		free(w[i].gram);
 		free(w[i].vec);
 		free(w[i].strat);
+		free(w[i].lv);
 	}
 	free(w);
 }
@@ -1373,7 +1375,9 @@ static pm_status workers(const struct search *s, const pm_discover_options *o, p
 		k->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec_all));
 		k->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec));
 		k->strat = malloc(s->n + 1);
-		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat)
+		k->lv = malloc(MAX_STRATA * MAX_FACTOR_CATS);
+		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat ||
+		    !k->lv)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	return PM_OK;

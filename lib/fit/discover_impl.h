@@ -86,6 +86,7 @@ struct search {
 	 * of every row and of a fold's training rows, per level combination */
 	double *mult, *gram_all, *vec_all, *gram, *vec;
 	unsigned char *strat;	/* each row's level combination of the hypothesis's mask */
+	unsigned char *lv;	/* each combination's levels, MAX_STRATA * MAX_FACTOR_CATS */
 	size_t evaluated, rejected;
 	/* a hypothesis whose MAPE on the rows it was fitted to exceeds this
 	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */

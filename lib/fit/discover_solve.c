@@ -82,15 +82,17 @@ static double *mult(const struct search *s, size_t c)
 	return s->mult + c * MAX_STRATA;
 }
 
-/* The product of the multipliers of combination k, categorical `but` left
- * out (past the categoricals: none). */
+/* The product of the multipliers of combination k of the mask that
+ * prepare() was given, categorical `but` left out (past the categoricals:
+ * none). */
 static double scale(const struct search *s, unsigned mask, size_t k, size_t but)
 {
+	const unsigned char *lv = s->lv + k * MAX_FACTOR_CATS;
 	double m = 1.0;
 
 	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
 		if ((mask >> c & 1) && c != but)
-			m *= mult(s, c)[level_of(s, mask, k, c)];
+			m *= mult(s, c)[lv[c]];
 	return m;
 }
 
@@ -106,11 +108,19 @@ static void scales(const struct search *s, unsigned mask, double *sk)
 		sk[k] = scale(s, mask, k, SIZE_MAX);
 }
 
-/* Every row's level combination of mask into s->strat (all 0 without). */
-static void strata_of_rows(struct search *s, unsigned mask)
+/* Every row's level combination of mask into s->strat (all 0 without),
+ * and each combination's levels into s->lv, for the solves of one
+ * hypothesis. */
+static void prepare(struct search *s, unsigned mask)
 {
+	size_t ns = pm__disc_strata(s, mask);
+
 	for (size_t r = 0; r < s->n; r++)
 		s->strat[r] = mask ? (unsigned char)stratum(s, mask, r) : 0;
+	for (size_t k = 0; k < ns; k++)
+		for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+			if (mask >> c & 1)
+				s->lv[k * MAX_FACTOR_CATS + c] = (unsigned char)level_of(s, mask, k, c);
 }
 
 size_t pm__disc_ncoef(const struct search *s, const struct hyp *h)
@@ -130,7 +140,7 @@ static double predict(const struct search *s, const struct hyp *h, const double 
 
 		sum += c[k] * (over < s->nin ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
 	}
-	return v + scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX) * sum;
+	return v + scale(s, h->mask, s->strat[r], SIZE_MAX) * sum;
 }
 
 /* The prediction at row r from coefficients c and the combinations'
@@ -241,7 +251,7 @@ static double update_multipliers(struct search *s, const struct hyp *h, size_t c
 	for (size_t k = 0; k < ns; k++) {
 		const double *Ak = A + k * p * p, *ak = a + k * p;
 		double o = scale(s, h->mask, k, cat), q = 0.0, d = 0.0;
-		size_t l = level_of(s, h->mask, k, cat);
+		size_t l = s->lv[k * MAX_FACTOR_CATS + cat];
 
 		for (size_t i = 0; i < nt; i++) {
 			double left = ak[i];
@@ -353,7 +363,7 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	size_t nr;
 	const size_t *rows;
 
-	strata_of_rows(s, h->mask);
+	prepare(s, h->mask);
 	solve_all(s, h, c);
 	if (!sound(s, h, c))
 		return 0;
@@ -386,7 +396,7 @@ void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double 
 {
 	double sk[MAX_STRATA];
 
-	strata_of_rows(s, h->mask);
+	prepare(s, h->mask);
 	solve_all(s, h, c);
 	scales(s, h->mask, sk);
 	for (size_t r = 0; r < s->n; r++) {
