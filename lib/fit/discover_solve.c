@@ -159,7 +159,8 @@ static double fitted(const struct search *s, const struct hyp *h, const double *
 
 /* G += sign * w phi phi', b += sign * w y phi over the rows listed, phi the
  * unscaled columns, into the p x p block and p-vector of the row's level
- * combination (s->strat). */
+ * combination (s->strat): the upper triangle of each block only (the
+ * inner loop of a search; symmetric() completes it). */
 static void accumulate(const struct search *s, const struct hyp *h, const size_t *rows,
 		       size_t nrows, double sign, double *G0, double *b0)
 {
@@ -185,10 +186,19 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 			size_t k = on[i];
 
 			b[k] += w * s->y[r] * phi[k];
-			for (size_t j = 0; j < nz; j++)
+			for (size_t j = i; j < nz; j++)
 				G[k * p + on[j]] += w * phi[k] * phi[on[j]];
 		}
 	}
+}
+
+/* The lower triangle of each of the p x p blocks of G from its upper. */
+static void symmetric(double *G, size_t blocks, size_t p)
+{
+	for (size_t k = 0; k < blocks; k++, G += p * p)
+		for (size_t i = 1; i < p; i++)
+			for (size_t j = 0; j < i; j++)
+				G[i * p + j] = G[j * p + i];
 }
 
 /* A row where input i is largest among the rows term t is on at. */
@@ -338,8 +348,10 @@ static void solve(struct search *s, const struct hyp *h, unsigned skip, const do
 
 	memcpy(s->gram, G, blocks * p * p * sizeof(*G));
 	memcpy(s->vec, b, blocks * p * sizeof(*b));
-	if (skip < s->folds->nfolds)
+	if (skip < s->folds->nfolds) {
 		accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
+		symmetric(s->gram, blocks, p);
+	}
 	solve_blocks(s, h, s->gram, s->vec, skip == s->folds->nfolds, c);
 }
 
@@ -352,6 +364,7 @@ static void solve_all(struct search *s, const struct hyp *h, double *c)
 	memset(s->gram_all, 0, blocks * p * p * sizeof(*s->gram_all));
 	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
 	accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+	symmetric(s->gram_all, blocks, p);
 	solve(s, h, s->folds->nfolds, s->gram_all, s->vec_all, c);
 }
 
