@@ -248,32 +248,48 @@ static const size_t *fold_rows(const struct search *s, unsigned f, size_t *n)
 	return s->fold_rows + s->fold_start[f];
 }
 
-/* The multipliers of categorical `cat` given the coefficients c: per level,
- * the least-squares scale of the terms' sum (times the other categoricals'
- * multipliers) against what C or the offsets leave; the largest made 1.
- * Returns the largest relative change of one. */
-static double update_multipliers(struct search *s, const struct hyp *h, size_t cat,
-			       const double *A, const double *a, const double *c)
+/* Per level combination k, given the coefficients c: q[k] = c_t'(a_t -
+ * A_to c_o), the terms' sum against what C or the offsets leave, and d[k] =
+ * c_t' A_tt c_t, the sum's square (t: the terms, o: C or the offsets).
+ * The same for every categorical's update of a round. */
+static void products_of_terms(const struct search *s, const struct hyp *h, const double *A,
+			      const double *a, const double *c, double *q, double *d)
 {
 	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
-	double num[MAX_STRATA] = { 0 }, den[MAX_STRATA] = { 0 }, top = 0.0, *m = mult(s, cat);
 
 	for (size_t k = 0; k < ns; k++) {
 		const double *Ak = A + k * p * p, *ak = a + k * p;
-		double o = scale(s, h->mask, k, cat), q = 0.0, d = 0.0;
-		size_t l = s->lv[k * MAX_FACTOR_CATS + cat];
 
+		q[k] = d[k] = 0.0;
 		for (size_t i = 0; i < nt; i++) {
 			double left = ak[i];
 
 			for (size_t j = nt; j < p; j++)
 				left -= Ak[i * p + j] * c[j];
-			q += c[i] * left;
+			q[k] += c[i] * left;
 			for (size_t j = 0; j < nt; j++)
-				d += c[i] * c[j] * Ak[i * p + j];
+				d[k] += c[i] * c[j] * Ak[i * p + j];
 		}
-		num[l] += o * q;
-		den[l] += o * o * d;
+	}
+}
+
+/* The multipliers of categorical `cat` given the coefficients (q and d of
+ * products_of_terms()): per level, the least-squares scale of the terms'
+ * sum (times the other categoricals' multipliers) against what C or the
+ * offsets leave; the largest made 1. Returns the largest relative change
+ * of one. */
+static double update_multipliers(struct search *s, const struct hyp *h, size_t cat,
+			       const double *q, const double *d)
+{
+	size_t ns = pm__disc_strata(s, h->mask);
+	double num[MAX_STRATA] = { 0 }, den[MAX_STRATA] = { 0 }, top = 0.0, *m = mult(s, cat);
+
+	for (size_t k = 0; k < ns; k++) {
+		double o = scale(s, h->mask, k, cat);
+		size_t l = s->lv[k * MAX_FACTOR_CATS + cat];
+
+		num[l] += o * q[k];
+		den[l] += o * o * d[k];
 	}
 	double was[MAX_STRATA], change = 0.0;
 
@@ -312,11 +328,12 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 		for (size_t l = 0; (h->mask >> cat & 1) && l < s->nlev[cat]; l++)
 			mult(s, cat)[l] = 1.0;
 	for (int round = 0;; round++) {
-		double sk[MAX_STRATA];
+		double sk[MAX_STRATA], q[MAX_STRATA], d[MAX_STRATA];
 
 		scales(s, h->mask, sk);
 		memset(G, 0, p * p * sizeof(*G));
 		memset(b, 0, p * sizeof(*b));
+		/* the upper triangle; the lower is the same products */
 		for (size_t k = 0; k < ns; k++) {
 			double m = sk[k];
 
@@ -324,17 +341,19 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 				double di = i < nt ? m : 1.0;
 
 				b[i] += di * a[k * p + i];
-				for (size_t j = 0; j < p; j++)
+				for (size_t j = i; j < p; j++)
 					G[i * p + j] += di * (j < nt ? m : 1.0) * A[(k * p + i) * p + j];
 			}
 		}
+		symmetric(G, 1, p);
 		(fresh && !round ? pm__nnls : pm__nnls_from)(G, b, p, c);
 		if (round == ALS_ROUNDS || change < ALS_TOL)
 			return;
 		change = 0.0;
+		products_of_terms(s, h, A, a, c, q, d);
 		for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
 			if (h->mask >> cat & 1)
-				change = fmax(change, update_multipliers(s, h, cat, A, a, c));
+				change = fmax(change, update_multipliers(s, h, cat, q, d));
 	}
 }
 
