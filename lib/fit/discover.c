@@ -141,6 +141,28 @@ static pm_status pool_room(struct search *s, pm_error *err)
 	return PM_OK;
 }
 
+/* Term t on every row into col: the product of its factors' one-factor
+ * terms' columns where the pool has them (the same products in the same
+ * order as pm__disc_term_at, without a pow per row and factor: the
+ * products and climbs the search builds are mostly of those), each other
+ * factor computed. */
+static void term_column(const struct search *s, const struct term *t, double *col)
+{
+	for (size_t r = 0; r < s->n; r++)
+		col[r] = 1.0;
+	for (unsigned k = 0; k < t->nf; k++) {
+		struct term one = { .nf = 1, .f = { t->f[k] } };
+		size_t slot = pool_slot(s, &one);
+		const double *x = s->pool_set[slot] ? s->pool[s->pool_set[slot] - 1].col : NULL;
+
+		for (size_t r = 0; r < s->n; r++)
+			col[r] *= x ? x[r] : pm__disc_term_at(s, &one, r, s->nin, 0.0);
+	}
+	for (size_t r = 0; t->sel && r < s->n; r++)	/* a term of one level */
+		if (pm__disc_level(s, t->sel - 1, r) != t->lev)
+			col[r] = 0.0;
+}
+
 /* The pool index of term t (its factors in input order), added if new. */
 static pm_status term_index(struct search *s, const struct term *t, unsigned *index,
 			    pm_error *err)
@@ -169,8 +191,7 @@ static pm_status term_index(struct search *s, const struct term *t, unsigned *in
 	*nt = *t;
 	if (!(nt->col = malloc(s->n * sizeof(*nt->col) + 1)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (size_t r = 0; r < s->n; r++)
-		nt->col[r] = pm__disc_term_at(s, nt, r, s->nin, 0.0);
+	term_column(s, nt, nt->col);
 	s->pool_set[slot] = (uint32_t)s->npool + 1;
 	*index = (unsigned)s->npool++;
 	return PM_OK;
