@@ -137,8 +137,12 @@ static double predict(const struct search *s, const struct hyp *h, const double 
 
 	for (unsigned k = 0; k < h->nt; k++) {
 		const struct term *t = &s->pool[h->t[k]];
+		int moved = 0;
 
-		sum += c[k] * (over < s->nin ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
+		/* a term without input `over` is its column (computed so) */
+		for (unsigned f = 0; over < s->nin && f < t->nf; f++)
+			moved |= t->f[f].input == over;
+		sum += c[k] * (moved ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
 	}
 	return v + scale(s, h->mask, s->strat[r], SIZE_MAX) * sum;
 }
