@@ -439,6 +439,7 @@ struct batch {
 struct scratch {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
 	unsigned char *strat, *lv;
+	double *fold;
 };
 
 /* h to be evaluated this step, unless tried or too large. */
@@ -464,6 +465,7 @@ static struct search with_scratch(const struct search *s, const struct scratch *
 	local.vec = w->vec;
 	local.strat = w->strat;
 	local.lv = w->lv;
+	local.fold = w->fold;
 	return local;
 }
 
@@ -1356,8 +1358,8 @@ static pm_status memory_check(const struct search *s, const pm_discover_options 
 	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
 	double threads = o->threads ? o->threads : pm_cpu_count();
 	double in = (double)s->nin * (double)s->n * 16.0;
-	double scratch = threads * (2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) * 8.0 +
-				    (double)s->n);
+	double scratch = threads * ((2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) +
+				     FOLD_SCRATCH) * 8.0 + (double)s->n);
 	double terms = (singles + seeds * seeds / 2 + growth) * per_term;
 	double total = terms + hyps * (sizeof(struct hyp) + 16.0) + in + scratch;
 
@@ -1457,6 +1459,7 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 		free(w[i].vec);
 		free(w[i].strat);
 		free(w[i].lv);
+		free(w[i].fold);
 	}
 	free(w);
 }
@@ -1483,8 +1486,9 @@ static pm_status workers(const struct search *s, const pm_discover_options *o, p
 		k->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec));
 		k->strat = malloc(s->n + 1);
 		k->lv = malloc(MAX_STRATA * MAX_FACTOR_CATS);
+		k->fold = malloc(FOLD_SCRATCH * sizeof(*k->fold));
 		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat ||
-		    !k->lv)
+		    !k->lv || !k->fold)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	return PM_OK;

@@ -16,7 +16,8 @@ enum {
 	MAX_SPLIT_LEVELS = 8,	/* levels of a categorical a term may be split by */
 	MAX_FACTORS = 8,	/* factors of one term */
 	MAX_STRATA = 64,	/* level combinations of the categoricals scaling the terms */
-	MAX_FACTOR_CATS = 16	/* categoricals that may scale the terms */
+	MAX_FACTOR_CATS = 16,	/* categoricals that may scale the terms */
+	FOLD_SCRATCH = 1 << 17	/* doubles: each fold's Grams of a hypothesis (solve_all) */
 };
 
 enum { F_POWER, F_INDICATOR, F_BELOW };
@@ -87,6 +88,8 @@ struct search {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
 	unsigned char *strat;	/* each row's level combination of the hypothesis's mask */
 	unsigned char *lv;	/* each combination's levels, MAX_STRATA * MAX_FACTOR_CATS */
+	double *fold;		/* FOLD_SCRATCH: each fold's Grams and vectors */
+	int folded;		/* fold holds the hypothesis's */
 	size_t evaluated, rejected;
 	/* a hypothesis whose MAPE on the rows it was fitted to exceeds this
 	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */
