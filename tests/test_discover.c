@@ -572,6 +572,33 @@ Test(discover, options_errors)
 	pm_dataset_free(d);
 }
 
+/* A search whose pool of terms (a column of every row each) would take
+ * more than 1 GiB is refused before it allocates, with what to do: 2 000
+ * rows of two inputs, searched with the widest beam and the most terms. */
+Test(discover, a_search_too_large_is_refused)
+{
+	struct text t = { 0 };
+	pm_dataset *d;
+	pm_spec *s = spec_of("time", NULL);
+	pm_discover_options o = pm_discover_options_default();
+	pm_discovery *x = NULL;
+	pm_error err = { 0 };
+
+	put(&t, "n,threads,time\n");
+	for (size_t r = 0; r < 2000; r++)
+		put(&t, "%zu,%zu,%zu\n", r % 97 + 1, r % 8 + 1, r + 1);
+	d = parse(&t, "long.csv");
+	o.beam = 64;
+	o.max_terms = 6;
+	cr_expect_eq(pm_discover(d, s, &o, &x, &err), PM_EINVAL);
+	cr_expect_null(x);
+	cr_expect(strstr(err.msg, "MiB") && strstr(err.msg, "--beam") &&
+			  strstr(err.msg, "--max-terms") && strstr(err.msg, "--intrinsic"),
+		  "%s", err.msg);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 Test(discover, a_formula_is_refused)
 {
 	pm_dataset *d = strong_scaling();

@@ -29,8 +29,21 @@ enum { BREAKS = 6 };
  * direction: on LeNet-5's 8-factor products, from every hypothesis of the
  * beam, the search took 4x the hypotheses) */
 enum { PER_SKELETON = 4, CLIMBERS = 4 };
-/* terms of the pool an add move tries from a hypothesis (add_terms) */
-enum { ADD_SCREEN = 256 };
+/* terms of the pool an add move tries from a hypothesis (add_terms); the
+ * products a multiply move tries (products) */
+enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
+/* the moved switches and climbed exponents a hypothesis tries (climbs) */
+enum { CLIMB_SCREEN = 16 };
+/* inputs whose seed factors are paired into the pool: of every pair of
+ * every input's, the pool grew with the square of the columns (a 1 000-
+ * column table took 5.5 GB) */
+enum { PAIR_INPUTS = 16 };
+/* What a search may take (memory_check), and the terms its moves add to
+ * the pool per beam hypothesis and term of the budget, at most as measured
+ * (LeNet-5: 8 818 terms in all, 360 of them one-factor ones; the 1 000-
+ * column table of bench/wide_csv.py 9 312 beyond its one-factor ones) */
+#define MEMORY_BUDGET (1024.0 * 1024 * 1024)
+enum { GROWTH_TERMS = 256 };
 
 /* The exponents i of x^i: the fractions of Extra-P's normal form that a
  * decimal writes exactly, and their negatives for strong scaling. */
@@ -128,6 +141,28 @@ static pm_status pool_room(struct search *s, pm_error *err)
 	return PM_OK;
 }
 
+/* Term t on every row into col: the product of its factors' one-factor
+ * terms' columns where the pool has them (the same products in the same
+ * order as pm__disc_term_at, without a pow per row and factor: the
+ * products and climbs the search builds are mostly of those), each other
+ * factor computed. */
+static void term_column(const struct search *s, const struct term *t, double *col)
+{
+	for (size_t r = 0; r < s->n; r++)
+		col[r] = 1.0;
+	for (unsigned k = 0; k < t->nf; k++) {
+		struct term one = { .nf = 1, .f = { t->f[k] } };
+		size_t slot = pool_slot(s, &one);
+		const double *x = s->pool_set[slot] ? s->pool[s->pool_set[slot] - 1].col : NULL;
+
+		for (size_t r = 0; r < s->n; r++)
+			col[r] *= x ? x[r] : pm__disc_term_at(s, &one, r, s->nin, 0.0);
+	}
+	for (size_t r = 0; t->sel && r < s->n; r++)	/* a term of one level */
+		if (pm__disc_level(s, t->sel - 1, r) != t->lev)
+			col[r] = 0.0;
+}
+
 /* The pool index of term t (its factors in input order), added if new. */
 static pm_status term_index(struct search *s, const struct term *t, unsigned *index,
 			    pm_error *err)
@@ -156,8 +191,7 @@ static pm_status term_index(struct search *s, const struct term *t, unsigned *in
 	*nt = *t;
 	if (!(nt->col = malloc(s->n * sizeof(*nt->col) + 1)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (size_t r = 0; r < s->n; r++)
-		nt->col[r] = pm__disc_term_at(s, nt, r, s->nin, 0.0);
+	term_column(s, nt, nt->col);
 	s->pool_set[slot] = (uint32_t)s->npool + 1;
 	*index = (unsigned)s->npool++;
 	return PM_OK;
@@ -239,6 +273,16 @@ static uint64_t key(const struct hyp *h)
 		k = mix(k, h->t[i]);
 	k = mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
 	return k ? k : 1;
+}
+
+/* 1 if a hypothesis of key k was evaluated already. */
+static int was_tried(const struct search *s, uint64_t k)
+{
+	for (size_t i = k & (s->captried - 1); s->captried && s->tried[i];
+	     i = (i + 1) & (s->captried - 1))
+		if (s->tried[i] == k)
+			return 1;
+	return 0;
 }
 
 /* 1 if h was evaluated already; else marks it so. (A set of 64-bit hashes:
@@ -380,13 +424,22 @@ struct batch {
 	size_t n, cap;
 	struct search *s;
 	struct scratch *w;	/* one per thread */
-	double *resid;		/* 2 * rows: add_terms' residuals and multipliers */
+	/* 3 * rows: the residuals and multipliers of the hypothesis whose
+	 * moves are made, and a term's partial residual (products); its
+	 * coefficients */
+	double *resid, coef[PM_NNLS_MAX];
+	/* the climbs of the hypothesis whose moves are made: term at[i] of
+	 * it replaced by pool term by[i] */
+	unsigned *at, *by;
+	size_t nclimb, capclimb;
 	volatile sig_atomic_t *stop;
 };
 
 /* Each thread's solver scratch (discover_impl.h, struct search). */
 struct scratch {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
+	unsigned char *strat, *lv;
+	double *fold;
 };
 
 /* h to be evaluated this step, unless tried or too large. */
@@ -410,6 +463,9 @@ static struct search with_scratch(const struct search *s, const struct scratch *
 	local.vec_all = w->vec_all;
 	local.gram = w->gram;
 	local.vec = w->vec;
+	local.strat = w->strat;
+	local.lv = w->lv;
+	local.fold = w->fold;
 	return local;
 }
 
@@ -604,13 +660,12 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *b,
 			   pm_error *err)
 {
-	struct search local = with_scratch(s, &b->w[0]);	/* between batches: free */
-	double *e = b->resid, *m = e + s->n, score[ADD_SCREEN];
+	const double *e = b->resid, *m = e + s->n;
+	double score[ADD_SCREEN];
 	unsigned pick[ADD_SCREEN];
 	size_t n = 0;
 	pm_status st = PM_OK;
 
-	pm__disc_residual(&local, h, e, m);
 	for (size_t t = 0; t < s->npool; t++) {
 		const double *phi = s->pool[t].col;
 		double num = 0.0, den = 0.0, c;
@@ -647,15 +702,175 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 	return st;
 }
 
+/* The multiply moves from h: term k times a seed factor (seed_term: its
+ * one-factor term in the pool), for the MUL_SCREEN products not tried yet
+ * that best explain what h's fit leaves with term k taken out: the
+ * weighted squared error left, sum w e_k^2 - (sum w e_k v)^2 / sum w v^2,
+ * where e_k = e + c_k M phi_k is the residual without term k and v = M
+ * phi_k seed, among products that would enter with a coefficient > 0.
+ * Each product evaluated cost a full solve on every fold; on LeNet-5 they
+ * were 98 768 of the search's 120 498 hypotheses, and 0.7 % of them ever
+ * entered the beam. */
+static pm_status products(struct search *s, const struct hyp *h, const struct factor *seed,
+			  const unsigned *seed_term, size_t nseed, struct batch *b, pm_error *err)
+{
+	const double *e = b->resid, *m = e + s->n;
+	double *ek = b->resid + 2 * s->n, left[MUL_SCREEN];
+	unsigned pick[MUL_SCREEN], at[MUL_SCREEN];
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (unsigned k = 0; k < h->nt; k++) {
+		const double *phi = s->pool[h->t[k]].col;
+		double base = 0.0;
+
+		for (size_t r = 0; r < s->n; r++) {
+			ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
+			base += s->w[r] * ek[r] * ek[r];
+		}
+		for (size_t i = 0; i < nseed; i++) {
+			const double *x = s->pool[seed_term[i]].col;
+			double num = 0.0, den = 0.0, q;
+			struct term prod;
+			size_t j, slot;
+
+			if (!times(s, h, k, &seed[i], &prod))
+				continue;
+			for (size_t r = 0; r < s->n; r++) {
+				double v = m[r] * phi[r] * x[r];
+
+				num += s->w[r] * ek[r] * v;
+				den += s->w[r] * v * v;
+			}
+			if (!(num > 0 && den > 0))
+				continue;
+			q = base - num * num / den;
+			if (n == MUL_SCREEN && !(q < left[n - 1]))
+				continue;
+			/* a product tried before (from this hypothesis of an
+			 * earlier step, or another of the beam) takes no place */
+			slot = pool_slot(s, &prod);
+			if (s->pool_set[slot]) {
+				struct hyp g = *h;
+
+				g.t[k] = s->pool_set[slot] - 1;
+				if (!normal(&g) || was_tried(s, key(&g)))
+					continue;
+			}
+			j = n < MUL_SCREEN ? n++ : n - 1;
+			for (; j > 0 && q < left[j - 1]; j--) {
+				left[j] = left[j - 1];
+				pick[j] = pick[j - 1];
+				at[j] = at[j - 1];
+			}
+			left[j] = q;
+			pick[j] = (unsigned)i;
+			at[j] = k;
+		}
+	}
+	for (size_t j = 0; j < n && !st; j++) {
+		struct term prod;
+		unsigned idx;
+		struct hyp g = *h;
+
+		times(s, h, at[j], &seed[pick[j]], &prod);
+		if ((st = term_index(s, &prod, &idx, err)))
+			break;
+		g.t[at[j]] = idx;
+		if (normal(&g))
+			st = consider(s, &g, b, err);
+	}
+	return st;
+}
+
+/* Term k replaced by pool term idx: a climb for climbs() to screen. */
+static pm_status climb(struct batch *b, unsigned k, unsigned idx, pm_error *err)
+{
+	if (b->nclimb == b->capclimb) {
+		size_t cap = b->capclimb ? 2 * b->capclimb : 256;
+		unsigned *at = realloc(b->at, cap * sizeof(*at)), *by;
+
+		if (at)
+			b->at = at;
+		if (!at || !(by = realloc(b->by, cap * sizeof(*by))))
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		b->by = by;
+		b->capclimb = cap;
+	}
+	b->at[b->nclimb] = k;
+	b->by[b->nclimb++] = idx;
+	return PM_OK;
+}
+
+/* The climbs of h collected (a switch moved, a product's exponent or log
+ * nudged) that are not tried yet, the CLIMB_SCREEN that best explain what
+ * h's fit leaves with the term replaced taken out (as products() ranks
+ * them). Every climb from the best four of the beam was evaluated: a third
+ * of LeNet-5's hypotheses, of which 5 % entered the beam. */
+static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
+{
+	const double *e = b->resid, *m = e + s->n;
+	double *ek = b->resid + 2 * s->n, left[CLIMB_SCREEN], base = 0.0;
+	unsigned pick[CLIMB_SCREEN], was = UINT32_MAX;
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (size_t i = 0; i < b->nclimb; i++) {
+		unsigned k = b->at[i];
+		const double *phi = s->pool[h->t[k]].col, *x = s->pool[b->by[i]].col;
+		double num = 0.0, den = 0.0, q;
+		struct hyp g = *h;
+		size_t j;
+
+		if (k != was) {	/* climbs come term by term */
+			base = 0.0;
+			for (size_t r = 0; r < s->n; r++) {
+				ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
+				base += s->w[r] * ek[r] * ek[r];
+			}
+			was = k;
+		}
+		for (size_t r = 0; r < s->n; r++) {
+			double v = m[r] * x[r];
+
+			num += s->w[r] * ek[r] * v;
+			den += s->w[r] * v * v;
+		}
+		if (!(num > 0 && den > 0))
+			continue;
+		q = base - num * num / den;
+		g.t[k] = b->by[i];
+		if ((n == CLIMB_SCREEN && !(q < left[n - 1])) || !normal(&g) ||
+		    was_tried(s, key(&g)))
+			continue;
+		j = n < CLIMB_SCREEN ? n++ : n - 1;
+		for (; j > 0 && q < left[j - 1]; j--) {
+			left[j] = left[j - 1];
+			pick[j] = pick[j - 1];
+		}
+		left[j] = q;
+		pick[j] = (unsigned)i;
+	}
+	for (size_t j = 0; j < n && !st; j++) {
+		struct hyp g = *h;
+
+		g.t[b->at[pick[j]]] = b->by[pick[j]];
+		if (normal(&g))
+			st = consider(s, &g, b, err);
+	}
+	b->nclimb = 0;
+	return st;
+}
+
 /* Switch f of term k of h moved to the next distinct value of its input
  * (dir 1) or the one before (-1), the largest value excluded: the fitted
- * breakpoint of a two-segment model, climbed as the exponents are. */
+ * breakpoint of a two-segment model, climbed as the exponents are (a climb
+ * for climbs() to screen). */
 static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
 		       struct batch *b, pm_error *err)
 {
 	struct term t = s->pool[h->t[k]];
 	const struct input *in = &s->in[t.f[f].input];
-	struct hyp g = *h;
 	size_t at = 0;
 	unsigned idx;
 	pm_status st;
@@ -669,19 +884,18 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 	t.f[f].thr = in->value[dir < 0 ? at - 1 : at + 1];
 	if ((st = term_index(s, &t, &idx, err)))
 		return st;
-	g.t[k] = idx;
-	return normal(&g) ? consider(s, &g, b, err) : PM_OK;
+	return climb(b, k, idx, err);
 }
 
 /* Power f of term k of h (a product: a one-factor term takes any other
  * shape) with the next exponent of expo[] up (dir 1) or down (-1), or
- * (log) one log2 more or less: the exponents of a product climbed. */
+ * (log) one log2 more or less: the exponents of a product climbed (a
+ * climb for climbs()). */
 static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
 		       int log, struct batch *b, pm_error *err)
 {
 	struct term t = s->pool[h->t[k]];
 	struct factor *fa = &t.f[f];
-	struct hyp g = *h;
 	size_t e = 0;
 	unsigned idx;
 	pm_status st;
@@ -704,24 +918,28 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 	}
 	if ((st = term_index(s, &t, &idx, err)))
 		return st;
-	g.t[k] = idx;
-	return normal(&g) ? consider(s, &g, b, err) : PM_OK;
+	return climb(b, k, idx, err);
 }
 
 /* The moves from h: add a term of the pool; give a one-factor term
  * another shape of its input, a product's power the next exponent or log
- * (if `climb`);
- * move a switch; split a term per level of a
- * categorical;
- * multiply a term by a seed factor; scale the terms by a categorical's
- * levels; offsets in place of C. */
+ * (if `climber`), move a switch (those two screened, climbs()); split a
+ * term per level of a categorical; multiply a term by a seed factor
+ * (screened, products()); scale the terms by a categorical's levels;
+ * offsets in place of C. */
 static pm_status moves(struct search *s, const struct hyp *h, const struct factor *seed,
-		       size_t nseed, unsigned max_terms, int climb, struct batch *b, pm_error *err)
+		       const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
+		       struct batch *b, pm_error *err)
 {
+	struct search local = with_scratch(s, &b->w[0]);	/* between batches: free */
+	int add = terms(s, h) < max_terms && h->nt < MAX_SLOTS;
 	pm_status st = PM_OK;
 	struct hyp g;
 
-	if (terms(s, h) < max_terms && h->nt < MAX_SLOTS)
+	/* what h leaves: the add and multiply moves screen their terms by it */
+	if (add || h->nt)
+		pm__disc_residual(&local, h, b->resid, b->resid + s->n, b->coef);
+	if (add)
 		st = add_terms(s, h, b, err);
 	/* another shape of a one-factor term's input: the exponents and logs
 	 * of a skeleton are climbed here, as the beam keeps one of each */
@@ -746,26 +964,17 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++)
 			for (int dir = -1; dir <= 1 && !st; dir += 2) {
 				st = shift(s, h, k, f, dir, b, err);
-				for (int log = 0; climb && log < 2 && !st; log++)
+				for (int log = 0; climber && log < 2 && !st; log++)
 					st = nudge(s, h, k, f, dir, log, b, err);
 			}
+	if (!st && h->nt)
+		st = climbs(s, h, b, err);
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t c = 0; c < s->ncat && !st; c++)
 			for (int best = 0; best < 2 && !st; best++)
 				st = split(s, h, k, c, best, b, err);
-	for (unsigned k = 0; k < h->nt && !st; k++)
-		for (size_t i = 0; i < nseed && !st; i++) {
-			struct term prod;
-			unsigned idx;
-
-			if (!times(s, h, k, &seed[i], &prod) ||
-			    (st = term_index(s, &prod, &idx, err)))
-				continue;
-			g = *h;
-			g.t[k] = idx;
-			if (normal(&g))
-				st = consider(s, &g, b, err);
-		}
+	if (!st && nseed && h->nt)
+		st = products(s, h, seed, seed_term, nseed, b, err);
 	for (size_t c = 0; c < s->ncat && !st; c++) {
 		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && !split_terms(s, h, c)) {
 			g = *h;
@@ -860,6 +1069,39 @@ static size_t seeds(const struct search *s, struct factor *out)
 	return n;
 }
 
+/* Marks in keep[] the PAIR_INPUTS inputs whose best one-term hypothesis
+ * scored best (an input with none scored, which the first step's screen
+ * left out, after those, in column order). */
+static void pair_inputs(const struct search *s, unsigned char *keep)
+{
+	double *best = malloc((s->nin + 1) * sizeof(*best));
+
+	memset(keep, s->nin <= PAIR_INPUTS || !best, s->nin);
+	if (s->nin <= PAIR_INPUTS || !best) {	/* out of memory: all, as before */
+		free(best);
+		return;
+	}
+	for (size_t i = 0; i < s->nin; i++)
+		best[i] = INFINITY;
+	for (size_t k = 0; k < s->nseen; k++) {
+		const struct hyp *h = &s->seen[k];
+		const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
+
+		if (t && !t->sel && t->nf == 1)
+			best[t->f[0].input] = fmin(best[t->f[0].input], h->score);
+	}
+	for (size_t n = 0; n < PAIR_INPUTS; n++) {
+		size_t at = SIZE_MAX;
+
+		for (size_t i = 0; i < s->nin; i++)
+			if (!keep[i] && (at == SIZE_MAX || best[i] < best[at] ||
+					 (isnan(best[at]) && !isnan(best[i]))))
+				at = i;
+		keep[at] = 1;
+	}
+	free(best);
+}
+
 /* The beam search from C alone: each step makes every move from every
  * hypothesis of the beam, which keeps the `beam` best so far. Up to one
  * term at first, then two, ... up to max_terms: the budget grows by one
@@ -877,11 +1119,13 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	struct hyp *beam = malloc((width + 1) * sizeof(*beam));
 	struct hyp *from = malloc((width + 1) * sizeof(*from));
 	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
+	unsigned *seed_term = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed_term));
+	unsigned char *pair = malloc(s->nin + 1);
 	struct batch b = { .w = w, .stop = o->stop,
-			   .resid = malloc((2 * s->n + 1) * sizeof(*b.resid)) };
+			   .resid = malloc((3 * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
-	if (!beam || !from || !seed || !b.resid) {
+	if (!beam || !from || !seed || !seed_term || !pair || !b.resid) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -897,19 +1141,25 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		}
 		memcpy(from, beam, n * sizeof(*beam));
 		for (size_t i = 0; i < nfrom && !st; i++)
-			st = moves(s, &from[i], seed, nseed, budget, i < CLIMBERS, &b, err);
+			st = moves(s, &from[i], seed, seed_term, nseed, budget, i < CLIMBERS, &b,
+				   err);
 		if (!st)
 			st = run_batch(s, pool, &b, beam, &n, width, err);
 		for (size_t i = 0; i < n && !changed; i++)
 			changed = i >= nfrom || !same(&beam[i], &from[i]);
 		if (first && !st) {
 			nseed = seeds(s, seed);
+			pair_inputs(s, pair);
+			for (size_t i = 0; i < nseed && !st; i++)
+				st = term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
+						&seed_term[i], err);
 			for (size_t i = 0; i < nseed && !st; i++)
 				for (size_t j = i + 1; j < nseed && !st; j++) {
 					struct term t = { .nf = 2, .f = { seed[i], seed[j] } };
 					unsigned idx;
 
-					if (seed[i].input != seed[j].input)
+					if (seed[i].input != seed[j].input && pair[seed[i].input] &&
+					    pair[seed[j].input])
 						st = term_index(s, &t, &idx, err);
 				}
 		} else if (!changed || step + 1 == MAX_STEPS) {
@@ -921,10 +1171,14 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	}
 out:
 	free(b.h);
+	free(b.at);
+	free(b.by);
 	free(b.resid);
 	free(beam);
 	free(from);
 	free(seed);
+	free(seed_term);
+	free(pair);
 	return st;
 }
 
@@ -1087,6 +1341,41 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	return st;
 }
 
+/* Refuses a search whose estimate of what it would allocate exceeds
+ * MEMORY_BUDGET, before it allocates it: each term of the pool holds a
+ * column of every row, and the pool is every input's one-factor terms,
+ * the pairs of PAIR_INPUTS inputs' seed factors and what the moves add;
+ * then the hypotheses remembered and each thread's Grams. Linear in the
+ * inputs, so a wide table is refused with what to name, not after
+ * gigabytes (a 1 000-column one took 5.5 GB). */
+static pm_status memory_check(const struct search *s, const pm_discover_options *o,
+			      pm_error *err)
+{
+	double per_term = (double)sizeof(struct term) + 16.0 + 8.0 * (double)s->n;
+	double singles = (double)s->nin * (NEXPO * 3 + 2 + 2 * BREAKS);
+	double seeds = (double)(s->nin < PAIR_INPUTS ? s->nin : PAIR_INPUTS) * (SEEDS + 5);
+	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
+	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
+	double threads = o->threads ? o->threads : pm_cpu_count();
+	double in = (double)s->nin * (double)s->n * 16.0;
+	double scratch = threads * ((2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) +
+				     FOLD_SCRATCH) * 8.0 + (double)s->n);
+	double terms = (singles + seeds * seeds / 2 + growth) * per_term;
+	double total = terms + hyps * (sizeof(struct hyp) + 16.0) + in + scratch;
+
+	if (total <= MEMORY_BUDGET)
+		return PM_OK;
+	return pm__fail(err, PM_EINVAL,
+			"discover: the search would take about %.0f MiB, more than %.0f: %zu inputs "
+			"x %zu rows (%.1f MiB a numeric input, %.0f MiB for --beam %u x "
+			"--max-terms %u); name fewer inputs (--intrinsic, --extrinsic, --ignore), "
+			"lower --beam or --max-terms, or sample the rows",
+			total / 1048576, MEMORY_BUDGET / 1048576, s->nin, s->n,
+			(NEXPO * 3 + 2 + 2 * BREAKS) * per_term / 1048576,
+			(growth * per_term + hyps * (sizeof(struct hyp) + 16.0)) / 1048576, o->beam,
+			o->max_terms);
+}
+
 /* The target (its time scale) and its weights 1/t^2; the folds' rows in order. */
 static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error *err)
 {
@@ -1168,13 +1457,16 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 		free(w[i].vec_all);
 		free(w[i].gram);
 		free(w[i].vec);
+		free(w[i].strat);
+		free(w[i].lv);
+		free(w[i].fold);
 	}
 	free(w);
 }
 
 /* The pool of o's threads (0: the CPUs) and each one's solver scratch. */
-static pm_status workers(const pm_discover_options *o, pm_pool **pool, struct scratch **w,
-			 pm_error *err)
+static pm_status workers(const struct search *s, const pm_discover_options *o, pm_pool **pool,
+			 struct scratch **w, pm_error *err)
 {
 	pm_status st = pm__pool_new(o->threads ? o->threads : pm_cpu_count(), pool, err);
 	unsigned n;
@@ -1192,7 +1484,11 @@ static pm_status workers(const pm_discover_options *o, pm_pool **pool, struct sc
 		k->gram = malloc(MAX_STRATA * PM_NNLS_MAX * PM_NNLS_MAX * sizeof(*k->gram));
 		k->vec_all = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec_all));
 		k->vec = malloc(MAX_STRATA * PM_NNLS_MAX * sizeof(*k->vec));
-		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec)
+		k->strat = malloc(s->n + 1);
+		k->lv = malloc(MAX_STRATA * MAX_FACTOR_CATS);
+		k->fold = malloc(FOLD_SCRATCH * sizeof(*k->fold));
+		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat ||
+		    !k->lv || !k->fold)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	return PM_OK;
@@ -1236,10 +1532,10 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	sr.n = pm_dataset_nrows(d);
 	sr.folds = &folds;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
-	    (st = inputs(&sr, rs, err)) ||
+	    (st = inputs(&sr, rs, err)) || (st = memory_check(&sr, &opt, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
 	    (st = target_and_folds(&sr, rs, err)) ||
-	    (st = single_terms(&sr, err)) || (st = workers(&opt, &pool, &w, err)) ||
+	    (st = single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
 	if (!sr.nseen && !sr.interrupted) {

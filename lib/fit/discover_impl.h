@@ -16,7 +16,8 @@ enum {
 	MAX_SPLIT_LEVELS = 8,	/* levels of a categorical a term may be split by */
 	MAX_FACTORS = 8,	/* factors of one term */
 	MAX_STRATA = 64,	/* level combinations of the categoricals scaling the terms */
-	MAX_FACTOR_CATS = 16	/* categoricals that may scale the terms */
+	MAX_FACTOR_CATS = 16,	/* categoricals that may scale the terms */
+	FOLD_SCRATCH = 1 << 17	/* doubles: each fold's Grams of a hypothesis (solve_all) */
 };
 
 enum { F_POWER, F_INDICATOR, F_BELOW };
@@ -85,6 +86,10 @@ struct search {
 	 * the multipliers, MAX_FACTOR_CATS * MAX_STRATA; the Grams and vectors
 	 * of every row and of a fold's training rows, per level combination */
 	double *mult, *gram_all, *vec_all, *gram, *vec;
+	unsigned char *strat;	/* each row's level combination of the hypothesis's mask */
+	unsigned char *lv;	/* each combination's levels, MAX_STRATA * MAX_FACTOR_CATS */
+	double *fold;		/* FOLD_SCRATCH: each fold's Grams and vectors */
+	int folded;		/* fold holds the hypothesis's */
 	size_t evaluated, rejected;
 	/* a hypothesis whose MAPE on the rows it was fitted to exceeds this
 	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */
@@ -115,10 +120,10 @@ double pm__disc_term_at(const struct search *s, const struct term *t, size_t r, 
  * is above s->cutoff (not scored). Writes only s's scratch
  * and h: threads evaluate side by side, each with its own scratch. */
 int pm__disc_evaluate(struct search *s, struct hyp *h);
-/* h's fit to every row: each row's residual t - prediction into e, and
- * the product of its categoricals' multipliers (1 without) into m. Writes
- * s's scratch. */
-void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m);
+/* h's fit to every row: each row's residual t - prediction into e, the
+ * product of its categoricals' multipliers (1 without) into m, and its
+ * coefficients into c (PM_NNLS_MAX). Writes s's scratch. */
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m, double *c);
 /* h in the formula language; malloc'd, NULL when out of memory. fitted:
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */

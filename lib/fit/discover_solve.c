@@ -82,16 +82,45 @@ static double *mult(const struct search *s, size_t c)
 	return s->mult + c * MAX_STRATA;
 }
 
-/* The product of the multipliers of combination k, categorical `but` left
- * out (past the categoricals: none). */
+/* The product of the multipliers of combination k of the mask that
+ * prepare() was given, categorical `but` left out (past the categoricals:
+ * none). */
 static double scale(const struct search *s, unsigned mask, size_t k, size_t but)
 {
+	const unsigned char *lv = s->lv + k * MAX_FACTOR_CATS;
 	double m = 1.0;
 
 	for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
 		if ((mask >> c & 1) && c != but)
-			m *= mult(s, c)[level_of(s, mask, k, c)];
+			m *= mult(s, c)[lv[c]];
 	return m;
+}
+
+/* The product of the multipliers of every combination of mask into sk:
+ * scale(s, mask, k, SIZE_MAX) for each k, in one pass. The loops over rows
+ * and over combinations read it rather than decode a combination's levels
+ * each time (they took a quarter of a search on LeNet-5). */
+static void scales(const struct search *s, unsigned mask, double *sk)
+{
+	size_t ns = pm__disc_strata(s, mask);
+
+	for (size_t k = 0; k < ns; k++)
+		sk[k] = scale(s, mask, k, SIZE_MAX);
+}
+
+/* Every row's level combination of mask into s->strat (all 0 without),
+ * and each combination's levels into s->lv, for the solves of one
+ * hypothesis. */
+static void prepare(struct search *s, unsigned mask)
+{
+	size_t ns = pm__disc_strata(s, mask);
+
+	for (size_t r = 0; r < s->n; r++)
+		s->strat[r] = mask ? (unsigned char)stratum(s, mask, r) : 0;
+	for (size_t k = 0; k < ns; k++)
+		for (size_t c = 0; c < s->ncat && c < MAX_FACTOR_CATS; c++)
+			if (mask >> c & 1)
+				s->lv[k * MAX_FACTOR_CATS + c] = (unsigned char)level_of(s, mask, k, c);
 }
 
 size_t pm__disc_ncoef(const struct search *s, const struct hyp *h)
@@ -108,15 +137,34 @@ static double predict(const struct search *s, const struct hyp *h, const double 
 
 	for (unsigned k = 0; k < h->nt; k++) {
 		const struct term *t = &s->pool[h->t[k]];
+		int moved = 0;
 
-		sum += c[k] * (over < s->nin ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
+		/* a term without input `over` is its column (computed so) */
+		for (unsigned f = 0; over < s->nin && f < t->nf; f++)
+			moved |= t->f[f].input == over;
+		sum += c[k] * (moved ? pm__disc_term_at(s, t, r, over, x) : t->col[r]);
 	}
-	return v + scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX) * sum;
+	return v + scale(s, h->mask, s->strat[r], SIZE_MAX) * sum;
+}
+
+/* The prediction at row r from coefficients c and the combinations'
+ * multipliers sk (scales()), s->strat filled for h: predict() without the
+ * decoding, for the loops over rows. */
+static double fitted(const struct search *s, const struct hyp *h, const double *c,
+		     const double *sk, size_t r)
+{
+	double v = h->offsets < 0 ? c[h->nt] : c[h->nt + pm__disc_level(s, (size_t)h->offsets, r)];
+	double sum = 0.0;
+
+	for (unsigned k = 0; k < h->nt; k++)
+		sum += c[k] * s->pool[h->t[k]].col[r];
+	return v + sk[s->strat[r]] * sum;
 }
 
 /* G += sign * w phi phi', b += sign * w y phi over the rows listed, phi the
  * unscaled columns, into the p x p block and p-vector of the row's level
- * combination. */
+ * combination (s->strat): the upper triangle of each block only (the
+ * inner loop of a search; symmetric() completes it). */
 static void accumulate(const struct search *s, const struct hyp *h, const size_t *rows,
 		       size_t nrows, double sign, double *G0, double *b0)
 {
@@ -124,7 +172,7 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 	size_t p = pm__disc_ncoef(s, h), on[PM_NNLS_MAX], nz;
 
 	for (size_t i = 0; i < nrows; i++) {
-		size_t r = rows[i], blk = stratum(s, h->mask, r);
+		size_t r = rows[i], blk = s->strat[r];
 		double w = sign * s->w[r], *G = G0 + blk * p * p, *b = b0 + blk * p;
 
 		for (unsigned k = 0; k < h->nt; k++)
@@ -142,10 +190,19 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 			size_t k = on[i];
 
 			b[k] += w * s->y[r] * phi[k];
-			for (size_t j = 0; j < nz; j++)
+			for (size_t j = i; j < nz; j++)
 				G[k * p + on[j]] += w * phi[k] * phi[on[j]];
 		}
 	}
+}
+
+/* The lower triangle of each of the p x p blocks of G from its upper. */
+static void symmetric(double *G, size_t blocks, size_t p)
+{
+	for (size_t k = 0; k < blocks; k++, G += p * p)
+		for (size_t i = 1; i < p; i++)
+			for (size_t j = 0; j < i; j++)
+				G[i * p + j] = G[j * p + i];
 }
 
 /* A row where input i is largest among the rows term t is on at. */
@@ -195,32 +252,48 @@ static const size_t *fold_rows(const struct search *s, unsigned f, size_t *n)
 	return s->fold_rows + s->fold_start[f];
 }
 
-/* The multipliers of categorical `cat` given the coefficients c: per level,
- * the least-squares scale of the terms' sum (times the other categoricals'
- * multipliers) against what C or the offsets leave; the largest made 1.
- * Returns the largest relative change of one. */
-static double update_multipliers(struct search *s, const struct hyp *h, size_t cat,
-			       const double *A, const double *a, const double *c)
+/* Per level combination k, given the coefficients c: q[k] = c_t'(a_t -
+ * A_to c_o), the terms' sum against what C or the offsets leave, and d[k] =
+ * c_t' A_tt c_t, the sum's square (t: the terms, o: C or the offsets).
+ * The same for every categorical's update of a round. */
+static void products_of_terms(const struct search *s, const struct hyp *h, const double *A,
+			      const double *a, const double *c, double *q, double *d)
 {
 	size_t p = pm__disc_ncoef(s, h), nt = h->nt, ns = pm__disc_strata(s, h->mask);
-	double num[MAX_STRATA] = { 0 }, den[MAX_STRATA] = { 0 }, top = 0.0, *m = mult(s, cat);
 
 	for (size_t k = 0; k < ns; k++) {
 		const double *Ak = A + k * p * p, *ak = a + k * p;
-		double o = scale(s, h->mask, k, cat), q = 0.0, d = 0.0;
-		size_t l = level_of(s, h->mask, k, cat);
 
+		q[k] = d[k] = 0.0;
 		for (size_t i = 0; i < nt; i++) {
 			double left = ak[i];
 
 			for (size_t j = nt; j < p; j++)
 				left -= Ak[i * p + j] * c[j];
-			q += c[i] * left;
+			q[k] += c[i] * left;
 			for (size_t j = 0; j < nt; j++)
-				d += c[i] * c[j] * Ak[i * p + j];
+				d[k] += c[i] * c[j] * Ak[i * p + j];
 		}
-		num[l] += o * q;
-		den[l] += o * o * d;
+	}
+}
+
+/* The multipliers of categorical `cat` given the coefficients (q and d of
+ * products_of_terms()): per level, the least-squares scale of the terms'
+ * sum (times the other categoricals' multipliers) against what C or the
+ * offsets leave; the largest made 1. Returns the largest relative change
+ * of one. */
+static double update_multipliers(struct search *s, const struct hyp *h, size_t cat,
+			       const double *q, const double *d)
+{
+	size_t ns = pm__disc_strata(s, h->mask);
+	double num[MAX_STRATA] = { 0 }, den[MAX_STRATA] = { 0 }, top = 0.0, *m = mult(s, cat);
+
+	for (size_t k = 0; k < ns; k++) {
+		double o = scale(s, h->mask, k, cat);
+		size_t l = s->lv[k * MAX_FACTOR_CATS + cat];
+
+		num[l] += o * q[k];
+		den[l] += o * o * d[k];
 	}
 	double was[MAX_STRATA], change = 0.0;
 
@@ -242,7 +315,9 @@ static double update_multipliers(struct search *s, const struct hyp *h, size_t c
  * alternately c given the multipliers and each categorical's multipliers
  * given c and the others, ending with c, until no multiplier moves by
  * more than ALS_TOL of itself (or ALS_ROUNDS); from multipliers 1, or (a
- * fold's rows, nearly all the rows) from the last solve's. */
+ * fold's rows, nearly all the rows) from the last solve's, whose
+ * coefficients c then start each NNLS from their passive set, as a round
+ * does from the round before's. */
 static void solve_blocks(struct search *s, const struct hyp *h, const double *A, const double *a,
 			 int fresh, double *c)
 {
@@ -250,33 +325,39 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX], change = INFINITY;
 
 	if (!h->mask) {
-		pm__nnls(A, a, p, c);
+		(fresh ? pm__nnls : pm__nnls_from)(A, a, p, c);
 		return;
 	}
 	for (size_t cat = 0; fresh && cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
 		for (size_t l = 0; (h->mask >> cat & 1) && l < s->nlev[cat]; l++)
 			mult(s, cat)[l] = 1.0;
 	for (int round = 0;; round++) {
+		double sk[MAX_STRATA], q[MAX_STRATA], d[MAX_STRATA];
+
+		scales(s, h->mask, sk);
 		memset(G, 0, p * p * sizeof(*G));
 		memset(b, 0, p * sizeof(*b));
+		/* the upper triangle; the lower is the same products */
 		for (size_t k = 0; k < ns; k++) {
-			double m = scale(s, h->mask, k, SIZE_MAX);
+			double m = sk[k];
 
 			for (size_t i = 0; i < p; i++) {
 				double di = i < nt ? m : 1.0;
 
 				b[i] += di * a[k * p + i];
-				for (size_t j = 0; j < p; j++)
+				for (size_t j = i; j < p; j++)
 					G[i * p + j] += di * (j < nt ? m : 1.0) * A[(k * p + i) * p + j];
 			}
 		}
-		pm__nnls(G, b, p, c);
+		symmetric(G, 1, p);
+		(fresh && !round ? pm__nnls : pm__nnls_from)(G, b, p, c);
 		if (round == ALS_ROUNDS || change < ALS_TOL)
 			return;
 		change = 0.0;
+		products_of_terms(s, h, A, a, c, q, d);
 		for (size_t cat = 0; cat < s->ncat && cat < MAX_FACTOR_CATS; cat++)
 			if (h->mask >> cat & 1)
-				change = fmax(change, update_multipliers(s, h, cat, A, a, c));
+				change = fmax(change, update_multipliers(s, h, cat, q, d));
 	}
 }
 
@@ -288,40 +369,75 @@ static void solve(struct search *s, const struct hyp *h, unsigned skip, const do
 	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h), nr;
 	const size_t *rows = fold_rows(s, skip, &nr);
 
-	memcpy(s->gram, G, blocks * p * p * sizeof(*G));
-	memcpy(s->vec, b, blocks * p * sizeof(*b));
+	if (skip < s->folds->nfolds && s->folded) {	/* every row's less the fold's */
+		const double *F = s->fold + skip * blocks * p * (p + 1), *f = F + blocks * p * p;
+
+		for (size_t i = 0; i < blocks * p * p; i++)
+			s->gram[i] = G[i] - F[i];
+		for (size_t i = 0; i < blocks * p; i++)
+			s->vec[i] = b[i] - f[i];
+	} else {
+		memcpy(s->gram, G, blocks * p * p * sizeof(*G));
+		memcpy(s->vec, b, blocks * p * sizeof(*b));
+		if (skip < s->folds->nfolds)
+			accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
+	}
 	if (skip < s->folds->nfolds)
-		accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
+		symmetric(s->gram, blocks, p);
 	solve_blocks(s, h, s->gram, s->vec, skip == s->folds->nfolds, c);
 }
 
 /* h's Grams of every row into s->gram_all and s->vec_all, and its
- * coefficients c from them. */
+ * coefficients c from them. Where they fit in s->fold (s->folded), each
+ * fold's Grams are accumulated there and summed: one pass over the rows,
+ * the folds' training Grams then the difference, rather than a second
+ * pass over each fold's rows (a quarter of a search on LeNet-5); else
+ * (loo, many combinations and terms) that second pass. */
 static void solve_all(struct search *s, const struct hyp *h, double *c)
 {
 	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h);
+	size_t nf = s->folds->nfolds + 1, one = blocks * p * (p + 1);
 
 	memset(s->gram_all, 0, blocks * p * p * sizeof(*s->gram_all));
 	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
-	accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+	s->folded = nf * one <= FOLD_SCRATCH;
+	if (!s->folded) {
+		accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+	} else {
+		memset(s->fold, 0, nf * one * sizeof(*s->fold));
+		for (unsigned f = 0; f < nf; f++) {
+			double *F = s->fold + f * one, *v = F + blocks * p * p;
+			size_t nr;
+			const size_t *rows = fold_rows(s, f, &nr);
+
+			accumulate(s, h, rows, nr, 1.0, F, v);
+			for (size_t i = 0; i < blocks * p * p; i++)
+				s->gram_all[i] += F[i];
+			for (size_t i = 0; i < blocks * p; i++)
+				s->vec_all[i] += v[i];
+		}
+	}
+	symmetric(s->gram_all, blocks, p);
 	solve(s, h, s->folds->nfolds, s->gram_all, s->vec_all, c);
 }
 
 int pm__disc_evaluate(struct search *s, struct hyp *h)
 {
-	double *G = s->gram_all, *b = s->vec_all, c[PM_NNLS_MAX];
+	double *G = s->gram_all, *b = s->vec_all, c[PM_NNLS_MAX], sk[MAX_STRATA];
 	double sum = 0.0, sumsq = 0.0;
 	unsigned nf = s->folds->nfolds;
 	size_t nr;
 	const size_t *rows;
 
+	prepare(s, h->mask);
 	solve_all(s, h, c);
 	if (!sound(s, h, c))
 		return 0;
 	/* its error on the rows it was fitted to is (nearly always) below the
 	 * held-out one: above the cutoff, the folds cannot bring it in */
+	scales(s, h->mask, sk);
 	for (size_t r = 0; r < s->n && s->cutoff < INFINITY; r++)
-		sum += fabs(predict(s, h, c, r, s->nin, 0.0) - s->y[r]) / s->y[r];
+		sum += fabs(fitted(s, h, c, sk, r) - s->y[r]) / s->y[r];
 	if (100.0 * sum / (double)s->n > s->cutoff)
 		return 2;
 	sum = 0.0;
@@ -329,10 +445,10 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 		double ape = 0.0;
 
 		solve(s, h, f, G, b, c);
+		scales(s, h->mask, sk);
 		rows = fold_rows(s, f, &nr);
 		for (size_t i = 0; i < nr; i++)
-			ape += fabs(predict(s, h, c, rows[i], s->nin, 0.0) - s->y[rows[i]]) /
-			       s->y[rows[i]];
+			ape += fabs(fitted(s, h, c, sk, rows[i]) - s->y[rows[i]]) / s->y[rows[i]];
 		ape = 100.0 * ape / (double)nr;
 		sum += ape;
 		sumsq += ape * ape;
@@ -342,13 +458,15 @@ int pm__disc_evaluate(struct search *s, struct hyp *h)
 	return isfinite(h->score);
 }
 
-void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m)
+void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m, double *c)
 {
-	double c[PM_NNLS_MAX];
+	double sk[MAX_STRATA];
 
+	prepare(s, h->mask);
 	solve_all(s, h, c);
+	scales(s, h->mask, sk);
 	for (size_t r = 0; r < s->n; r++) {
-		e[r] = s->y[r] - predict(s, h, c, r, s->nin, 0.0);
-		m[r] = scale(s, h->mask, stratum(s, h->mask, r), SIZE_MAX);
+		e[r] = s->y[r] - fitted(s, h, c, sk, r);
+		m[r] = sk[s->strat[r]];
 	}
 }

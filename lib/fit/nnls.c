@@ -62,11 +62,14 @@ static int solve_passive(const double *G, const double *b, size_t p, unsigned ch
 	return 0;
 }
 
-int pm__nnls(const double *G0, const double *b0, size_t p, double *x)
+/* pm__nnls, from the passive set of x's positive entries (warm) or the
+ * empty one. */
+static int nnls(const double *G0, const double *b0, size_t p, double *x, int warm)
 {
 	double G[PM_NNLS_MAX * PM_NNLS_MAX], b[PM_NNLS_MAX], d[PM_NNLS_MAX], z[PM_NNLS_MAX];
 	double w[PM_NNLS_MAX], bmax = 0.0;
 	unsigned char in[PM_NNLS_MAX] = { 0 }, dep[PM_NNLS_MAX] = { 0 };
+	int feasible = 1;
 
 	if (p > PM_NNLS_MAX)
 		return -1;
@@ -74,6 +77,7 @@ int pm__nnls(const double *G0, const double *b0, size_t p, double *x)
 	for (size_t k = 0; k < p; k++) {
 		d[k] = G0[k * p + k] > 0 ? sqrt(G0[k * p + k]) : 0.0;
 		dep[k] = !(d[k] > 0) || !isfinite(d[k]);
+		in[k] = warm && x[k] > 0 && !dep[k];
 		x[k] = 0.0;
 	}
 	for (size_t i = 0; i < p; i++) {
@@ -81,6 +85,18 @@ int pm__nnls(const double *G0, const double *b0, size_t p, double *x)
 		bmax = fmax(bmax, fabs(b[i]));
 		for (size_t j = 0; j < p; j++)
 			G[i * p + j] = dep[i] || dep[j] ? 0.0 : G0[i * p + j] / (d[i] * d[j]);
+	}
+	/* the warm set's solution, if every variable of it is > 0 there (the
+	 * active-set steps below need a feasible start); else from nothing */
+	if (warm) {
+		while (solve_passive(G, b, p, in, dep, z))
+			;
+		for (size_t k = 0; k < p; k++)
+			feasible &= !in[k] || z[k] > 0;
+		for (size_t k = 0; k < p; k++) {
+			x[k] = feasible && in[k] ? z[k] : 0.0;
+			in[k] &= feasible;
+		}
 	}
 	for (size_t iter = 0; iter < 3 * p + 3; iter++) {
 		size_t t = p;
@@ -128,4 +144,14 @@ int pm__nnls(const double *G0, const double *b0, size_t p, double *x)
 	for (size_t k = 0; k < p; k++)
 		x[k] = in[k] && !dep[k] ? x[k] / d[k] : 0.0;
 	return 0;
+}
+
+int pm__nnls(const double *G, const double *b, size_t p, double *x)
+{
+	return nnls(G, b, p, x, 0);
+}
+
+int pm__nnls_from(const double *G, const double *b, size_t p, double *x)
+{
+	return nnls(G, b, p, x, 1);
 }

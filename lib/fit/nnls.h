@@ -15,5 +15,11 @@
  * the solution. Returns 0, or -1 when p is too large. Allocates nothing;
  * reentrant. */
 int pm__nnls(const double *G, const double *b, size_t p, double *x);
+/* The same, started from the passive set of the positive entries of x on
+ * entry (a solution of a nearby system: a round of an alternating solve,
+ * a fold's rows after all the rows), when its solution there is feasible:
+ * then one factorisation and the optimality check, rather than a
+ * factorisation per variable that enters. */
+int pm__nnls_from(const double *G, const double *b, size_t p, double *x);
 
 #endif
