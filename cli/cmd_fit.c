@@ -1,6 +1,7 @@
 /* perfmodel fit: read measurements and roles, fit, print, save. */
 #include <getopt.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,7 +196,10 @@ struct fit_args {
 	pm_fit_options opt;
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
 	int auto_form;		/* fit with no form given: chosen as select does */
-	const char *spec_json, *spec_name;	/* a batch job's inline spec */
+	/* a batch job's inline spec, or --spec FILE's text (spec_text, owned) */
+	const char *spec_json, *spec_name;
+	char *spec_text;
+	int spec_streamed;	/* spec_text came from a pipe, not a file */
 	int discover, discover_given;	/* discover the form; its options seen */
 	pm_discover_options dopt;
 	struct select_args sel;
@@ -531,17 +535,57 @@ static int validation_args(struct fit_args *a)
 	return 0;
 }
 
+/* --spec FILE's text, read once into a->spec_text (a->spec_json, named by
+ * the path), so that a pipe (--spec <(...)) is not used up by a first look;
+ * a file that cannot be read is left to build_spec, which says why. */
+static void read_spec_text(struct fit_args *a)
+{
+	FILE *f;
+	size_t len = 0, cap = 4096, got;
+	char *text;
+
+	if (a->spec_json || !a->spec_path || !(f = fopen(a->spec_path, "rb")))
+		return;
+	text = malloc(cap + 1);
+	while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
+		char *more;
+
+		len += got;
+		if (len < cap)
+			continue;
+		more = realloc(text, 2 * cap + 1);
+		if (!more) {
+			free(text);
+			text = NULL;
+		}
+		text = more;
+		cap *= 2;
+	}
+	if (text && !ferror(f) && memchr(text, '\0', len) == NULL) {
+		struct stat st;
+
+		text[len] = '\0';
+		a->spec_text = text;
+		a->spec_json = text;
+		a->spec_name = a->spec_path;
+		/* read already: no output can clobber a pipe's, nor wait on it */
+		a->spec_streamed = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode);
+	} else {
+		free(text);
+	}
+	fclose(f);
+}
+
 /* 1 when the spec (--spec FILE or a batch job's inline one) names a form;
  * one that cannot be read names none here: build_spec reports it. */
-static int spec_form(const struct fit_args *a)
+static int spec_form(struct fit_args *a)
 {
 	pm_spec *s = NULL;
 	int has;
 
+	read_spec_text(a);
 	if (a->spec_json)
 		pm_spec_parse(a->spec_json, a->spec_name, &s, NULL);
-	else if (a->spec_path)
-		pm_spec_read_file(a->spec_path, &s, NULL);
 	has = pm_spec_form(s) != NULL;
 	pm_spec_free(s);
 	return has;
@@ -625,13 +669,11 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 }
 
 /* Roles from --spec and the role flags; flags add to (or set) the spec's. */
-static pm_status build_spec(const struct fit_args *a, const struct fit_sink *sink, pm_spec **out,
-			    pm_error *err)
+static pm_status build_spec(const struct fit_args *a, pm_spec **out, pm_error *err)
 {
 	const struct role_flags r = { a->spec_path, a->target, a->extrinsic, a->intrinsic,
 				      a->categorical, a->form, a->ignore, a->target_kind,
-				      a->resource, a->per, sink ? sink->spec_json : NULL,
-				      sink ? sink->spec_name : NULL };
+				      a->resource, a->per, a->spec_json, a->spec_name };
 
 	return spec_from_flags(&r, out, err);
 }
@@ -757,8 +799,10 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 		a.spec_json = sink->spec_json;
 		a.spec_name = sink->spec_name;
 	}
-	if ((rc = parse_args(argc, argv, usage, &a)))
+	if ((rc = parse_args(argc, argv, usage, &a))) {
+		free(a.spec_text);
 		return rc;
+	}
 	/* a batch job prints nothing but its diagnostics and saves nothing */
 	a.quiet |= sink != NULL;
 	if (sink && sink->cache)
@@ -766,19 +810,20 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	cap_threads(&a.opt, a.quiet);
 	/* -o -: model.json on stdout, which the report then leaves alone */
 	to_stdout = !sink && strcmp(a.out, "-") == 0;
-	if (to_stdout && a.json)
+	if (to_stdout && a.json) {
+		free(a.spec_text);
 		return usage_error(cmd, "-o - and --json both write to standard output: choose one");
+	}
 	rc = EXIT_FAIL;
 	/* before any work: an output that would destroy an input, or cannot
 	 * be a file, fails now rather than after the fit */
-	if (!to_stdout && !sink &&
-	    pm_output_check(a.out, (const char *const[]){ a.data, a.spec_path, a.test_path }, 3,
-			    &err)) {
+	if ((!to_stdout && !sink &&
+	     pm_output_check(a.out, (const char *const[]){ a.data,
+							    a.spec_streamed ? NULL : a.spec_path,
+							    a.test_path }, 3, &err)) ||
+	    (a.warm_start && pm_model_load_file(a.warm_start, &warm, &err))) {
 		report_error(&err);
-		return rc;
-	}
-	if (a.warm_start && pm_model_load_file(a.warm_start, &warm, &err)) {
-		report_error(&err);
+		free(a.spec_text);
 		return rc;
 	}
 	a.opt.warm_start = warm;
@@ -788,7 +833,7 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	/* select prints its table as it goes: a progress line would cut into it */
 	progress_install(&a.opt, a.quiet || a.select || a.discover);
 	table = a.quiet ? NULL : a.json ? stderr : stdout;
-	if (build_spec(&a, sink, &s, &err) ||
+	if (build_spec(&a, &s, &err) ||
 	    (a.workers && pm_spec_add_names(s, PM_SPEC_WORKERS, a.workers, &err)) ||
 	    (a.select ? select_run(&a, &src, s, table, &r, &chosen, &err)
 	     : a.discover ? pm_discover_file(&src, s, &a.opt, &a.dopt, a.nseeds, &r, &err)
@@ -852,6 +897,7 @@ out:
 	fflush(stdout);	/* a held second signal will _exit: print first */
 	interrupt_hold(0);
 	free(json);
+	free(a.spec_text);
 	selection_free(&chosen);
 	pm_fit_result_free(r);
 	pm_spec_free(s);

@@ -261,7 +261,7 @@ static void print_accuracy(const pm_fit_info *fi)
 		cprintf(stdout, "  no rows held out: --validate kfold or extrapolate:COL measures the "
 		       "accuracy on rows the fit never saw\n");
 	/* issue 33: every fit next to what any model should beat */
-	if (!isnan(fi->yard_mape))
+	if (!isnan(fi->yard_mape) && !isnan(fi->yard_model_mape))
 		cprintf(stdout, "  yardstick: held-out MAPE %.2f %% for this model, %.2f %% for a "
 			"log-linear fit of the same inputs\n    (%s: the intervals' folds)\n",
 			fi->yard_model_mape, fi->yard_mape, fi->yard_what);

@@ -75,6 +75,13 @@ static pm_status folds_of(const pm_dataset *d, const pm_spec *s, const pm_fit_op
 pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			    const pm_validation *v, pm_cv_result *out, pm_error *err)
 {
+	return pm__cross_validate_on(d, s, o, v, NULL, out, err);
+}
+
+pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+				const pm_validation *v, const pm_folds *given, pm_cv_result *out,
+				pm_error *err)
+{
 	pm_fit_options fo;
 	pm_folds folds = { 0 };
 	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
@@ -87,7 +94,9 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	*out = (pm_cv_result){ 0 };
 	if (!d || !s || !o)
 		return pm__fail(err, PM_EINVAL, "cross-validation needs data, a spec and options");
-	if ((st = folds_of(d, s, o, v, &folds, err)))
+	if (given)
+		folds = *given;
+	else if ((st = folds_of(d, s, o, v, &folds, err)))
 		return st;
 	nf = out->folds = folds.nfolds;
 	out->kept = folds.kept;
@@ -147,7 +156,8 @@ pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s, const pm_fit_
 	out->r2 = out->mean.r2;
 	out->fit_time_s = time / nf;
 out:
-	pm_folds_free(&folds);
+	if (!given)
+		pm_folds_free(&folds);
 	return st;
 }
 

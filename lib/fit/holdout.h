@@ -42,4 +42,11 @@ pm_status pm__fold_subsets(const pm_dataset *d, const unsigned *fold, unsigned f
  * Errors: PM_EINVAL (more than 2^32 rows), PM_ENOMEM. */
 pm_status pm__kfold_order(size_t nrows, uint64_t seed, size_t **perm, pm_error *err);
 
+/* pm_cross_validate on the folds given (NULL: those of v over d by the
+ * roles of s), so that candidates of other roles are measured on the same
+ * rows (pm_select deals them once, by its base roles). given is only read. */
+pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+				const pm_validation *v, const pm_folds *given, pm_cv_result *out,
+				pm_error *err);
+
 #endif

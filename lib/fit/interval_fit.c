@@ -265,14 +265,20 @@ static pm_status yardstick(pm_model *m, const pm_dataset *rows, const pm_spec *s
 {
 	pm_fit_info *fi = &m->info;
 	double *yard = malloc((folds->nfolds + 1) * sizeof(*yard)), mean = 0.0;
+	pm_error e = { 0 };
 	pm_status st = yard ? pm__yardstick(rows, s, folds->fold, folds->nfolds, &fi->yard_mape,
-					     yard, err)
-			    : pm__fail(err, PM_ENOMEM, "out of memory");
+					     yard, &e)
+			    : pm__fail(&e, PM_ENOMEM, "out of memory");
 	int worse;
 
+	/* a yardstick that cannot be measured is none, not a failure of the
+	 * intervals kept already; only no memory ends the fit */
 	if (st) {
 		free(yard);
-		return st;
+		fi->yard_mape = NAN;
+		if (st == PM_ENOMEM && err)
+			*err = e;
+		return st == PM_ENOMEM ? st : PM_OK;
 	}
 	for (unsigned f = 0; f < folds->nfolds; f++)
 		mean += model_mape[f] / folds->nfolds;

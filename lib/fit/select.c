@@ -87,9 +87,16 @@ static void label(const pm_candidate *cand, size_t i, char *out, size_t size)
 		snprintf(out, size, "%s", cand[i].label ? cand[i].label : cand[i].form);
 		return;
 	}
-	for (size_t j = 0; j < i; j++)
-		k += !cand[j].label && strcmp(cand[j].form, "additive") &&
+	/* K: the place of its text among the distinct formulas listed (each
+	 * is tried with every loss) */
+	for (size_t j = 0; j < i && strcmp(cand[j].form, cand[i].form); j++) {
+		int earlier = 0;
+
+		for (size_t e = 0; e < j && !earlier; e++)
+			earlier = !strcmp(cand[e].form, cand[j].form);
+		k += !earlier && !cand[j].label && strcmp(cand[j].form, "additive") &&
 		     strcmp(cand[j].form, "multiplicative");
+	}
 	snprintf(out, size, "formula %zu", k);
 }
 
@@ -100,15 +107,32 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 		   const pm_validation *v, size_t chosen, double floor_pct, double yard)
 {
 	pm_choice *c = &m->info.choice;
-	size_t low = pm_select_best(cv, n);
+	size_t low = pm_select_best(cv, n), idx[PM_CHOICE_MAX];
 
+	/* the first PM_CHOICE_MAX candidates, or of more the first ones with
+	 * the chosen and the lowest in the last places */
 	c->n = n < PM_CHOICE_MAX ? n : PM_CHOICE_MAX;
-	c->chosen = chosen;
-	c->lowest = low;
+	for (size_t j = 0; j < c->n; j++)
+		idx[j] = j;
+	if (n > PM_CHOICE_MAX) {
+		size_t a = chosen < low ? chosen : low, b = chosen < low ? low : chosen;
+
+		if (b >= PM_CHOICE_MAX - 1) {
+			if (a != b && a >= PM_CHOICE_MAX - 2)
+				idx[PM_CHOICE_MAX - 2] = a;
+			idx[PM_CHOICE_MAX - 1] = b;
+		}
+	}
+	c->chosen = c->lowest = 0;
+	for (size_t j = 0; j < c->n; j++) {
+		c->chosen = idx[j] == chosen ? j : c->chosen;
+		c->lowest = idx[j] == low ? j : c->lowest;
+	}
 	c->noise_floor = floor_pct;
 	snprintf(c->validation, sizeof(c->validation), "%s", cv[low].what);
-	for (size_t i = 0; i < c->n; i++) {
-		pm_choice_candidate *k = &c->cand[i];
+	for (size_t j = 0; j < c->n; j++) {
+		pm_choice_candidate *k = &c->cand[j];
+		size_t i = idx[j];
 
 		label(cand, i, k->form, sizeof(k->form));
 		k->loss = cand[i].loss;
@@ -139,21 +163,17 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 	}
 }
 
-/* The noise floor and the yardstick on the rows the choice validates. */
-static pm_status measures(const pm_dataset *d, const pm_spec *s, const pm_validation *v,
-			  const pm_fit_options *o, double *floor_pct, double *yard, pm_error *err)
+/* The noise floor and the yardstick on the rows the choice validates, the
+ * yardstick on the candidates' folds (NULL: none, a file of held-out rows). */
+static pm_status measures(const pm_dataset *d, const pm_spec *s, const pm_folds *folds,
+			  double *floor_pct, double *yard, pm_error *err)
 {
-	pm_folds folds = { 0 };
 	pm_status st;
 
 	*floor_pct = *yard = NAN;
-	if ((st = pm__noise_floor(d, s, floor_pct, err)))
+	if ((st = pm__noise_floor(d, s, floor_pct, err)) || !folds)
 		return st;
-	if (v && v->scheme != PM_SCHEME_NONE && !o->test &&
-	    !(st = pm_validation_folds(d, s, v, &folds, err)))
-		st = pm__yardstick(d, s, folds.fold, folds.nfolds, yard, NULL, err);
-	pm_folds_free(&folds);
-	return st;
+	return pm__yardstick(d, s, folds->fold, folds->nfolds, yard, NULL, err);
 }
 
 /* An error as a note: its place first, as the command line prints it. */
@@ -174,8 +194,8 @@ static void where(const pm_error *e, char *out, size_t size)
  * kept in *first; a stop request or no memory ends it all. */
 static pm_status validate_all(const pm_dataset *d, pm_spec *const *fs, const pm_candidate *cand,
 			      size_t n, const pm_fit_options *o, const pm_validation *v,
-			      pm_cv_result *cv, size_t *measured, pm_error *first,
-			      pm_status *first_st, pm_error *err)
+			      const pm_folds *folds, pm_cv_result *cv, size_t *measured,
+			      pm_error *first, pm_status *first_st, pm_error *err)
 {
 	pm_fit_options co = *o;
 
@@ -189,7 +209,7 @@ static pm_status validate_all(const pm_dataset *d, pm_spec *const *fs, const pm_
 		if (cand[i].skip) {
 			st = pm__fail(&e, PM_EINVAL, "%s", cand[i].skip);
 			cv[i] = (pm_cv_result){ 0 };
-		} else if (!(st = pm_cross_validate(d, fs[i], &co, v, &cv[i], &e))) {
+		} else if (!(st = pm__cross_validate_on(d, fs[i], &co, v, folds, &cv[i], &e))) {
 			(*measured)++;
 			continue;
 		} else {
@@ -253,11 +273,12 @@ static pm_status unvalidated(const pm_dataset *d, pm_spec *const *fs, const pm_c
 static pm_status choose_and_fit(const pm_dataset *d, const pm_dataset *cvd, const pm_spec *s,
 				pm_spec *const *fs, const pm_candidate *cand, size_t n,
 				const pm_fit_options *o, const pm_validation *v,
-				const pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err)
+				const pm_folds *folds, const pm_cv_result *cv, size_t *best,
+				pm_model **out, pm_error *err)
 {
 	pm_fit_options co = *o;
 	double floor_pct, yard;
-	pm_status st = measures(cvd, s, v, o, &floor_pct, &yard, err);
+	pm_status st = measures(cvd, s, folds, &floor_pct, &yard, err);
 
 	if (st)
 		return st;
@@ -286,10 +307,11 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 {
 	pm_spec **fs;
 	pm_dataset *cvd = NULL, *held = NULL;
+	pm_folds folds = { 0 };
 	char what[512];
 	size_t measured = 0;
 	pm_error first = { 0 };
-	pm_status st = PM_OK, first_st = PM_OK;
+	pm_status st = PM_OK, first_st = PM_OK, fst;
 
 	if (!out || !best || !cv || !d || !s || !o)
 		return pm__fail(err, PM_EINVAL, "pm_select: NULL argument");
@@ -316,13 +338,33 @@ pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options 
 	 * the folds split only the rows its fit will train on */
 	if (!st && !(st = pm__holdout_split(d, s, o, &cvd, &held, what, err)))
 		pm_dataset_free(held);
-	if (!st)
-		st = validate_all(cvd ? cvd : d, fs, cand, n, o, v, cv, &measured, &first, &first_st,
-				  err);
+	/* one dealing of the rows for every candidate, by the roles they share
+	 * (a formula's own roles would group and stratify them otherwise);
+	 * folds that cannot be dealt (one configuration) leave every candidate
+	 * unvalidated */
+	if (!st && v && v->scheme != PM_SCHEME_NONE &&
+	    (fst = pm_validation_folds(cvd ? cvd : d, s, v, &folds, &first)) != PM_OK) {
+		if (fst == PM_ENOMEM) {
+			st = fst;
+			if (err)
+				*err = first;
+		}
+		for (size_t i = 0; i < n; i++) {
+			cv[i] = (pm_cv_result){ .mape = NAN, .mape_std = NAN, .r2 = NAN };
+			cv[i].mean.mape = cv[i].mean.r2 = NAN;
+			where(&first, cv[i].note, sizeof(cv[i].note));
+		}
+		first_st = fst;
+	} else if (!st) {
+		st = validate_all(cvd ? cvd : d, fs, cand, n, o, v, folds.fold ? &folds : NULL, cv,
+				  &measured, &first, &first_st, err);
+	}
 	if (!st && measured)
-		st = choose_and_fit(d, cvd ? cvd : d, s, fs, cand, n, o, v, cv, best, out, err);
+		st = choose_and_fit(d, cvd ? cvd : d, s, fs, cand, n, o, v,
+				    folds.fold ? &folds : NULL, cv, best, out, err);
 	else if (!st)
 		st = unvalidated(d, fs, cand, n, o, v, cv, &first, first_st, best, out, err);
+	pm_folds_free(&folds);
 	if (st) {
 		pm_model_free(*out);
 		*out = NULL;

@@ -156,11 +156,11 @@ out:
 
 /* A level whose rows all sit in one fold would be missing from that fold's
  * training rows (the fit could not predict it): the first of its rows in
- * dealing order is held out of no fold. Returns the rows kept; *why names
- * the first such level. */
+ * dealing order, and the other runs of its configuration, are held out of
+ * no fold. Returns the rows kept; *why names the first such level. */
 static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
-				  const size_t *order, unsigned *fold, size_t *kept, char *why,
-				  size_t whysize, pm_error *err)
+				  const size_t *order, const size_t *config, unsigned *fold,
+				  size_t *kept, char *why, size_t whysize, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d);
 	pm_status st = PM_OK;
@@ -193,8 +193,16 @@ static pm_status keep_rare_levels(const pm_dataset *d, const size_t *cat, const 
 		for (size_t l = 0; !st && l < nl; l++) {
 			if (ok[l] || first[l] == KEPT)
 				continue;
-			fold[row[l]] = KEPT;
-			if ((*kept)++ == 0)
+			/* with every other run of its configuration: a run held
+			 * out while its twin trains measures repetition */
+			size_t before = *kept;
+
+			for (size_t r = 0; r < n; r++)
+				if (config[r] == config[row[l]] && fold[r] != KEPT) {
+					fold[r] = KEPT;
+					(*kept)++;
+				}
+			if (before == 0)
 				snprintf(why, whysize, "level '%s' of %s has too few rows to be in "
 					 "every fold's training rows", pm_dataset_level_name(d, cat[c], l),
 					 pm_dataset_col_name(d, cat[c]));
@@ -288,8 +296,8 @@ static pm_status cross_folds(const pm_dataset *d, const pm_spec *s, const size_t
 			 ncat ? ", stratified by " : "", by);
 	}
 	if (!st)
-		st = keep_rare_levels(d, cat, codes, ncat, order, out->fold, &out->kept, why, sizeof(why),
-				      err);
+		st = keep_rare_levels(d, cat, codes, ncat, order, config, out->fold, &out->kept, why,
+				      sizeof(why), err);
 	if (!st)
 		out->nfolds = number_folds(out->fold, out->nrows, k, err, &st);
 	if (!st && out->nfolds < 2)

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 
 #include "core/error.h"
 #include "fit/configs.h"
@@ -42,7 +43,8 @@ static double median_without(const struct run *v, size_t m, size_t j)
 pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_pct,
 			  pm_error *err)
 {
-	size_t nr = pm_dataset_nrows(d), nc = 0, counted = 0, *id = NULL;
+	size_t nr = pm_dataset_nrows(d), nc = 0, counted = 0, repeated = 0, in_repeats = 0;
+	size_t *id = NULL;
 	pm_inputs in = { 0 };
 	double *t = NULL, sum = 0.0;
 	struct run *runs = NULL;
@@ -69,6 +71,8 @@ pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_p
 	for (size_t a = 0, b; a < nr; a = b) {
 		for (b = a; b < nr && runs[b].config == runs[a].config; b++)
 			;
+		repeated += b - a >= 2;
+		in_repeats += b - a >= 2 ? b - a : 0;
 		for (size_t j = a; b - a >= 2 && j < b; j++) {
 			if (runs[j].t == 0)
 				continue;
@@ -77,7 +81,7 @@ pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_p
 			counted++;
 		}
 	}
-	if (counted)
+	if (counted && repeated >= 3 && 4 * in_repeats >= nr)
 		*floor_pct = 100.0 * sum / (double)counted;
 out:
 	free(id);
@@ -89,16 +93,15 @@ out:
 
 /* ---- the log-linear yardstick --------------------------------------------- */
 
-/* The design of the log-linear fit, row-major in X (nr x p): 1, then per
- * numeric input log x (x itself where some value is <= 0), per categorical
- * an indicator of each level but the first. */
-static pm_status design(const pm_dataset *d, const pm_inputs *in, gsl_matrix **out,
+/* The design of the log-linear fit, row-major in X[nr * p] (*p columns):
+ * 1, then per numeric input log x (x itself where some value is <= 0), per
+ * categorical an indicator of each level but the first. */
+static pm_status design(const pm_dataset *d, const pm_inputs *in, double **out, size_t *pout,
 			pm_error *err)
 {
 	size_t nr = pm_dataset_nrows(d), p = 1, j = 1;
-	double *v = malloc((nr + 1) * sizeof(*v));
+	double *v = malloc((nr + 1) * sizeof(*v)), *X = NULL;
 	uint32_t *codes = malloc((nr + 1) * sizeof(*codes));
-	gsl_matrix *X = NULL;
 	pm_status st = PM_OK;
 
 	*out = NULL;
@@ -107,12 +110,12 @@ static pm_status design(const pm_dataset *d, const pm_inputs *in, gsl_matrix **o
 
 		p += nl > 1 ? nl - 1 : 0;
 	}
-	if (!v || !codes || !(X = gsl_matrix_calloc(nr ? nr : 1, p))) {
+	if (!v || !codes || !(X = calloc(nr * p + 1, sizeof(*X)))) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t r = 0; r < nr; r++)
-		gsl_matrix_set(X, r, 0, 1.0);
+		X[r * p] = 1.0;
 	for (size_t i = 0; i < in->n && !st; i++) {
 		if (in->cat[i]) {
 			size_t nl = pm_dataset_col_nlevels(d, in->col[i]);
@@ -120,7 +123,7 @@ static pm_status design(const pm_dataset *d, const pm_inputs *in, gsl_matrix **o
 			pm_dataset_col_codes(d, in->col[i], codes);
 			for (size_t r = 0; r < nr; r++)
 				if (codes[r] > 0)
-					gsl_matrix_set(X, r, j + codes[r] - 1, 1.0);
+					X[r * p + j + codes[r] - 1] = 1.0;
 			j += nl > 1 ? nl - 1 : 0;
 			continue;
 		}
@@ -130,7 +133,7 @@ static pm_status design(const pm_dataset *d, const pm_inputs *in, gsl_matrix **o
 			for (size_t r = 0; r < nr; r++)
 				positive &= v[r] > 0;
 			for (size_t r = 0; r < nr; r++)
-				gsl_matrix_set(X, r, j, positive ? log(v[r]) : v[r]);
+				X[r * p + j] = positive ? log(v[r]) : v[r];
 			j++;
 		}
 	}
@@ -138,60 +141,74 @@ out:
 	free(v);
 	free(codes);
 	if (st)
-		gsl_matrix_free(X);
+		free(X);
 	else
 		*out = X;
+	*pout = p;
 	return st;
 }
 
-/* Fit the rows outside fold f (least squares on log t, truncated SVD so
- * that a level absent from them costs nothing) and return the MAPE (%) of
- * the rows inside it; NaN when it has none or the fit cannot be made. */
-static double held_out_mape(const gsl_matrix *X, const double *logt, const double *t,
-			    const unsigned *fold, unsigned f)
+/* Least squares of the rows outside fold f by a truncated SVD (singular
+ * values below 1e-12 of the largest dropped, so that a level absent from
+ * them costs nothing), on the library's own memory: GSL is given views and
+ * workspaces and allocates nothing, so its error handler is never reached
+ * (it checks M >= N itself: fewer rows than columns is no fit here). The
+ * MAPE (%) of the rows inside fold f; NaN when it has none or the fit
+ * cannot be made. */
+static double held_out_mape(const double *X, size_t nr, size_t p, const double *logt,
+			    const double *t, const unsigned *fold, unsigned f)
 {
-	size_t nr = X->size1, p = X->size2, ntrain = 0, ntest = 0, rank;
-	gsl_matrix *A = NULL, *cov = NULL;
-	gsl_vector *y = NULL, *c = NULL;
-	gsl_multifit_linear_workspace *w = NULL;
-	double chisq, sum = 0.0, mape = NAN;
+	size_t ntrain = 0, ntest;
+	double *a, *vv, *sv, *wk, *c, sum = 0.0, mape = NAN;
 
 	for (size_t r = 0; r < nr; r++)
 		ntrain += fold[r] != f;
 	ntest = nr - ntrain;
-	if (ntrain < 2 || ntest == 0)
+	if (ntrain < p || ntrain < 2 || ntest == 0)
 		return NAN;
-	A = gsl_matrix_alloc(ntrain, p);
-	y = gsl_vector_alloc(ntrain);
-	c = gsl_vector_alloc(p);
-	cov = gsl_matrix_alloc(p, p);
-	w = gsl_multifit_linear_alloc(ntrain, p);
-	if (!A || !y || !c || !cov || !w)
-		goto out;
-	for (size_t r = 0, k = 0; r < nr; r++)
-		if (fold[r] != f) {
-			for (size_t j = 0; j < p; j++)
-				gsl_matrix_set(A, k, j, gsl_matrix_get(X, r, j));
-			gsl_vector_set(y, k++, logt[r]);
-		}
-	if (gsl_multifit_linear_tsvd(A, y, 1e-12, c, cov, &chisq, &rank, w))
-		goto out;
-	for (size_t r = 0; r < nr; r++)
-		if (fold[r] == f) {
-			double pred = 0.0;
+	a = malloc(ntrain * p * sizeof(*a));
+	vv = malloc(p * p * sizeof(*vv));
+	sv = malloc(p * sizeof(*sv));
+	wk = malloc(p * sizeof(*wk));
+	c = calloc(p, sizeof(*c));
+	if (a && vv && sv && wk && c) {
+		gsl_matrix_view A = gsl_matrix_view_array(a, ntrain, p);
+		gsl_matrix_view V = gsl_matrix_view_array(vv, p, p);
+		gsl_vector_view S = gsl_vector_view_array(sv, p), W = gsl_vector_view_array(wk, p);
+		size_t k = 0;
 
-			for (size_t j = 0; j < p; j++)
-				pred += gsl_matrix_get(X, r, j) * gsl_vector_get(c, j);
-			sum += fabs(t[r] - exp(pred)) / t[r];
+		for (size_t r = 0; r < nr; r++)
+			if (fold[r] != f)
+				memcpy(a + k++ * p, X + r * p, p * sizeof(*a));
+		if (gsl_linalg_SV_decomp(&A.matrix, &V.matrix, &S.vector, &W.vector) == GSL_SUCCESS) {
+			/* c = V diag(1/s) U^T y over the singular values kept */
+			for (size_t i = 0; i < p; i++) {
+				double uy = 0.0;
+
+				if (!(sv[i] > 1e-12 * sv[0]))
+					continue;
+				for (size_t r = 0, q = 0; r < nr; r++)
+					if (fold[r] != f)
+						uy += a[q++ * p + i] * logt[r];
+				for (size_t j = 0; j < p; j++)
+					c[j] += vv[j * p + i] * uy / sv[i];
+			}
+			for (size_t r = 0; r < nr; r++)
+				if (fold[r] == f) {
+					double pred = 0.0;
+
+					for (size_t j = 0; j < p; j++)
+						pred += X[r * p + j] * c[j];
+					sum += fabs(t[r] - exp(pred)) / t[r];
+				}
+			mape = isfinite(sum) ? 100.0 * sum / (double)ntest : NAN;
 		}
-	mape = isfinite(sum) ? 100.0 * sum / (double)ntest : NAN;
-out:
-	gsl_matrix_free(A);
-	gsl_matrix_free(cov);
-	gsl_vector_free(y);
-	gsl_vector_free(c);
-	if (w)
-		gsl_multifit_linear_free(w);
+	}
+	free(a);
+	free(vv);
+	free(sv);
+	free(wk);
+	free(c);
 	return mape;
 }
 
@@ -200,8 +217,8 @@ pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *f
 {
 	size_t nr = pm_dataset_nrows(d);
 	pm_inputs in;
-	gsl_matrix *X = NULL;
-	double *t = NULL, *logt = NULL, sum = 0.0;
+	double *X = NULL, *t = NULL, *logt = NULL, sum = 0.0;
+	size_t p = 0;
 	unsigned measured = 0;
 	int positive = 1;
 	pm_status st;
@@ -217,7 +234,8 @@ pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *f
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = pm_dataset_col_numbers(d, in.target, t, err)) || (st = design(d, &in, &X, err)))
+	if ((st = pm_dataset_col_numbers(d, in.target, t, err)) ||
+	    (st = design(d, &in, &X, &p, err)))
 		goto out;
 	for (size_t r = 0; r < nr; r++) {
 		positive &= t[r] > 0;
@@ -227,7 +245,7 @@ pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *f
 	if (!positive)
 		goto out;
 	for (unsigned f = 0; f < nfolds; f++) {
-		double m = held_out_mape(X, logt, t, fold, f);
+		double m = held_out_mape(X, nr, p, logt, t, fold, f);
 
 		if (fold_mape)
 			fold_mape[f] = m;
@@ -239,7 +257,7 @@ pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *f
 	if (measured == nfolds && nfolds > 0)
 		*mape = sum / nfolds;
 out:
-	gsl_matrix_free(X);
+	free(X);
 	free(t);
 	free(logt);
 	pm__inputs_free(&in);

@@ -1,14 +1,17 @@
-/* What a choice of model is held against (issue 33). Private to the library. */
+/* What a choice of model is held against (issue 33): the noise floor of
+ * repeated runs and a log-linear yardstick. Private to the library. */
 #ifndef PM_YARDSTICK_H
 #define PM_YARDSTICK_H
 
 #include "perfmodel/perfmodel.h"
 
 /* The noise floor of d's repeated configurations (rows whose inputs, by
- * the roles of s, are all equal): each run of one predicted by the mean of
- * its other runs, the mean relative error of those predictions, in %, into
- * *floor_pct; NaN when no configuration was run twice. Errors: those of
- * pm_spec_resolve and reading the columns, PM_ENOMEM. */
+ * the roles of s, are all equal): each run of one predicted by the median
+ * of its other runs, the mean relative error of those predictions, in %,
+ * into *floor_pct; NaN when too few runs repeat to say (fewer than 3
+ * configurations run twice or more, or fewer than a quarter of the rows in
+ * them: one noisy pair must not set the bar for every candidate). Errors:
+ * those of pm_spec_resolve and reading the columns, PM_ENOMEM. */
 pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_pct,
 			  pm_error *err);
 

@@ -186,18 +186,38 @@ def _losses(value, many):
     return [x for x in names if x]
 
 
+def _spec_text(spec):
+    """A spec path that is no regular file (a pipe) read once, as its text:
+    looking for its form must not use it up; else the spec as given."""
+    if spec is None or isinstance(spec, dict):
+        return spec
+    try:
+        if not os.path.isfile(spec) and os.path.exists(spec):
+            with open(spec, encoding="utf-8") as f:
+                return _SpecText(f.read())
+    except (OSError, TypeError, ValueError):
+        pass
+    return spec
+
+
+class _SpecText(str):
+    """A spec's JSON text read from a pipe (_spec_text)."""
+
+
 def _spec_names_form(spec):
-    """Whether the spec (a dict or a file) names a form; one that cannot be
-    read names none here: the C core reports it."""
+    """Whether the spec (a dict, a file or its text) names a form; one that
+    cannot be read names none here: the C core reports it."""
+    import json
     if spec is None:
         return False
-    if not isinstance(spec, dict):
-        import json
-        try:
+    try:
+        if isinstance(spec, _SpecText):
+            spec = json.loads(spec)
+        elif not isinstance(spec, dict):
             with open(spec, encoding="utf-8") as f:
                 spec = json.load(f)
-        except (OSError, ValueError, TypeError):
-            return False
+    except (OSError, ValueError, TypeError):
+        return False
     return isinstance(spec, dict) and ("form" in spec or "formula" in spec)
 
 
@@ -205,6 +225,7 @@ def _options(mode, spec, options, tmp):
     """The typed options the C core takes, with perfmodel fit's defaults and
     checks (cli/cmd_fit.c parse_args); data the C core reads is in tmp."""
     given = _normalise(options)
+    spec = _spec_text(spec)
     o = {}
     v = {name: (_OPTIONS[name](name, value) if _OPTIONS[name] else value)
          for name, value in given.items()}
@@ -243,7 +264,9 @@ def _options(mode, spec, options, tmp):
                      "time); target_kind fits the target as what it measures: give one of them")
 
     # roles: a spec file or dict, then the role options (pm_spec setters)
-    if isinstance(spec, dict):
+    if isinstance(spec, _SpecText):
+        o["spec_json"] = str(spec)
+    elif isinstance(spec, dict):
         import json
         o["spec_json"] = json.dumps(spec)
     elif spec is not None:

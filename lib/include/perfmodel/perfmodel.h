@@ -865,12 +865,19 @@ PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
 PM_API size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor);
 
 /* Choose a model for the rows of d: validate each of cand[0..n) by v on
- * the same folds (pm_cross_validate, o with the candidate's form and loss),
- * into cv[n]; *best is the one pm_select_best(cv, n) chooses, and *out that
- * candidate fitted with o to every row (caller frees; o's held-out rows, a
- * test_fraction or o->validate, are held out of the choice too). Errors as
- * pm_cross_validate, naming the form; a form that does not parse fails
- * before any fitting; PM_EINVAL for o->warm_start (a model of one form). */
+ * the same folds (dealt once by the roles of s; pm_cross_validate, o with
+ * the candidate's form and loss), into cv[n]; *best is the one
+ * pm_select_choose(cv, n, noise floor) chooses, and *out that candidate
+ * fitted with o to every row (caller frees; o's held-out rows, a
+ * test_fraction or o->validate, are held out of the choice too), with the
+ * choice in its pm_fit_info.choice. A candidate that cannot be validated
+ * (more unknowns than a fold's rows, a loss the data refuse, cand[i].skip)
+ * is left out: its cv[i].mape NaN, cv[i].note why; when none can be, the
+ * first listed that fits every row is *out, unvalidated, with a warning,
+ * and when none fits either, the first validation's error (naming the
+ * form). A form that does not parse fails before any fitting; PM_EINVAL for
+ * o->warm_start (a model of one form) and a kfold scheme of fewer than 2
+ * folds. */
 PM_API pm_status pm_select(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   const pm_candidate *cand, size_t n, const pm_validation *v,
 			   pm_cv_result *cv, size_t *best, pm_model **out, pm_error *err);
