@@ -260,6 +260,20 @@ pm_status pm__json_number_or_null(const pm_jctx *c, const cJSON *obj, const char
 	return PM_OK;
 }
 
+pm_status pm__json_fixed(const pm_jctx *c, const cJSON *obj, const char *key, char *out,
+			 size_t size)
+{
+	const char *s;
+	pm_status st = pm__json_string(c, obj, key, &s);
+
+	if (st)
+		return st;
+	if (strlen(s) >= size)
+		return pm__json_fail(c, PM_ESCHEMA, "'%s' is longer than %zu bytes", key, size - 1);
+	memcpy(out, s, strlen(s) + 1);
+	return PM_OK;
+}
+
 pm_status pm__json_bool(const pm_jctx *c, const cJSON *obj, const char *key, int *out)
 {
 	const cJSON *v;

@@ -69,6 +69,10 @@ pm_status pm__json_array(const pm_jctx *c, const cJSON *obj, const char *key, in
 pm_status pm__json_string(const pm_jctx *c, const cJSON *obj, const char *key,
 			  const char **out);
 pm_status pm__json_number(const pm_jctx *c, const cJSON *obj, const char *key, double *out);
+/* A required string member copied into out[size]; PM_ESCHEMA when it is
+ * size bytes or longer. */
+pm_status pm__json_fixed(const pm_jctx *c, const cJSON *obj, const char *key, char *out,
+			 size_t size);
 pm_status pm__json_number_or_null(const pm_jctx *c, const cJSON *obj, const char *key,
 				  double *out);
 pm_status pm__json_bool(const pm_jctx *c, const cJSON *obj, const char *key, int *out);

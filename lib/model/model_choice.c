@@ -9,20 +9,6 @@
 
 #include "model/loss.h"
 
-/* A string member into out[size]. */
-static pm_status text(const pm_jctx *c, const cJSON *o, const char *key, char *out, size_t size)
-{
-	const char *s;
-	pm_status st = pm__json_string(c, o, key, &s);
-
-	if (st)
-		return st;
-	if (strlen(s) >= size)
-		return pm__json_fail(c, PM_ESCHEMA, "'%s' is longer than %zu bytes", key, size - 1);
-	memcpy(out, s, strlen(s) + 1);
-	return PM_OK;
-}
-
 static pm_status index_of(const pm_jctx *c, const cJSON *o, const char *key, size_t n,
 			  size_t *out)
 {
@@ -50,7 +36,7 @@ static pm_status read_yardstick(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 	if ((st = pm__json_number_or_null(&c, o, "mape", &f->yard_mape)) ||
 	    (st = pm__json_number_or_null(&c, o, "model_mape", &f->yard_model_mape)))
 		return st;
-	return text(&c, o, "held_out", f->yard_what, sizeof(f->yard_what));
+	return pm__json_fixed(&c, o, "held_out", f->yard_what, sizeof(f->yard_what));
 }
 
 static pm_status read_candidate(const pm_jctx *c, const cJSON *o, pm_choice_candidate *k)
@@ -59,7 +45,7 @@ static pm_status read_candidate(const pm_jctx *c, const cJSON *o, pm_choice_cand
 	int loss;
 	pm_status st;
 
-	if ((st = text(c, o, "form", k->form, sizeof(k->form))) ||
+	if ((st = pm__json_fixed(c, o, "form", k->form, sizeof(k->form))) ||
 	    (st = pm__json_enum(c, o, "loss", pm__loss_names, &loss)) ||
 	    (st = pm__json_uint(c, o, "params", SIZE_MAX, &params)) ||
 	    (st = pm__json_number_or_null(c, o, "mape", &k->mape)) ||
@@ -67,7 +53,7 @@ static pm_status read_candidate(const pm_jctx *c, const cJSON *o, pm_choice_cand
 		return st;
 	k->loss = (pm_loss)loss;
 	k->nparams = (size_t)params;
-	return text(c, o, "note", k->note, sizeof(k->note));
+	return pm__json_fixed(c, o, "note", k->note, sizeof(k->note));
 }
 
 pm_status pm__model_read_choice(const pm_jctx *top, const cJSON *fit, pm_fit_info *f)
@@ -90,8 +76,8 @@ pm_status pm__model_read_choice(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 	if (n == 0 || n > PM_CHOICE_MAX)
 		return pm__json_fail(&c, PM_ESCHEMA, "'candidates' must hold 1 to %d candidates",
 				     PM_CHOICE_MAX);
-	if ((st = text(&c, o, "validation", ch->validation, sizeof(ch->validation))) ||
-	    (st = text(&c, o, "why", ch->why, sizeof(ch->why))) ||
+	if ((st = pm__json_fixed(&c, o, "validation", ch->validation, sizeof(ch->validation))) ||
+	    (st = pm__json_fixed(&c, o, "why", ch->why, sizeof(ch->why))) ||
 	    (st = index_of(&c, o, "chosen", n, &ch->chosen)) ||
 	    (st = index_of(&c, o, "lowest", n, &ch->lowest)) ||
 	    (st = pm__json_number_or_null(&c, o, "noise_floor", &ch->noise_floor)) ||

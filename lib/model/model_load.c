@@ -350,21 +350,6 @@ static pm_status read_unsigned(const pm_jctx *c, const cJSON *obj, const char *k
 	return st;
 }
 
-/* A string member copied into a fixed array of the fit info. */
-static pm_status read_fixed(const pm_jctx *c, const cJSON *obj, const char *key, char *out,
-			    size_t size)
-{
-	const char *s;
-	pm_status st = pm__json_string(c, obj, key, &s);
-
-	if (st)
-		return st;
-	if (strlen(s) >= size)
-		return pm__json_fail(c, PM_ESCHEMA, "'%s' is longer than %zu bytes", key, size - 1);
-	memcpy(out, s, strlen(s) + 1);
-	return PM_OK;
-}
-
 /* Written only by an interrupted pm_fit_seeds (then "seeds" lists the
  * seeds that completed); absent: every seed listed completed. */
 static pm_status read_seed_counts(const pm_jctx *c, const cJSON *fit, const pm_model *m,
@@ -422,14 +407,14 @@ static pm_status read_validation(const pm_jctx *c, const cJSON *o, pm_fit_info *
 	pm_status st;
 
 	if ((st = pm__json_item(c, o, "validation", 0, &item)) || !item ||
-	    (st = read_fixed(c, o, "validation", text, sizeof(text))))
+	    (st = pm__json_fixed(c, o, "validation", text, sizeof(text))))
 		return st;
 	if (pm_validation_parse(text, &f->options.validate, &e))
 		return pm__json_fail(c, PM_ESCHEMA, "'validation': %s", e.msg);
 	/* the folds' seed, which the text does not hold (pm_fit records it) */
 	if (f->options.validate.scheme == PM_SCHEME_KFOLD)
 		f->options.validate.seed = f->options.split_seed;
-	return read_fixed(c, o, "description", f->validation, sizeof(f->validation));
+	return pm__json_fixed(c, o, "description", f->validation, sizeof(f->validation));
 }
 
 /* Where the held-out rows came from; written with fit.test only. */
@@ -442,7 +427,7 @@ static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 	if ((st = pm__json_object(top, fit, "test_data", 0, &o)) || !o)
 		return st;
 	c.where = "fit.test_data";
-	if ((st = read_fixed(&c, o, "file", f->test_name, sizeof(f->test_name))) ||
+	if ((st = pm__json_fixed(&c, o, "file", f->test_name, sizeof(f->test_name))) ||
 	    (st = pm__json_number(&c, o, "fraction", &f->options.test_fraction)) ||
 	    (st = pm__json_uint(&c, o, "split_seed", UINT64_MAX, &f->options.split_seed)))
 		return st;
@@ -455,9 +440,9 @@ static pm_status read_test_data(const pm_jctx *top, const cJSON *fit, pm_fit_inf
 static pm_status read_source(const pm_jctx *c, const cJSON *o, char *file, size_t size,
 			     char *fingerprint)
 {
-	pm_status st = read_fixed(c, o, "file", file, size);
+	pm_status st = pm__json_fixed(c, o, "file", file, size);
 
-	return st ? st : read_fixed(c, o, "fingerprint", fingerprint,
+	return st ? st : pm__json_fixed(c, o, "fingerprint", fingerprint,
 				    sizeof(((pm_fit_info *)0)->fingerprint));
 }
 
@@ -527,7 +512,7 @@ static pm_status read_fit(const pm_jctx *top, const cJSON *root, pm_model *m)
 	    (st = pm__json_number(&c, fit, "lambda_power", &o->lambda_power)) ||
 	    (st = read_unsigned(&c, fit, "generations", &f.generations)) ||
 	    (st = pm__json_uint(&c, fit, "evaluations", UINT64_MAX, &f.evaluations)) ||
-	    (st = read_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
+	    (st = pm__json_fixed(&c, fit, "stop", f.stop, sizeof(f.stop))) ||
 	    (st = pm__json_bool(&c, fit, "polished", &f.polished)) ||
 	    (st = read_flag(&c, fit, "interrupted", &f.interrupted)) ||
 	    (st = read_flag(&c, fit, "constant", &f.constant)) ||
