@@ -263,7 +263,7 @@ pm_status pm__json_number_or_null(const pm_jctx *c, const cJSON *obj, const char
 pm_status pm__json_fixed(const pm_jctx *c, const cJSON *obj, const char *key, char *out,
 			 size_t size)
 {
-	const char *s;
+	const char *s = NULL;
 	pm_status st = pm__json_string(c, obj, key, &s);
 
 	if (st)
