@@ -306,9 +306,9 @@ static void print_table(FILE *f, const pm_selection *sel, const pm_choice *ch)
 		cprintf(f, "  yardstick: a log-linear fit of the same inputs (closed form) holds out "
 			"%.2f %% on the same folds\n", ch->yardstick);
 	if (!isnan(ch->noise_floor))
-		cprintf(f, "  noise floor: %.2f %%, each run of a repeated configuration predicted "
-			"by the median of its other runs; no candidate counts as better than that\n",
-			ch->noise_floor);
+		cprintf(f, "  noise floor: %.2f %%, the spread of repeated runs of one configuration "
+			"(what a perfect model misses a new run by); no candidate counts as better "
+			"than that\n", ch->noise_floor);
 	cprintf(f, "chosen: %s (loss %s), %s; fitting it to every training row\n\n",
 		cand[sel->best].form, pm_loss_name(cand[sel->best].loss), ch->why);
 }

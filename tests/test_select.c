@@ -455,24 +455,16 @@ Test(select, noise_floor_and_configuration_folds)
 	cr_expect_eq(nc, 12);
 	for (size_t r = 0; r < 60; r++)
 		cr_expect_eq(id[r], r / 5, "row %zu", r);
-	/* each run against the median of the other four of its configuration */
-	for (int k = 0; k < 5; k++) {
+	/* each run's distance from its configuration's mean log time, scaled
+	 * by sqrt(5/4) for that mean's own spread over 5 runs */
+	{
 		static const double off[5] = { 1.0, 1.1, 0.9, 1.2, 0.8 };
-		double o[4], med;
-		int m = 0;
+		double mean = 0.0;
 
-		for (int j = 0; j < 5; j++)
-			if (j != k)
-				o[m++] = off[j];
-		for (int a = 0; a < 4; a++)	/* sort four */
-			for (int b = a + 1; b < 4; b++)
-				if (o[b] < o[a]) {
-					double x = o[a];
-					o[a] = o[b];
-					o[b] = x;
-				}
-		med = 0.5 * (o[1] + o[2]);
-		want += fabs(off[k] - med) / off[k] / 5.0;
+		for (int k = 0; k < 5; k++)
+			mean += log(off[k]) / 5.0;
+		for (int k = 0; k < 5; k++)
+			want += fabs(log(off[k]) - mean) * sqrt(5.0 / 4.0) / 5.0;
 	}
 	cr_assert_eq(pm__noise_floor(d, s, &floor_pct, &err), PM_OK, "%s", err.msg);
 	cr_expect_float_eq(floor_pct, 100.0 * want, 1e-9, "%g against %g", floor_pct, 100 * want);
@@ -494,6 +486,19 @@ Test(select, noise_floor_and_configuration_folds)
 				   &yard, NULL, &err), PM_OK, "%s", err.msg);
 	cr_expect(yard < 1e-6, "an exact power law: %g", yard);
 	pm_dataset_free(d);
+	/* one configuration run twice among twelve: one noisy pair sets no
+	 * floor for every candidate */
+	{
+		static const char one_pair[] = "n,threads,time\n16,1,1\n16,1,2\n32,1,3\n48,1,4\n"
+					       "64,1,5\n80,1,6\n96,1,7\n16,2,8\n32,2,9\n48,2,10\n"
+					       "64,2,11\n80,2,12\n96,2,13\n";
+
+		cr_assert_eq(pm_dataset_parse_csv(one_pair, strlen(one_pair), "pair.csv", &d, &err),
+			     PM_OK, "%s", err.msg);
+		cr_assert_eq(pm__noise_floor(d, s, &floor_pct, &err), PM_OK, "%s", err.msg);
+		cr_expect(isnan(floor_pct), "%g", floor_pct);
+		pm_dataset_free(d);
+	}
 	pm_spec_free(s);
 }
 

@@ -293,10 +293,10 @@ static pm_status choose_and_fit(const pm_dataset *d, const pm_dataset *cvd, cons
 	if (!isnan(floor_pct) && cv[*best].mape + std_error(&cv[*best]) < floor_pct)
 		st = pm__model_add_warning(*out, err, "the chosen model's held-out MAPE, %.3g %%, "
 					   "is below the noise floor of the repeated "
-					   "configurations, %.3g %% (each run predicted by the "
-					   "median of the other runs of its configuration) by more "
-					   "than its standard error: no model predicts a new run "
-					   "that well; expect about %.3g %%",
+					   "configurations, %.3g %% (the spread of repeated runs "
+					   "of one configuration, what a perfect model misses a "
+					   "new run by) by more than its standard error: no model "
+					   "predicts a new run that well; expect about %.3g %%",
 					   cv[*best].mape, floor_pct, floor_pct);
 	return st;
 }

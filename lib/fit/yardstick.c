@@ -18,32 +18,22 @@
 
 struct run {
 	size_t config;
-	double t;
+	double logt;
 };
 
-static int by_config_then_time(const void *a, const void *b)
+static int by_config(const void *a, const void *b)
 {
 	const struct run *p = a, *q = b;
 
 	if (p->config != q->config)
 		return p->config < q->config ? -1 : 1;
-	return (p->t > q->t) - (p->t < q->t);
-}
-
-/* The median of the sorted v[0..m) without v[j] (m >= 2). */
-static double median_without(const struct run *v, size_t m, size_t j)
-{
-	size_t h = (m - 1) / 2;	/* the others' middle, as indices of them */
-#define OTHER(i) v[(i) < j ? (i) : (i) + 1].t
-
-	return (m - 1) % 2 ? OTHER(h) : 0.5 * (OTHER(h - 1) + OTHER(h));
-#undef OTHER
+	return (p->logt > q->logt) - (p->logt < q->logt);
 }
 
 pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_pct,
 			  pm_error *err)
 {
-	size_t nr = pm_dataset_nrows(d), nc = 0, counted = 0, repeated = 0, in_repeats = 0;
+	size_t nr = pm_dataset_nrows(d), nc = 0, counted = 0, repeated = 0, n = 0;
 	size_t *id = NULL;
 	pm_inputs in = { 0 };
 	double *t = NULL, sum = 0.0;
@@ -62,26 +52,31 @@ pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_p
 	    (st = pm_dataset_col_numbers(d, in.target, t, err)))
 		goto out;
 	for (size_t r = 0; r < nr; r++)
-		runs[r] = (struct run){ id[r], t[r] };
-	qsort(runs, nr, sizeof(*runs), by_config_then_time);
-	/* each run of a repeated configuration predicted by the median of its
-	 * other runs: what a model of these inputs can do at best on a run it
-	 * did not see (the median, as run times have heavy tails: one slow
-	 * run in ten would make a mean's floor far above a good model's) */
-	for (size_t a = 0, b; a < nr; a = b) {
-		for (b = a; b < nr && runs[b].config == runs[a].config; b++)
-			;
-		repeated += b - a >= 2;
-		in_repeats += b - a >= 2 ? b - a : 0;
-		for (size_t j = a; b - a >= 2 && j < b; j++) {
-			if (runs[j].t == 0)
-				continue;
-			sum += fabs(runs[j].t - median_without(runs + a, b - a, j - a)) /
-			       fabs(runs[j].t);
-			counted++;
-		}
+		if (t[r] > 0)	/* a 0 has no log: no spread to measure */
+			runs[n++] = (struct run){ id[r], log(t[r]) };
+	qsort(runs, n, sizeof(*runs), by_config);
+	/* what a perfect model of these inputs misses a new run by: each run's
+	 * distance from its configuration's mean log time, scaled by
+	 * sqrt(m/(m-1)) for the mean's own spread over m runs (unbiased for a
+	 * log-normal spread, m = 2 as 5: E|log t - mean| is sqrt((m-1)/m) of
+	 * E|log t - log mu|), which for spreads of tens of % is the MAPE of
+	 * predicting the configuration's true time */
+	for (size_t a = 0, b; a < n; a = b) {
+		double mean = 0.0, m;
+
+		for (b = a; b < n && runs[b].config == runs[a].config; b++)
+			mean += runs[b].logt;
+		m = (double)(b - a);
+		if (b - a < 2)
+			continue;
+		mean /= m;
+		repeated++;
+		for (size_t j = a; j < b; j++)
+			sum += fabs(runs[j].logt - mean) * sqrt(m / (m - 1));
+		counted += b - a;
 	}
-	if (counted && repeated >= 3 && 4 * in_repeats >= nr)
+	/* one noisy pair must not set the bar for every candidate */
+	if (repeated >= 3 && 4 * counted >= nr)
 		*floor_pct = 100.0 * sum / (double)counted;
 out:
 	free(id);

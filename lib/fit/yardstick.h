@@ -6,12 +6,14 @@
 #include "perfmodel/perfmodel.h"
 
 /* The noise floor of d's repeated configurations (rows whose inputs, by
- * the roles of s, are all equal): each run of one predicted by the median
- * of its other runs, the mean relative error of those predictions, in %,
- * into *floor_pct; NaN when too few runs repeat to say (fewer than 3
- * configurations run twice or more, or fewer than a quarter of the rows in
- * them: one noisy pair must not set the bar for every candidate). Errors:
- * those of pm_spec_resolve and reading the columns, PM_ENOMEM. */
+ * the roles of s, are all equal): what a perfect model of these inputs
+ * misses a new run by, in % — each run's distance from its configuration's
+ * mean log time, scaled by sqrt(m/(m-1)) for that mean's own spread over
+ * its m runs, averaged over the repeated runs; into *floor_pct. NaN when
+ * too few runs repeat to say (fewer than 3 configurations run twice or
+ * more, or fewer than a quarter of the rows in them). Rows of 0 are left
+ * out. Errors: those of pm_spec_resolve and reading the columns,
+ * PM_ENOMEM. */
 pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_pct,
 			  pm_error *err);
 
