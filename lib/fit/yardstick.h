@@ -8,8 +8,8 @@
 /* The noise floor of d's repeated configurations (rows whose inputs, by
  * the roles of s, are all equal): what a perfect model of these inputs
  * misses a new run by, in % — each run's distance from its configuration's
- * mean log time, scaled by sqrt(m/(m-1)) for that mean's own spread over
- * its m runs, averaged over the repeated runs; into *floor_pct. NaN when
+ * median log time, scaled by sqrt(m/(m-1)) for that median's own spread
+ * over its m runs, averaged over the repeated runs; into *floor_pct. NaN when
  * too few runs repeat to say (fewer than 3 configurations run twice or
  * more, or fewer than a quarter of the rows in them). Rows of 0 are left
  * out. Errors: those of pm_spec_resolve and reading the columns,
