@@ -197,6 +197,13 @@ struct fit_extra {
 int print_fit_report(const pm_model *m, const pm_dataset *d, const char *out, int json,
 		     const struct fit_extra *x);
 
+/* The table of a choice of form (select, fit with no form): each
+ * candidate's held-out MAPE and R², what makes one untrustworthy, the
+ * yardstick, the noise floor and the rule that chose (cli/choice_print.c). */
+void print_selection(FILE *f, const pm_selection *sel, const pm_choice *ch);
+/* discover's table: the candidates by held-out MAPE, the chosen one marked. */
+void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v, int refine);
+
 int cmd_fit(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_select(int argc, char **argv);

@@ -250,69 +250,6 @@ static int check_loss_list(const char *list)
 	return bad;
 }
 
-/* The table of a selection: each candidate's held-out MAPE and R², and
- * what makes one untrustworthy (docs/cli.md): a fit constant in some fold,
- * a held-out R² below 0. */
-static void print_table(FILE *f, const pm_selection *sel, const pm_choice *ch)
-{
-	const pm_candidate *cand = sel->cand;
-	const pm_cv_result *cv = sel->cv;
-	int w = (int)strlen("form"), flagged = 0;
-
-	for (size_t i = 0; i < sel->n; i++)
-		if ((int)strlen(cand[i].form) > w)
-			w = (int)strlen(cand[i].form);
-	cprintf(f, "model selection: %s", ch->validation);
-	/* the seed dealt the rows unless each is its own fold */
-	if (sel->validation->scheme == PM_SCHEME_KFOLD && !strstr(ch->validation, "leave-one-out"))
-		cprintf(f, ", fold seed %llu", (unsigned long long)sel->validation->seed);
-	cprintf(f, "\n");
-	cprintf(f, "  %-*s %-5s %6s %22s %8s %10s\n", w, "form", "loss", "params",
-		"held-out MAPE %", "R^2", "fit time s");
-	for (size_t i = 0; i < sel->n; i++) {
-		/* n/a: R² of one held-out row, the std of one fold, a MAPE of
-		 * held-out rows that are all 0 (docs/maths.md, "Targets of 0") */
-		char r2[16] = "n/a", sd[16] = "   n/a", mape[16] = "n/a";
-
-		if (!isnan(cv[i].r2))
-			pm_snprintf(r2, sizeof(r2), "%.4f", cv[i].r2);
-		if (!isnan(cv[i].mape_std))
-			pm_snprintf(sd, sizeof(sd), "%6.2f", cv[i].mape_std);
-		if (!isnan(cv[i].mape))
-			pm_snprintf(mape, sizeof(mape), "%.2f", cv[i].mape);
-		if (cv[i].note[0]) {
-			cprintf(f, "  %-*s %-5s  left out: %s\n", w, cand[i].form,
-				pm_loss_name(cand[i].loss), cv[i].note);
-			continue;
-		}
-		cprintf(f, "  %-*s %-5s %6zu %13s +- %6s %8s %10.3f%s", w, cand[i].form,
-			pm_loss_name(cand[i].loss), cv[i].nparams, mape, sd, r2,
-			cv[i].fit_time_s, i == sel->best ? "  <- chosen"
-					   : i == ch->lowest ? "  (lowest)" : "");
-		if (cv[i].constant_folds)
-			cprintf(f, "  constant fit (%u of %u folds)", cv[i].constant_folds,
-				cv[i].folds);
-		if (r2_words(cv[i].r2))
-			cprintf(f, "  R^2 < 0: %s", r2_words(cv[i].r2));
-		flagged |= cv[i].constant_folds != 0;
-		cprintf(f, "\n");
-	}
-	if (flagged)
-		cprintf(f, "  a constant fit predicts one value whatever the inputs: it wins only "
-			"by a strictly lower MAPE, or when every candidate is one\n");
-	if (sel->discovery)
-		cprintf(f, "  discover: %s\n", sel->discovery->cand[sel->discovery->chosen].formula);
-	if (!isnan(ch->yardstick))
-		cprintf(f, "  yardstick: a log-linear fit of the same inputs (closed form) holds out "
-			"%.2f %% on the same folds\n", ch->yardstick);
-	if (!isnan(ch->noise_floor))
-		cprintf(f, "  noise floor: %.2f %%, the spread of repeated runs of one configuration "
-			"(what a perfect model misses a new run by); no candidate counts as better "
-			"than that\n", ch->noise_floor);
-	cprintf(f, "chosen: %s (loss %s), %s; fitting it to every training row\n\n",
-		cand[sel->best].form, pm_loss_name(cand[sel->best].loss), ch->why);
-}
-
 /* The command being parsed (fit, select or discover), which a usage error
  * names for its help. */
 static const char *command = "fit";
@@ -744,33 +681,13 @@ static pm_status select_run(const struct fit_args *a, const pm_source *src, cons
 	sel->best = (*r)->best;
 	sel->discovery = (*r)->discovery;
 	if (table)
-		print_table(table, sel, &pm_model_fit_info((*r)->model)->choice);
+		print_selection(table, sel, &pm_model_fit_info((*r)->model)->choice);
 	return PM_OK;
 }
 
 int cmd_fit(int argc, char **argv)
 {
 	return fit_command(argc, argv, fit_usage, MODE_FIT);
-}
-
-/* The discovery's table: the candidates by held-out MAPE, the chosen one
- * marked. */
-static void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v, int refine)
-{
-	cprintf(f, "discovery: %s", x->what);
-	if (v->scheme == PM_SCHEME_KFOLD && !strstr(x->what, "leave-one-out"))
-		cprintf(f, ", fold seed %llu", (unsigned long long)v->seed);
-	cprintf(f, "\n  %zu hypotheses, %zu rejected (they collapse or explode at twice an input's "
-		"largest value), %.2f s\n", x->hypotheses, x->rejected, x->wall_time_s);
-	cprintf(f, "  %5s %22s  %s\n", "terms", "held-out MAPE %", "formula");
-	for (size_t i = 0; i < x->n; i++)
-		cprintf(f, "  %5u %13.2f +- %6.2f  %s%s\n", x->cand[i].terms, x->cand[i].mape,
-			x->cand[i].mape_se, x->cand[i].formula, i == x->chosen ? "  <- chosen" : "");
-	cprintf(f, "chosen: the fewest terms within one standard error of the best; fitting it "
-		"to every row\n");
-	if (refine)
-		cprintf(f, "refined: its powers fitted from the data: %s\n", x->refined);
-	cprintf(f, "\n");
 }
 
 /* fit_command, or with sink fit_command_to. */
