@@ -82,8 +82,23 @@ void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v, int
 	for (size_t i = 0; i < x->n; i++)
 		cprintf(f, "  %5u %13.2f +- %6.2f  %s%s\n", x->cand[i].terms, x->cand[i].mape,
 			x->cand[i].mape_se, x->cand[i].formula, i == x->chosen ? "  <- chosen" : "");
-	cprintf(f, "chosen: the fewest terms within one standard error of the best; fitting it "
-		"to every row\n");
+	if (x->dealings > 1)
+		cprintf(f, "  the best of each size scored again: held-out MAPE over %u dealings of "
+			"the folds (fold seeds %llu to %llu)\n", x->dealings,
+			(unsigned long long)v->seed,
+			(unsigned long long)(v->seed + x->dealings - 1));
+	if (!isnan(x->noise_floor))
+		cprintf(f, "  noise floor %.2f %%: repeated configurations' runs differ by that "
+			"much; no hypothesis counts as better\n", x->noise_floor);
+	if (x->adequate)
+		cprintf(f, "chosen: the fewest terms whose lack of fit is within the noise (%zu of "
+			"the finalists: their configurations' means differ from the fit no more "
+			"than the runs from their means, F test at 5 %%); fitting it to every row\n",
+			x->adequate);
+	else
+		cprintf(f, "chosen: the fewest terms within one standard error of the best%s; "
+			"fitting it to every row\n",
+			isnan(x->noise_floor) ? "" : " (or of the noise floor)");
 	if (refine)
 		cprintf(f, "refined: its powers fitted from the data: %s\n", x->refined);
 	cprintf(f, "\n");

@@ -79,6 +79,8 @@ Test(formula, errors_name_the_column_of_the_mistake)
 	expect_error("a * `k", 5, "unclosed '`'");
 	expect_error("a * k^p )", 9, "expected '+', '*', '/' or the end");
 	expect_error("a * k^(2", 9, "expected ')'");
+	expect_error("a * k^(1/0)", 10, "a power divided by 0");
+	expect_error("a * k^(1/x)", 10, "expected a number");
 	{
 		char *big = malloc(PM_FORMULA_MAX + 2);
 

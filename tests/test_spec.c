@@ -708,6 +708,15 @@ Test(spec, accessors_and_setters)
 	cr_assert_str_eq(pm_spec_target(s), "time_s");
 	cr_assert_eq(pm_spec_set_form(s, "multiplicative", &e), PM_OK);
 	cr_assert_str_eq(pm_spec_form(s), "multiplicative");
+	/* the constant alone is a model (discover's of a metric no input
+	 * moves; C_ beside a column C); another name of no column, a typo */
+	cr_expect_eq(pm_spec_set_form(s, "C", &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(pm_spec_set_form(s, "C__", &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(pm_spec_set_form(s, "Cx", &e), PM_EINVAL);
+	cr_expect(strstr(e.msg, "unknown form 'Cx'"), "%s", e.msg);
+	cr_expect_eq(pm_spec_set_form(s, "additve", &e), PM_EINVAL);
+	cr_assert_str_eq(pm_spec_form(s), "C__");
+	cr_assert_eq(pm_spec_set_form(s, "multiplicative", &e), PM_OK);
 
 	b.power_lo = -2;
 	cr_assert_eq(pm_spec_set_bounds(s, &b, &e), PM_OK);

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/pool.h"
 #include "core/stop.h"
+#include "fit/configs.h"
 #include "fit/discover_impl.h"
 #include "fit/nnls.h"
 #include "fit/problem.h"
@@ -34,6 +35,12 @@ enum { PER_SKELETON = 4, CLIMBERS = 4 };
 enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
 /* the moved switches and climbed exponents a hypothesis tries (climbs) */
 enum { CLIMB_SCREEN = 16 };
+/* configurations a term must be on at, and off at where it is off
+ * anywhere: fitted to one or two, a switch or a product of switches
+ * follows their runs' noise, and a search over thousands of them finds a
+ * pair whose noise agrees (on 20 rows of a constant with 2 % noise,
+ * [n <= 10] * [p <= 2] on 2 configurations held out 1.32 %, C 1.50 %) */
+enum { MIN_SUPPORT = 3 };
 /* inputs whose seed factors are paired into the pool: of every pair of
  * every input's, the pool grew with the square of the columns (a 1 000-
  * column table took 5.5 GB) */
@@ -45,11 +52,25 @@ enum { PAIR_INPUTS = 16 };
 #define MEMORY_BUDGET (1024.0 * 1024 * 1024)
 enum { GROWTH_TERMS = 256 };
 
-/* The exponents i of x^i: the fractions of Extra-P's normal form that a
- * decimal writes exactly, and their negatives for strong scaling. */
-static const double expo[] = { -2, -1.5, -1, -0.75, -0.5, -0.25, 0.25, 0.5, 0.75,
-			       1,  1.25, 1.5, 2,     2.5,  3 };
+/* The exponents i of x^i: Extra-P's default set (its 0 is the log alone,
+ * below), and for strong scaling the negatives of those up to 2, ascending
+ * (moves step to a neighbour). Thirds are written as fractions (x^(1/3)). */
+static const double expo[] = {
+	-2,	-1.5, -4.0 / 3, -1, -0.75, -2.0 / 3, -0.5, -1.0 / 3, -0.25,
+	0.25,	1.0 / 3, 0.5, 2.0 / 3, 0.75, 0.8, 1, 1.25, 4.0 / 3, 1.5, 5.0 / 3, 1.75,
+	2,	2.25, 7.0 / 3, 2.5, 8.0 / 3, 2.75, 3
+};
 #define NEXPO (sizeof(expo) / sizeof(expo[0]))
+
+/* A product's powers are quarters: the finer exponents of one input's
+ * terms, multiplied across inputs, gave as many more products to choose
+ * from, and on the bundled MLP and LeNet-5 sets the choice among them held
+ * out worse (data/ddp_mlp.csv, a split of bench/select_vs_rf.sh: 42.9 %
+ * rather than 20.5 %) */
+static int quarter(double e)
+{
+	return e * 4 == nearbyint(e * 4);
+}
 
 pm_discover_options pm_discover_options_default(void)
 {
@@ -163,6 +184,24 @@ static void term_column(const struct search *s, const struct term *t, double *co
 			col[r] = 0.0;
 }
 
+/* Whether a term of column col is thin (struct term). */
+static int thin(const struct search *s, const double *col)
+{
+	size_t on = 0, off = 0;
+
+	memset(s->mark, 0, s->nconfigs);
+	for (size_t r = 0; r < s->n; r++) {
+		unsigned char bit = col[r] != 0.0 ? 1 : 2;
+
+		if (!(s->mark[s->config[r]] & bit)) {
+			s->mark[s->config[r]] |= bit;
+			on += bit == 1;
+			off += bit == 2;
+		}
+	}
+	return on < MIN_SUPPORT || (off && off < MIN_SUPPORT);
+}
+
 /* The pool index of term t (its factors in input order), added if new. */
 static pm_status term_index(struct search *s, const struct term *t, unsigned *index,
 			    pm_error *err)
@@ -192,6 +231,7 @@ static pm_status term_index(struct search *s, const struct term *t, unsigned *in
 	if (!(nt->col = malloc(s->n * sizeof(*nt->col) + 1)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	term_column(s, nt, nt->col);
+	nt->thin = thin(s, nt->col);
 	s->pool_set[slot] = (uint32_t)s->npool + 1;
 	*index = (unsigned)s->npool++;
 	return PM_OK;
@@ -252,7 +292,7 @@ static pm_status single_terms(struct search *s, pm_error *err)
 	for (unsigned i = 0; i < s->nin && !st; i++) {
 		const struct input *in = &s->in[i];
 
-		for (size_t e = 0; in->power_ok && e < NEXPO && !st; e++)
+		for (size_t e = 0; in->power_ok && !in->two_values && e < NEXPO && !st; e++)
 			for (unsigned j = 0; j <= (in->log_ok ? 2u : 0u) && !st; j++)
 				st = single(s, (struct factor){ i, F_POWER, expo[e], j, 0 }, err);
 		for (unsigned j = 1; in->log_ok && j <= 2 && !st; j++)
@@ -333,7 +373,7 @@ static pm_status push(struct hyp **a, size_t *n, size_t *cap, const struct hyp *
 	return PM_OK;
 }
 
-static int same(const struct hyp *a, const struct hyp *b)
+int pm__disc_same(const struct hyp *a, const struct hyp *b)
 {
 	return a->nt == b->nt && a->offsets == b->offsets && a->mask == b->mask &&
 	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
@@ -365,7 +405,7 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 }
 
 /* Categorical c's terms in h (those on at one of its levels). */
-static unsigned split_terms(const struct search *s, const struct hyp *h, size_t c)
+unsigned pm__disc_split_terms(const struct search *s, const struct hyp *h, size_t c)
 {
 	unsigned n = 0;
 
@@ -375,12 +415,12 @@ static unsigned split_terms(const struct search *s, const struct hyp *h, size_t 
 }
 
 /* h's terms as max_terms counts them: a term split per level is one. */
-static unsigned terms(const struct search *s, const struct hyp *h)
+unsigned pm__disc_terms(const struct search *s, const struct hyp *h)
 {
 	unsigned n = h->nt;
 
 	for (size_t c = 0; c < s->ncat; c++) {
-		unsigned k = split_terms(s, h, c);
+		unsigned k = pm__disc_split_terms(s, h, c);
 
 		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
 	}
@@ -447,6 +487,9 @@ static pm_status consider(struct search *s, const struct hyp *h, struct batch *b
 {
 	pm_status st = PM_OK;
 
+	for (unsigned k = 0; k < h->nt; k++)
+		if (s->pool[h->t[k]].thin)
+			return PM_OK;
 	if (pm__disc_ncoef(s, h) > PM_NNLS_MAX || pm__disc_strata(s, h->mask) > MAX_STRATA ||
 	    tried(s, h, err, &st))
 		return st;
@@ -514,9 +557,9 @@ static pm_status run_batch(struct search *s, pm_pool *pool, struct batch *b, str
 			continue;
 		}
 		keep(s, beam, nbeam, width, &b->h[i]);
-		/* C alone starts the search, but a constant is no candidate */
-		if (b->h[i].nt || b->h[i].offsets >= 0)
-			st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);
+		/* C alone starts the search and is a candidate: a metric no input
+		 * moves beyond the noise is a constant */
+		st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);
 	}
 	free(b->ok);
 	b->ok = NULL;
@@ -912,9 +955,12 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 			return PM_OK;
 		while (expo[e] != fa->e)
 			e++;
-		if ((dir < 0 && e == 0) || (dir > 0 && e + 1 == NEXPO))
+		do
+			e += (size_t)dir;	/* to the next quarter (wraps at the ends) */
+		while (e < NEXPO && !quarter(expo[e]));
+		if (e >= NEXPO)
 			return PM_OK;
-		fa->e = expo[dir < 0 ? e - 1 : e + 1];
+		fa->e = expo[e];
 	}
 	if ((st = term_index(s, &t, &idx, err)))
 		return st;
@@ -932,7 +978,7 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 		       struct batch *b, pm_error *err)
 {
 	struct search local = with_scratch(s, &b->w[0]);	/* between batches: free */
-	int add = terms(s, h) < max_terms && h->nt < MAX_SLOTS;
+	int add = pm__disc_terms(s, h) < max_terms && h->nt < MAX_SLOTS;
 	pm_status st = PM_OK;
 	struct hyp g;
 
@@ -976,7 +1022,7 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 	if (!st && nseed && h->nt)
 		st = products(s, h, seed, seed_term, nseed, b, err);
 	for (size_t c = 0; c < s->ncat && !st; c++) {
-		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && !split_terms(s, h, c)) {
+		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && !pm__disc_split_terms(s, h, c)) {
 			g = *h;
 			g.mask |= 1u << c;
 			st = consider(s, &g, b, err);
@@ -1025,7 +1071,8 @@ static size_t seeds(const struct search *s, struct factor *out)
 			const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
 			size_t i = first, worst = first;
 
-			if (!t || t->nf != 1 || t->sel || t->f[0].input != in)
+			if (!t || t->nf != 1 || t->sel || t->f[0].input != in ||
+			    (t->f[0].kind == F_POWER && !quarter(t->f[0].e)))
 				continue;
 			while (i < n && !same_factor(&out[i], &t->f[0]))
 				i++;
@@ -1146,7 +1193,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		if (!st)
 			st = run_batch(s, pool, &b, beam, &n, width, err);
 		for (size_t i = 0; i < n && !changed; i++)
-			changed = i >= nfrom || !same(&beam[i], &from[i]);
+			changed = i >= nfrom || !pm__disc_same(&beam[i], &from[i]);
 		if (first && !st) {
 			nseed = seeds(s, seed);
 			pair_inputs(s, pair);
@@ -1182,109 +1229,6 @@ out:
 	return st;
 }
 
-/* How many parameters' worth of structure: terms, each split of a term
- * per level, the offsets and each categorical scaling the terms. */
-static unsigned complexity(const struct search *s, const struct hyp *h)
-{
-	unsigned c = terms(s, h) + (h->offsets >= 0);
-
-	for (size_t k = 0; k < s->ncat; k++)
-		c += split_terms(s, h, k) > 0;
-	for (unsigned m = h->mask; m; m &= m - 1)
-		c++;
-	return c;
-}
-
-/* How unusual the terms' shapes are: each factor past a term's first, each
- * log, each fractional exponent; of two hypotheses equally good, a reader's
- * first guess (n^2 rather than n^2 * log2(n)) is the one to write. */
-static unsigned shape(const struct search *s, const struct hyp *h)
-{
-	unsigned u = 0;
-
-	for (unsigned k = 0; k < h->nt; k++)
-		for (unsigned f = 0; f < s->pool[h->t[k]].nf; f++) {
-			const struct factor *fa = &s->pool[h->t[k]].f[f];
-
-			u += (f > 0) + fa->j + (fa->kind == F_POWER && fa->e != floor(fa->e));
-		}
-	return u;
-}
-
-static int by_score(const void *a, const void *b)
-{
-	const struct hyp *x = a, *y = b;
-
-	if (x->score != y->score)
-		return x->score < y->score ? -1 : 1;
-	return x->complexity < y->complexity ? -1 : x->complexity > y->complexity;
-}
-
-static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_discovery *x,
-				pm_error *err)
-{
-	pm_discovered *c = &x->cand[x->n];
-
-	if (!(c->formula = pm__disc_formula(s, h, 0)))
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	c->terms = terms(s, h);
-	c->mape = h->score;
-	c->mape_se = h->se;
-	x->n++;
-	return PM_OK;
-}
-
-/* The report: the `top` best hypotheses, and the one chosen by parsimony
- * (the least structure within one standard error of the best, then the
- * plainest shapes, then the best; then the plainest shapes of that much
- * structure within one standard error of it), which is among them or added
- * after. */
-static pm_status report(struct search *s, const pm_discover_options *o, pm_discovery *x,
-			pm_error *err)
-{
-	const struct hyp *best, *chosen;
-	pm_status st = PM_OK;
-
-	for (size_t k = 0; k < s->nseen; k++)
-		s->seen[k].complexity = complexity(s, &s->seen[k]);
-	qsort(s->seen, s->nseen, sizeof(*s->seen), by_score);
-	best = chosen = &s->seen[0];
-	for (size_t k = 1; k < s->nseen; k++) {
-		const struct hyp *h = &s->seen[k];
-
-		if (h->score <= best->score + best->se &&
-		    (h->complexity < chosen->complexity ||
-		     (h->complexity == chosen->complexity && shape(s, h) < shape(s, chosen))))
-			chosen = h;
-	}
-	/* a log or a fraction is worth its reading when it gains more than a
-	 * standard error of the one it would replace: on GEMM times fitted
-	 * to small n, n^3 * log2(n) / threads scored 0.1 % better than n^3 /
-	 * threads, and extrapolated to 23 % rather than 8 % */
-	for (size_t k = 0, first = (size_t)(chosen - s->seen); k < s->nseen; k++) {
-		const struct hyp *h = &s->seen[k];
-
-		if (h->complexity == chosen->complexity && shape(s, h) < shape(s, chosen) &&
-		    h->score <= s->seen[first].score + s->seen[first].se)
-			chosen = h;
-	}
-	if (!(x->cand = calloc(o->top + 1, sizeof(*x->cand))))
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	x->chosen = o->top;	/* until seen */
-	for (size_t k = 0; k < s->nseen && x->n < o->top && !st; k++) {
-		if (same(&s->seen[k], chosen))
-			x->chosen = x->n;
-		st = add_candidate(s, &s->seen[k], x, err);
-	}
-	if (!st && x->chosen == o->top) {
-		x->chosen = x->n;
-		st = add_candidate(s, chosen, x, err);
-	}
-	if (!st && !(x->refined = pm__disc_formula(s, chosen, 1)))
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-	return st;
-}
-
 /* The numeric and categorical inputs of s's resolved roles. */
 static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 {
@@ -1302,7 +1246,7 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	for (int l = 0; l < 2 && !st; l++)
 		for (size_t i = 0; i < lists[l]->n && !st; i++) {
 			struct input *in = &s->in[s->nin];
-			int distinct = 0;
+			size_t second = 0, distinct = 1;	/* up to 3 */
 
 			*in = (struct input){ .name = lists[l]->name[i] };
 			if (strchr(in->name, '`'))	/* the formula cannot name it */
@@ -1317,13 +1261,24 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 			for (size_t r = 0; r < s->n; r++) {
 				if (in->x[r] > in->x[in->argmax])
 					in->argmax = r;
-				distinct |= in->x[r] != in->x[0];
+				if (distinct == 1 && in->x[r] != in->x[0])
+					second = r, distinct = 2;
+				else if (distinct == 2 && in->x[r] != in->x[0] &&
+					 in->x[r] != in->x[second])
+					distinct = 3;
 				in->power_ok &= in->x[r] > 0;
 				in->log_ok &= in->x[r] >= 1;
 			}
 			in->max = in->x[in->argmax];
 			in->log_ok &= in->max > 1;
-			if (!distinct) {	/* a constant says nothing */
+			/* two values determine a step, not a curve: a power or log
+			 * of them alone is C + c * [x > smallest], its exponent a
+			 * guess the data cannot check (in a product, a power is
+			 * the ratio of the two values' times, which they do
+			 * determine: threads in {1, 2} halving a cost) */
+			in->two_values = distinct < 3;
+			in->log_ok &= !in->two_values;
+			if (distinct == 1) {	/* a constant says nothing */
 				free(in->x);
 				s->nin--;
 			}
@@ -1338,6 +1293,18 @@ static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
 	}
 	if (!st && !s->nin && !s->ncat)
 		st = pm__fail(err, PM_EINVAL, "discover: no input varies: nothing to search");
+	return st;
+}
+
+/* Each row's configuration, for the support of terms (thin()). */
+static pm_status configurations(struct search *s, const pm_spec *rs, pm_error *err)
+{
+	s->config = malloc(s->n * sizeof(*s->config) + 1);
+	if (!s->config)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	pm_status st = pm__config_ids(s->d, rs, s->config, &s->nconfigs, err);
+	if (!st && !(s->mark = malloc(s->nconfigs + 1)))
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	return st;
 }
 
@@ -1408,21 +1375,26 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 					   "multiplicative)", rs->target);
 		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
 	}
+	return pm__disc_deal(s, f, err);
+}
+
+pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err)
+{
+	size_t nf = f->nfolds + 1, *at = malloc((nf + 1) * sizeof(*at));
+
+	if (!at)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	s->folds = f;
+	memset(s->fold_start, 0, (nf + 1) * sizeof(*s->fold_start));
 	/* kept rows (fold >= nfolds) go last, in the extra slot */
 	for (size_t r = 0; r < s->n; r++)
 		s->fold_start[(f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds) + 1]++;
 	for (size_t k = 0; k < nf; k++)
 		s->fold_start[k + 1] += s->fold_start[k];
-	{
-		size_t *at = malloc((nf + 1) * sizeof(*at));
-
-		if (!at)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		memcpy(at, s->fold_start, nf * sizeof(*at));
-		for (size_t r = 0; r < s->n; r++)
-			s->fold_rows[at[f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds]++] = r;
-		free(at);
-	}
+	memcpy(at, s->fold_start, nf * sizeof(*at));
+	for (size_t r = 0; r < s->n; r++)
+		s->fold_rows[at[f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds]++] = r;
+	free(at);
 	return PM_OK;
 }
 
@@ -1447,6 +1419,8 @@ static void search_free(struct search *s)
 	free(s->fold_rows);
 	free(s->seen);
 	free(s->tried);
+	free(s->config);
+	free(s->mark);
 }
 
 static void scratch_free(struct scratch *w, const pm_pool *pool)
@@ -1532,7 +1506,8 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	sr.n = pm_dataset_nrows(d);
 	sr.folds = &folds;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
-	    (st = inputs(&sr, rs, err)) || (st = memory_check(&sr, &opt, err)) ||
+	    (st = inputs(&sr, rs, err)) || (st = configurations(&sr, rs, err)) ||
+	    (st = memory_check(&sr, &opt, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
 	    (st = target_and_folds(&sr, rs, err)) ||
 	    (st = single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
@@ -1547,9 +1522,14 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
+	x->noise_floor = NAN;
 	/* stopped before any hypothesis was scored: interrupted, no candidate */
-	if (sr.nseen && (st = report(&sr, &opt, x, err)))
-		goto out;
+	if (sr.nseen) {
+		struct search local = with_scratch(&sr, &w[0]);
+
+		if ((st = pm__disc_choose(&local, rs, &opt, x, err)))
+			goto out;
+	}
 	x->hypotheses = sr.evaluated;
 	x->interrupted = sr.interrupted;
 	x->rejected = sr.rejected;

@@ -40,6 +40,10 @@ struct term {
 	struct factor f[MAX_FACTORS];	/* in input order */
 	unsigned sel, lev;
 	double *col;	/* the term on every row */
+	/* on, or off, at fewer than MIN_SUPPORT configurations (rows of equal
+	 * inputs; discover.c): fitted, it follows those few runs' noise, so
+	 * no hypothesis has it */
+	int thin;
 };
 
 struct input {
@@ -48,7 +52,11 @@ struct input {
 	double max;
 	size_t argmax;	/* a row at the largest value */
 	int power_ok;	/* every value > 0: powers allowed */
-	int log_ok;	/* every value >= 1, some > 1: log2 allowed */
+	/* every value >= 1, some > 1, 3 distinct values or more: log2 allowed */
+	int log_ok;
+	/* 2 distinct values: a power only as a factor of a product (alone it
+	 * is the switch [x > smallest]; discover.c, inputs()) */
+	int two_values;
 	double *value;	/* its distinct values, ascending (switches' thresholds) */
 	size_t nvalues;
 };
@@ -62,7 +70,8 @@ struct hyp {
 	int offsets;		/* the categorical with per-level offsets; -1: C */
 	unsigned mask;		/* categoricals whose levels scale every term */
 	double score, se;	/* held-out MAPE (%) over the folds, its standard error */
-	unsigned complexity;	/* for the report's parsimony (discover.c) */
+	unsigned complexity;	/* for the report's parsimony (discover_choice.c) */
+	int adequate;		/* its lack of fit is within the noise (discover_choice.c) */
 };
 
 struct search {
@@ -80,6 +89,8 @@ struct search {
 	size_t npool, cap, nsingle;
 	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
+	size_t *config, nconfigs;	/* each row's configuration (configs.h) */
+	unsigned char *mark;		/* nconfigs: a term's support (discover.c) */
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
 	/* scratch of the thread evaluating (discover.c gives each its own):
@@ -124,6 +135,21 @@ int pm__disc_evaluate(struct search *s, struct hyp *h);
  * product of its categoricals' multipliers (1 without) into m, and its
  * coefficients into c (PM_NNLS_MAX). Writes s's scratch. */
 void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double *m, double *c);
+/* a and b: the same terms, offsets and scaling. */
+int pm__disc_same(const struct hyp *a, const struct hyp *b);
+/* h's terms as max_terms counts them (a term split per level is one), and
+ * those of them on at one level of categorical c. */
+unsigned pm__disc_terms(const struct search *s, const struct hyp *h);
+unsigned pm__disc_split_terms(const struct search *s, const struct hyp *h, size_t c);
+/* s's folds f: the rows of each (fold_start, fold_rows, sized for as many
+ * folds as the first dealing's) and s->folds = f. */
+pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err);
+/* x's candidates and choice from s->seen (discover_choice.c): the
+ * finalists scored on more dealings of o's folds, the fewest terms within
+ * one standard error of the best or of the noise floor. Reorders s->seen;
+ * s needs a thread's scratch. */
+pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover_options *o,
+			  pm_discovery *x, pm_error *err);
 /* h in the formula language; malloc'd, NULL when out of memory. fitted:
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */

@@ -86,6 +86,18 @@ static void put_level(struct text *t, const struct search *s, size_t c, uint32_t
 	put(t, "\"]");
 }
 
+/* e as the formula writes it: a third as a fraction ("1/3", "-4/3"; no
+ * decimal writes it), another as its shortest decimal. */
+static void exponent_text(char num[PM_NUM_MAX], double e)
+{
+	double thirds = e * 3;
+
+	if (thirds == nearbyint(thirds) && fmod(thirds, 3) != 0)
+		snprintf(num, PM_NUM_MAX, "%d/3", (int)thirds);
+	else
+		pm__num_format(num, e);
+}
+
 /* Factor f; with *power > 0 its exponent is a fitted power named p<*power>
  * (counted on), else the fixed number. */
 static void put_factor(struct text *t, const struct search *s, const struct factor *f,
@@ -104,7 +116,7 @@ static void put_factor(struct text *t, const struct search *s, const struct fact
 	if (f->e != 0) {
 		put(t, " * ");
 		put_name(t, name);
-		pm__num_format(num, f->e);
+		exponent_text(num, f->e);
 		if (*power) {
 			put(t, "^");
 			coefficient(t, s, "p", (*power)++);

@@ -44,6 +44,20 @@ static double std_error(const pm_cv_result *cv)
 	return cv->folds > 1 && isfinite(cv->mape_std) ? cv->mape_std / sqrt(cv->folds) : 0.0;
 }
 
+/* Where the choice is a constant, the constant with the fewest unknowns
+ * within the bar: "C" says what eq. 4.4 with every a at 0 says, and has no
+ * power that the data cannot determine. */
+static size_t plainest_constant(const pm_cv_result *cv, size_t n, size_t i, double bar)
+{
+	size_t k = i;
+
+	for (size_t j = i + 1; cv[i].constant_folds && j < n; j++)
+		if (!isnan(cv[j].mape) && cv[j].mape <= bar && cv[j].constant_folds &&
+		    cv[j].nparams < cv[k].nparams)
+			k = j;
+	return k;
+}
+
 size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 {
 	size_t low = pm_select_best(cv, n);
@@ -60,7 +74,7 @@ size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(cv[i].mape) && cv[i].mape <= bar &&
 		    (!cv[i].constant_folds || cv[low].constant_folds))
-			return i;
+			return plainest_constant(cv, n, i, bar);
 	return low;
 }
 

@@ -342,6 +342,12 @@ const char *pm__spec_formula_text(const pm_spec *s)
 	return s->form && !pm__spec_is_named_form(s->form) ? s->form : NULL;
 }
 
+/* "C", or "C_", "C__", ... (discover's name for it beside a column C). */
+static int constant_alone(const char *form)
+{
+	return form[0] == 'C' && form[1 + strspn(form + 1, "_")] == '\0';
+}
+
 pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err)
 {
 	pm_formula *f = NULL;
@@ -352,8 +358,9 @@ pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err)
 		return pm__fail(err, PM_EINVAL, "pm_spec_set_form: NULL argument");
 	if (!pm__spec_is_named_form(form) && (st = pm__formula_parse(form, &f, err)))
 		return st;
-	/* a model of no column is a typo, likely of a form's name */
-	if (f && pm__formula_ncolumns(f) == 0) {
+	/* a model of no column is a typo, likely of a form's name, unless it
+	 * is the constant alone: "C", the model of a metric no input moves */
+	if (f && pm__formula_ncolumns(f) == 0 && !constant_alone(form)) {
 		pm__formula_free(f);
 		return pm__fail(err, PM_EINVAL, "unknown form '%s': expected additive, "
 				"multiplicative or a formula of columns, such as 'a * x^p + C'",
@@ -379,6 +386,12 @@ pm_status pm__spec_formula_roles(pm_spec *s, const pm_dataset *d, pm_error *err)
 		return PM_OK;
 	if ((st = pm__formula_parse(s->form, &f, err)))
 		return st;
+	/* the constant alone ("C") names no column: the roles stay as given
+	 * or inferred, the inputs a reader asks about and folds deal by */
+	if (!pm__formula_ncolumns(f)) {
+		pm__formula_free(f);
+		return PM_OK;
+	}
 	if (pm__names_index(&s->extrinsic, &extrinsic) != 0) {
 		pm__formula_free(f);
 		return pm__fail(err, PM_ENOMEM, "out of memory");

@@ -188,6 +188,17 @@ static pm_status exponent(struct parser *p, struct item *it, double sign)
 	paren = eat(p, "(");
 	if (number(p, &it->mult))
 		return PM_EPARSE;
+	/* x^(1/3): a fraction no decimal writes, in parentheses */
+	if (paren && eat(p, "/")) {
+		double den;
+		size_t at = p->i;
+
+		if (number(p, &den))
+			return PM_EPARSE;
+		if (den == 0)
+			return fail_at(p->err, at, "a power divided by 0");
+		it->mult /= den;
+	}
 	it->mult *= sign;
 	return paren ? expect(p, ")") : PM_OK;
 }

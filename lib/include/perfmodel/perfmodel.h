@@ -762,14 +762,19 @@ PM_API pm_discover_options pm_discover_options_default(void);
 typedef struct pm_discovered {
 	char *formula;		/* in the language of pm_spec_set_form (docs/maths.md) */
 	unsigned terms;		/* besides the constant or the per-level offsets */
-	double mape;		/* held-out MAPE (%): mean over the folds */
-	double mape_se;		/* its standard error (std / sqrt(folds)); 0 with one fold */
+	/* held-out MAPE (%): mean over the folds and the dealings; its
+	 * standard error (std / sqrt(folds), mean over the dealings; 0 with
+	 * one fold) */
+	double mape;
+	double mape_se;
 } pm_discovered;
 
 typedef struct pm_discovery {
 	size_t n;		/* candidates, best held-out MAPE first */
 	pm_discovered *cand;
-	size_t chosen;		/* the fewest terms within one standard error of cand[0] */
+	/* the fewest terms within one standard error of cand[0], or of the
+	 * noise floor where that is higher */
+	size_t chosen;
 	/* the chosen formula with every power a fitted parameter (x^p1, ...),
 	 * its log2 factors and indicators as they are */
 	char *refined;
@@ -777,6 +782,18 @@ typedef struct pm_discovery {
 	size_t rejected;	/* of those, rejected for how they extrapolate */
 	unsigned folds;
 	char what[512];		/* the validation in words (pm_folds.what) */
+	/* the finalists (cand among them) were scored on this many dealings
+	 * of kfold's folds, seeds seed .. seed + dealings - 1 (1: one dealing,
+	 * another scheme or a fold per configuration) */
+	unsigned dealings;
+	/* the noise floor of repeated configurations (%; NaN: too few
+	 * repeats), as pm_fit_info.choice's */
+	double noise_floor;
+	/* with a noise floor: the finalists whose lack of fit is within the
+	 * noise (an F test of the configurations' means against the runs'
+	 * spread, at 5 %); when some are, chosen is the least structure among
+	 * them (docs/discover.md) */
+	size_t adequate;
 	double wall_time_s;
 	/* 1: a stop request ended the search early; then n may be 0 (no
 	 * candidate, no refined formula) */
