@@ -23,6 +23,15 @@ PM_LEAK_CHECKED_SUITE(null_args);
 /* The same with err NULL: the status alone. */
 #define EXPECT_NULL_NOERR(call) cr_expect_eq((call), PM_EINVAL, "%s", #call)
 
+/* rel, a path below the source root (PM_SOURCE_ROOT, set by meson) */
+static const char *source_path(const char *rel)
+{
+	static char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", getenv("PM_SOURCE_ROOT"), rel);
+	return path;
+}
+
 static pm_model *plain(void)
 {
 	return load_fixture("docs/examples/ddp_mlp_model.json");
@@ -411,6 +420,57 @@ Test(null_args, validation)
 	cr_expect_str_eq(buf, "none");
 	cr_expect_eq(pm_validation_text(&v, NULL, 0), 3);
 	cr_expect_eq(pm_validation_text(&v, NULL, sizeof(buf)), 3);
+}
+
+/* ---- perfmodel.h: the functions an all-NULL call crashed -------------------
+ * (issue 34's sweep of the fitting library: each function called with NULL
+ * in every pointer; these six read through one) */
+
+Test(null_args, fitting_library)
+{
+	pm_model *m = plain(), *cm = (pm_model *)1;
+	pm_dataset *d = NULL, *pts = (pm_dataset *)1;
+	double *out, q = 0.5;
+	char hex[17] = "";
+	pm_metrics met;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_dataset_read_csv(source_path("data/ddp_mlp.csv"), &d, &e), PM_OK, "%s",
+		     e.msg);
+	out = malloc(2 * (pm_dataset_nrows(d) + 1) * sizeof(*out));
+	pm_dataset_fingerprint(d, NULL);	/* nothing to write */
+	pm_dataset_fingerprint(NULL, hex);	/* the empty table's hash */
+	cr_expect_eq(strlen(hex), 16);
+	cr_expect_null(pm_format_double(1.5, NULL));
+	EXPECT_NULL(pm_model_predict_dataset(NULL, d, out, E), "pm_model_predict_dataset");
+	EXPECT_NULL(pm_model_predict_dataset(m, NULL, out, E), "pm_model_predict_dataset");
+	EXPECT_NULL(pm_model_predict_dataset(m, d, NULL, E), "pm_model_predict_dataset");
+	EXPECT_NULL_NOERR(pm_model_predict_dataset(m, d, NULL, NULL));
+	EXPECT_NULL(pm_model_predict_dataset_quantiles(NULL, d, 1, &q, out, out, NULL, E),
+		    "pm_model_predict_dataset_quantiles");
+	EXPECT_NULL(pm_model_predict_dataset_quantiles(m, NULL, 1, &q, out, out, NULL, E),
+		    "pm_model_predict_dataset_quantiles");
+	EXPECT_NULL(pm_model_predict_dataset_quantiles(m, d, 1, NULL, out, out, NULL, E),
+		    "pm_model_predict_dataset_quantiles");
+	EXPECT_NULL(pm_model_predict_dataset_quantiles(m, d, 1, &q, NULL, out, NULL, E),
+		    "pm_model_predict_dataset_quantiles");
+	EXPECT_NULL(pm_model_predict_dataset_quantiles(m, d, 1, &q, out, NULL, NULL, E),
+		    "pm_model_predict_dataset_quantiles");
+	/* no quantiles: q and qout may be NULL */
+	cr_expect_eq(pm_model_predict_dataset_quantiles(m, d, 0, NULL, out, NULL, NULL, NULL),
+		     PM_OK);
+	EXPECT_NULL(pm_model_evaluate(NULL, d, &met, E), "pm_model_evaluate");
+	EXPECT_NULL(pm_model_evaluate(m, NULL, &met, E), "pm_model_evaluate");
+	EXPECT_NULL(pm_model_evaluate(m, d, NULL, E), "pm_model_evaluate");
+	EXPECT_NULL_NOERR(pm_model_evaluate(m, d, NULL, NULL));
+	EXPECT_NULL(pm_predict_config_read(NULL, &cm, &pts, E), "pm_predict_config_read");
+	cr_expect(!cm && !pts, "the outputs are NULL on failure");
+	EXPECT_NULL(pm_predict_config_read("c.json", NULL, &pts, E), "pm_predict_config_read");
+	EXPECT_NULL(pm_predict_config_read("c.json", &cm, NULL, E), "pm_predict_config_read");
+	EXPECT_NULL_NOERR(pm_predict_config_read(NULL, NULL, NULL, NULL));
+	free(out);
+	pm_dataset_free(d);
+	pm_model_free(m);
 }
 
 /* ---- every function of predict.h is called above ---------------------------- */
