@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "model/model_impl.h"
+#include "results/evaluate.h"
 
 /* Whether a time of 0 can be fitted with loss: an absolute loss takes a 0
  * as any value; the relative ones divide by it or take its log. */
