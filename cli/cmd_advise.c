@@ -314,6 +314,21 @@ static double killed(double q)
 	return (1 - q) * 100;
 }
 
+/* A limit pm_slurm_time made UNLIMITED (minutes 0: longer than sbatch
+ * reads): a warning naming the time it stands for, in --json mode too. */
+static void warn_unlimited(const char *option, uint64_t minutes, const char *pick, double q,
+			   double seconds)
+{
+	char longest[PM_SLURM_TIME_CHARS];
+
+	if (minutes)
+		return;
+	pm_slurm_time(PM_SLURM_MAX_MINUTES * 60.0, longest, NULL, NULL);
+	cprintf(diag(), "perfmodel: warning: %s=UNLIMITED: the %s pick's %g-quantile time, "
+		"%.6g s (%.6g days), is longer than the longest limit Slurm reads (%s)\n",
+		option, pick, q, seconds, seconds / 86400, longest);
+}
+
 /* s->pick of a, and the time limits at it (pm_slurm_limits_at). */
 static pm_status slurm_limits(const pm_model *m, const char *path, const pm_advice *a,
 			      const pm_advise_options *o, const pm_vary *vary, size_t nax,
@@ -341,7 +356,23 @@ static pm_status slurm_limits(const pm_model *m, const char *path, const pm_advi
 	st = pm_slurm_limits_at(m, x, s->time_q, s->min_q, s->unit, l, err);
 	free(x);
 	*pick = p;
+	if (!st) {
+		warn_unlimited("--time", l->time_minutes, s->pick, s->time_q, l->time_s);
+		warn_unlimited("--time-min", l->time_min_minutes, s->pick, s->min_q, l->time_min_s);
+	}
 	return st;
+}
+
+/* An #SBATCH time line and what its limit means (min: the quantile in
+ * minutes): the share of runs it kills, or, UNLIMITED (minutes 0), why. */
+static void print_limit(int width, const char *line, double q, double min, uint64_t minutes,
+			const char *before, const char *after)
+{
+	cprintf(stdout, "%-*s  # %g-quantile %.3g min: ", width, line, q, min);
+	if (minutes)
+		cprintf(stdout, "%sat most %g %% %s\n", before, killed(q), after);
+	else
+		cprintf(stdout, "longer than Slurm's longest limit\n");
 }
 
 /* The #SBATCH lines of s->pick: the time limits, then each varied input's
@@ -377,11 +408,10 @@ static pm_status print_slurm(const pm_model *m, const char *path, const pm_advic
 	if (o->quantile > 0)
 		cprintf(stdout, ", ranked by the %g-quantile time", o->quantile);
 	cprintf(stdout, ")\n");
-	cprintf(stdout, "%-*s  # %g-quantile %.3g min: at most %g %% of runs would be killed "
-		"at this limit\n", width, line[0], s->time_q, tq * s->unit / 60, killed(s->time_q));
-	cprintf(stdout, "%-*s  # %g-quantile %.3g min: if Slurm lowers the limit to it, at most "
-		"%g %% would be killed\n", width, line[1], s->min_q, tm * s->unit / 60,
-		killed(s->min_q));
+	print_limit(width, line[0], s->time_q, tq * s->unit / 60, l.time_minutes, "",
+		    "of runs would be killed at this limit");
+	print_limit(width, line[1], s->min_q, tm * s->unit / 60, l.time_min_minutes,
+		    "if Slurm lowers the limit to it, ", "would be killed");
 	for (size_t j = 0; j < nax; j++) {
 		if (s->option[j])
 			cprintf(stdout, "%-*s  # %s = %g\n", width, opt[j], ax[j].name, p->value[j]);

@@ -162,6 +162,26 @@ expect_fail "--slurm: a count that is not whole" 2 \
 expect_fail "--slurm: a model without intervals" 1 \
 	"the model has no prediction intervals: fit it again without --no-intervals" -- \
 	"$pm" advise -m plain.json job.json --vary threads=1..8 --slurm
+# beyond the longest limit sbatch reads (24855-03:13:00; issue 34: n = 10^7
+# printed --time=247859-...): UNLIMITED, said on the line and on stderr
+echo '{"n": 10000000}' >huge.json
+"$pm" advise -m g.json huge.json --vary threads=1..8 --slurm >u.txt 2>u.err
+has "--slurm: a limit longer than Slurm reads is UNLIMITED" u.txt \
+	'^#SBATCH --time=UNLIMITED +# 0.95-quantile [0-9.e+]+ min: longer than Slurm.s longest limit$' \
+	'^#SBATCH --time-min=UNLIMITED +# 0.8-quantile [0-9.e+]+ min: longer than Slurm.s longest limit$'
+has "--slurm: ... and a warning names the time" u.err \
+	'^perfmodel: warning: --time=UNLIMITED: the fastest pick.s 0.95-quantile time, [0-9.e+]+ s \([0-9.e+]+ days\), is longer than the longest limit Slurm reads \(24855-03:13:00\)$' \
+	'^perfmodel: warning: --time-min=UNLIMITED: the fastest pick.s 0.8-quantile time'
+"$pm" advise -m g.json huge.json --vary threads=1..8 --slurm --json >u.json 2>u_json.err
+if python3 -c 'import json
+s = json.load(open("u.json"))["slurm"]
+assert s["time"]["limit"] == "UNLIMITED" and s["time"]["minutes"] == 0, s
+assert s["time"]["seconds"] > 35791393 * 60, s
+assert s["sbatch"][:2] == ["--time=UNLIMITED", "--time-min=UNLIMITED"], s' &&
+	grep -q 'warning: --time=UNLIMITED' u_json.err
+then ok "--slurm --json: UNLIMITED, minutes 0, the warning on stderr"
+else bad "--slurm --json: UNLIMITED, minutes 0, the warning on stderr" "$(cat u.json u_json.err)"; fi
+
 # ---- --slurm --json: the same limits, options and risks as the text
 advise --vary n=512,1024 --vary threads=1,2 --slurm --quantile 0.9 --json >n.json
 "$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \

@@ -361,6 +361,12 @@ Test(advise, slurm_limits_are_the_quantiles_in_seconds)
 	cr_expect_eq(l.distance, 3);
 	cr_expect_eq(l.extrapolated, 1);
 	cr_expect_eq(l.time_s, l.time_min_s);	/* one quantile for both */
+	/* 10^12 s per unit: beyond Slurm's longest limit, no limit */
+	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e12, &l, NULL), PM_OK);
+	cr_expect_str_eq(l.time, "UNLIMITED");
+	cr_expect_str_eq(l.time_min, "UNLIMITED");
+	cr_expect_eq(l.time_minutes, 0);
+	cr_expect_gt(l.time_s, PM_SLURM_MAX_MINUTES * 60.0);
 	pm_model_free(m);
 }
 
@@ -383,9 +389,9 @@ Test(advise, slurm_limits_errors)
 		    "beyond what the model's 100 calibration residuals tell");
 	EXPECT_FAIL(pm_slurm_limits_at(plain, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,
 		    "the model has no prediction intervals");
-	/* more minutes than Slurm holds: 10^12 s per unit */
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e12, &l, E), PM_ERANGE,
-		    "more than Slurm can hold");
+	/* more seconds than a double holds: 10^308 s per unit */
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e308, &l, E), PM_ERANGE,
+		    "more seconds than a double holds");
 	/* a model of a speedup predicts relative times */
 	m->kind = PM_TARGET_SPEEDUP;
 	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,

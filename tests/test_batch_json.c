@@ -1,4 +1,4 @@
-/* The lines of perfmodel batch's results (model/batch_json.c): one line
+/* The lines of perfmodel batch's results (results/batch_json.c): one line
  * each, the model document as model.json has it but for "run" (unless
  * timings), ids of every kind, the marker, and their errors. */
 #include <criterion/criterion.h>

@@ -1,5 +1,5 @@
 /* The documents of eval, predict, advise and --version --json
- * (model/results_json.c), to the byte, with their escaping, their exact
+ * (results/results_json.c), to the byte, with their escaping, their exact
  * numbers and their errors. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -36,8 +36,12 @@ Test(slurm, time_rounds_up_to_whole_minutes)
 	expect_time(86400, "1-00:00:00", 1440);
 	expect_time(86400 + 7380, "1-02:03:00", 1563);	/* days-hours:minutes */
 	expect_time(10 * 86400 + 3600 * 23 + 59 * 60, "10-23:59:00", 15839);
-	/* the largest Slurm holds */
-	expect_time(4294967293.0 * 60, "2982616-04:13:00", 4294967293ull);
+	/* the longest limit sbatch reads (PM_SLURM_MAX_MINUTES): whole, and
+	 * from a second under it */
+	expect_time(35791393.0 * 60, "24855-03:13:00", 35791393);
+	expect_time(35791393.0 * 60 - 59, "24855-03:13:00", 35791393);
+	expect_time(35791392.0 * 60 + 0.5, "24855-03:13:00", 35791393);
+	expect_time(35791392.0 * 60, "24855-03:12:00", 35791392);
 	/* the minutes may be left out */
 	{
 		char out[PM_SLURM_TIME_CHARS];
@@ -45,6 +49,22 @@ Test(slurm, time_rounds_up_to_whole_minutes)
 		cr_assert_eq(pm_slurm_time(61, out, NULL, NULL), PM_OK);
 		cr_expect_str_eq(out, "00:02:00");
 	}
+}
+
+/* Beyond it, sbatch's int of seconds would overflow (--time=139393-07:11:00
+ * would wrap around): no limit, which sbatch reads, and minutes 0. */
+Test(slurm, time_beyond_slurm_is_unlimited)
+{
+	static const double beyond[] = { 35791393.0 * 60 + 0.001, 35791394.0 * 60,
+					 2147483647.0 + 1, 139393.0 * 86400 + 7 * 3600 + 11 * 60,
+					 1e300, 1.7976931348623157e308 };
+
+	for (size_t k = 0; k < sizeof(beyond) / sizeof(beyond[0]); k++)
+		expect_time(beyond[k], "UNLIMITED", 0);
+	/* sbatch's own reading of the longest limit fits its int, with the
+	 * 59 s it adds to round up (parse_time.c) */
+	cr_expect_leq(35791393.0 * 60 + 59, 2147483647.0);
+	cr_expect_gt(35791394.0 * 60 + 59, 2147483647.0);
 }
 
 Test(slurm, time_errors)
@@ -56,8 +76,8 @@ Test(slurm, time_errors)
 		    "a time limit of -1 s is not a finite number >= 0");
 	EXPECT_FAIL(pm_slurm_time(NAN, out, &min, E), PM_EINVAL, "of nan s is not");
 	EXPECT_FAIL(pm_slurm_time(INFINITY, out, &min, E), PM_EINVAL, "of inf s is not");
-	EXPECT_FAIL(pm_slurm_time(4294967293.0 * 60 + 1, out, &min, E), PM_ERANGE,
-		    "more than Slurm can hold (4294967293 minutes)");
+	EXPECT_FAIL(pm_slurm_time(-INFINITY, out, &min, E), PM_EINVAL, "of -inf s is not");
+	EXPECT_FAIL(pm_slurm_time(-0.001, out, &min, E), PM_EINVAL, "of -0.001 s is not");
 	cr_expect_str_eq(out, "unchanged");
 	cr_expect_eq(min, 7);
 	EXPECT_FAIL(pm_slurm_time(60, NULL, &min, E), PM_EINVAL, "out is NULL");

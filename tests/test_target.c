@@ -89,7 +89,8 @@ Test(target, names)
 	cr_assert_eq(k, PM_TARGET_EFFICIENCY);
 	EXPECT_FAIL(pm_target_kind_from_name("fast", &k, E), PM_EINVAL,
 		    "unknown target kind 'fast': expected time, speedup, efficiency or throughput");
-	EXPECT_FAIL(pm_target_kind_from_name(NULL, &k, E), PM_EINVAL, "unknown target kind");
+	EXPECT_FAIL(pm_target_kind_from_name(NULL, &k, E), PM_EINVAL,
+		    "pm_target_kind_from_name: name is NULL");
 	cr_assert_eq(pm_model_target_kind(NULL), PM_TARGET_INVALID);
 	cr_assert_eq(pm_model_target_resource(NULL), SIZE_MAX);
 	cr_assert_eq(pm_model_target_per(NULL), SIZE_MAX);
@@ -222,7 +223,7 @@ Test(target, efficiency)
 	EXPECT_FAIL(pm_model_target_value(m, &x, 0, &y, E), PM_ERANGE, "no efficiency");
 	EXPECT_FAIL(pm_model_target_value(m, NULL, t, &y, E), PM_EINVAL, "NULL argument");
 	EXPECT_FAIL(pm_model_target_value(m, &x, t, NULL, E), PM_EINVAL, "NULL argument");
-	EXPECT_FAIL(pm_model_predict_target(m, &x, NULL, E), PM_EINVAL, "out is NULL");
+	EXPECT_FAIL(pm_model_predict_target(m, &x, NULL, E), PM_EINVAL, "NULL argument");
 	pm_model_free(m);
 	pm_spec_free(s);
 	pm_dataset_free(d);

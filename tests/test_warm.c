@@ -380,6 +380,64 @@ Test(warm, start_and_spread_of_each_parameter)
 	pm_dataset_free(d);
 }
 
+/* pm__warm_init with warm refused: PM_ESCHEMA naming `want`, nothing kept. */
+static void out_of_bounds(const pm_model *warm, const pm_model *m, const char *want)
+{
+	pm_warm w;
+	pm_error err = { 0 };
+
+	cr_expect_eq(pm__warm_init(warm, m, &w, &err), PM_ESCHEMA, "%s", err.msg);
+	cr_expect(strstr(err.msg, want), "'%s' lacks '%s'", err.msg, want);
+	cr_expect_null(w.start);
+	cr_expect_null(w.radius);
+}
+
+/* Every parameter taken over lies within this fit's bounds: a fit keeps
+ * its own within them and model.json reads them back bit for bit, so one
+ * outside (a hand-edited power of 1e300; other bounds since) is refused,
+ * not clamped; one on a bound is a fit's, and taken. */
+Test(warm, a_parameter_outside_the_bounds_is_refused)
+{
+	pm_dataset *d = table(60, "ab");
+	pm_model *w = fit(d, spec("t", "n", "kind", "threads", NULL), NULL);
+	pm_model *m = fit(d, spec("t", "n", "kind", "threads", NULL), NULL);
+	size_t p = param_index(w, "p_n"), a = param_index(w, "a_n");
+	pm_warm ws;
+	pm_error err = { 0 };
+
+	cr_assert_eq(m->params[p].hi, 5);
+	w->value[p] = 1e300;
+	out_of_bounds(w, m, "the warm-start model's p_n = 1e+300 is outside this fit's bounds "
+		      "for it, [-5, 5]: no fit with these bounds makes it (a hand-edited model, "
+		      "or other \"bounds\" in the spec); refit cold, or widen the bounds");
+	w->value[p] = nextafter(5.0, 6.0);
+	out_of_bounds(w, m, "p_n = 5.000000000000001 is outside");
+	w->value[p] = -5.5;
+	out_of_bounds(w, m, "p_n = -5.5 is outside");
+	/* on the bound: a fit's value, taken as it is */
+	w->value[p] = 5;
+	cr_assert_eq(pm__warm_init(w, m, &ws, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(ws.start[p], 5);
+	pm__warm_free(&ws);
+	/* narrower bounds in this fit's spec than the earlier one's */
+	m->params[p].lo = -1;
+	m->params[p].hi = 1;
+	w->value[p] = 1.5;
+	out_of_bounds(w, m, "p_n = 1.5 is outside this fit's bounds for it, [-1, 1]");
+	w->value[p] = 1;
+	/* a coefficient, in the scaled space the box applies in */
+	w->value[a] = -1e-3;
+	pm__model_raw(w);
+	out_of_bounds(w, m, "the warm-start model's a_n (scaled) = -0.001 is outside this fit's "
+		      "bounds for it, [0, 1000]");
+	w->value[a] = 2000;
+	pm__model_raw(w);
+	out_of_bounds(w, m, "a_n (scaled) = 2000 is outside");
+	pm_model_free(w);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
 /* A selection compares forms: a warm start, of one form, is refused. */
 Test(warm, a_selection_refuses_a_warm_start)
 {

@@ -101,6 +101,20 @@ expect_fail "--warm-start: another form" 1 \
 expect_fail "--warm-start: another formula" 1 \
 	"the warm-start model's form is formula a \\* n\\^p / threads\\^q \\+ C, this fit's formula a \\* n\\^p \\* threads\\^q \\+ C" -- \
 	"$pm" fit "$data/gemm_cpu.csv" --target time_s --formula 'a * n^p * threads^q + C' --warm-start formula.json -o out.json
+# a hand-edited power far outside the spec's bounds (issue 34: accepted, the
+# fit ended at 21 times the cold cost), and one just outside them
+python3 -c 'import json, sys
+d = json.load(open("early.json"))
+p = [q for q in d["parameters"] if q["name"] == "p_n"][0]
+for v, out in ((1e300, "huge.json"), (5.000000000000001, "edge.json")):
+    p["scaled"] = v
+    json.dump(d, open(out, "w"))'
+expect_fail "--warm-start: a power of 1e300" 1 \
+	"the warm-start model's p_n = 1e\\+300 is outside this fit's bounds for it, \\[-5, 5\\]: no fit with these bounds makes it \\(a hand-edited model, or other \"bounds\" in the spec\\); refit cold, or widen the bounds" -- \
+	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start huge.json -o out.json
+expect_fail "--warm-start: a power just beyond the bound" 1 \
+	"p_n = 5.000000000000001 is outside this fit's bounds for it, \\[-5, 5\\]" -- \
+	"$pm" fit "$data/gemm_cpu.csv" "${gemm[@]}" --warm-start edge.json -o out.json
 check() {	# check NAME COMMAND...: the command must succeed
 	if "${@:2}" >/dev/null 2>check.err; then ok "$1"; else bad "$1" "$(cat check.err)"; fi
 }

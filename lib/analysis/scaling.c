@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "model/model_impl.h"
-#include "model/model_save.h"
+#include "results/model_save.h"
 #include "model/predict_impl.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -16,20 +16,37 @@ static locale_t c_locale(void)
 
 double pm_strtod(const char *s, char **end)
 {
-	locale_t c = c_locale();
-	locale_t old = uselocale(c);
-	double v = strtod(s, end);
+	locale_t c, old;
+	double v;
 
+	/* no text: no number, as for text strtod reads nothing of */
+	if (!s) {
+		if (end)
+			*end = NULL;
+		return 0.0;
+	}
+	c = c_locale();
+	old = uselocale(c);
+	v = strtod(s, end);
 	uselocale(old);
 	return v;
 }
 
 int pm_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
 {
-	locale_t c = c_locale();
-	locale_t old = uselocale(c);
-	int n = vsnprintf(out, size, fmt, ap);
+	locale_t c, old;
+	int n;
 
+	if (!out)
+		size = 0;	/* the length alone, as snprintf(NULL, 0, ...) */
+	if (!fmt) {
+		if (size)
+			out[0] = '\0';
+		return -1;
+	}
+	c = c_locale();
+	old = uselocale(c);
+	n = vsnprintf(out, size, fmt, ap);
 	uselocale(old);
 	return n;
 }

@@ -9,6 +9,8 @@
 const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS])
 {
 	_Static_assert(PM_DOUBLE_CHARS >= PM_NUM_MAX, "room for any double");
+	if (!out)
+		return NULL;
 	if (!isfinite(v))
 		strcpy(out, "null");
 	else

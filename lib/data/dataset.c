@@ -354,7 +354,8 @@ void pm_dataset_fingerprint(const pm_dataset *d, char out[17])
 			h = pm__fnv1a(h, "\n", 1);
 		}
 	}
-	snprintf(out, 17, "%016" PRIx64, h);
+	if (out)
+		snprintf(out, 17, "%016" PRIx64, h);
 }
 
 /* A copy of a[rows[i]] (rows NULL: a[i]) for i < n, or NULL for a NULL a. */

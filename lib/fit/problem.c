@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "model/formula.h"
 #include "model/model_impl.h"
+#include "results/evaluate.h"
 #include "fit/spec_impl.h"
 
 void pm__problem_free(pm_problem *p)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/numcodec.h"
 #include "core/strindex.h"
 #include "fit/spec_impl.h"
 
@@ -153,6 +154,46 @@ static double scaled_coef(const pm_model *m, size_t term, const double *start, d
 	return raw / (m->target_scale * pm__exp(e));
 }
 
+/* 1 if p's value in warm is not in the data's units: a coefficient or C
+ * under --scale auto (powers and log multipliers have no units). */
+static int scaled_space(const pm_model *warm, const pm_param *p)
+{
+	return warm->scale == PM_SCALE_AUTO &&
+	       (p->desc.kind == PM_PARAM_COEF || p->desc.kind == PM_PARAM_LEVEL ||
+		p->desc.kind == PM_PARAM_CONST);
+}
+
+/* Each earlier parameter this fit takes over lies within this fit's bounds
+ * for it, as model.json's "scaled" value (the space both searches' bounds
+ * apply in). A fit keeps its parameters within its bounds and model.json
+ * writes them back bit for bit, so a value outside was not made by a fit
+ * with these bounds: a hand-edited model (a power of 1e300 started the
+ * search at the bound and ended it at 21 times the cold cost), or a spec
+ * whose "bounds" changed since. Refused rather than clamped: a start on
+ * the bound is no earlier optimum, and the user should know the two
+ * disagree (docs/cli.md, "--warm-start"). */
+static pm_status check_values(const pm_model *warm, const pm__strindex *names,
+			      const pm_model *m, pm_error *err)
+{
+	for (size_t k = 0; k < m->nparams; k++) {
+		const pm_param *p = &m->params[k];
+		size_t j = warm_param(warm, names, m, k);
+		char v[PM_NUM_MAX], lo[PM_NUM_MAX], hi[PM_NUM_MAX];
+
+		if (j == SIZE_MAX || (warm->value[j] >= p->lo && warm->value[j] <= p->hi))
+			continue;
+		pm__num_format(v, warm->value[j]);
+		pm__num_format(lo, p->lo);
+		pm__num_format(hi, p->hi);
+		return pm__fail(err, PM_ESCHEMA, "the warm-start model's %s%s = %s is outside this "
+				"fit's bounds for it, [%s, %s]: no fit with these bounds makes it (a "
+				"hand-edited model, or other \"bounds\" in the spec); refit cold, or "
+				"widen the bounds", p->name, scaled_space(warm, p) ? " (scaled)" : "",
+				v, lo, hi);
+	}
+	return PM_OK;
+}
+
 void pm__warm_free(pm_warm *w)
 {
 	free(w->start);
@@ -211,9 +252,12 @@ pm_status pm__warm_init(const pm_model *warm, const pm_model *m, pm_warm *w, pm_
 		pm__warm_free(w);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
-	fill(warm, &names, m, w);
+	if ((st = check_values(warm, &names, m, err)))
+		pm__warm_free(w);
+	else
+		fill(warm, &names, m, w);
 	pm__strindex_free(&names);
-	return PM_OK;
+	return st;
 }
 
 void pm__warm_settings(const pm_warm *w, pm_de_settings *ds)

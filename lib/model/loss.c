@@ -19,11 +19,12 @@ const char *pm_loss_name(pm_loss loss)
 
 pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err)
 {
-	for (int k = 0; name && pm__loss_names[k]; k++)
+	if (!name || !out)
+		return pm__fail(err, PM_EINVAL, "pm_loss_from_name: a NULL argument");
+	for (int k = 0; pm__loss_names[k]; k++)
 		if (strcmp(name, pm__loss_names[k]) == 0) {
 			*out = (pm_loss)k;
 			return PM_OK;
 		}
-	return pm__fail(err, PM_EINVAL, "unknown loss '%s': expected mae, mse, mape or log",
-			name ? name : "(null)");
+	return pm__fail(err, PM_EINVAL, "unknown loss '%s': expected mae, mse, mape or log", name);
 }

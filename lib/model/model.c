@@ -402,8 +402,8 @@ pm_status pm_model_input_index(const pm_model *m, const char *name, size_t *inde
 {
 	size_t i;
 
-	if (!m || !name)
-		return pm__fail(err, PM_EINVAL, "pm_model_input_index: no model or no name");
+	if (!m || !name || !index)
+		return pm__fail(err, PM_EINVAL, "pm_model_input_index: a NULL argument");
 	if ((i = pm__strindex_find(&m->by_name, name)) == SIZE_MAX)
 		return pm__fail(err, PM_EINVAL, "the model has no input '%s'", name);
 	*index = i;
@@ -416,6 +416,8 @@ pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name, si
 	const pm_input *in;
 	size_t v;
 
+	if (!m || !name || !level)
+		return pm__fail(err, PM_EINVAL, "pm_model_level_index: a NULL argument");
 	if (!has_input(m, i))
 		return pm__fail(err, PM_EINVAL, "the model has no input %zu", i);
 	in = &m->inputs[i];

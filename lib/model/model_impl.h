@@ -164,18 +164,6 @@ static inline double pm__target_swap(pm_target_kind kind, double v, double w)
  * is powered; else PM_EDOMAIN naming the input. The one check of a value
  * for prediction (a point, a batch, a file, a config). */
 pm_status pm__input_check(const pm_input *in, double v, pm_error *err);
-/* Every t[r] of d's column c is a value > 0 of the target kind (a time, a
- * speedup, ...), or a time of 0 under an absolute loss (mae, mse: a count
- * or a region that took no time at a point is an ordinary value there), or
- * PM_EDOMAIN naming the first that is not by file, line and column:
- * relative errors (MAPE) and the log loss mean nothing over a zero or a
- * negative time, nor does 1/S over a zero speedup. A 0's message names the
- * loss or kind that refuses it and, for a time, the losses that take it. */
-pm_status pm__times_check(const pm_dataset *d, size_t c, pm_target_kind kind, pm_loss loss,
-			  const double *t, pm_error *err);
-/* The same for row r's value v. */
-pm_status pm__time_at(const pm_dataset *d, size_t r, size_t c, pm_target_kind kind, pm_loss loss,
-		      double v, pm_error *err);
 /* Whether parameter k is factor f's exponent, or one of its log
  * multipliers (a level factor has one per level beyond the first). */
 int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);

@@ -43,24 +43,24 @@ void pm_point_free(pm_point *p)
 
 void pm_point_clear(pm_point *p)
 {
-	for (size_t i = 0; i < p->m->ninputs; i++)
+	for (size_t i = 0; p && i < p->m->ninputs; i++)
 		p->x[i] = NAN;
 }
 
 const double *pm_point_values(const pm_point *p)
 {
-	return p->x;
+	return p ? p->x : NULL;
 }
 
 /* The index of input `name`, which must have the numeric (want_cat 0) or
- * categorical (1) role. */
-static pm_status find_input(const pm_point *p, const char *name, int want_cat, size_t *i,
-			    pm_error *err)
+ * categorical (1) role; fn, the public function, names a NULL name. */
+static pm_status find_input(const char *fn, const pm_point *p, const char *name, int want_cat,
+			    size_t *i, pm_error *err)
 {
 	pm_status st;
 
 	if (!name)
-		return pm__fail(err, PM_EINVAL, "the input name is NULL");
+		return pm__fail(err, PM_EINVAL, "%s: the input name is NULL", fn);
 	if ((st = pm_model_input_index(p->m, name, i, err)))
 		return st;
 	if ((p->m->inputs[*i].role == PM_ROLE_CATEGORICAL) != want_cat)
@@ -78,7 +78,7 @@ pm_status pm_point_set_num(pm_point *p, const char *name, double v, pm_error *er
 
 	if (!p)
 		return pm__fail(err, PM_EINVAL, "pm_point_set_num: the point is NULL");
-	if ((st = find_input(p, name, 0, &i, err)))
+	if ((st = find_input("pm_point_set_num", p, name, 0, &i, err)))
 		return st;
 	if ((st = pm__input_check(&p->m->inputs[i], v, err)))
 		return st;
@@ -93,10 +93,11 @@ pm_status pm_point_set_cat(pm_point *p, const char *name, const char *level, pm_
 
 	if (!p)
 		return pm__fail(err, PM_EINVAL, "pm_point_set_cat: the point is NULL");
-	if ((st = find_input(p, name, 1, &i, err)))
+	if ((st = find_input("pm_point_set_cat", p, name, 1, &i, err)))
 		return st;
 	if (!level)
-		return pm__fail(err, PM_EINVAL, "input '%s': the level is NULL", name);
+		return pm__fail(err, PM_EINVAL, "pm_point_set_cat: the level of input '%s' is NULL",
+				name);
 	if ((st = pm_model_level_index(p->m, i, level, &v, err)))
 		return st;
 	p->x[i] = (double)v;

@@ -9,10 +9,6 @@
 #include "core/error.h"
 #include "model/model_impl.h"
 
-/* Slurm keeps a limit in minutes as a uint32_t, its two largest values
- * meaning "infinite" and "no value": the largest limit a job can ask for. */
-#define MAX_MINUTES 4294967293.0
-
 pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], uint64_t *minutes,
 			pm_error *err)
 {
@@ -26,9 +22,13 @@ pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], uint64_t 
 				seconds);
 	/* Slurm's resolution is a minute, and a limit of 0 means none */
 	min = fmax(ceil(seconds / 60.0), 1.0);
-	if (min > MAX_MINUTES)
-		return pm__fail(err, PM_ERANGE, "a time limit of %g s is more than Slurm can hold "
-				"(%.0f minutes)", seconds, MAX_MINUTES);
+	if (min > PM_SLURM_MAX_MINUTES) {
+		/* longer than sbatch can read (predict.h): no limit, which it can */
+		pm_snprintf(out, PM_SLURM_TIME_CHARS, "UNLIMITED");
+		if (minutes)
+			*minutes = 0;
+		return PM_OK;
+	}
 	m = (uint64_t)min;
 	d = m / 1440;
 	h = m % 1440 / 60;
@@ -106,6 +106,9 @@ pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q, 
 		return st;
 	l.time_s = tq * unit_s;
 	l.time_min_s = tm * unit_s;
+	if (!isfinite(l.time_s))
+		return pm__fail(err, PM_ERANGE, "the %g-quantile time, %g times %g s, is more "
+				"seconds than a double holds", time_q, tq, unit_s);
 	if ((st = pm_slurm_time(l.time_s, l.time, &l.time_minutes, err)) ||
 	    (st = pm_slurm_time(l.time_min_s, l.time_min, &l.time_min_minutes, err)))
 		return st;

@@ -131,15 +131,15 @@ pm_status pm__scaling_at(const pm_model *m, const double *x, size_t i, double fr
 pm_status pm_model_speedup(const pm_model *m, const double *x, size_t i, double from,
 			   double to, double *speedup, pm_error *err)
 {
-	if (!speedup)
-		return pm__fail(err, PM_EINVAL, "pm_model_speedup: out is NULL");
+	if (!m || !x || !speedup)
+		return pm__fail(err, PM_EINVAL, "pm_model_speedup: a NULL argument");
 	return pm__scaling_at(m, x, i, from, to, NULL, speedup, NULL, err);
 }
 
 pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t i, double from,
 			      double to, double *efficiency, pm_error *err)
 {
-	if (!efficiency)
-		return pm__fail(err, PM_EINVAL, "pm_model_efficiency: out is NULL");
+	if (!m || !x || !efficiency)
+		return pm__fail(err, PM_EINVAL, "pm_model_efficiency: a NULL argument");
 	return pm__scaling_at(m, x, i, from, to, NULL, NULL, efficiency, err);
 }

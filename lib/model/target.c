@@ -20,14 +20,16 @@ const char *pm_target_kind_name(pm_target_kind kind)
 
 pm_status pm_target_kind_from_name(const char *name, pm_target_kind *out, pm_error *err)
 {
-	for (size_t k = 0; name && k < NKINDS; k++)
+	if (!name)
+		return pm__fail(err, PM_EINVAL, "pm_target_kind_from_name: name is NULL");
+	for (size_t k = 0; k < NKINDS; k++)
 		if (strcmp(name, pm__target_kind_names[k]) == 0) {
 			if (out)
 				*out = (pm_target_kind)k;
 			return PM_OK;
 		}
 	return pm__fail(err, PM_EINVAL, "unknown target kind '%s': expected time, speedup, "
-			"efficiency or throughput", name ? name : "(null)");
+			"efficiency or throughput", name);
 }
 
 pm_target_kind pm_model_target_kind(const pm_model *m)
@@ -136,8 +138,8 @@ pm_status pm_model_predict_target(const pm_model *m, const double *x, double *ou
 	double t;
 	pm_status st;
 
-	if (!out)
-		return pm__fail(err, PM_EINVAL, "pm_model_predict_target: out is NULL");
+	if (!m || (!x && m->ninputs) || !out)
+		return pm__fail(err, PM_EINVAL, "pm_model_predict_target: a NULL argument");
 	if ((st = pm_model_predict(m, x, &t, err)))
 		return st;
 	return pm_model_target_value(m, x, t, out, err);

@@ -75,7 +75,7 @@ pm_status pm_validation_parse(const char *text, pm_validation *v, pm_error *err)
 	pm_status st = PM_OK;
 
 	if (!text || !v)
-		return pm__fail(err, PM_EINVAL, "no validation scheme to read");
+		return pm__fail(err, PM_EINVAL, "pm_validation_parse: a NULL argument");
 	if (!strcmp(text, "loo"))
 		r.scheme = PM_SCHEME_LOO;
 	else if (has_prefix(text, "kfold:"))
@@ -97,6 +97,8 @@ int pm_validation_text(const pm_validation *v, char *out, size_t size)
 {
 	char f[PM_NUM_MAX];
 
+	if (!out)
+		size = 0;	/* the length alone, as snprintf(NULL, 0, ...) */
 	switch (v ? v->scheme : PM_SCHEME_NONE) {
 	case PM_SCHEME_KFOLD:
 		return snprintf(out, size, "kfold:%u", v->folds);

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/jsonw.h"
-#include "model/model_save.h"
+#include "results/model_save.h"
 #include "perfmodel/perfmodel.h"
 
 /* "key": the accuracy table's row for d, {"file", "rows", "mae", ...} on one

@@ -4,7 +4,8 @@
  * saving models. Includes predict.h, whose conventions hold here too: nothing
  * prints, exits or aborts; fallible functions return pm_status and fill an
  * optional pm_error; objects are freed with their _free (NULL is a no-op);
- * who owns a returned pointer is said once, in predict.h's "Ownership".
+ * who owns a returned pointer is said once, in predict.h's "Ownership",
+ * and what a NULL argument does in its "NULL".
  */
 #ifndef PERFMODEL_PERFMODEL_H
 #define PERFMODEL_PERFMODEL_H
@@ -91,7 +92,8 @@ PM_API const char *pm_dataset_level_name(const pm_dataset *d, size_t col, size_t
  * for no d, no codes or col out of range. */
 PM_API void pm_dataset_col_codes(const pm_dataset *d, size_t col, uint32_t *codes);
 /* A 64-bit FNV-1a hash of the parsed table (names and cells), as 16 hex
- * digits + NUL, to record which data a model was fitted to. */
+ * digits + NUL, to record which data a model was fitted to (d NULL: the
+ * empty table's; out NULL: nothing written). */
 PM_API void pm_dataset_fingerprint(const pm_dataset *d, char out[17]);
 
 /* Per-row weights of the fit: the loss becomes Σ w_r·loss_r / Σ w_r (the
@@ -1016,7 +1018,8 @@ PM_API pm_status pm_advice_slurm_to_json(const pm_model *m, const char *model_na
 PM_API pm_status pm_version_to_json(char **out, pm_error *err);
 /* A double as these documents write it, into out, which it returns: the
  * shortest of %.15g, %.16g, %.17g that reads back bit-exact, with '.' as
- * the decimal point whatever the locale; "null" when v is not finite. */
+ * the decimal point whatever the locale; "null" when v is not finite. NULL
+ * for a NULL out. */
 #define PM_DOUBLE_CHARS 40
 PM_API const char *pm_format_double(double v, char out[PM_DOUBLE_CHARS]);
 

@@ -17,6 +17,17 @@
  *
  * Errors: every fallible function returns a pm_status and, when err is not
  * NULL, fills it with the same code and a one-line message.
+ *
+ * NULL, stated once for this header (docs/embedding.md, "NULL arguments"):
+ * no function here reads through a NULL pointer. A NULL where a function
+ * needs an object is PM_EINVAL, its message beginning with the function's
+ * name ("pm_model_predict: a NULL argument"), and nothing is written; err
+ * may always be NULL. A pointer a declaration calls optional ("may be
+ * NULL") is skipped or taken as said there. The accessors give a neutral
+ * value for a NULL model (NULL, NaN, 0, (size_t)-1, the _INVALID kind), a
+ * _free() or pm_point_clear() of NULL does nothing, and a function that
+ * returns text or a count says what NULL gives. tests/test_predict_null.c
+ * calls each function with NULL in each position.
  */
 #ifndef PERFMODEL_PREDICT_H
 #define PERFMODEL_PREDICT_H
@@ -76,9 +87,11 @@ typedef enum pm_role {
  * Every function that reads a path, here and in perfmodel.h, takes a
  * regular file or a pipe with a writer, and "-" for standard input; a
  * device, socket, folder or a FIFO with no writer is PM_EIO at once, and
- * text that is not UTF-8 PM_EPARSE where it stands. */
+ * text that is not UTF-8 PM_EPARSE where it stands. path and out are needed
+ * (PM_EINVAL; *out is NULL then if out is not). */
 PM_API pm_status pm_model_load_file(const char *path, pm_model **out, pm_error *err);
-/* The same from a NUL-terminated JSON text; `name` labels errors (may be NULL). */
+/* The same from a NUL-terminated JSON text; `name` labels errors (may be
+ * NULL: "<input>"); json and out are needed. */
 PM_API pm_status pm_model_load_string(const char *json, const char *name,
 				      pm_model **out, pm_error *err);
 /* NULL is a no-op. */
@@ -97,13 +110,15 @@ PM_API pm_role pm_model_input_role(const pm_model *m, size_t i);
 /* The levels of a categorical input (0 for a numeric one), in level order. */
 PM_API size_t pm_model_nlevels(const pm_model *m, size_t i);
 PM_API const char *pm_model_level_name(const pm_model *m, size_t i, size_t level);
-/* The index of input `name`, or PM_EINVAL if the model has no such input.
+/* The index of input `name`, or PM_EINVAL if the model has no such input
+ * (m, name and index are needed; *index is written on success only).
  * Both look-ups are hashed when the model is made: constant expected time
  * however many inputs or levels, no allocation, safe from any number of
  * threads at once. */
 PM_API pm_status pm_model_input_index(const pm_model *m, const char *name,
 				      size_t *index, pm_error *err);
-/* The index of level `name` of categorical input i; PM_EDOMAIN if unknown. */
+/* The index of level `name` of categorical input i; PM_EDOMAIN if unknown
+ * (m, name and level are needed; *level is written on success only). */
 PM_API pm_status pm_model_level_index(const pm_model *m, size_t i, const char *name,
 				      size_t *level, pm_error *err);
 /* The name of the measured quantity the model predicts ("time_per_iter_s"). */
@@ -203,7 +218,7 @@ typedef enum pm_loss {
 /* "mae", "mse", "mape", "log"; NULL for a value that is not a pm_loss. */
 PM_API const char *pm_loss_name(pm_loss loss);
 /* The loss called `name` (as pm_loss_name() spells it). PM_EINVAL "unknown
- * loss 'x': expected mae, mse, mape or log". */
+ * loss 'x': expected mae, mse, mape or log"; name and out are needed. */
 PM_API pm_status pm_loss_from_name(const char *name, pm_loss *out, pm_error *err);
 
 /* How a fit weighs the rows (docs/formats.md "Weights"): equally, by the
@@ -222,7 +237,7 @@ PM_API const char *pm_weights_name(pm_weights w);
  * data were aggregated runs or weighted: returns the number of rows (0:
  * none kept) and points *reps, *cv (NaN: one run) and *weight (the weights
  * fitted with, mean 1) at them, each NULL when not known; any of the
- * pointers may be NULL. */
+ * pointers may be NULL (a NULL model: 0, each array NULL). */
 PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, const double **cv,
 				   const double **weight);
 
@@ -231,7 +246,11 @@ PM_API size_t pm_model_repetitions(const pm_model *m, const unsigned **reps, con
  * process's locale: a host that calls setlocale(LC_ALL, "") under a decimal
  * comma gets the same bytes as under "C". The libraries read and write every
  * number through these (the C library's conversions in the "C" locale, for
- * the calling thread only: reentrant, nothing allocated). */
+ * the calling thread only: reentrant, nothing allocated).
+ * NULL: out NULL writes nothing and returns the length needed, whatever
+ * size says (as snprintf(NULL, 0, ...)); fmt NULL returns -1 (out, when
+ * size > 0, the empty text). pm_strtod of NULL is 0 with *end = NULL (no
+ * number read, as strtod sets *end = s); end may be NULL. */
 PM_API int pm_snprintf(char *out, size_t size, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
@@ -252,8 +271,8 @@ PM_API const char *pm_model_scale_name(const pm_model *m);
  * numeric value is not finite and > 0 (NaN: "has no value"), a level is out
  * of range, or a log2() input is below 1; PM_ERANGE when the prediction is
  * not a finite number (the model overflows at that point: the message names
- * the inputs); PM_EINVAL for a NULL argument (x may be NULL for a model of
- * no inputs). On error *out is not written.
+ * the inputs); PM_EINVAL for a NULL m or out, or x NULL for a model with
+ * inputs (x may be NULL for a model of none). On error *out is not written.
  * Reentrant, allocation-free. */
 PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *out,
 				  pm_error *err);
@@ -264,7 +283,8 @@ PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *ou
  * (out[k..n) then unset or not finite) with its
  * error prefixed "point K: " (1-based). Reentrant, allocation-free (about
  * 19 KiB of stack); the same numbers, bit for bit, as pm_model_predict
- * point by point, and several times faster: blocks of points, vectorised. */
+ * point by point, and several times faster: blocks of points, vectorised.
+ * m is needed; x and out too when n > 0 (x NULL for a model of no inputs). */
 PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
 					double *out, pm_error *err);
 
@@ -285,9 +305,12 @@ PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size
  * on pm_model_predict's scale (a target kind's time scale; the CLI turns
  * each bound into the kind's quantity). Reentrant, allocation-free.
  *
+ * NULL: m is needed, x too for a model with inputs (PM_EINVAL "FUNCTION: a
+ * NULL argument"), and every output but *extrapolated below.
+ *
  * 1 if m holds calibrated intervals, else 0 (also for NULL). */
 PM_API int pm_model_has_intervals(const pm_model *m);
-/* The number of residuals they were calibrated on (0: none). A quantile q
+/* The number of residuals they were calibrated on (0: none, or NULL). A quantile q
  * needs 1/(n+1) <= q <= n/(n+1): further out, n residuals say nothing. */
 PM_API size_t pm_model_interval_residuals(const pm_model *m);
 /* The residuals' own q-quantile Q(q) (log scale): inside the data's ranges
@@ -343,14 +366,16 @@ typedef enum pm_target_kind {
 /* "time", "speedup", "efficiency", "throughput"; NULL for no such kind. */
 PM_API const char *pm_target_kind_name(pm_target_kind kind);
 /* The kind called `name`. PM_EINVAL "unknown target kind 'x': expected
- * time, speedup, efficiency or throughput". */
+ * time, speedup, efficiency or throughput", or a NULL name; out may be NULL
+ * (the name is only checked). */
 PM_API pm_status pm_target_kind_from_name(const char *name, pm_target_kind *out,
 					  pm_error *err);
 /* The model's target kind (PM_TARGET_TIME for a model file without one;
  * PM_TARGET_INVALID for a NULL model). */
 PM_API pm_target_kind pm_model_target_kind(const pm_model *m);
 /* The input the speedup or efficiency is over (the resource n), and the
- * input a throughput is per (its per), by position; (size_t)-1 for none. */
+ * input a throughput is per (its per), by position; (size_t)-1 for none
+ * (and for a NULL model). */
 PM_API size_t pm_model_target_resource(const pm_model *m);
 PM_API size_t pm_model_target_per(const pm_model *m);
 /* The target in the model's own quantity from t, a prediction of
@@ -369,7 +394,8 @@ PM_API pm_status pm_model_target_value(const pm_model *m, const double *x, doubl
 PM_API const char *pm_model_prediction_label(const pm_model *m);
 /* pm_model_predict then pm_model_target_value: the prediction in the
  * model's own quantity (for a time model, pm_model_predict). Errors of
- * both. Reentrant, allocation-free. */
+ * both; the same pointers as pm_model_predict are needed. Reentrant,
+ * allocation-free. */
 PM_API pm_status pm_model_predict_target(const pm_model *m, const double *x, double *out,
 					 pm_error *err);
 
@@ -380,37 +406,41 @@ PM_API pm_status pm_model_predict_target(const pm_model *m, const double *x, dou
  * predicting do not. */
 typedef struct pm_point pm_point;
 
-/* A point for m with every input unset. *out owns it (pm_point_free). */
+/* A point for m with every input unset. *out owns it (pm_point_free). m and
+ * out are needed (*out is NULL on failure when out is not). */
 PM_API pm_status pm_point_new(const pm_model *m, pm_point **out, pm_error *err);
 PM_API void pm_point_free(pm_point *p);	/* NULL: no-op */
-/* Unset every input, to reuse the point for another job. */
+/* Unset every input, to reuse the point for another job. NULL: no-op. */
 PM_API void pm_point_clear(pm_point *p);
-/* Set numeric input `name` to v. PM_EINVAL: no such input, or it is
- * categorical; PM_EDOMAIN: v is not a finite number, or not > 0 for an input
+/* Set numeric input `name` to v. PM_EINVAL: a NULL p or name, no such
+ * input, or it is categorical; PM_EDOMAIN: v is not a finite number, or not > 0 for an input
  * under a power or log2 (an input a formula uses only in indicators may be
  * 0 or negative).
  * On error the point is unchanged. */
 PM_API pm_status pm_point_set_num(pm_point *p, const char *name, double v, pm_error *err);
-/* Set categorical input `name` to its level `level`. PM_EINVAL: no such
- * input, or it is numeric; PM_EDOMAIN: the model has no such level (the
+/* Set categorical input `name` to its level `level`. PM_EINVAL: a NULL p,
+ * name or level, no such input, or it is numeric; PM_EDOMAIN: the model has no such level (the
  * message lists the known ones). */
 PM_API pm_status pm_point_set_cat(pm_point *p, const char *name, const char *level,
 				  pm_error *err);
 /* Set the inputs named in a JSON object of input values, {"hidden": 512,
  * "activation": "relu"}: a number for a numeric input, a level name for a
  * categorical one. Inputs not named keep their values. `name` labels errors
- * (may be NULL). PM_EPARSE (line/column) for bad JSON, PM_ESCHEMA for
+ * (may be NULL); p and json are needed. PM_EPARSE (line/column) for bad JSON, PM_ESCHEMA for
  * another shape, else the errors of the setters, naming the member. On error
  * the point may be partly set. */
 PM_API pm_status pm_point_set_json(pm_point *p, const char *json, const char *name,
 				   pm_error *err);
-/* The same from a file; PM_EIO when it cannot be read. */
+/* The same from a file; PM_EIO when it cannot be read; p and path are
+ * needed. */
 PM_API pm_status pm_point_set_json_file(pm_point *p, const char *path, pm_error *err);
 /* The point's values by position, as pm_model_predict takes them (a level
- * index for a categorical input; NaN where unset). Owned by the point. */
+ * index for a categorical input; NaN where unset). Owned by the point.
+ * NULL for a NULL point. */
 PM_API const double *pm_point_values(const pm_point *p);
 /* Predict at p, which must have been made for m and have every input set:
- * PM_EINVAL "missing value for input 'x'" names the first unset one.
+ * PM_EINVAL "missing value for input 'x'" names the first unset one; m, p
+ * and out are needed.
  * Reentrant on m, allocation-free. */
 PM_API pm_status pm_model_predict_point(const pm_model *m, const pm_point *p, double *out,
 					pm_error *err);
@@ -420,7 +450,7 @@ PM_API pm_status pm_model_predict_point(const pm_model *m, const pm_point *p, do
  * every term; −1 is ideal strong scaling); for a formula model, the power
  * (pm_model_param_power: −q after a '/') of the fitted parameter named for
  * that input: the exponent of its own term, C and the other terms aside
- * (pm_model_effective_exponent has them). PM_EINVAL: i is
+ * (pm_model_effective_exponent has them). PM_EINVAL: a NULL m or q, i
  * out of range or not extrinsic; PM_EDOMAIN: the model has no fitted power
  * for the input (a formula that uses it only in indicators or log2()). */
 PM_API pm_status pm_model_scaling_exponent(const pm_model *m, size_t i, double *q,
@@ -444,8 +474,8 @@ PM_API pm_status pm_model_effective_exponent(const pm_model *m, const double *x,
  * value `to`, every other input held at x (x[i] is ignored):
  *     speedup = t(x_i = from) / t(x_i = to),
  * and parallel efficiency = speedup / (to / from) (1: ideal; from 1 to 8
- * GPUs at efficiency 0.75 runs 6x faster). PM_EINVAL: i out of range or
- * categorical; else the errors of pm_model_predict. Reentrant,
+ * GPUs at efficiency 0.75 runs 6x faster). PM_EINVAL: a NULL m, x or
+ * output, i out of range or categorical; else the errors of pm_model_predict. Reentrant,
  * allocation-free. */
 PM_API pm_status pm_model_speedup(const pm_model *m, const double *x, size_t i, double from,
 				  double to, double *speedup, pm_error *err);
@@ -508,7 +538,9 @@ typedef struct pm_advice {
 
 /* Search the combinations of vary[0..nvary) with the other inputs at x (as
  * for pm_model_predict; varied positions are ignored). On success fills
- * *out. Errors: PM_EINVAL for a bad vary list or options (an input twice,
+ * *out. m, x, vary (and each entry's values) and out are needed; opt may
+ * be NULL: pm_advise_options_default(). Errors: PM_EINVAL for a NULL
+ * argument, a bad vary list or options (an input twice,
  * a categorical input, no values, a value not finite and > 0, too many
  * combinations, a quantile not 0 or in (0, 1), a quantile of a model
  * without intervals or beyond what they calibrate: the messages of
@@ -524,10 +556,18 @@ PM_API pm_status pm_model_advise(const pm_model *m, const double *x, const pm_va
  * whole minutes (Slurm's resolution; at least 1, since 0 means no limit),
  * written into out as HH:MM:SS under a day ("00:43:00") and D-HH:MM:SS from
  * one ("1-02:03:00"), both formats sbatch reads; *minutes (may be NULL)
- * gets the minutes. PM_EINVAL: out is NULL, seconds not finite and >= 0;
- * PM_ERANGE: more minutes than Slurm holds (2^32 - 3). On error neither
- * output is written. Reentrant, allocation-free. */
+ * gets the minutes. Beyond PM_SLURM_MAX_MINUTES, the longest limit Slurm
+ * reads, out is "UNLIMITED" and *minutes 0 (Slurm's own "no limit"): the
+ * caller should say so. PM_EINVAL: out is NULL, seconds not finite and
+ * >= 0. On error neither output is written. Reentrant, allocation-free. */
 #define PM_SLURM_TIME_CHARS 32
+/* sbatch reads a limit into an int of seconds (time_str2secs in Slurm's
+ * src/common/parse_time.c: d * 86400 + h * 3600 + m * 60 + s), then rounds
+ * it up to minutes as (secs + 59) / 60, also in an int: the longest limit
+ * that overflows neither is INT32_MAX - 59 seconds, 35791393 whole minutes,
+ * "24855-03:13:00". A longer one wraps around to a negative or short limit
+ * (issue 34: --time=139393-07:11:00). */
+#define PM_SLURM_MAX_MINUTES 35791393
 PM_API pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], uint64_t *minutes,
 			       pm_error *err);
 /* The sbatch option whose count a column of that name holds, matched
@@ -541,7 +581,8 @@ PM_API const char *pm_slurm_option(const char *column);
  * and min_q-quantile (--time-min), each times unit_s (seconds per unit of
  * the model's times) and as pm_slurm_time writes them, and x's distance
  * beyond the data (pm_model_extrapolation). A limit at quantile q kills at
- * most 1 - q of such runs (rounding up only lowers it). */
+ * most 1 - q of such runs (rounding up only lowers it). A quantile beyond
+ * Slurm's longest limit is "UNLIMITED", its minutes 0. */
 typedef struct pm_slurm_limits {
 	double time_s, time_min_s;	/* the quantiles in seconds, unrounded */
 	uint64_t time_minutes, time_min_minutes;
@@ -553,7 +594,8 @@ typedef struct pm_slurm_limits {
  * times are relative: "a time limit needs a model of a run time ..."),
  * unit_s not finite and > 0, min_q above time_q, and
  * pm_model_predict_quantile's errors (no intervals, a quantile beyond
- * them); else pm_slurm_time's and the predictor's. *out is unchanged on
+ * them); PM_ERANGE: a quantile times unit_s is more seconds than a double
+ * holds; else pm_slurm_time's and the predictor's. *out is unchanged on
  * error. Reentrant, allocation-free. */
 PM_API pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q,
 				    double min_q, double unit_s, pm_slurm_limits *out,
@@ -585,15 +627,16 @@ typedef struct pm_validation {
 
 /* "kfold", "kfold:K", "loo", "extrapolate:COL" or "extrapolate:COL:F"
  * (0 < F < 1) into *v (seed 1). PM_EINVAL naming what is wrong, a column
- * name of 256 bytes or more included; *v is then unchanged. */
+ * name of 256 bytes or more included, or a NULL text or v; *v is then
+ * unchanged. */
 PM_API pm_status pm_validation_parse(const char *text, pm_validation *v, pm_error *err);
 /* 1 if text names a scheme (begins with kfold, loo or extrapolate, as
  * pm_validation_parse reads it, well formed or not); a CLI takes other
- * texts as a file of held-out rows. */
+ * texts as a file of held-out rows. 0 for NULL. */
 PM_API int pm_validation_is_scheme(const char *text);
 /* The scheme as pm_validation_parse reads it ("kfold:5", "loo",
- * "extrapolate:threads:0.5"; "none"), truncated to size; returns the length
- * it needs, as snprintf. */
+ * "extrapolate:threads:0.5"; "none", also for a NULL v), truncated to size;
+ * returns the length it needs, as snprintf (out NULL: the length alone). */
 PM_API int pm_validation_text(const pm_validation *v, char *out, size_t size);
 
 #ifdef __cplusplus

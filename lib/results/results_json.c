@@ -10,7 +10,7 @@
 #include "core/numcodec.h"
 #include "core/jsonw.h"
 #include "model/model_impl.h"
-#include "model/model_save.h"
+#include "results/model_save.h"
 
 /* "target", and "target_kind" for a kind other than time (whose numbers
  * are in that quantity), which leaves a time model's documents as they

@@ -9,7 +9,7 @@
 #include "core/jsonw.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
-#include "model/model_save.h"
+#include "results/model_save.h"
 
 static const char *const role_name[] = { "intrinsic", "categorical", "extrinsic" };
 static const char *const kind_name[] = { "coefficient", "power", "level", "scaling",

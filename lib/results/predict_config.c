@@ -142,6 +142,13 @@ pm_status pm_predict_config_read(const char *path, pm_model **model, pm_dataset 
 	pm_status st;
 	size_t n;
 
+	if (!path || !model || !points) {
+		if (model)
+			*model = NULL;
+		if (points)
+			*points = NULL;
+		return pm__fail(err, PM_EINVAL, "pm_predict_config_read: a NULL argument");
+	}
 	*model = NULL;
 	*points = NULL;
 	if ((st = pm__read_file(path, &text, &len, err)) ||

@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "core/jsonw.h"
-#include "model/model_save.h"
+#include "results/model_save.h"
 
 static void id_member(pm_jw *w, const pm_batch_id *id)
 {

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "model/model_impl.h"
+#include "results/evaluate.h"
 
 /* Whether a time of 0 can be fitted with loss: an absolute loss takes a 0
  * as any value; the relative ones divide by it or take its log. */
@@ -60,10 +61,13 @@ pm_status pm_model_evaluate(const pm_model *m, const pm_dataset *d, pm_metrics *
 			    pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), c;
-	double *t = malloc((n + 1) * sizeof(*t));
-	double *pred = malloc((n + 1) * sizeof(*pred));
+	double *t, *pred;
 	pm_status st;
 
+	if (!m || !d || !out)
+		return pm__fail(err, PM_EINVAL, "pm_model_evaluate: a NULL argument");
+	t = malloc((n + 1) * sizeof(*t));
+	pred = malloc((n + 1) * sizeof(*pred));
 	if (!t || !pred) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;

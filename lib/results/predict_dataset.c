@@ -28,6 +28,8 @@ static pm_status row_quantiles(const pm_model *m, const double *x, size_t nq, co
 pm_status pm_model_predict_dataset(const pm_model *m, const pm_dataset *d, double *out,
 				   pm_error *err)
 {
+	if (!m || !d || !out)
+		return pm__fail(err, PM_EINVAL, "pm_model_predict_dataset: a NULL argument");
 	return pm_model_predict_dataset_quantiles(m, d, 0, NULL, out, NULL, NULL, err);
 }
 
@@ -38,10 +40,16 @@ pm_status pm_model_predict_dataset_quantiles(const pm_model *m, const pm_dataset
 					     const double *q, double *out, double *qout,
 					     int *extrapolated, pm_error *err)
 {
-	size_t *col = malloc((m->ninputs + 1) * sizeof(*col));
-	double *x = malloc((m->ninputs + 1) * sizeof(*x));
+	size_t *col, nin;
+	double *x;
 	pm_status st = PM_OK;
 
+	if (!m || !d || !out || (nq && (!q || !qout)))
+		return pm__fail(err, PM_EINVAL,
+				"pm_model_predict_dataset_quantiles: a NULL argument");
+	nin = m->ninputs;
+	col = malloc((nin + 1) * sizeof(*col));
+	x = malloc((nin + 1) * sizeof(*x));
 	if (!col || !x) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
