@@ -182,6 +182,10 @@ struct fit_sink {
 	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
 };
 int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
+/* fit's, select's and discover's options, for getopt_long: what batch
+ * checks the options of every --each-region job with (batch.c). */
+#define FIT_SHORT_OPTIONS ":o:qh"
+extern const struct option *const fit_long_options;
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */
