@@ -154,6 +154,7 @@ int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 	if (!out && resume)
 		out = resume;
 	a->out = out && strcmp(out, "-") ? absolute(out) : NULL;
+	a->out_name = out;
 	a->resume = resume ? absolute(resume) : NULL;
 	if ((out && strcmp(out, "-") && !a->out) || (resume && !a->resume)) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });

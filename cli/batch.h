@@ -52,6 +52,7 @@ struct batch_args {
 	char **fit_argv;
 	int fit_argc;
 	char *out, *resume;	/* absolute (the jobs' folder becomes current); NULL: none */
+	const char *out_name;	/* out as given, for messages */
 	int timings;
 };
 /* Parse argv as `perfmodel batch`: 0, or the exit status (usage, or -h:
@@ -94,6 +95,7 @@ int batch_run(const struct batch *b, size_t i, char **line, int *error);
 struct batch_out {
 	FILE *f;
 	const char *path;	/* NULL: standard output */
+	const char *name;	/* path as given, for messages */
 	char *final, *temp;	/* path's target (links followed), and the file written */
 	int write_errno;	/* the first write that failed; 0: none */
 	char **line;		/* per job: its line until written (kept with resume) */

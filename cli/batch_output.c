@@ -80,25 +80,25 @@ static int check_inputs(const struct batch_args *a, const struct batch *b)
 	if (same_file(&b->file, &out)) {
 		pm_snprintf(what, sizeof(what), "%s %s", a->each_region ? "the --each-region profile"
 					      : "the jobs file", b->path);
-		return clash(a->out, what);
+		return clash(a->out_name, what);
 	}
 	for (int k = 0; a->each_region && k < a->fit_argc; k++) {
 		const char *arg = a->fit_argv[k], *eq = strchr(arg, '=');
 
 		if (names_output(!strncmp(arg, "--", 2) && eq ? eq + 1 : arg, &out)) {
-			pm_snprintf(what, sizeof(what), "'%s' after --, which every job reads", arg);
-			return clash(a->out, what);
+			pm_snprintf(what, sizeof(what), "'%s' after --, an input of every job", arg);
+			return clash(a->out_name, what);
 		}
 	}
 	for (size_t i = 0; !a->each_region && i < b->n; i++)
 		if (!b->job[i].error && job_reads(b, &b->job[i], &out, what, sizeof(what)))
-			return clash(a->out, what);
+			return clash(a->out_name, what);
 	return 0;
 }
 
 static int cannot_write(const char *path, int e)
 {
-	cprintf(diag(), "perfmodel: cannot write %s: %s; it is as it was\n", path, strerror(e));
+	cprintf(diag(), "perfmodel: cannot write %s: %s (the file is unchanged)\n", path, strerror(e));
 	return EXIT_FAIL;
 }
 
@@ -119,7 +119,7 @@ static int temp_open(struct batch_out *o)
 		o->temp = malloc(strlen(o->final) + sizeof(".perfmodel-XXXXXX"));
 	if (!o->final || !o->temp) {
 		if (errno != ENOMEM)
-			return cannot_write(o->path, errno);
+			return cannot_write(o->name, errno);
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		return EXIT_FAIL;
 	}
@@ -131,7 +131,7 @@ static int temp_open(struct batch_out *o)
 		e = errno;
 		free(o->temp);
 		o->temp = NULL;
-		return cannot_write(o->path, e);
+		return cannot_write(o->name, e);
 	}
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 	(void)fchmod(fd, stat(o->final, &old) == 0 ? old.st_mode & 07777 : 0666 & ~mask);
@@ -139,7 +139,7 @@ static int temp_open(struct batch_out *o)
 		e = errno;
 		close(fd);
 		unlink(o->temp);
-		return cannot_write(o->path, e);
+		return cannot_write(o->name, e);
 	}
 	return 0;
 }
@@ -268,7 +268,7 @@ int batch_out_open(struct batch_out *o, const struct batch_args *a, const struct
 {
 	int rc;
 
-	*o = (struct batch_out){ .path = a->out };
+	*o = (struct batch_out){ .path = a->out, .name = a->out_name };
 	o->line = calloc(b->n + 1, sizeof(*o->line));
 	o->done = calloc(b->n + 1, 1);
 	if (!o->line || !o->done) {
@@ -364,7 +364,7 @@ int batch_out_close(struct batch_out *o, const struct batch *b, int interrupted)
 	e = temp_commit(o);
 	interrupt_hold(0);
 	if (e)
-		rc = cannot_write(o->path, e);
+		rc = cannot_write(o->name, e);
 out:
 	free(marker);
 	free(o->final);
