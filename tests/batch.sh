@@ -146,6 +146,10 @@ unharmed "-o the jobs file" 1 "it is the jobs file jobs/two.jsonl" \
 	jobs/two.jsonl -- "$pm" batch jobs/two.jsonl -o jobs/two.jsonl
 unharmed "--resume the jobs file" 1 "it is the jobs file jobs/two.jsonl" \
 	jobs/two.jsonl -- "$pm" batch jobs/two.jsonl --resume jobs/two.jsonl
+expect_fail "-o in a folder that is not there" 1 \
+	"cannot write nodir/r.jsonl: No such file or directory \(the file is unchanged\)" -- \
+	"$pm" batch jobs/two.jsonl -o nodir/r.jsonl
+expect_fail "an empty -o" 2 "an empty file name \(the output\)" -- "$pm" batch jobs/two.jsonl -o ""
 # a full disk: writes past 2 KiB fail (EFBIG, its signal ignored)
 cp timed.jsonl full.jsonl
 unharmed "a full disk" 1 "cannot write full.jsonl: File too large \(the file is unchanged\)" \
@@ -243,6 +247,8 @@ unharmed "-- --help" 2 "--help after --: a job prints no usage" regions.jsonl --
 [ ! -s stdout.txt ] && ok "-- --help: no usage printed" || bad "-- --help: no usage printed"
 unharmed "-- DATA" 2 "'other.csv' after --: every job reads profile.txt" regions.jsonl -- \
 	"$pm" batch --each-region profile.txt -o regions.jsonl -- other.csv
+unharmed "-- --seed without a value" 2 "'--seed' after --: needs a value" regions.jsonl -- \
+	"$pm" batch --each-region profile.txt -o regions.jsonl -- --seed
 unharmed "-- --version" 2 "'--version' after --: not an option of fit" regions.jsonl -- \
 	"$pm" batch --each-region profile.txt -o regions.jsonl -- --version
 
