@@ -46,8 +46,8 @@ static char *absolute(const char *path)
 }
 
 /* Options of the command line but not of a job: where the model goes and
- * what is printed are the batch's (--help: fit's parser refuses it in a
- * job, a_job). */
+ * what is printed are the batch's. (--help is refused by fit's own parser
+ * when it runs a job, fit_command_to.) */
 static const char *const not_job_options[] = { "output", "json", "quiet", "plot-dir" };
 
 /* The options after "--" are every job's: none may say what makes a job
@@ -168,7 +168,6 @@ void batch_args_free(struct batch_args *a)
 	free(a->out);
 	free(a->resume);
 }
-
 
 /* A JSON value as an option's text into buf: strings as they are, numbers
  * as written back exactly (a whole number without a point), arrays as
@@ -520,7 +519,7 @@ int batch_regions(const struct batch_args *a, struct batch *b)
 	pm_error err = { 0 };
 
 	*b = (struct batch){ .path = a->each_region, .timings = a->timings };
-	stat(a->each_region, &b->file);	/* else the list's reading says why */
+	(void)stat(a->each_region, &b->file);	/* else the list's reading says why */
 	if (pm_region_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
 		report_error(&err);
 		return EXIT_FAIL;
