@@ -222,9 +222,10 @@ int cmd_report(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 /* The plots of pm_report_plots as DIR/NAME.svg files, each written
- * atomically; DIR is made if missing (cmd_report.c). */
+ * atomically and never over one of inputs[0..ninputs) (pm_output_check); DIR is
+ * made if missing (cmd_report.c). */
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
-		      pm_error *err);
+		      const char *const *inputs, size_t ninputs, pm_error *err);
 
 extern const char select_usage[], discover_usage[];
 extern const char advise_usage[];

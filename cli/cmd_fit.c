@@ -793,7 +793,9 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	    (to_stdout ? (fputs(json, stdout), PM_OK)
 		       : pm_write_file_atomic(a.out, json, strlen(json), &err)) ||
 	    (a.plot_dir && write_plots(a.plot_dir, m,
-				       &(pm_report_data){ .data = r->data, .test = r->test }, &err))) {
+				       &(pm_report_data){ .data = r->data, .test = r->test },
+				       (const char *const[]){ a.data, a.spec_path, a.test_path,
+							      a.warm_start, a.out }, 5, &err))) {
 		report_error(&err);
 		goto out;
 	}
