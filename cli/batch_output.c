@@ -108,6 +108,7 @@ static int cannot_write(const char *path, int e)
 static int temp_open(struct batch_out *o)
 {
 	struct stat old;
+	/* umask is read by setting it: before any job, no thread of ours runs */
 	mode_t mask = umask(0);
 	int fd, e;
 
