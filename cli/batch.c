@@ -45,6 +45,57 @@ static char *absolute(const char *path)
 	return s;
 }
 
+/* Options of the command line but not of a job: where the model goes and
+ * what is printed are the batch's. (--help is refused by fit's own parser
+ * when it runs a job, fit_command_to.) */
+static const char *const not_job_options[] = { "output", "json", "quiet", "plot-dir" };
+
+/* The options after "--" are every job's: none may say what makes a job
+ * of --each-region the one it is (its pair and their data, the file) nor
+ * what becomes of its model. Read as fit reads them, abbreviations too.
+ * 0, or EXIT_USAGE naming the option. */
+static int check_job_options(const struct batch_args *a)
+{
+	static const char *const identity[] = { "region", "callpath", "metric", "target",
+						"throughput" };
+	int n = a->fit_argc + 1, c, at = 0, rc = 0;
+	char **v = malloc(((size_t)n + 1) * sizeof(*v));
+
+	if (!v) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		return EXIT_FAIL;
+	}
+	v[0] = "fit";
+	memcpy(v + 1, a->fit_argv, (size_t)a->fit_argc * sizeof(*v));
+	v[n] = NULL;
+	opterr = 0;
+	optind = 1;
+	while (!rc && (c = getopt_long(n, v, FIT_SHORT_OPTIONS, fit_long_options, &at)) != -1) {
+		const char *name = c == 'o' ? "output" : c == 'q' ? "quiet" : c == 'h' ? "help"
+				   : fit_long_options[at].name;
+
+		if (c == '?' || c == ':')
+			rc = usage_error("batch", "'%s' after --: %s", v[optind - 1],
+					 c == '?' ? "not an option of fit" : "needs a value");
+		for (size_t k = 0; !rc && k < sizeof(identity) / sizeof(*identity); k++)
+			if (!strcmp(name, identity[k]))
+				rc = usage_error("batch", "--%s after --: each job's region and metric "
+						 "are its pair of %s, its target the metric", name,
+						 a->each_region);
+		if (!rc && c == 'h')
+			rc = usage_error("batch", "--help after --: a job prints no usage");
+		for (size_t k = 0; !rc && k < sizeof(not_job_options) / sizeof(*not_job_options); k++)
+			if (!strcmp(name, not_job_options[k]))
+				rc = usage_error("batch", "--%s after --: not an option of a batch job: "
+						 "the models go into the results", name);
+	}
+	if (!rc && optind < n)
+		rc = usage_error("batch", "'%s' after --: every job reads %s", v[optind],
+				 a->each_region);
+	free(v);
+	return rc;
+}
+
 int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 {
 	unsigned long long u;
@@ -89,6 +140,13 @@ int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 	if (!a->each_region && (a->command || a->fit_argc))
 		return usage_error("batch", "--command and options after -- are --each-region's; "
 				   "a jobs file says them per job");
+	if (a->each_region && check_job_options(a))
+		return EXIT_USAGE;
+	if ((a->jobs && !*a->jobs) || (a->each_region && !*a->each_region) || (out && !*out) ||
+	    (resume && !*resume))
+		return usage_error("batch", "an empty file name (the %s)", a->jobs && !*a->jobs
+				   ? "jobs file" : a->each_region && !*a->each_region
+				   ? "--each-region profile" : out && !*out ? "output" : "--resume file");
 	if (resume && !strcmp(resume, "-"))
 		return usage_error("batch", "--resume reads and rewrites a file: not '-'");
 	if (out && !strcmp(out, "-") && resume)
@@ -96,6 +154,7 @@ int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
 	if (!out && resume)
 		out = resume;
 	a->out = out && strcmp(out, "-") ? absolute(out) : NULL;
+	a->out_name = out;
 	a->resume = resume ? absolute(resume) : NULL;
 	if ((out && strcmp(out, "-") && !a->out) || (resume && !a->resume)) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
@@ -109,10 +168,6 @@ void batch_args_free(struct batch_args *a)
 	free(a->out);
 	free(a->resume);
 }
-
-/* Keys that are options of the command line but not of a job: where the
- * model goes and what is printed are the batch's. */
-static const char *const not_job_options[] = { "output", "json", "quiet", "help", "plot-dir" };
 
 /* A JSON value as an option's text into buf: strings as they are, numbers
  * as written back exactly (a whole number without a point), arrays as
@@ -227,6 +282,11 @@ static void read_job(const cJSON *o, const char *where, const char *threads, str
 						      "model goes into the results", where, key);
 				return;
 			}
+		if (!strcmp(key, "spec") && cJSON_IsString(v) && !*v->valuestring) {
+			j->error = job_errorf("%s: \"spec\" must be a file name or an object, not "
+					      "empty", where);
+			return;
+		}
 		if (!strcmp(key, "spec") && cJSON_IsObject(v)) {
 			j->spec_json = cJSON_PrintUnformatted(v);
 			j->spec_name = job_errorf("%s: spec", where);
@@ -253,8 +313,9 @@ static void read_job(const cJSON *o, const char *where, const char *threads, str
 		if (!strcmp(key, "seeds") && cJSON_IsNumber(v) && v->valuedouble > 1)
 			j->size *= v->valuedouble;
 	}
-	if (data && !cJSON_IsString(data)) {
-		j->error = job_errorf("%s: \"data\" must be a file name", where);
+	if (data && (!cJSON_IsString(data) || !*data->valuestring)) {
+		j->error = job_errorf("%s: \"data\" must be a file name%s", where,
+				      cJSON_IsString(data) ? ", not empty" : "");
 		return;
 	}
 	if (data && (push(j, "--") || push(j, data->valuestring)))
@@ -270,7 +331,7 @@ oom:
 }
 
 /* Job ids in one order, for duplicates and --resume's look-up. */
-static int id_cmp(const pm_batch_id *a, const pm_batch_id *b)
+int batch_id_cmp(const pm_batch_id *a, const pm_batch_id *b)
 {
 	if (!a->text != !b->text)
 		return a->text ? 1 : -1;
@@ -287,13 +348,13 @@ static int index_cmp(const void *x, const void *y)
 {
 	const struct batch_job *a = &sort_batch->job[*(const size_t *)x];
 	const struct batch_job *b = &sort_batch->job[*(const size_t *)y];
-	int c = id_cmp(&a->id, &b->id);
+	int c = batch_id_cmp(&a->id, &b->id);
 
 	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /* The jobs that have an id, sorted by it (ties by line); NULL: no memory. */
-static size_t *by_id(const struct batch *b, size_t *n)
+size_t *batch_by_id(const struct batch *b, size_t *n)
 {
 	size_t *ix = malloc((b->n + 1) * sizeof(*ix));
 
@@ -311,7 +372,7 @@ static size_t *by_id(const struct batch *b, size_t *n)
 /* Two jobs of one id: results are matched to jobs by id (--resume). */
 static int check_ids(const struct batch *b)
 {
-	size_t n, *ix = by_id(b, &n);
+	size_t n, *ix = batch_by_id(b, &n);
 	int rc = 0;
 
 	if (!ix) {
@@ -321,7 +382,7 @@ static int check_ids(const struct batch *b)
 	for (size_t k = 1; k < n && !rc; k++) {
 		const struct batch_job *a = &b->job[ix[k - 1]], *c = &b->job[ix[k]];
 
-		if (id_cmp(&a->id, &c->id))
+		if (batch_id_cmp(&a->id, &c->id))
 			continue;
 		if (a->id.text)
 			cprintf(diag(), "perfmodel: %s:%u: id \"%s\" is also line %u's: ids must be "
@@ -357,8 +418,16 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
 	unsigned line = 0;
 
 	*b = (struct batch){ .path = path, .timings = timings };
-	if (!f) {
+	if (!f || fstat(fileno(f), &b->file)) {
 		cprintf(diag(), "perfmodel: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return EXIT_FAIL;
+	}
+	/* a pipe is a jobs file too (batch <(make-jobs)); a folder is none */
+	if (S_ISDIR(b->file.st_mode)) {
+		cprintf(diag(), "perfmodel: %s: a folder, not a jobs file\n", path);
+		fclose(f);
 		return EXIT_FAIL;
 	}
 	folder_of(path, dir, sizeof(dir));
@@ -396,8 +465,8 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
 	}
 	free(text);
 	if (ferror(f) || len >= 0) {
-		cprintf(diag(), "perfmodel: %s: %s\n", path, len >= 0 ? "out of memory"
-								  : "read error");
+		cprintf(diag(), "perfmodel: %s: %s\n", path,
+			len >= 0 ? "out of memory" : strerror(errno));
 		fclose(f);
 		return EXIT_FAIL;
 	}
@@ -450,6 +519,7 @@ int batch_regions(const struct batch_args *a, struct batch *b)
 	pm_error err = { 0 };
 
 	*b = (struct batch){ .path = a->each_region, .timings = a->timings };
+	(void)stat(a->each_region, &b->file);	/* else the list's reading says why */
 	if (pm_region_list_read(a->each_region, PM_FORMAT_AUTO, &l, &err)) {
 		report_error(&err);
 		return EXIT_FAIL;
@@ -620,213 +690,4 @@ int batch_run(const struct batch *b, size_t i, char **line, int *error)
 	pm_batch_line_to_json(&j->id, NULL, *msg ? msg : "failed", 0, line, NULL);
 	free(msg);
 	return *line ? 0 : -1;
-}
-
-/* What the output has of a job (batch_out.done). */
-enum { LINE_NONE, LINE_HELD, LINE_WRITTEN };
-
-/* One line to the output, whole: a signal waits until it is out. */
-static void out_write(struct batch_out *o, const char *line)
-{
-	interrupt_hold(1);
-	fputs(line, o->f);
-	fflush(o->f);
-	interrupt_hold(0);
-}
-
-/* A result line of --resume's file for a job of b: its index, or b->n. */
-static size_t old_job(const struct batch *b, const size_t *ix, size_t nix, const char *text,
-		      int *error)
-{
-	cJSON *o = cJSON_Parse(text), *id;
-	pm_batch_id want = { 0 };
-	size_t lo = 0, hi = nix, found = b->n;
-
-	id = cJSON_GetObjectItemCaseSensitive(o, "id");
-	*error = cJSON_GetObjectItemCaseSensitive(o, "error") != NULL;
-	if (!cJSON_IsObject(o) || (!*error && !cJSON_GetObjectItemCaseSensitive(o, "model")) ||
-	    (cJSON_IsString(id) ? (want.text = id->valuestring, 0)
-	     : cJSON_IsNumber(id) ? (want.number = (long long)id->valuedouble, 0) : 1)) {
-		cJSON_Delete(o);
-		return found;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = id_cmp(&b->job[ix[mid]].id, &want);
-
-		if (c == 0) {
-			found = ix[mid];
-			break;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	cJSON_Delete(o);
-	return found;
-}
-
-/* --resume's lines: each result of a job of b, kept (by job) as done. */
-static int read_resume(struct batch_out *o, const struct batch *b, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, nix, *ix;
-	ssize_t len = 0;
-	int oom = 0;
-
-	if (!f) {
-		/* nothing done yet: the first run of a job script that resumes */
-		if (errno == ENOENT)
-			return 0;
-		cprintf(diag(), "perfmodel: %s: %s\n", path, strerror(errno));
-		return EXIT_FAIL;
-	}
-	ix = by_id(b, &nix);
-	oom = !ix;
-	while (!oom && (len = getline(&text, &cap, f)) >= 0) {
-		int error;
-		size_t i;
-
-		/* a line cut short by a kill has no newline: not a result */
-		if (!len || text[len - 1] != '\n' ||
-		    (i = old_job(b, ix, nix, text, &error)) == b->n || o->done[i])
-			continue;
-		if (!(o->line[i] = strdup(text))) {
-			oom = 1;
-			break;
-		}
-		o->done[i] = LINE_WRITTEN;
-		o->ndone++;
-		o->failed |= error;
-	}
-	free(text);
-	free(ix);
-	fclose(f);
-	o->nold = o->ndone;
-	if (oom) {
-		report_error(&(pm_error){ .code = PM_ENOMEM });
-		return EXIT_FAIL;
-	}
-	return 0;
-}
-
-int batch_out_open(struct batch_out *o, const struct batch_args *a, const struct batch *b)
-{
-	int rc;
-
-	*o = (struct batch_out){ .path = a->out };
-	o->line = calloc(b->n + 1, sizeof(*o->line));
-	o->done = calloc(b->n + 1, 1);
-	if (!o->line || !o->done) {
-		report_error(&(pm_error){ .code = PM_ENOMEM });
-		return EXIT_FAIL;
-	}
-	if (a->resume && (rc = read_resume(o, b, a->resume)))
-		return rc;
-	o->f = a->out ? fopen(a->out, "w") : stdout;
-	if (!o->f) {
-		cprintf(diag(), "perfmodel: %s: %s\n", a->out, strerror(errno));
-		return EXIT_FAIL;
-	}
-	/* the results so far first, in job order; new ones follow them */
-	for (size_t i = 0; i < b->n; i++)
-		if (o->done[i])
-			out_write(o, o->line[i]);
-	while (o->next < b->n && o->done[o->next])
-		o->next++;
-	return 0;
-}
-
-/* Job i's held line out; freed unless a resumed run rewrites its file from
- * every line at the end. */
-static void write_held(struct batch_out *o, size_t i)
-{
-	out_write(o, o->line[i]);
-	o->done[i] = LINE_WRITTEN;
-	if (!o->nold) {
-		free(o->line[i]);
-		o->line[i] = NULL;
-	}
-}
-
-void batch_out_put(struct batch_out *o, const struct batch *b, size_t i, char *line, int error)
-{
-	o->line[i] = line;
-	o->done[i] = LINE_HELD;
-	o->ndone++;
-	o->failed |= error;
-	for (; o->next < b->n && o->done[o->next]; o->next++)
-		if (o->done[o->next] == LINE_HELD)
-			write_held(o, o->next);
-}
-
-/* A resumed run's file, rewritten as if run in one go: every line in job
- * order (and the marker), replacing the old lines and the new ones after
- * them at once. */
-static int rewrite(struct batch_out *o, const struct batch *b, const char *marker)
-{
-	size_t len = marker ? strlen(marker) : 0, at = 0;
-	pm_error err = { 0 };
-	char *all;
-	int rc = 0;
-
-	for (size_t i = 0; i < b->n; i++)
-		len += o->line[i] ? strlen(o->line[i]) : 0;
-	if (!(all = malloc(len + 1))) {
-		report_error(&(pm_error){ .code = PM_ENOMEM });
-		return EXIT_FAIL;
-	}
-	for (size_t i = 0; i < b->n; i++)
-		if (o->line[i]) {
-			memcpy(all + at, o->line[i], strlen(o->line[i]));
-			at += strlen(o->line[i]);
-		}
-	if (marker)
-		memcpy(all + at, marker, strlen(marker));
-	interrupt_hold(1);
-	if (pm_write_file_atomic(o->path, all, len, &err)) {
-		report_error(&err);
-		rc = EXIT_FAIL;
-	}
-	interrupt_hold(0);
-	free(all);
-	return rc;
-}
-
-int batch_out_close(struct batch_out *o, const struct batch *b, int interrupted)
-{
-	char *marker = NULL;
-	int rc = interrupted ? EXIT_INTERRUPTED : o->failed || o->ndone < b->n ? EXIT_FAIL : EXIT_OK;
-
-	if (!o->f)
-		goto out;
-	/* cut short: what finished out of turn is kept too, still in order */
-	for (size_t i = o->next; i < b->n; i++)
-		if (o->done[i] == LINE_HELD)
-			write_held(o, i);
-	if (o->ndone < b->n) {
-		if (pm_batch_incomplete_to_json(o->ndone, b->n, &marker, NULL)) {
-			report_error(&(pm_error){ .code = PM_ENOMEM });
-			rc = rc == EXIT_OK ? EXIT_FAIL : rc;
-		} else {
-			out_write(o, marker);
-		}
-	}
-	if (o->f != stdout && fclose(o->f)) {
-		cprintf(diag(), "perfmodel: %s: %s\n", o->path, strerror(errno));
-		rc = EXIT_FAIL;
-	} else if (o->f == stdout) {
-		fflush(stdout);
-	}
-	if (o->nold && o->ndone > o->nold && rewrite(o, b, marker))
-		rc = EXIT_FAIL;
-out:
-	free(marker);
-	for (size_t i = 0; o->line && i < b->n; i++)
-		free(o->line[i]);
-	free(o->line);
-	free(o->done);
-	return rc;
 }

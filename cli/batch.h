@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -33,6 +34,7 @@ struct region_cache {
 
 struct batch {
 	const char *path;	/* the jobs file, as given */
+	struct stat file;	/* what path named when read: an input the output must not be */
 	struct region_cache *regions;	/* --each-region: its pairs; else NULL */
 	struct batch_job *job;
 	size_t n;
@@ -50,6 +52,7 @@ struct batch_args {
 	char **fit_argv;
 	int fit_argc;
 	char *out, *resume;	/* absolute (the jobs' folder becomes current); NULL: none */
+	const char *out_name;	/* out as given, for messages */
 	int timings;
 };
 /* Parse argv as `perfmodel batch`: 0, or the exit status (usage, or -h:
@@ -72,6 +75,11 @@ int batch_read(const char *path, const char *threads, int timings, struct batch 
  * command line's (the folder stays). 0, or EXIT_FAIL after reporting. */
 int batch_regions(const struct batch_args *a, struct batch *b);
 void batch_free(struct batch *b);
+/* Job ids in one order (duplicates, --resume's look-up), and the indices
+ * of the jobs that have one sorted by it (ties by line), *n of them; NULL:
+ * no memory. */
+int batch_id_cmp(const pm_batch_id *a, const pm_batch_id *b);
+size_t *batch_by_id(const struct batch *b, size_t *n);
 /* The order to hand the jobs out in: the most costly first (size); the
  * indices of jobs not done (done[i] zero), *n of them. NULL: no memory. */
 size_t *batch_order(const struct batch *b, const unsigned char *done, size_t *n);
@@ -81,11 +89,15 @@ size_t *batch_order(const struct batch *b, const unsigned char *done, size_t *n)
  * line: the job is to be run again); -1 when out of memory. */
 int batch_run(const struct batch *b, size_t i, char **line, int *error);
 
-/* The results file: lines in job order, each written and flushed as soon
- * as every job before it has one. */
+/* The results (batch_output.c): lines in job order, each written and
+ * flushed as soon as every job before it has one, into a temporary file
+ * beside the output that replaces it whole at the end. */
 struct batch_out {
 	FILE *f;
 	const char *path;	/* NULL: standard output */
+	const char *name;	/* path as given, for messages */
+	char *final, *temp;	/* path's target (links followed), and the file written */
+	int write_errno;	/* the first write that failed; 0: none */
 	char **line;		/* per job: its line until written (kept with resume) */
 	unsigned char *done;	/* per job: no line, one held, one written (batch.c) */
 	size_t next;		/* the first job whose line is not written */
@@ -94,15 +106,19 @@ struct batch_out {
 };
 /* Open the output (a.out, else a.resume's file, else standard output)
  * after reading a.resume's lines for jobs of b (by id), which are written
- * first and count as done. 0, or EXIT_FAIL after reporting. */
+ * first and count as done. An output that is one of the batch's inputs
+ * (the jobs file, the --each-region profile, a file a job reads, another
+ * --resume file) is refused before any job runs. 0, or EXIT_FAIL after
+ * reporting. */
 int batch_out_open(struct batch_out *o, const struct batch_args *a, const struct batch *b);
 /* Take job i's line (ownership too), an error line or not: written when
  * its turn comes. */
 void batch_out_put(struct batch_out *o, const struct batch *b, size_t i, char *line, int error);
 /* The end: when interrupted, the lines still held and the incomplete
- * marker; with --resume, the whole file rewritten in job order. Returns the
- * exit status: EXIT_INTERRUPTED, EXIT_FAIL (a job failed, or writing
- * did), else EXIT_OK. Frees o. */
+ * marker; the temporary file renamed over the output, or with --resume
+ * the whole file rewritten in job order. A failed write leaves the output
+ * as it was. Returns the exit status: EXIT_FAIL when writing failed, else
+ * EXIT_INTERRUPTED, EXIT_FAIL (a job failed), EXIT_OK. Frees o. */
 int batch_out_close(struct batch_out *o, const struct batch *b, int interrupted);
 
 #endif

@@ -156,7 +156,8 @@ static void *local_worker(void *arg)
 }
 
 /* A job's end as the dispatcher sees it: its line to the output, or the
- * reason the batch cannot go on (*stopped: 1 a signal, 2 no memory). */
+ * reason the batch cannot go on (*stopped: 1 a signal, 2 no memory or no
+ * output). */
 static void finish(struct batch_out *o, const struct batch *b, size_t job, char *line, int res,
 		   int *stopped)
 {
@@ -325,6 +326,9 @@ static int dispatch(struct batch_out *o, const struct batch *b, int size, int be
 		progress |= drain(&q, o, &stopped, &local_done);
 		if (*b->stop)
 			stopped = 1;
+		/* the results cannot be kept (a full disk): no use running the rest */
+		if (o->write_errno && !stopped)
+			stopped = 2;
 		/* results take seconds: a millisecond's nap keeps this rank's
 		 * core for its own fits instead of polling */
 		if (!progress && !stopped)

@@ -182,6 +182,10 @@ struct fit_sink {
 	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
 };
 int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
+/* fit's, select's and discover's options, for getopt_long: what batch
+ * checks the options of every --each-region job with (batch.c). */
+#define FIT_SHORT_OPTIONS ":o:qh"
+extern const struct option *const fit_long_options;
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */
@@ -218,9 +222,10 @@ int cmd_report(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 /* The plots of pm_report_plots as DIR/NAME.svg files, each written
- * atomically; DIR is made if missing (cmd_report.c). */
+ * atomically and never over one of inputs[0..ninputs) (pm_output_check); DIR is
+ * made if missing (cmd_report.c). */
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
-		      pm_error *err);
+		      const char *const *inputs, size_t ninputs, pm_error *err);
 
 extern const char select_usage[], discover_usage[];
 extern const char advise_usage[];

@@ -132,6 +132,9 @@ int cmd_batch(int argc, char **argv)
 			stopped = -1;
 		}
 		stopped |= *b.stop != 0;
+		/* the results cannot be kept: no use running the rest */
+		if (o.write_errno && !stopped)
+			stopped = -1;
 	}
 	rc = batch_out_close(&o, &b, stopped == 1 || *b.stop);
 out:

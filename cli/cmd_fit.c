@@ -173,6 +173,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+const struct option *const fit_long_options = long_options;
 
 /* Model selection ('perfmodel select', 'fit --form auto'): the candidates
  * and folds, from --forms, --loss (a list there), --cv, --cv-seed. Every
@@ -193,6 +194,7 @@ struct fit_args {
 	const char *target_kind, *resource, *per;	/* --target-kind, --resource, --per */
 	const char *form;	/* --form additive|multiplicative or --formula TEXT */
 	int json, quiet;
+	int job;		/* run for batch (fit_command_to): -h is an error */
 	pm_fit_options opt;
 	int select, select_given;	/* choose the form; --forms/--cv/--cv-seed seen */
 	int auto_form;		/* fit with no form given: chosen as select does */
@@ -535,8 +537,12 @@ static int parse_args(int argc, char **argv, const char *usage, struct fit_args 
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, FIT_SHORT_OPTIONS, long_options, NULL)) != -1) {
 		if (c == 'h') {
+			/* a batch job ends nothing but itself, and prints nothing */
+			if (a->job)
+				return usage_error(NULL, "'%s' is --help, which is not an option of a "
+						   "batch job", argv[optind - 1]);
 			fputs(usage, stdout);
 			exit(EXIT_OK);
 		}
@@ -712,6 +718,7 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	command = cmd;
 	/* calibrated intervals by default (docs/cli.md): 5 fold fits */
 	a.opt.intervals = 5;
+	a.job = sink != NULL;
 	if (sink) {
 		a.spec_json = sink->spec_json;
 		a.spec_name = sink->spec_name;
@@ -786,7 +793,9 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	    (to_stdout ? (fputs(json, stdout), PM_OK)
 		       : pm_write_file_atomic(a.out, json, strlen(json), &err)) ||
 	    (a.plot_dir && write_plots(a.plot_dir, m,
-				       &(pm_report_data){ .data = r->data, .test = r->test }, &err))) {
+				       &(pm_report_data){ .data = r->data, .test = r->test },
+				       (const char *const[]){ a.data, a.spec_path, a.test_path,
+							      a.warm_start, a.out }, 5, &err))) {
 		report_error(&err);
 		goto out;
 	}

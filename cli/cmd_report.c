@@ -38,7 +38,7 @@ static const struct option options[] = {
 };
 
 pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *rd,
-		      pm_error *err)
+		      const char *const *inputs, size_t ninputs, pm_error *err)
 {
 	pm_plots *ps = NULL;
 	pm_status st;
@@ -61,7 +61,9 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 			break;
 		}
 		pm_snprintf(path, n, "%s/%s", dir, ps->plot[i].name);
-		st = pm_write_file_atomic(path, ps->plot[i].svg, strlen(ps->plot[i].svg), err);
+		st = pm_output_check(path, inputs, ninputs, err);
+		if (!st)
+			st = pm_write_file_atomic(path, ps->plot[i].svg, strlen(ps->plot[i].svg), err);
 		free(path);
 	}
 	pm_plots_free(ps);
@@ -121,7 +123,8 @@ int cmd_report(int argc, char **argv)
 	if ((out_path && (pm_report_html(m, &rd, &html, &err) ||
 			  (to_stdout ? (fputs(html, stdout), PM_OK)
 				     : pm_write_file_atomic(out_path, html, strlen(html), &err)))) ||
-	    (plot_dir && write_plots(plot_dir, m, &rd, &err)) ||
+	    (plot_dir && write_plots(plot_dir, m, &rd, (const char *const[]){ model_path,
+		    argv[optind], test_path, rd.sweep, to_stdout ? NULL : out_path }, 5, &err)) ||
 	    (json && pm_report_to_json(m, &rd, out_path, plot_dir, &doc, &err)))
 		goto fail;
 	if (doc)

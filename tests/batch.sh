@@ -86,7 +86,7 @@ has "a job without an id" other/results.jsonl \
 cli_error "a job with no spec and no target" 7 data/gemm_cpu.csv
 has "output is the batch's" other/results.jsonl \
 	'^\{"id": "output", "error": "\.\./jobs/jobs\.jsonl:10: \\"output\\" is not an option of a batch job' \
-	'^\{"id": "he", "error": "\.\./jobs/jobs\.jsonl:11: \\"he\\" is not an option of a batch job'
+	'^\{"id": "he", "error": ".--he. is --help, which is not an option of a batch job"\}$'
 
 # the same bytes again, and on standard output; --timings adds "run"
 (cd other && "$pm" batch ../jobs/jobs.jsonl --threads 2 >again.jsonl 2>/dev/null)
@@ -110,6 +110,50 @@ printf '%s\n' '{"id": "a", "data": "x.csv"}' '{"id": "b", "data": "x.csv"}' \
 expect_fail "a duplicate id names both lines" 1 'dup.jsonl:3: id "a" is also line 1.s' -- \
 	"$pm" batch dup.jsonl -o r.jsonl
 "$pm" help | grep -q '^  batch ' && ok "help lists batch" || bad "help lists batch"
+expect_fail "a folder as the jobs file" 1 "jobs: a folder, not a jobs file" -- "$pm" batch jobs
+expect_fail "an empty jobs file name" 2 "an empty file name \(the jobs file\)" -- "$pm" batch ""
+expect_fail "--resume of a folder" 1 "--resume .*jobs: a folder, not a results file" -- \
+	"$pm" batch jobs/two.jsonl --resume jobs -o r.jsonl
+printf '%s\n' '{"id": "e", "data": ""}' '{"id": "s", "data": "x.csv", "spec": ""}' >empty.jsonl
+"$pm" batch empty.jsonl >empty_out.jsonl 2>/dev/null
+has "an empty \"data\" or \"spec\": the job's line and the member" empty_out.jsonl \
+	'^\{"id": "e", "error": "empty\.jsonl:1: \\"data\\" must be a file name, not empty"\}$' \
+	'^\{"id": "s", "error": "empty\.jsonl:2: \\"spec\\" must be a file name or an object, not empty"\}$'
+
+# The results never replace an input, and a failed write leaves the file as
+# it was (docs/batch.md, "The results file"), as fit -o.
+# unharmed NAME EXIT REGEX FILE -- COMMAND...: the command fails with one
+# line, FILE is byte for byte as it was, no temporary file is left
+unharmed() {
+	local name=$1 want=$2 regex=$3 file=$4
+	shift 5
+	cp "$file" unharmed.before
+	expect_fail "$name" "$want" "$regex" -- "$@"
+	if cmp -s "$file" unharmed.before && [ -z "$(find . -name '.perfmodel-*')" ]; then
+		ok "$name: $file as it was"
+	else
+		bad "$name: $file as it was" "$(find . -name '.perfmodel-*')"
+	fi
+}
+unharmed "-o a job's data" 1 'cannot write jobs/data/gemm_cpu.csv: it is jobs/two.jsonl:1.s "data"' \
+	jobs/data/gemm_cpu.csv -- "$pm" batch jobs/two.jsonl -o jobs/data/gemm_cpu.csv
+unharmed "-o a job's spec file" 1 'it is jobs/two.jsonl:1.s "spec" gemm.json' \
+	jobs/gemm.json -- "$pm" batch jobs/two.jsonl -o jobs/gemm.json
+ln -s jobs/data/gemm_cpu.csv alias.csv
+unharmed "-o another name of a job's data" 1 'cannot write alias.csv: it is jobs/two.jsonl:1.s "data"' \
+	jobs/data/gemm_cpu.csv -- "$pm" batch jobs/two.jsonl -o alias.csv
+unharmed "-o the jobs file" 1 "it is the jobs file jobs/two.jsonl" \
+	jobs/two.jsonl -- "$pm" batch jobs/two.jsonl -o jobs/two.jsonl
+unharmed "--resume the jobs file" 1 "it is the jobs file jobs/two.jsonl" \
+	jobs/two.jsonl -- "$pm" batch jobs/two.jsonl --resume jobs/two.jsonl
+expect_fail "-o in a folder that is not there" 1 \
+	"cannot write nodir/r.jsonl: No such file or directory \(the file is unchanged\)" -- \
+	"$pm" batch jobs/two.jsonl -o nodir/r.jsonl
+expect_fail "an empty -o" 2 "an empty file name \(the output\)" -- "$pm" batch jobs/two.jsonl -o ""
+# a full disk: writes past 2 KiB fail (EFBIG, its signal ignored)
+cp timed.jsonl full.jsonl
+unharmed "a full disk" 1 "cannot write full.jsonl: File too large \(the file is unchanged\)" \
+	full.jsonl -- bash -c 'trap "" XFSZ; ulimit -f 2; exec "$0" batch jobs/two.jsonl -o full.jsonl' "$pm"
 
 # SIGINT: job 3 runs until stopped; jobs 1 and 2 are written before it
 fast='"data": "data/gemm_cpu.csv", "spec": "gemm.json", "threads": 1'
@@ -121,7 +165,7 @@ sed 's/"tol": 0, "maxiter": 100000000/"seed": 3/' jobs/long.jsonl >jobs/short.js
 "$pm" batch jobs/short.jsonl -o onego.jsonl
 "$pm" batch jobs/long.jsonl -o cut.jsonl 2>cut.err &
 pid=$!
-wait_lines cut.jsonl 2
+wait_results cut.jsonl 2
 sleep 0.5
 kill -INT $pid
 wait $pid
@@ -140,6 +184,10 @@ if [ $rc -eq 0 ] && cmp -s cut.jsonl onego.jsonl; then
 else
 	bad "--resume" "exit $rc" "$(cut -c1-80 cut.jsonl)"
 fi
+# a resumed run that cannot write: the results so far stay whole
+head -1 onego.jsonl >part.jsonl
+unharmed "--resume on a full disk" 1 "cannot write part.jsonl: File too large" part.jsonl -- \
+	bash -c 'trap "" XFSZ; ulimit -f 2; exec "$0" batch jobs/short.jsonl --resume part.jsonl' "$pm"
 # a resumed file whose last line a kill cut in two: that line is run again
 head -c -100 onego.jsonl >killed.jsonl
 "$pm" batch jobs/short.jsonl --resume killed.jsonl -o resumed.jsonl
@@ -181,6 +229,28 @@ expect_fail "options after -- without --each-region" 2 "are --each-region's" -- 
 expect_fail "--command" 2 "--command 'sweep'" -- "$pm" batch --each-region profile.txt --command sweep
 expect_fail "--each-region of a CSV file" 1 "gemm_cpu.csv: a csv file, which has no regions or metrics" -- \
 	"$pm" batch --each-region jobs/data/gemm_cpu.csv
+
+# what makes an --each-region job the one it is, and what becomes of its
+# model, are not the options after --'s to say; nor is --help
+unharmed "--each-region -o the profile" 1 "cannot write profile.txt: it is the --each-region profile" \
+	profile.txt -- "$pm" batch --each-region profile.txt -o profile.txt
+unharmed "--each-region -o a file every job reads" 1 "it is 'jobs/gemm.json' after --, an input" \
+	jobs/gemm.json -- "$pm" batch --each-region profile.txt -o jobs/gemm.json -- --spec jobs/gemm.json
+for opt in "--callpath main:callpath" "--call=main:callpath" "--region stencil:region" \
+	"--metric visits:metric" "--target time:target" "-o m.json:output" "-q:quiet" \
+	"--json:json"; do
+	unharmed "-- ${opt%:*}" 2 "--${opt#*:} after --: " regions.jsonl -- \
+		"$pm" batch --each-region profile.txt -o regions.jsonl -- ${opt%:*}
+done
+unharmed "-- --help" 2 "--help after --: a job prints no usage" regions.jsonl -- \
+	"$pm" batch --each-region profile.txt -o regions.jsonl -- --seed 2 --he
+[ ! -s stdout.txt ] && ok "-- --help: no usage printed" || bad "-- --help: no usage printed"
+unharmed "-- DATA" 2 "'other.csv' after --: every job reads profile.txt" regions.jsonl -- \
+	"$pm" batch --each-region profile.txt -o regions.jsonl -- other.csv
+unharmed "-- --seed without a value" 2 "'--seed' after --: needs a value" regions.jsonl -- \
+	"$pm" batch --each-region profile.txt -o regions.jsonl -- --seed
+unharmed "-- --version" 2 "'--version' after --: not an option of fit" regions.jsonl -- \
+	"$pm" batch --each-region profile.txt -o regions.jsonl -- --version
 
 echo "batch: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -79,7 +79,7 @@ cut_short() {
 	mpirun --allow-run-as-root --oversubscribe -np 2 "$pm" batch long.jsonl -o cut.jsonl \
 		>cut.log 2>&1 &
 	pid=$!
-	wait_lines cut.jsonl 2
+	wait_results cut.jsonl 2
 	sleep 0.5
 	ranks=$(ps -o pid= --ppid $pid)
 	# shellcheck disable=SC2086
@@ -122,7 +122,7 @@ done >kill.jsonl
 mpirun --allow-run-as-root --oversubscribe --enable-recovery -np 2 "$pm" batch kill.jsonl \
 	-o killed.jsonl >kill.log 2>&1 &
 pid=$!
-wait_lines killed.jsonl 1
+wait_results killed.jsonl 1
 ranks=$(ps -o pid= --ppid $pid)
 # shellcheck disable=SC2086
 kill -KILL $(echo $ranks | awk '{ print $2 }')

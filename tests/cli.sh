@@ -882,6 +882,19 @@ else
 	check "report --plot-dir: the same files" "$pm" report -m plotted.json "$data/gemm_cpu.csv" --plot-dir plots2
 	check "report --plot-dir: byte-identical to fit's" diff -r plots plots2
 fi
+# --plot-dir writes no plot over an input (a file named as a plot is)
+mkdir -p pdir pdir2
+cp "$data/gemm_cpu.csv" pdir/predicted_vs_measured.svg
+cp gemm.json pdir2/residuals_threads.svg
+expect_fail "fit --plot-dir: no plot over the data" 1 \
+	"cannot write pdir/predicted_vs_measured.svg: it is the input pdir/predicted_vs_measured.svg" -- \
+	"$pm" fit --form additive pdir/predicted_vs_measured.svg --spec "$root/models/gemm.json" \
+	-o pdir_model.json --quiet --maxiter 20 --no-intervals --plot-dir pdir
+check "fit --plot-dir: the data untouched" cmp pdir/predicted_vs_measured.svg "$data/gemm_cpu.csv"
+expect_fail "report --plot-dir: no plot over the model" 1 \
+	"cannot write pdir2/residuals_threads.svg: it is the input pdir2/residuals_threads.svg" -- \
+	"$pm" report -m pdir2/residuals_threads.svg "$data/gemm_cpu.csv" --plot-dir pdir2
+check "report --plot-dir: the model untouched" cmp pdir2/residuals_threads.svg gemm.json
 expect_fail "report: no output" 2 "give the page to write with -o" -- "$pm" report -m gemm.json "$data/gemm_cpu.csv"
 expect_fail "report: no model" 2 "give the model with -m" -- "$pm" report "$data/gemm_cpu.csv" -o out.json
 expect_fail "report: missing sweep file" 1 "nothere.json: cannot open" -- \

@@ -41,3 +41,13 @@ wait_lines() {
 		sleep 0.1
 	done
 }
+# wait_results FILE N: until perfmodel batch -o FILE has written N lines,
+# into the temporary file beside FILE that becomes FILE at the end
+wait_results() {
+	for _ in $(seq 600); do
+		for f in "$(dirname "$1")"/.perfmodel-*; do
+			[ -f "$f" ] && [ "$(wc -l <"$f")" -ge "$2" ] && return
+		done
+		sleep 0.1
+	done
+}
