@@ -5,6 +5,7 @@
  * locations: their mean (--scaling weak, Extra-P's default) or sum
  * (strong), or their mean and each location's (each: for lif). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,8 +242,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Why the profile at path, not a regular file, cannot be read. */
+static pm_status unreadable_profile(const char *path, pm_error *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		return pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run's "
+				   "profile that cannot be read)");
+	if (stat(path, &st) != 0)
+		return pm__fail_at(err, PM_EIO, path, 0, 0, "cannot read the run's profile: %s",
+				   strerror(errno));
+	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s, not a regular file: a run's profile "
+			   "must be one", S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode)
+			   ? "a folder" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+}
+
 /* The names in folder dir (not those starting with '.'), sorted, that are
- * folders (want_dir) or regular files ending in suffix. */
+ * folders (want_dir) or regular files ending in suffix; a name ending in
+ * suffix that is no regular file (a dangling link, a FIFO) is an error. */
 static pm_status list(const char *dir, int want_dir, const char *suffix, char ***out, size_t *n,
 		      pm_error *err)
 {
@@ -270,6 +288,10 @@ static pm_status list(const char *dir, int want_dir, const char *suffix, char **
 		}
 		sprintf(path, "%s/%s", dir, e->d_name);
 		ok = stat(path, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		/* a profile that cannot be read is an error, not a run fewer; and
+		 * a FIFO is not opened, where reading would wait for a writer */
+		if (!ok && suffix)
+			rc = unreadable_profile(path, err);
 		free(path);
 		if (!ok)
 			continue;
@@ -449,11 +471,11 @@ pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_option
 	return rc;
 }
 
-pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
-			     size_t *nprofiles, pm_error *err)
+pm_status pm__cube_set_profiles(const char *dir, char ***profile, size_t *nprofiles,
+			       size_t *nfolders, pm_error *err)
 {
-	char **folders = NULL;
-	size_t nd = 0;
+	char **folders = NULL, **all = NULL;
+	size_t nd = 0, cap = 0;
 	pm_status rc = list(dir, 1, NULL, &folders, &nd, err);
 
 	*profile = NULL;
@@ -469,22 +491,49 @@ pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
 		sprintf(path, "%s/%s", dir, folders[i]);
 		rc = list(path, 0, ".cubex", &files, &nf, err);
 		*nfolders += nf > 0;
-		*nprofiles += nf;
-		if (!rc && nf && !*profile) {
-			if ((*profile = malloc(strlen(path) + strlen(files[0]) + 2)))
-				sprintf(*profile, "%s/%s", path, files[0]);
-			else
+		for (size_t k = 0; k < nf && !rc; k++) {
+			char **p = *nprofiles < cap ? all
+				   : realloc(all, (cap = cap ? 2 * cap : 16) * sizeof(*p));
+
+			if (p)
+				all = p;
+			if (!p || !(all[*nprofiles] = malloc(strlen(path) + strlen(files[k]) + 2))) {
 				rc = pm__fail(err, PM_ENOMEM, "out of memory");
+				break;
+			}
+			sprintf(all[(*nprofiles)++], "%s/%s", path, files[k]);
 		}
 		free_list(files, nf);
 		free(path);
 	}
 	free_list(folders, nd);
-	if (!rc && !*profile)
+	if (!rc && !*nprofiles)
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc) {
-		free(*profile);
-		*profile = NULL;
+		free_list(all, *nprofiles);
+		*nprofiles = *nfolders = 0;
+		return rc;
 	}
-	return rc;
+	*profile = all;
+	return PM_OK;
+}
+
+void pm__cube_set_profiles_free(char **profile, size_t n)
+{
+	free_list(profile, n);
+}
+
+pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
+			     size_t *nprofiles, pm_error *err)
+{
+	char **all = NULL;
+	pm_status rc = pm__cube_set_profiles(dir, &all, nprofiles, nfolders, err);
+
+	*profile = NULL;
+	if (rc)
+		return rc;
+	*profile = all[0];
+	all[0] = NULL;
+	free_list(all, *nprofiles);
+	return PM_OK;
 }
