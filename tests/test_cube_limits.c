@@ -1,6 +1,6 @@
 /* CUBE profiles at their limits (data/cube_anchor.c, fmt_cube.c,
  * region_list.c): many regions and call paths read through indices (the
- * values asserted, not the time: tests/bench_cube.sh times it), XML that
+ * values asserted, not the time: bench/cube.sh times it), XML that
  * is not well-formed said with its line and nothing printed, counts the
  * bytes cannot hold, run profiles that cannot be read, and a call path
  * that only some runs of a set have. The profiles are written here: a
@@ -139,7 +139,7 @@ static double value_of(pm_cube *c, const char *path)
 /* 20 000 regions: every call node's region found among them by id, every
  * call path by its text (pm__read_cube_pairs reads them all), every pair
  * listed once. Quadratic, this was seconds; the time is
- * tests/bench_cube.sh's to measure, the values are this test's. */
+ * bench/cube.sh's to measure, the values are this test's. */
 Test(cube_limits, many_regions)
 {
 	enum { N = 20000 };

@@ -15,7 +15,6 @@
 #include "core/error.h"
 #include "data/cube_impl.h"
 
-#ifdef PM_HAVE_CUBE
 #include <libxml/parser.h>
 #include <libxml/xmlversion.h>
 #include <libxml/xmlerror.h>
@@ -484,5 +483,3 @@ pm_status pm__cube_anchor(pm_cube *c, const unsigned char *text, size_t len, pm_
 	free(a.callee);
 	return rc;
 }
-
-#endif

@@ -10,7 +10,6 @@
 #include "core/error.h"
 #include "data/cube_impl.h"
 
-#ifdef PM_HAVE_CUBE
 #include <zlib.h>
 
 #define TAR_BLOCK 512
@@ -118,5 +117,3 @@ pm_status pm__cube_inflate(const pm_cube *c, const unsigned char *src, size_t n,
 			   rc == Z_BUF_ERROR && !z.avail_out ? "more data than the anchor says"
 							    : "broken compressed data");
 }
-
-#endif
