@@ -241,6 +241,24 @@ Test(cube_limits, declared_counts_past_the_bytes)
 	cr_assert(strstr(err.msg, "0.index: 2147483647 indices in 16 bytes"), "%s", err.msg);
 	pm__cube_free(c);
 	free(t.p);
+	/* a 30 kB profile whose anchor inflates to 1 000 000 locations
+	 * (cube_gen.py --location-bomb): refused at the first location past
+	 * the file's bytes, not read on (each would be a column with
+	 * --scaling each) */
+	{
+		const char *dir = getenv("PM_TEST_DATA");
+		char path[512];
+		pm_read_options o = pm_read_options_default();
+
+		cr_assert_not_null(dir);
+		snprintf(path, sizeof(path), "%s/cube/location_bomb.cubex", dir);
+		o.scaling = PM_SCALING_EACH;
+		cr_assert_eq(pm_dataset_read(path, &o, &(pm_dataset *){ NULL }, NULL, &err),
+			     PM_ESCHEMA);
+		cr_assert_str_eq(err.file, path);
+		cr_assert(strstr(err.msg, "anchor.xml: 30721 locations or more in a profile of 30720 "
+				 "bytes"), "%s", err.msg);
+	}
 }
 
 /* ---- sets ----------------------------------------------------------------- */

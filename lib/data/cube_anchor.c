@@ -165,6 +165,16 @@ static pm_status oom(struct anchor *a)
 	return pm__fail(a->err, PM_ENOMEM, "out of memory");
 }
 
+/* More locations or call nodes than the profile has bytes: an anchor
+ * inflated out of proportion (a real profile stores values of each, which
+ * take bytes), refused before its count sizes anything (each location
+ * its own column with --scaling each, each call node its call paths). */
+static pm_status out_of_proportion(struct anchor *a, size_t n, const char *what)
+{
+	return AFAIL(a, "anchor.xml: %zu %s or more in a profile of %zu bytes: more than one "
+		     "a byte, which no measured profile has", n, what, a->c->len);
+}
+
 /* <metric> under <metrics> or a metric: a new metric, its texts to come. */
 static pm_status open_metric(struct anchor *a, int depth)
 {
@@ -206,6 +216,8 @@ static pm_status open_cnode(struct anchor *a, int depth, enum kind parent)
 	pm_cube *c = a->c;
 	size_t cap = a->cap_cnode;
 
+	if (c->ncnode >= c->len)
+		return out_of_proportion(a, c->ncnode + 1, "call nodes");
 	if (grow((void **)&c->cnode, &cap, c->ncnode, sizeof(*c->cnode)) ||
 	    grow((void **)&a->callee, &a->cap_cnode, c->ncnode, sizeof(*a->callee)))
 		return oom(a);
@@ -266,8 +278,8 @@ static pm_status open_element(struct anchor *a, int depth, enum kind up)
 		k = REGION, rc = open_region(a, depth);
 	else if ((up == PROGRAM || up == CNODE) && !strcmp(name, "cnode"))
 		k = CNODE, rc = open_cnode(a, depth, up);
-	else if (k == IN_SYSTEM && !strcmp(name, "location"))
-		a->c->nloc++;
+	else if (k == IN_SYSTEM && !strcmp(name, "location") && ++a->c->nloc > a->c->len)
+		rc = out_of_proportion(a, a->c->nloc, "locations");
 	else if ((s = text_of(a, depth, up, name)) && !*s) {
 		if (!(*s = strdup("")))
 			return oom(a);
