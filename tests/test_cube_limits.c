@@ -150,8 +150,8 @@ Test(cube_limits, many_regions)
 	char path[64];
 
 	flat_profile(&t, N, NULL);
-	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "big.cubex", &c, &err), PM_OK, "%s",
-		     err.msg);
+	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "big.cubex", NULL, &c, &err), PM_OK,
+		     "%s", err.msg);
 	cr_assert_eq(pm__cube_ncnodes(c), N);
 	cr_assert_eq(value_of(c, "main"), 1);
 	for (size_t i = 1; i < N; i += 997) {
@@ -172,6 +172,30 @@ Test(cube_limits, many_regions)
 	free(t.p);
 }
 
+/* A stop request (pm_read_options.stop, pm_request_stop) ends a long
+ * parse, and a set's reading between its runs: PM_EIO "interrupted". */
+Test(cube_limits, stopped)
+{
+	struct buf t = { 0 };
+	pm_cube *c = NULL;
+	pm_error err = { 0 };
+	volatile sig_atomic_t stop = 0;
+	pm_read_options o = pm_read_options_default();
+
+	flat_profile(&t, 5000, NULL);
+	cr_assert_eq(pm_request_stop(&stop), 0);
+	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "big.cubex", &stop, &c, &err),
+		     PM_EIO);
+	cr_assert_null(c);
+	cr_assert_str_eq(err.file, "big.cubex");
+	cr_assert(strstr(err.msg, "interrupted while anchor.xml was read"), "%s", err.msg);
+	o.stop = &stop;
+	o.region = "main";
+	cr_assert_eq(pm_dataset_parse(t.p, t.n, "big.cubex", &o, &(pm_dataset *){ NULL }, NULL,
+				      &err), PM_EIO);
+	free(t.p);
+}
+
 /* A cnode whose calleeId no region has: named, with its place. */
 Test(cube_limits, callee_that_is_no_region)
 {
@@ -181,7 +205,7 @@ Test(cube_limits, callee_that_is_no_region)
 
 	flat_profile(&t, 3, "<cnode id=\"3\" calleeId=\"77\"/></cnode>\n</program>\n<system>"
 		     "<location Id=\"0\"/></system>\n</cube>\n");
-	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", &c, &err), PM_ESCHEMA);
+	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", NULL, &c, &err), PM_ESCHEMA);
 	cr_assert_null(c);
 	cr_assert(strstr(err.msg, "cnode 4 (in document order) has calleeId 77, which is no "
 			 "region's id"), "%s", err.msg);
@@ -204,7 +228,7 @@ Test(cube_limits, malformed_xml_said_with_its_line)
 	flat_profile(&t, 2, "</cnode>\n</program>\n<system><location></system>\n</cube>\n");
 	fflush(stderr);
 	dup2(fd, 2);
-	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", &c, &err), PM_ESCHEMA);
+	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", NULL, &c, &err), PM_ESCHEMA);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -234,7 +258,7 @@ Test(cube_limits, declared_counts_past_the_bytes)
 	/* 0.index's count, 4 -> 0x7fffffff */
 	cr_assert_not_null(at = memmem(t.p, t.n, "CUBEX.INDEX", 11));
 	memcpy(at + 18, "\xff\xff\xff\x7f", 4);
-	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", &c, &err), PM_OK);
+	cr_assert_eq(pm__cube_parse((unsigned char *)t.p, t.n, "p.cubex", NULL, &c, &err), PM_OK);
 	cr_assert_eq(pm__cube_values(c, "time", "main", 0, &(double *){ NULL }, &(size_t){ 0 },
 				     &err), PM_ESCHEMA);
 	cr_assert_str_eq(err.file, "p.cubex");
@@ -357,5 +381,16 @@ Test(cube_limits, call_path_absent_from_the_first_run)
 	cr_assert(strstr(err.msg, "no call path 'main->r3'"), "%s", err.msg);
 	pm_read_cache_free(cache);
 	pm_region_list_free(l);
+	/* stopped: before the first run folder */
+	{
+		volatile sig_atomic_t stop = 1;
+
+		o = pm_read_options_default();
+		o.stop = &stop;
+		o.region = "main";
+		cr_assert_eq(pm_dataset_read(tmp, &o, &(pm_dataset *){ NULL }, NULL, &err), PM_EIO);
+		cr_assert(strstr(err.msg, "interrupted before run folder 'mm.x1.r1' was read"), "%s",
+			  err.msg);
+	}
 	clean();
 }

@@ -51,8 +51,8 @@ void pm__cube_free(pm_cube *c)
 	free(c);
 }
 
-pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
-			 pm_error *err)
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
+			 const volatile sig_atomic_t *stop, pm_cube **out, pm_error *err)
 {
 	pm_cube *c = calloc(1, sizeof(*c));
 	const unsigned char *a;
@@ -62,7 +62,7 @@ pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
 	*out = NULL;
 	if (!c)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	*c = (pm_cube){ .name = name, .buf = buf, .len = len };
+	*c = (pm_cube){ .name = name, .buf = buf, .len = len, .stop = stop };
 	if ((rc = pm__cube_tar_find(c, "anchor.xml", &a, &alen, err)))
 		goto out;
 	if (!a) {
@@ -611,11 +611,12 @@ pm_status pm__cube_callpath(const pm_cube *c, size_t i, char **out, size_t *dept
 
 #else /* !PM_HAVE_CUBE */
 
-pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
-			 pm_error *err)
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
+			 const volatile sig_atomic_t *stop, pm_cube **out, pm_error *err)
 {
 	(void)buf;
 	(void)len;
+	(void)stop;
 	*out = NULL;
 	return pm__fail_at(err, PM_EINVAL, name, 0, 0, "perfmodel was built without CUBE support "
 			   "(libxml2 and zlib: install libxml2-dev and zlib1g-dev and build again)");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "data/cube_impl.h"
 
 #include <libxml/parser.h>
@@ -310,10 +311,15 @@ static pm_status add_text(struct anchor *a)
 static pm_status read_nodes(struct anchor *a)
 {
 	pm_status rc = PM_OK;
-	int got;
+	int got = 0;
 
-	while (!rc && (got = xmlTextReaderRead(a->r)) == 1) {
+	for (size_t nodes = 1; !rc && (got = xmlTextReaderRead(a->r)) == 1; nodes++) {
 		int type = xmlTextReaderNodeType(a->r), depth = xmlTextReaderDepth(a->r);
+
+		/* a poll costs little next to 4096 nodes */
+		if (nodes % 4096 == 0 && pm__stop_requested(a->c->stop))
+			return pm__fail_at(a->err, PM_EIO, a->c->name, 0, 0, "interrupted while "
+					   "anchor.xml was read (a stop request)");
 
 		if (depth < 0)
 			return oom(a);

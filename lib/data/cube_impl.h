@@ -33,6 +33,7 @@ struct pm_cube {
 	const char *name;
 	const unsigned char *buf;
 	size_t len;
+	const volatile sig_atomic_t *stop;	/* pm__cube_parse's */
 	struct pm_cube_metric *metric;
 	size_t nmetric;
 	pm__strindex metric_by_name;	/* built at the first look-up */

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/read_file.h"
+#include "core/stop.h"
 #include "data/cube.h"
 #include "data/ingest_impl.h"
 #include "data/table.h"
@@ -67,7 +68,7 @@ static pm_status run_value(const unsigned char *buf, size_t len, const char *nam
 	r->nloc = calloc(pr->n + 1, sizeof(*r->nloc));
 	if (!r->val || !r->loc || !r->nloc)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if ((rc = pm__cube_parse(buf, len, name, &c, err)))
+	if ((rc = pm__cube_parse(buf, len, name, o->stop, &c, err)))
 		return rc;
 	for (size_t k = 0; k < pr->n && !rc; k++) {
 		double *vals = NULL, sum = 0;
@@ -372,6 +373,11 @@ static pm_status folder_runs(struct set *s, const char *folder)
 			}
 			s->run = p;
 			s->cap = cap;
+		}
+		if (pm__stop_requested(s->o->stop)) {
+			rc = pm__fail_at(s->err, PM_EIO, s->dir, 0, 0, "interrupted before run folder "
+					 "'%s' was read (a stop request)", folder);
+			break;
 		}
 		r = &s->run[s->nrun++];
 		memset(r, 0, sizeof(*r));

@@ -209,7 +209,7 @@ static pm_status list_profile(struct pairs *p, const char *buf, size_t len, cons
 			      pm_error *err)
 {
 	pm_cube *c = NULL;
-	pm_status rc = pm__cube_parse((const unsigned char *)buf, len, name, &c, err);
+	pm_status rc = pm__cube_parse((const unsigned char *)buf, len, name, NULL, &c, err);
 	size_t nm = rc ? 0 : pm__cube_nmetrics(c), nread = 0;
 	/* the readable metrics, found once, not once per call path */
 	const char **metric = malloc((nm + 1) * sizeof(*metric));
