@@ -370,6 +370,7 @@ Test(cube_limits, call_path_absent_from_the_first_run)
 	cr_assert_str_eq(l->region[3], "main->r3");
 	cr_assert_eq(pm_read_cache_new(tmp, &o, l, &cache, &err), PM_OK, "%s", err.msg);
 	o.cache = cache;
+	o.metric = "time";	/* the pair as listed: the cache's */
 	o.region = "main->r2";
 	cr_assert_eq(pm_dataset_read(tmp, &o, &d, NULL, &err), PM_OK, "%s", err.msg);
 	cr_assert_eq(pm_dataset_nrows(d), 3);
@@ -377,6 +378,13 @@ Test(cube_limits, call_path_absent_from_the_first_run)
 	o.region = "main->r3";
 	cr_assert_eq(pm_dataset_read(tmp, &o, &(pm_dataset *){ NULL }, NULL, &err), PM_ESCHEMA);
 	snprintf(want, sizeof(want), "%s/mm.x1.r1/profile.cubex", tmp);
+	cr_assert_str_eq(err.file, want);
+	cr_assert(strstr(err.msg, "no call path 'main->r3'"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "; 1 of the 3 runs lack it"), "%s", err.msg);
+	/* read from the files, one pair: the first profile without it stops the
+	 * reading */
+	o.cache = NULL;
+	cr_assert_eq(pm_dataset_read(tmp, &o, &(pm_dataset *){ NULL }, NULL, &err), PM_ESCHEMA);
 	cr_assert_str_eq(err.file, want);
 	cr_assert(strstr(err.msg, "no call path 'main->r3'"), "%s", err.msg);
 	pm_read_cache_free(cache);

@@ -446,20 +446,36 @@ static pm_status index_paths(pm_cube *c, pm_error *err)
 	return PM_OK;
 }
 
-/* The first place in c->by_path of hash h (c->ncnode: none is less). */
-static size_t first_of_hash(const pm_cube *c, uint64_t h)
+/* The first place in c->by_path, from `from` on (0: the first of all), of
+ * a call node whose path is `path`; c->ncnode when there is none. */
+static size_t next_of_path(const pm_cube *c, const char *path, size_t from)
 {
-	size_t lo = 0, hi = c->ncnode;
+	size_t n = strlen(path), lo = 0, hi = c->ncnode;
+	uint64_t h = fnv(FNV_BASIS, path, n);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (from) {
+		lo = from;
+	} else {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (c->by_path[mid][0] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
+			if (c->by_path[mid][0] < h)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	return lo;
+	for (; lo < c->ncnode && c->by_path[lo][0] == h; lo++)
+		if (path_is(c, (size_t)c->by_path[lo][1], path, n))
+			return lo;
+	return c->ncnode;
+}
+
+int pm__cube_has_callpath(pm_cube *c, const char *callpath)
+{
+	if (!c->by_path && index_paths(c, NULL))
+		return -1;
+	return next_of_path(c, callpath, 0) < c->ncnode;
 }
 
 pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
@@ -517,17 +533,11 @@ pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 		found = 1;	/* the one call node */
 		rc = node_values(c, m, d, 0, inclusive, v, err);
 	} else {
-		size_t n = strlen(callpath);
-		uint64_t h = fnv(FNV_BASIS, callpath, n);
-
-		/* the nodes of that path's hash, in preorder: summed as before */
-		for (k = first_of_hash(c, h); k < c->ncnode && c->by_path[k][0] == h && !rc; k++) {
-			size_t node = (size_t)c->by_path[k][1];
-
-			if (path_is(c, node, callpath, n)) {
-				found++;
-				rc = node_values(c, m, d, node, inclusive, v, err);
-			}
+		/* the nodes of that path, in preorder: summed as before */
+		for (k = next_of_path(c, callpath, 0); k < c->ncnode && !rc;
+		     k = next_of_path(c, callpath, k + 1)) {
+			found++;
+			rc = node_values(c, m, d, (size_t)c->by_path[k][1], inclusive, v, err);
 		}
 	}
 	if (!rc && !found)
@@ -640,6 +650,13 @@ pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 }
 
 /* never called: pm__cube_parse makes no profile without CUBE support */
+int pm__cube_has_callpath(pm_cube *c, const char *callpath)
+{
+	(void)c;
+	(void)callpath;
+	return 0;
+}
+
 size_t pm__cube_nlocations(const pm_cube *c)
 {
 	(void)c;

@@ -34,6 +34,10 @@ void pm__cube_free(pm_cube *c);
 pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err);
 
+/* Whether a call node of c has the path `callpath` (as pm__cube_values
+ * names it): 1, 0, or -1 when out of memory. */
+int pm__cube_has_callpath(pm_cube *c, const char *callpath);
+
 /* What a profile holds (perfmodel inspect, batch --each-region): its
  * locations, its metrics and its call nodes, in preorder. */
 size_t pm__cube_nlocations(const pm_cube *c);

@@ -32,6 +32,9 @@ struct pairs {
 	 * of any pair stops the reading (one pair) */
 	pm_error *err;
 	unsigned char *failed;
+	/* per pair (with err): the runs whose profile lacks its call path,
+	 * counted on after its first failed */
+	size_t *lacking;
 };
 
 struct run {
@@ -51,6 +54,17 @@ static void run_free(struct run *r, size_t npair)
 	free(r->val);
 	free(r->loc);
 	free(r->nloc);
+}
+
+/* Pair k's call path in profile c: one more run lacking it, when c does. */
+static pm_status count_lacking(pm_cube *c, const struct pairs *pr, size_t k, pm_error *err)
+{
+	int has = pr->region[k] ? pm__cube_has_callpath(c, pr->region[k]) : 1;
+
+	if (has < 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	pr->lacking[k] += !has;
+	return PM_OK;
 }
 
 /* Run r of profile buf[0, len), for each pair: its value, the mean of its
@@ -74,14 +88,18 @@ static pm_status run_value(const unsigned char *buf, size_t len, const char *nam
 		double *vals = NULL, sum = 0;
 		size_t n = 0;
 
-		if (pr->failed && pr->failed[k])
+		if (pr->failed && pr->failed[k]) {
+			if (pr->lacking[k] && (rc = count_lacking(c, pr, k, err)))
+				break;
 			continue;
+		}
 		rc = pm__cube_values(c, pr->metric[k], pr->region[k], o->inclusive, &vals, &n,
 				     pr->err ? &pr->err[k] : err);
 		if (rc && pr->err) {
 			/* this pair's error, not the reading's */
 			pr->failed[k] = 1;
-			rc = rc == PM_ENOMEM ? pm__fail(err, rc, "out of memory") : PM_OK;
+			rc = rc == PM_ENOMEM ? pm__fail(err, rc, "out of memory")
+					     : count_lacking(c, pr, k, err);
 			continue;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -177,7 +195,7 @@ static pm_status read_profile(const char *text, size_t len, const char *name,
 pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
 			pm_dataset **out, pm_error *err)
 {
-	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL, NULL };
 
 	*out = NULL;
 	return read_profile(text, len, name, o, &one, out, err);
@@ -417,6 +435,11 @@ static pm_status read_set(const char *dir, const pm_read_options *o, const struc
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc)
 		goto out;
+	/* a call path some runs lack: how many, after the first's error */
+	for (size_t k = 0; pr->lacking && k < pr->n; k++)
+		if (pr->lacking[k])
+			pm__err_append(&pr->err[k], "; %zu of the %zu runs lack it", pr->lacking[k],
+				       s.nrun);
 	/* as Extra-P: a parameter that has one value in every folder is none */
 	for (size_t p = 0; p < s.np; p++) {
 		size_t r = 1;
@@ -443,7 +466,7 @@ out:
 pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
 			    pm_error *err)
 {
-	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL, NULL };
 
 	*out = NULL;
 	return read_set(dir, o, &one, out, err);
@@ -454,21 +477,26 @@ pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_option
 			      pm_dataset **out, pm_error *perr, pm_error *err)
 {
 	unsigned char *failed = calloc(n + 1, 1);
-	struct pairs pr = { n, region, metric, perr, failed };
+	size_t *lacking = calloc(n + 1, sizeof(*lacking));
+	struct pairs pr = { n, region, metric, perr, failed, lacking };
 	char *text = NULL;
 	size_t len;
 	pm_status rc;
 
 	for (size_t k = 0; k < n; k++)
 		out[k] = NULL;
-	if (!failed)
+	if (!failed || !lacking) {
+		free(failed);
+		free(lacking);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
 	if (folder)
 		rc = read_set(path, o, &pr, out, err);
 	else if (!(rc = pm__read_file(path, &text, &len, err)))
 		rc = read_profile(text, len, path, o, &pr, out, err);
 	free(text);
 	free(failed);
+	free(lacking);
 	if (rc)
 		for (size_t k = 0; k < n; k++) {
 			pm_dataset_free(out[k]);
