@@ -347,6 +347,29 @@ Test(cube_limits, run_profiles_that_cannot_be_read)
 	unlink(path);
 	cr_assert_eq(mkfifo(path, 0600), 0);
 	set_fails("mm.x3.r1/profile.cubex", "a FIFO, not a regular file");
+	/* a run folder that is a link to nothing; a file beside the runs is
+	 * no run, as ever */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/mm.x3.r1", tmp);
+	rmdir(path);
+	cr_assert_eq(symlink("/nonexistent/mm.x3.r1", path), 0);
+	set_fails("mm.x3.r1", "a symbolic link to nothing (a run folder that cannot be read)");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/notes.x1.r1.txt", tmp);
+	{
+		FILE *f = fopen(path, "w");
+
+		cr_assert_not_null(f);
+		fclose(f);
+	}
+	{
+		pm_region_list *l = NULL;
+		pm_error err = { 0 };
+
+		cr_assert_eq(pm_region_list_read(tmp, PM_FORMAT_CUBE, &l, &err), PM_OK, "%s",
+			     err.msg);
+		pm_region_list_free(l);
+	}
 	clean();
 }
 

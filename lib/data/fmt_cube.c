@@ -261,12 +261,29 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int dangling(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0;
+}
+
+/* Whether a name is a run folder's (mm.x10y1z25.r1). */
+static int run_name(const char *name)
+{
+	char names[MAX_PARAMS][64];
+	double value[MAX_PARAMS];
+	size_t np;
+
+	return pm__cube_folder_params(name, names, value, &np);
+}
+
 /* Why the profile at path, not a regular file, cannot be read. */
 static pm_status unreadable_profile(const char *path, pm_error *err)
 {
 	struct stat st;
 
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+	if (dangling(path))
 		return pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run's "
 				   "profile that cannot be read)");
 	if (stat(path, &st) != 0)
@@ -311,6 +328,9 @@ static pm_status list(const char *dir, int want_dir, const char *suffix, char **
 		 * a FIFO is not opened, where reading would wait for a writer */
 		if (!ok && suffix)
 			rc = unreadable_profile(path, err);
+		else if (!ok && dangling(path) && run_name(e->d_name))
+			rc = pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run "
+					 "folder that cannot be read)");
 		free(path);
 		if (!ok)
 			continue;
