@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <zlib.h>
 
-/* the most an anchor may inflate to: a bound on the time it takes */
+/* the most XML an anchor may hold (inflated): a bound on the time it takes */
 #define MAX_ANCHOR ((size_t)256 << 20)
 
 /* anchor.xml's bytes as the reader asks for them: plain, or inflated from
@@ -33,7 +33,7 @@ struct source {
 	size_t len, at;
 	int gz, ended;
 	z_stream z;
-	size_t out;		/* bytes inflated */
+	size_t out;		/* bytes of XML given */
 	const char *why;	/* why the bytes stopped, or NULL */
 	int enomem;
 };
@@ -56,6 +56,7 @@ struct anchor {
 	enum kind kind[MAX_DEPTH];
 	size_t item[MAX_DEPTH];	/* the metric, region or call node open there */
 	char **text;		/* the string the text nodes now read go to */
+	size_t text_len, text_cap;	/* its length, and room (doubled as it grows) */
 	int seen;		/* 1 metrics, 2 program, 4 system */
 	/* libxml2's first error, and its line */
 	char xml_msg[160];
@@ -106,12 +107,12 @@ static int source_read(void *ctx, char *buf, int len)
 		n = src->len - src->at < (size_t)len ? src->len - src->at : (size_t)len;
 		memcpy(buf, src->a + src->at, n);
 		src->at += n;
-		return (int)n;
+	} else {
+		src->z.next_out = (unsigned char *)buf;
+		src->z.avail_out = (uInt)len;
 	}
-	src->z.next_out = (unsigned char *)buf;
-	src->z.avail_out = (uInt)len;
 	/* inflate may take input (a header) without giving any out */
-	while (!src->ended && !n) {
+	while (src->gz && !src->ended && !n) {
 		int rc = inflate(&src->z, Z_NO_FLUSH);
 
 		n = (size_t)len - src->z.avail_out;
@@ -127,7 +128,7 @@ static int source_read(void *ctx, char *buf, int len)
 		}
 	}
 	if ((src->out += n) > MAX_ANCHOR) {
-		src->why = "inflates to more than 256 MiB";
+		src->why = "more than 256 MiB of XML";
 		return -1;
 	}
 	return (int)n;
@@ -286,6 +287,8 @@ static pm_status open_element(struct anchor *a, int depth, enum kind up)
 			return oom(a);
 		k = TEXT;
 		a->text = s;
+		a->text_len = 0;
+		a->text_cap = 1;
 	}
 	a->kind[depth] = k;
 	return rc;
@@ -295,15 +298,24 @@ static pm_status open_element(struct anchor *a, int depth, enum kind up)
 static pm_status add_text(struct anchor *a)
 {
 	const char *t = (const char *)xmlTextReaderConstValue(a->r);
-	size_t have = strlen(*a->text), more = t ? strlen(t) : 0;
-	char *s;
+	size_t more = t ? strlen(t) : 0, cap = a->text_cap;
 
 	if (!more)
 		return PM_OK;
-	if (!(s = realloc(*a->text, have + more + 1)))
-		return oom(a);
-	memcpy(s + have, t, more + 1);
-	*a->text = s;
+	/* many pieces (text and CDATA in turn) cost their length, not its
+	 * square */
+	while (cap - a->text_len <= more)
+		cap *= 2;	/* the anchor's text is < 2^31 bytes: no overflow */
+	if (cap != a->text_cap) {
+		char *s = realloc(*a->text, cap);
+
+		if (!s)
+			return oom(a);
+		*a->text = s;
+		a->text_cap = cap;
+	}
+	memcpy(*a->text + a->text_len, t, more + 1);
+	a->text_len += more;
 	return PM_OK;
 }
 
@@ -320,7 +332,6 @@ static pm_status read_nodes(struct anchor *a)
 		if (nodes % 4096 == 0 && pm__stop_requested(a->c->stop))
 			return pm__fail_at(a->err, PM_EIO, a->c->name, 0, 0, "interrupted while "
 					   "anchor.xml was read (a stop request)");
-
 		if (depth < 0)
 			return oom(a);
 		/* a DTD could declare entities that expand without bound
