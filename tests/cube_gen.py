@@ -185,6 +185,25 @@ def test_profile(out, nloc, scale, plain_data, plain_anchor, big):
                   plain_data, plain_anchor, big)
 
 
+def location_bomb(out, nloc):
+    """A profile whose gzip anchor inflates to nloc bare <location/>s, more
+    than the file has bytes: the reader must refuse it before sizing anything
+    by the count (tests/data/cube/location_bomb.cubex: 1 000 000)."""
+    xml = (b'<?xml version="1.0" encoding="UTF-8"?>\n<cube version="4.3">\n<metrics>'
+           b'<metric id="0" type="EXCLUSIVE"><uniq_name>time</uniq_name><dtype>DOUBLE</dtype>'
+           b'</metric></metrics>\n<program><region id="0"><name>main</name></region>'
+           b'<cnode id="0" calleeId="0"/></program>\n<system>'
+           + b"<location/>" * nloc + b"</system>\n</cube>\n")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        data = gzip.compress(xml, compresslevel=9, mtime=0)
+        info = tarfile.TarInfo("anchor.xml")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    with open(out, "wb") as f:
+        f.write(buf.getvalue())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -193,7 +212,12 @@ def main():
     ap.add_argument("--plain-data", action="store_true")
     ap.add_argument("--plain-anchor", action="store_true")
     ap.add_argument("--big-endian", action="store_true")
+    ap.add_argument("--location-bomb", type=int, metavar="N",
+                    help="write location_bomb's profile of N locations instead")
     a = ap.parse_args()
+    if a.location_bomb:
+        location_bomb(a.out, a.location_bomb)
+        return
     test_profile(a.out, a.locations, a.scale, a.plain_data, a.plain_anchor, a.big_endian)
 
 

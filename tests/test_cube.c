@@ -349,7 +349,7 @@ Test(cube, metrics_and_call_paths)
 	size_t len, d;
 
 	cr_assert_eq(pm__read_file(cube_path("profile.cubex"), &buf, &len, NULL), PM_OK);
-	cr_assert_eq(pm__cube_parse((unsigned char *)buf, len, "p", &c, NULL), PM_OK);
+	cr_assert_eq(pm__cube_parse((unsigned char *)buf, len, "p", NULL, &c, NULL), PM_OK);
 	cr_assert_eq(pm__cube_nlocations(c), 2);
 	cr_assert_eq(pm__cube_ncnodes(c), 4);
 	for (size_t i = 0; i < 4; i++) {

@@ -16,397 +16,17 @@
  * preorder walk numbers each node's children together (pycubexr's
  * _deep_enumeration and _wide_enumeration). Call nodes without a row are 0.
  * Nothing in the file is trusted: every size and index is checked against
- * the bytes there are. */
-#include <pthread.h>
+ * the bytes there are. The archive's members are cube_archive.c's to find,
+ * anchor.xml is cube_anchor.c's to read; here, the values. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "data/cube.h"
+#include "data/cube_impl.h"
 
 #ifdef PM_HAVE_CUBE
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <zlib.h>
-
-#define TAR_BLOCK 512
-/* zlib's deflate compresses at most about 1032-fold */
-#define MAX_RATIO 1100u
-#define MAX_ANCHOR ((size_t)256 << 20)
-
-struct metric {
-	char *name, *dtype;
-	long id;
-	int type;		/* EXCLUSIVE, INCLUSIVE or OTHER */
-};
-enum { EXCLUSIVE, INCLUSIVE, OTHER };
-
-struct cnode {
-	size_t region, parent;	/* parent SIZE_MAX: a root */
-	size_t nchild, child;	/* children: order[child .. child + nchild) */
-};
-
-struct pm_cube {
-	const char *name;
-	const unsigned char *buf;
-	size_t len;
-	struct metric *metric;
-	size_t nmetric;
-	char **region_name;
-	long *region_id;
-	size_t nregion;
-	struct cnode *cnode;	/* in preorder: document order */
-	size_t ncnode;
-	size_t *children;	/* every node's children, each node's together */
-	size_t nloc;
-	/* per metric: its values once pm__cube_values has read them, so that
-	 * the many call paths of one profile (pm__read_cube_pairs) inflate
-	 * them once; NULL until then */
-	struct data *data;
-};
-
-/* ---- tar ------------------------------------------------------------------ */
-
-/* A header's number field: octal digits (blanks and NULs around), or
- * base-256 when its first byte has the high bit set. -1 if neither. */
-static int tar_number(const unsigned char *f, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-
-	if (f[0] & 0x80) {
-		if (f[0] != 0x80)
-			return -1;	/* negative */
-		for (i = 1; i < n; i++) {
-			if (v >> 55)
-				return -1;
-			v = v << 8 | f[i];
-		}
-		*out = v;
-		return 0;
-	}
-	while (i < n && f[i] == ' ')
-		i++;
-	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++) {
-		if (v >> 60)
-			return -1;
-		v = v * 8 + (uint64_t)(f[i] - '0');
-	}
-	while (i < n && (f[i] == ' ' || f[i] == '\0'))
-		i++;
-	if (i != n)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* The regular file `want` of the archive: *data and *size, or *data NULL
- * when there is none. PM_ESCHEMA for a header or size that does not fit. */
-static pm_status tar_find(const pm_cube *c, const char *want, const unsigned char **data,
-			  size_t *size, pm_error *err)
-{
-	size_t off = 0;
-
-	*data = NULL;
-	*size = 0;
-	while (c->len - off >= TAR_BLOCK) {
-		const unsigned char *h = c->buf + off;
-		char name[256 + 2];
-		size_t nl = strnlen((const char *)h, 100), pl = 0;
-		uint64_t sz;
-
-		if (!h[0])
-			return PM_OK;	/* the end-of-archive block */
-		if (tar_number(h + 124, 12, &sz))
-			return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "a tar header at byte %zu "
-					   "with no size: not a CUBE archive", off);
-		if (sz > c->len - off - TAR_BLOCK)
-			return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "tar member at byte %zu "
-					   "is %llu bytes, past the end of the file", off,
-					   (unsigned long long)sz);
-		if (memcmp(h + 257, "ustar", 5) == 0)
-			pl = strnlen((const char *)h + 345, 155);
-		snprintf(name, sizeof(name), "%.*s%s%.*s", (int)pl, (const char *)h + 345,
-			 pl ? "/" : "", (int)nl, (const char *)h);
-		if ((h[156] == '0' || h[156] == '\0') &&
-		    (!strcmp(name, want) || (!strncmp(name, "./", 2) && !strcmp(name + 2, want)))) {
-			*data = h + TAR_BLOCK;
-			*size = (size_t)sz;
-			return PM_OK;
-		}
-		/* sz <= len: no overflow */
-		off += TAR_BLOCK + ((size_t)sz + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
-		if (off > c->len)
-			return PM_OK;
-	}
-	return PM_OK;
-}
-
-/* ---- zlib ----------------------------------------------------------------- */
-
-/* Inflate src[0, n) (zlib, or gzip when gz) into out[0, cap): *got bytes.
- * More than cap is an error, as is a stream that does not end. */
-static pm_status inflate_into(const pm_cube *c, const unsigned char *src, size_t n, int gz,
-			      unsigned char *out, size_t cap, size_t *got, const char *what,
-			      pm_error *err)
-{
-	z_stream z = { 0 };
-	int rc;
-
-	if (n > UINT32_MAX || cap > UINT32_MAX)
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "%s: too large", what);
-	if (inflateInit2(&z, gz ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	z.next_in = (unsigned char *)(uintptr_t)src;
-	z.avail_in = (uInt)n;
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	rc = inflate(&z, Z_FINISH);
-	*got = cap - z.avail_out;
-	inflateEnd(&z);
-	if (rc == Z_STREAM_END)
-		return PM_OK;
-	if (rc == Z_MEM_ERROR)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "%s: %s", what,
-			   rc == Z_BUF_ERROR && !z.avail_out ? "more data than the anchor says"
-							    : "broken compressed data");
-}
-
-/* ---- anchor.xml ----------------------------------------------------------- */
-
-static int is(const xmlNode *n, const char *name)
-{
-	return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static const xmlNode *child(const xmlNode *n, const char *name)
-{
-	for (const xmlNode *k = n ? n->children : NULL; k; k = k->next)
-		if (is(k, name))
-			return k;
-	return NULL;
-}
-
-/* The text of n's child `name` ("" when absent), owned. */
-static char *child_text(const xmlNode *n, const char *name)
-{
-	const xmlNode *k = child(n, name);
-	xmlChar *t = k ? xmlNodeGetContent(k) : NULL;
-	char *s = strdup(t ? (const char *)t : "");
-
-	xmlFree(t);
-	return s;
-}
-
-/* n's attribute `name` as a whole number >= 0, or -1. */
-static long attr_id(const xmlNode *n, const char *name)
-{
-	xmlChar *t = xmlGetProp(n, (const xmlChar *)name);
-	char *end;
-	long v = t ? strtol((const char *)t, &end, 10) : -1;
-
-	if (t && (end == (char *)t || *end || v < 0))
-		v = -1;
-	xmlFree(t);
-	return v;
-}
-
-struct anchor {
-	pm_cube *c;
-	pm_error *err;
-	size_t cap_metric, cap_cnode;
-};
-
-#define AFAIL(a, ...) pm__fail_at((a)->err, PM_ESCHEMA, (a)->c->name, 0, 0, __VA_ARGS__)
-
-static pm_status metrics(struct anchor *a, const xmlNode *parent)
-{
-	for (const xmlNode *n = parent->children; n; n = n->next) {
-		struct metric *m;
-		xmlChar *type;
-		pm_status rc;
-
-		if (!is(n, "metric"))
-			continue;
-		if (a->c->nmetric == a->cap_metric) {
-			size_t cap = a->cap_metric ? 2 * a->cap_metric : 16;
-			struct metric *p = realloc(a->c->metric, cap * sizeof(*p));
-
-			if (!p)
-				return pm__fail(a->err, PM_ENOMEM, "out of memory");
-			a->c->metric = p;
-			a->cap_metric = cap;
-		}
-		m = &a->c->metric[a->c->nmetric];
-		*m = (struct metric){ child_text(n, "uniq_name"), child_text(n, "dtype"),
-				      attr_id(n, "id"), OTHER };
-		a->c->nmetric++;
-		if (!m->name || !m->dtype)
-			return pm__fail(a->err, PM_ENOMEM, "out of memory");
-		if (m->id < 0)
-			return AFAIL(a, "anchor.xml: metric '%s' without an id", m->name);
-		type = xmlGetProp(n, (const xmlChar *)"type");
-		if (type && !strcmp((const char *)type, "EXCLUSIVE"))
-			m->type = EXCLUSIVE;
-		else if (type && !strcmp((const char *)type, "INCLUSIVE"))
-			m->type = INCLUSIVE;
-		xmlFree(type);
-		if ((rc = metrics(a, n)))	/* its children (libxml2 bounds the depth) */
-			return rc;
-	}
-	return PM_OK;
-}
-
-static pm_status regions(struct anchor *a, const xmlNode *program)
-{
-	size_t n = 0;
-
-	for (const xmlNode *k = program->children; k; k = k->next)
-		n += is(k, "region");
-	a->c->region_name = calloc(n + 1, sizeof(*a->c->region_name));
-	a->c->region_id = calloc(n + 1, sizeof(*a->c->region_id));
-	if (!a->c->region_name || !a->c->region_id)
-		return pm__fail(a->err, PM_ENOMEM, "out of memory");
-	for (const xmlNode *k = program->children; k; k = k->next) {
-		size_t i = a->c->nregion;
-
-		if (!is(k, "region"))
-			continue;
-		a->c->nregion++;
-		if (!(a->c->region_name[i] = child_text(k, "name")))
-			return pm__fail(a->err, PM_ENOMEM, "out of memory");
-		if ((a->c->region_id[i] = attr_id(k, "id")) < 0)
-			return AFAIL(a, "anchor.xml: region '%s' without an id", a->c->region_name[i]);
-	}
-	return PM_OK;
-}
-
-/* The call nodes under parent (an element), in preorder. */
-static pm_status cnodes(struct anchor *a, const xmlNode *parent, size_t up)
-{
-	for (const xmlNode *n = parent->children; n; n = n->next) {
-		pm_cube *c = a->c;
-		long callee;
-		size_t i, r;
-		pm_status rc;
-
-		if (!is(n, "cnode"))
-			continue;
-		if (c->ncnode == a->cap_cnode) {
-			size_t cap = a->cap_cnode ? 2 * a->cap_cnode : 64;
-			struct cnode *p = realloc(c->cnode, cap * sizeof(*p));
-
-			if (!p)
-				return pm__fail(a->err, PM_ENOMEM, "out of memory");
-			c->cnode = p;
-			a->cap_cnode = cap;
-		}
-		callee = attr_id(n, "calleeId");
-		for (r = 0; r < c->nregion && c->region_id[r] != callee; r++)
-			;
-		if (r == c->nregion || attr_id(n, "id") < 0)
-			return AFAIL(a, "anchor.xml: a cnode without an id or whose calleeId is no "
-				     "region");
-		i = c->ncnode++;
-		c->cnode[i] = (struct cnode){ r, up, 0, 0 };
-		if ((rc = cnodes(a, n, i)))
-			return rc;
-	}
-	return PM_OK;
-}
-
-static size_t count_locations(const xmlNode *n)
-{
-	size_t k = 0;
-
-	for (const xmlNode *m = n->children; m; m = m->next)
-		if (m->type == XML_ELEMENT_NODE)
-			k += is(m, "location") + count_locations(m);
-	return k;
-}
-
-/* Each node's children, together in c->children (counting sort by parent). */
-static pm_status link_children(pm_cube *c, pm_error *err)
-{
-	size_t *fill = calloc(c->ncnode + 1, sizeof(*fill));
-
-	c->children = malloc((c->ncnode + 1) * sizeof(*c->children));
-	if (!fill || !c->children) {
-		free(fill);
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < c->ncnode; i++)
-		if (c->cnode[i].parent != SIZE_MAX)
-			c->cnode[c->cnode[i].parent].nchild++;
-	for (size_t i = 0, at = 0; i < c->ncnode; i++) {
-		c->cnode[i].child = at;
-		at += c->cnode[i].nchild;
-	}
-	for (size_t i = 0; i < c->ncnode; i++) {
-		size_t p = c->cnode[i].parent;
-
-		if (p != SIZE_MAX)
-			c->children[c->cnode[p].child + fill[p]++] = i;
-	}
-	free(fill);
-	return PM_OK;
-}
-
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-
-static void xml_init(void)
-{
-	xmlInitParser();
-}
-
-static pm_status anchor(pm_cube *c, const char *text, size_t len, pm_error *err)
-{
-	struct anchor a = { .c = c, .err = err };
-	const xmlNode *root, *m, *p, *s;
-	xmlDoc *doc;
-	pm_status rc;
-
-	if (len > INT32_MAX)
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "anchor.xml: too large");
-	pthread_once(&xml_once, xml_init);
-	/* no network, no messages of libxml2's own (nothing prints) */
-	doc = xmlReadMemory(text, (int)len, "anchor.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (!doc) {
-		const xmlError *e = xmlGetLastError();
-
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "anchor.xml: not XML (line %d: "
-				   "%.80s)", e ? e->line : 0, e && e->message ? e->message : "?");
-	}
-	/* a DTD could declare entities that expand without bound when the
-	 * text is read: CUBE anchors have none */
-	if (doc->intSubset || doc->extSubset) {
-		xmlFreeDoc(doc);
-		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "anchor.xml: has a DTD, which "
-				   "CUBE anchors do not");
-	}
-	root = xmlDocGetRootElement(doc);
-	m = child(root, "metrics");
-	p = child(root, "program");
-	s = child(root, "system");
-	if (!root || !is(root, "cube") || !m || !p || !s)
-		rc = AFAIL(&a, "anchor.xml: not a CUBE anchor (a <cube> with <metrics>, <program> "
-			   "and <system>)");
-	else if (!(rc = metrics(&a, m)) && !(rc = regions(&a, p)) && !(rc = cnodes(&a, p, SIZE_MAX)))
-		rc = link_children(c, err);
-	if (!rc) {
-		c->nloc = count_locations(s);
-		if (!c->nloc || !c->ncnode)
-			rc = AFAIL(&a, "anchor.xml: no %s", c->nloc ? "call tree (cnode)" :
-				   "location in the system tree");
-	}
-	xmlFreeDoc(doc);
-	return rc;
-}
-
 /* ---- the profile ---------------------------------------------------------- */
 
 static void free_data(pm_cube *c);
@@ -424,48 +44,34 @@ void pm__cube_free(pm_cube *c)
 		free(c->region_name[i]);
 	free(c->metric);
 	free(c->region_name);
-	free(c->region_id);
+	pm__strindex_free(&c->metric_by_name);
+	free(c->by_path);
 	free(c->cnode);
 	free(c->children);
 	free(c);
 }
 
-pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
-			 pm_error *err)
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
+			 const volatile sig_atomic_t *stop, pm_cube **out, pm_error *err)
 {
 	pm_cube *c = calloc(1, sizeof(*c));
 	const unsigned char *a;
-	unsigned char *plain = NULL;
-	size_t alen, got = 0;
+	size_t alen;
 	pm_status rc;
 
 	*out = NULL;
 	if (!c)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	*c = (pm_cube){ .name = name, .buf = buf, .len = len };
-	if ((rc = tar_find(c, "anchor.xml", &a, &alen, err)))
+	*c = (pm_cube){ .name = name, .buf = buf, .len = len, .stop = stop };
+	if ((rc = pm__cube_tar_find(c, "anchor.xml", &a, &alen, err)))
 		goto out;
 	if (!a) {
 		rc = pm__fail_at(err, PM_ESCHEMA, name, 0, 0, "no anchor.xml in the archive: not a "
 				 "CUBE profile");
 		goto out;
 	}
-	/* Score-P gzips it; other writers may not */
-	if (alen >= 2 && a[0] == 0x1f && a[1] == 0x8b) {
-		size_t cap = alen < MAX_ANCHOR / MAX_RATIO ? alen * MAX_RATIO : MAX_ANCHOR;
-
-		if (!(plain = malloc(cap + 1))) {
-			rc = pm__fail(err, PM_ENOMEM, "out of memory");
-			goto out;
-		}
-		if ((rc = inflate_into(c, a, alen, 1, plain, cap, &got, "anchor.xml", err)))
-			goto out;
-		a = plain;
-		alen = got;
-	}
-	rc = anchor(c, (const char *)a, alen, err);
+	rc = pm__cube_anchor(c, a, alen, err);
 out:
-	free(plain);
 	if (rc)
 		pm__cube_free(c);
 	else
@@ -515,7 +121,7 @@ static double value(const unsigned char *p, const struct dtype *t, int big)
 }
 
 /* One metric's data: each call node's row (SIZE_MAX: none, 0) of nloc values. */
-struct data {
+struct pm_cube_data {
 	const struct dtype *t;
 	int big;
 	size_t *row;		/* per call node */
@@ -549,7 +155,7 @@ static void enumerate(const pm_cube *c, int inclusive_order, size_t *node)
 		node[ctr++] = r;
 		stack[top++] = r;
 		while (top) {
-			const struct cnode *n = &c->cnode[stack[--top]];
+			const struct pm_cube_cnode *n = &c->cnode[stack[--top]];
 
 			for (size_t k = 0; k < n->nchild; k++)
 				node[ctr++] = c->children[n->child + k];
@@ -559,7 +165,7 @@ static void enumerate(const pm_cube *c, int inclusive_order, size_t *node)
 	}
 }
 
-static pm_status read_index(const pm_cube *c, const struct metric *m, struct data *d,
+static pm_status read_index(const pm_cube *c, const struct pm_cube_metric *m, struct pm_cube_data *d,
 			    pm_error *err)
 {
 	char file[48];
@@ -569,7 +175,7 @@ static pm_status read_index(const pm_cube *c, const struct metric *m, struct dat
 	pm_status rc;
 
 	snprintf(file, sizeof(file), "%ld.index", m->id);
-	if ((rc = tar_find(c, file, &p, &n, err)))
+	if ((rc = pm__cube_tar_find(c, file, &p, &n, err)))
 		return rc;
 	if (!p)
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s' has no data in the "
@@ -594,7 +200,7 @@ static pm_status read_index(const pm_cube *c, const struct metric *m, struct dat
 		free(node);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
-	enumerate(c, m->type == INCLUSIVE, node);
+	enumerate(c, m->type == PM_CUBE_INCLUSIVE, node);
 	for (size_t i = 0; i < c->ncnode; i++)
 		d->row[i] = SIZE_MAX;
 	for (size_t r = 0; r < d->nrows; r++) {
@@ -612,7 +218,7 @@ static pm_status read_index(const pm_cube *c, const struct metric *m, struct dat
 	return PM_OK;
 }
 
-static pm_status read_data(const pm_cube *c, const struct metric *m, struct data *d,
+static pm_status read_data(const pm_cube *c, const struct pm_cube_metric *m, struct pm_cube_data *d,
 			   pm_error *err)
 {
 	char file[48];
@@ -622,7 +228,7 @@ static pm_status read_data(const pm_cube *c, const struct metric *m, struct data
 	pm_status rc;
 
 	snprintf(file, sizeof(file), "%ld.data", m->id);
-	if ((rc = tar_find(c, file, &p, &n, err)))
+	if ((rc = pm__cube_tar_find(c, file, &p, &n, err)))
 		return rc;
 	if (!p)
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "metric '%s': no %s", m->name,
@@ -649,7 +255,7 @@ static pm_status read_data(const pm_cube *c, const struct metric *m, struct data
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "%s: %llu chunks in %zu bytes",
 				   file, (unsigned long long)chunks, n);
 	head = 19 + 24 * (size_t)chunks;
-	if (want / MAX_RATIO > n)
+	if (want / PM_CUBE_MAX_RATIO > n)
 		return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "%s: %zu bytes of values cannot "
 				   "come from %zu compressed", file, want, n);
 	if (!(d->raw = calloc(want + 1, 1)))
@@ -665,7 +271,7 @@ static pm_status read_data(const pm_cube *c, const struct metric *m, struct data
 		if (from > n - head || size > n - head - from || at > want)
 			return pm__fail_at(err, PM_ESCHEMA, c->name, 0, 0, "%s: chunk %zu lies outside "
 					   "the file or the values", file, k);
-		if ((rc = inflate_into(c, p + head + from, (size_t)size, 0, d->raw + at,
+		if ((rc = pm__cube_inflate(c, p + head + from, (size_t)size, d->raw + at,
 				       want - (size_t)at, &got, file, err)))
 			return rc;
 	}
@@ -709,7 +315,7 @@ static void path_of(const pm_cube *c, size_t i, char *buf, size_t size)
 }
 
 /* row's values (or 0s) added to v (sign -1: subtracted). */
-static void add_row(const pm_cube *c, const struct data *d, size_t node, double sign, double *v)
+static void add_row(const pm_cube *c, const struct pm_cube_data *d, size_t node, double sign, double *v)
 {
 	size_t r = d->row[node];
 
@@ -721,7 +327,7 @@ static void add_row(const pm_cube *c, const struct data *d, size_t node, double 
 
 /* The inclusive value of node from an exclusively stored metric: its
  * subtree's sum (iteratively: a deep tree must not overflow the stack). */
-static pm_status subtree(const pm_cube *c, const struct data *d, size_t node, double *v,
+static pm_status subtree(const pm_cube *c, const struct pm_cube_data *d, size_t node, double *v,
 			 pm_error *err)
 {
 	size_t *stack = malloc((c->ncnode + 1) * sizeof(*stack)), top = 0;
@@ -730,7 +336,7 @@ static pm_status subtree(const pm_cube *c, const struct data *d, size_t node, do
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	stack[top++] = node;
 	while (top) {
-		const struct cnode *n = &c->cnode[stack[--top]];
+		const struct pm_cube_cnode *n = &c->cnode[stack[--top]];
 
 		add_row(c, d, (size_t)(n - c->cnode), 1, v);
 		for (size_t k = 0; k < n->nchild; k++)
@@ -740,19 +346,19 @@ static pm_status subtree(const pm_cube *c, const struct data *d, size_t node, do
 	return PM_OK;
 }
 
-static pm_status node_values(const pm_cube *c, const struct metric *m, const struct data *d,
+static pm_status node_values(const pm_cube *c, const struct pm_cube_metric *m, const struct pm_cube_data *d,
 			     size_t node, int inclusive, double *v, pm_error *err)
 {
-	const struct cnode *n = &c->cnode[node];
+	const struct pm_cube_cnode *n = &c->cnode[node];
 
 	/* a minimum or maximum does not add up: as stored */
-	if (m->type == INCLUSIVE || m->type == EXCLUSIVE) {
+	if (m->type == PM_CUBE_INCLUSIVE || m->type == PM_CUBE_EXCLUSIVE) {
 		int minmax = !strcmp(m->dtype, "MINDOUBLE") || !strcmp(m->dtype, "MAXDOUBLE");
 
-		if (!minmax && inclusive && m->type == EXCLUSIVE)
+		if (!minmax && inclusive && m->type == PM_CUBE_EXCLUSIVE)
 			return subtree(c, d, node, v, err);
 		add_row(c, d, node, 1, v);
-		if (!minmax && !inclusive && m->type == INCLUSIVE)
+		if (!minmax && !inclusive && m->type == PM_CUBE_INCLUSIVE)
 			for (size_t k = 0; k < n->nchild; k++)
 				add_row(c, d, c->children[n->child + k], -1, v);
 	}
@@ -760,10 +366,10 @@ static pm_status node_values(const pm_cube *c, const struct metric *m, const str
 }
 
 /* Why metric m's values cannot be read, or NULL; *t: their type. */
-static const char *unreadable(const struct metric *m, const struct dtype **t)
+static const char *unreadable(const struct pm_cube_metric *m, const struct dtype **t)
 {
 	*t = NULL;
-	if (m->type == OTHER)
+	if (m->type == PM_CUBE_OTHER)
 		return "neither INCLUSIVE nor EXCLUSIVE (derived metrics are Cube's to compute)";
 	for (size_t k = 0; k < sizeof(dtypes) / sizeof(*dtypes) && !*t; k++)
 		if (!strcmp(dtypes[k].name, m->dtype))
@@ -788,24 +394,110 @@ static pm_status no_callpath(const pm_cube *c, const char *callpath, pm_error *e
 			   c->ncnode > 4 ? ", ..." : "");
 }
 
+/* ---- look-ups: a metric by its name, call nodes by their path ---------- */
+
+static const char *metric_name(const void *ctx, size_t i)
+{
+	return ((const pm_cube *)ctx)->metric[i].name;
+}
+
+#define FNV_BASIS UINT64_C(0xcbf29ce484222325)
+
+/* 64-bit FNV-1a of s[0, n), from h: a path's hash is its parent's path's
+ * extended by "->" and its own name */
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+static int cmp_hash_node(const void *x, const void *y)
+{
+	const uint64_t *p = x, *q = y;
+
+	if (p[0] != q[0])
+		return p[0] < q[0] ? -1 : 1;
+	return (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+/* c->by_path: (path hash, call node), sorted, so that finding a call path
+ * costs the nodes of its hash, not a walk of every node (pm__read_cube_pairs
+ * looks up every call path of a profile). Preorder puts each parent, whose
+ * hash a node's extends, before it. */
+static pm_status index_paths(pm_cube *c, pm_error *err)
+{
+	uint64_t (*p)[2] = malloc((c->ncnode + 1) * sizeof(*p));
+
+	if (!p)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->ncnode; i++) {
+		const char *name = c->region_name[c->cnode[i].region];
+		size_t up = c->cnode[i].parent;
+		uint64_t h = up == SIZE_MAX ? FNV_BASIS : fnv(p[up][0], "->", 2);
+
+		p[i][0] = fnv(h, name, strlen(name));
+		p[i][1] = i;
+	}
+	qsort(p, c->ncnode, sizeof(*p), cmp_hash_node);
+	c->by_path = p;
+	return PM_OK;
+}
+
+/* The first place in c->by_path, from `from` on (0: the first of all), of
+ * a call node whose path is `path`; c->ncnode when there is none. */
+static size_t next_of_path(const pm_cube *c, const char *path, size_t from)
+{
+	size_t n = strlen(path), lo = 0, hi = c->ncnode;
+	uint64_t h = fnv(FNV_BASIS, path, n);
+
+	if (from) {
+		lo = from;
+	} else {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (c->by_path[mid][0] < h)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	for (; lo < c->ncnode && c->by_path[lo][0] == h; lo++)
+		if (path_is(c, (size_t)c->by_path[lo][1], path, n))
+			return lo;
+	return c->ncnode;
+}
+
+int pm__cube_has_callpath(pm_cube *c, const char *callpath)
+{
+	if (!c->by_path && index_paths(c, NULL))
+		return -1;
+	return next_of_path(c, callpath, 0) < c->ncnode;
+}
+
 pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err)
 {
-	const struct metric *m = NULL;
+	const struct pm_cube_metric *m = NULL;
 	const struct dtype *t;
-	struct data *d;
+	struct pm_cube_data *d;
 	size_t found = 0, k;
 	const char *why;
 	double *v = NULL;
-	pm_status rc;
+	pm_status rc = PM_OK;
 
 	*vals = NULL;
 	*nloc = 0;
 	if (!metric)
 		metric = "time";
-	for (k = 0; k < c->nmetric && !m; k++)
-		if (!strcmp(c->metric[k].name, metric))
-			m = &c->metric[k];
+	if (c->nmetric && !c->metric_by_name.slot &&
+	    pm__strindex_all(&c->metric_by_name, c->nmetric, metric_name, c))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	if ((k = pm__strindex_find(&c->metric_by_name, metric)) != SIZE_MAX)
+		m = &c->metric[k];
 	if (!m) {
 		char list[300] = "";
 
@@ -829,17 +521,25 @@ pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			/* read again, and fail again, next time */
 			free(d->row);
 			free(d->raw);
-			*d = (struct data){ 0 };
+			*d = (struct pm_cube_data){ 0 };
 			return rc;
 		}
 	}
+	if (callpath && !c->by_path && (rc = index_paths(c, err)))
+		return rc;
 	if (!(v = calloc(c->nloc, sizeof(*v))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (k = 0; k < c->ncnode && !rc; k++)
-		if (!callpath || path_is(c, k, callpath, strlen(callpath))) {
+	if (!callpath) {
+		found = 1;	/* the one call node */
+		rc = node_values(c, m, d, 0, inclusive, v, err);
+	} else {
+		/* the nodes of that path, in preorder: summed as before */
+		for (k = next_of_path(c, callpath, 0); k < c->ncnode && !rc;
+		     k = next_of_path(c, callpath, k + 1)) {
 			found++;
-			rc = node_values(c, m, d, k, inclusive, v, err);
+			rc = node_values(c, m, d, (size_t)c->by_path[k][1], inclusive, v, err);
 		}
+	}
 	if (!rc && !found)
 		rc = no_callpath(c, callpath, err);
 	if (rc) {
@@ -869,7 +569,7 @@ size_t pm__cube_ncnodes(const pm_cube *c)
 pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
 {
 	static const char *const type[] = { "EXCLUSIVE", "INCLUSIVE", "OTHER" };
-	const struct metric *m = &c->metric[i];
+	const struct pm_cube_metric *m = &c->metric[i];
 	pm_cube_metric_info info = { m->name, type[m->type], m->dtype, NULL };
 	const struct dtype *t;
 	const unsigned char *p = NULL;
@@ -878,7 +578,7 @@ pm_cube_metric_info pm__cube_metric(const pm_cube *c, size_t i)
 
 	info.unreadable = unreadable(m, &t);
 	snprintf(file, sizeof(file), "%ld.index", m->id);
-	if (!info.unreadable && (tar_find(c, file, &p, &n, NULL) || !p))
+	if (!info.unreadable && (pm__cube_tar_find(c, file, &p, &n, NULL) || !p))
 		info.unreadable = "no data in the profile (Extra-P skips such metrics)";
 	return info;
 }
@@ -921,11 +621,12 @@ pm_status pm__cube_callpath(const pm_cube *c, size_t i, char **out, size_t *dept
 
 #else /* !PM_HAVE_CUBE */
 
-pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
-			 pm_error *err)
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
+			 const volatile sig_atomic_t *stop, pm_cube **out, pm_error *err)
 {
 	(void)buf;
 	(void)len;
+	(void)stop;
 	*out = NULL;
 	return pm__fail_at(err, PM_EINVAL, name, 0, 0, "perfmodel was built without CUBE support "
 			   "(libxml2 and zlib: install libxml2-dev and zlib1g-dev and build again)");
@@ -949,6 +650,13 @@ pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 }
 
 /* never called: pm__cube_parse makes no profile without CUBE support */
+int pm__cube_has_callpath(pm_cube *c, const char *callpath)
+{
+	(void)c;
+	(void)callpath;
+	return 0;
+}
+
 size_t pm__cube_nlocations(const pm_cube *c)
 {
 	(void)c;

@@ -5,6 +5,7 @@
 #ifndef PM_CUBE_H
 #define PM_CUBE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "perfmodel/perfmodel.h"
@@ -13,12 +14,13 @@ typedef struct pm_cube pm_cube;
 
 /* The archive buf[0, len) of file `name`: its anchor.xml (plain or gzip)
  * read, the metric data left for pm__cube_values. buf must outlive *out.
+ * stop: NULL, or polled while the anchor is read (PM_EIO "interrupted").
  * Errors: PM_ESCHEMA naming what is wrong (a tar member past the file's
  * end, no anchor.xml, XML that is not a CUBE anchor); PM_EINVAL "built
  * without CUBE support" when libxml2 or zlib was missing at build time;
  * PM_ENOMEM. */
-pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name, pm_cube **out,
-			 pm_error *err);
+pm_status pm__cube_parse(const unsigned char *buf, size_t len, const char *name,
+			 const volatile sig_atomic_t *stop, pm_cube **out, pm_error *err);
 void pm__cube_free(pm_cube *c);
 
 /* The values of `metric` (uniq_name; NULL: "time") of the call path
@@ -31,6 +33,10 @@ void pm__cube_free(pm_cube *c);
  * PM_ESCHEMA for data that does not match the anchor; PM_ENOMEM. */
 pm_status pm__cube_values(pm_cube *c, const char *metric, const char *callpath,
 			  int inclusive, double **vals, size_t *nloc, pm_error *err);
+
+/* Whether a call node of c has the path `callpath` (as pm__cube_values
+ * names it): 1, 0, or -1 when out of memory. */
+int pm__cube_has_callpath(pm_cube *c, const char *callpath);
 
 /* What a profile holds (perfmodel inspect, batch --each-region): its
  * locations, its metrics and its call nodes, in preorder. */

@@ -5,6 +5,7 @@
  * locations: their mean (--scaling weak, Extra-P's default) or sum
  * (strong), or their mean and each location's (each: for lif). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/read_file.h"
+#include "core/stop.h"
 #include "data/cube.h"
 #include "data/ingest_impl.h"
 #include "data/table.h"
@@ -30,6 +32,9 @@ struct pairs {
 	 * of any pair stops the reading (one pair) */
 	pm_error *err;
 	unsigned char *failed;
+	/* per pair (with err): the runs whose profile lacks its call path,
+	 * counted on after its first failed */
+	size_t *lacking;
 };
 
 struct run {
@@ -51,6 +56,17 @@ static void run_free(struct run *r, size_t npair)
 	free(r->nloc);
 }
 
+/* Pair k's call path in profile c: one more run lacking it, when c does. */
+static pm_status count_lacking(pm_cube *c, const struct pairs *pr, size_t k, pm_error *err)
+{
+	int has = pr->region[k] ? pm__cube_has_callpath(c, pr->region[k]) : 1;
+
+	if (has < 0)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	pr->lacking[k] += !has;
+	return PM_OK;
+}
+
 /* Run r of profile buf[0, len), for each pair: its value, the mean of its
  * locations' (weak, each) or their sum (strong), and with each those
  * values. A pair that fails here keeps its error and is not read again. */
@@ -66,20 +82,24 @@ static pm_status run_value(const unsigned char *buf, size_t len, const char *nam
 	r->nloc = calloc(pr->n + 1, sizeof(*r->nloc));
 	if (!r->val || !r->loc || !r->nloc)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	if ((rc = pm__cube_parse(buf, len, name, &c, err)))
+	if ((rc = pm__cube_parse(buf, len, name, o->stop, &c, err)))
 		return rc;
 	for (size_t k = 0; k < pr->n && !rc; k++) {
 		double *vals = NULL, sum = 0;
 		size_t n = 0;
 
-		if (pr->failed && pr->failed[k])
+		if (pr->failed && pr->failed[k]) {
+			if (pr->lacking[k] && (rc = count_lacking(c, pr, k, err)))
+				break;
 			continue;
+		}
 		rc = pm__cube_values(c, pr->metric[k], pr->region[k], o->inclusive, &vals, &n,
 				     pr->err ? &pr->err[k] : err);
 		if (rc && pr->err) {
 			/* this pair's error, not the reading's */
 			pr->failed[k] = 1;
-			rc = rc == PM_ENOMEM ? pm__fail(err, rc, "out of memory") : PM_OK;
+			rc = rc == PM_ENOMEM ? pm__fail(err, rc, "out of memory")
+					     : count_lacking(c, pr, k, err);
 			continue;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -175,7 +195,7 @@ static pm_status read_profile(const char *text, size_t len, const char *name,
 pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,
 			pm_dataset **out, pm_error *err)
 {
-	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL, NULL };
 
 	*out = NULL;
 	return read_profile(text, len, name, o, &one, out, err);
@@ -241,8 +261,42 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int dangling(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0;
+}
+
+/* Whether a name is a run folder's (mm.x10y1z25.r1). */
+static int run_name(const char *name)
+{
+	char names[MAX_PARAMS][64];
+	double value[MAX_PARAMS];
+	size_t np;
+
+	return pm__cube_folder_params(name, names, value, &np);
+}
+
+/* Why the profile at path, not a regular file, cannot be read. */
+static pm_status unreadable_profile(const char *path, pm_error *err)
+{
+	struct stat st;
+
+	if (dangling(path))
+		return pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run's "
+				   "profile that cannot be read)");
+	if (stat(path, &st) != 0)
+		return pm__fail_at(err, PM_EIO, path, 0, 0, "cannot read the run's profile: %s",
+				   strerror(errno));
+	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s, not a regular file: a run's profile "
+			   "must be one", S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode)
+			   ? "a folder" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+}
+
 /* The names in folder dir (not those starting with '.'), sorted, that are
- * folders (want_dir) or regular files ending in suffix. */
+ * folders (want_dir) or regular files ending in suffix; a name ending in
+ * suffix that is no regular file (a dangling link, a FIFO) is an error. */
 static pm_status list(const char *dir, int want_dir, const char *suffix, char ***out, size_t *n,
 		      pm_error *err)
 {
@@ -270,6 +324,13 @@ static pm_status list(const char *dir, int want_dir, const char *suffix, char **
 		}
 		sprintf(path, "%s/%s", dir, e->d_name);
 		ok = stat(path, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+		/* a profile that cannot be read is an error, not a run fewer; and
+		 * a FIFO is not opened, where reading would wait for a writer */
+		if (!ok && suffix)
+			rc = unreadable_profile(path, err);
+		else if (!ok && dangling(path) && run_name(e->d_name))
+			rc = pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run "
+					 "folder that cannot be read)");
 		free(path);
 		if (!ok)
 			continue;
@@ -351,6 +412,11 @@ static pm_status folder_runs(struct set *s, const char *folder)
 			s->run = p;
 			s->cap = cap;
 		}
+		if (pm__stop_requested(s->o->stop)) {
+			rc = pm__fail_at(s->err, PM_EIO, s->dir, 0, 0, "interrupted before run folder "
+					 "'%s' was read (a stop request)", folder);
+			break;
+		}
 		r = &s->run[s->nrun++];
 		memset(r, 0, sizeof(*r));
 		memcpy(r->value, value, sizeof(value));
@@ -389,6 +455,11 @@ static pm_status read_set(const char *dir, const pm_read_options *o, const struc
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc)
 		goto out;
+	/* a call path some runs lack: how many, after the first's error */
+	for (size_t k = 0; pr->lacking && k < pr->n; k++)
+		if (pr->lacking[k])
+			pm__err_append(&pr->err[k], "; %zu of the %zu runs lack it", pr->lacking[k],
+				       s.nrun);
 	/* as Extra-P: a parameter that has one value in every folder is none */
 	for (size_t p = 0; p < s.np; p++) {
 		size_t r = 1;
@@ -415,7 +486,7 @@ out:
 pm_status pm__read_cube_set(const char *dir, const pm_read_options *o, pm_dataset **out,
 			    pm_error *err)
 {
-	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL };
+	const struct pairs one = { 1, &o->region, &o->metric, NULL, NULL, NULL };
 
 	*out = NULL;
 	return read_set(dir, o, &one, out, err);
@@ -426,21 +497,26 @@ pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_option
 			      pm_dataset **out, pm_error *perr, pm_error *err)
 {
 	unsigned char *failed = calloc(n + 1, 1);
-	struct pairs pr = { n, region, metric, perr, failed };
+	size_t *lacking = calloc(n + 1, sizeof(*lacking));
+	struct pairs pr = { n, region, metric, perr, failed, lacking };
 	char *text = NULL;
 	size_t len;
 	pm_status rc;
 
 	for (size_t k = 0; k < n; k++)
 		out[k] = NULL;
-	if (!failed)
+	if (!failed || !lacking) {
+		free(failed);
+		free(lacking);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
 	if (folder)
 		rc = read_set(path, o, &pr, out, err);
 	else if (!(rc = pm__read_file(path, &text, &len, err)))
 		rc = read_profile(text, len, path, o, &pr, out, err);
 	free(text);
 	free(failed);
+	free(lacking);
 	if (rc)
 		for (size_t k = 0; k < n; k++) {
 			pm_dataset_free(out[k]);
@@ -449,11 +525,11 @@ pm_status pm__read_cube_pairs(const char *path, int folder, const pm_read_option
 	return rc;
 }
 
-pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
-			     size_t *nprofiles, pm_error *err)
+pm_status pm__cube_set_profiles(const char *dir, char ***profile, size_t *nprofiles,
+			       size_t *nfolders, pm_error *err)
 {
-	char **folders = NULL;
-	size_t nd = 0;
+	char **folders = NULL, **all = NULL;
+	size_t nd = 0, cap = 0;
 	pm_status rc = list(dir, 1, NULL, &folders, &nd, err);
 
 	*profile = NULL;
@@ -469,22 +545,49 @@ pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
 		sprintf(path, "%s/%s", dir, folders[i]);
 		rc = list(path, 0, ".cubex", &files, &nf, err);
 		*nfolders += nf > 0;
-		*nprofiles += nf;
-		if (!rc && nf && !*profile) {
-			if ((*profile = malloc(strlen(path) + strlen(files[0]) + 2)))
-				sprintf(*profile, "%s/%s", path, files[0]);
-			else
+		for (size_t k = 0; k < nf && !rc; k++) {
+			char **p = *nprofiles < cap ? all
+				   : realloc(all, (cap = cap ? 2 * cap : 16) * sizeof(*p));
+
+			if (p)
+				all = p;
+			if (!p || !(all[*nprofiles] = malloc(strlen(path) + strlen(files[k]) + 2))) {
 				rc = pm__fail(err, PM_ENOMEM, "out of memory");
+				break;
+			}
+			sprintf(all[(*nprofiles)++], "%s/%s", path, files[k]);
 		}
 		free_list(files, nf);
 		free(path);
 	}
 	free_list(folders, nd);
-	if (!rc && !*profile)
+	if (!rc && !*nprofiles)
 		rc = pm__fail_at(err, PM_ESCHEMA, dir, 0, 0, NO_PROFILE);
 	if (rc) {
-		free(*profile);
-		*profile = NULL;
+		free_list(all, *nprofiles);
+		*nprofiles = *nfolders = 0;
+		return rc;
 	}
-	return rc;
+	*profile = all;
+	return PM_OK;
+}
+
+void pm__cube_set_profiles_free(char **profile, size_t n)
+{
+	free_list(profile, n);
+}
+
+pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
+			     size_t *nprofiles, pm_error *err)
+{
+	char **all = NULL;
+	pm_status rc = pm__cube_set_profiles(dir, &all, nprofiles, nfolders, err);
+
+	*profile = NULL;
+	if (rc)
+		return rc;
+	*profile = all[0];
+	all[0] = NULL;
+	free_list(all, *nprofiles);
+	return PM_OK;
 }

@@ -74,9 +74,15 @@ pm_status pm__read_cache_take(const char *path, const pm_read_options *o, pm_dat
  * PM_CUBE_MAX_PARAMS); 0 if the name is not of that shape. */
 #define PM_CUBE_MAX_PARAMS 16
 int pm__cube_folder_params(const char *folder, char name[][64], double *value, size_t *np);
-/* The first profile of the set in dir (its first run folder's first
- * .cubex, in name order: *profile, owned) and how many run folders and
- * profiles the set has. PM_ESCHEMA when no folder holds a profile. */
+/* The profiles of the set in dir, in name order (folder, then file):
+ * (*profile)[0, *nprofiles), owned (pm__cube_set_profiles_free), and how
+ * many run folders hold them. PM_ESCHEMA when no folder holds a profile;
+ * PM_EIO naming a run's .cubex that is no regular file (a dangling link, a
+ * FIFO). */
+pm_status pm__cube_set_profiles(const char *dir, char ***profile, size_t *nprofiles,
+			       size_t *nfolders, pm_error *err);
+void pm__cube_set_profiles_free(char **profile, size_t n);
+/* Its first profile (*profile, owned), and the counts. */
 pm_status pm__cube_set_first(const char *dir, char **profile, size_t *nfolders,
 			     size_t *nprofiles, pm_error *err);
 /* The format of text[0, len) of file name, as pm_dataset_read detects it

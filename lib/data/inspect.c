@@ -398,8 +398,8 @@ static pm_status write_cube(pm_jw *w, const struct inspect *in, pm_error *err)
 	pm_status rc = in->profile ? pm__read_file(file, &text, &len, err) : PM_OK;
 
 	if (!rc)
-		rc = pm__cube_parse((const unsigned char *)(text ? text : in->text), len, file, &c,
-				    err);
+		rc = pm__cube_parse((const unsigned char *)(text ? text : in->text), len, file,
+				    in->o.stop, &c, err);
 	if (rc)
 		goto out;
 	pm__jw_key(w, "cube");

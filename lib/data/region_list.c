@@ -12,73 +12,97 @@
 
 #include "core/error.h"
 #include "core/read_file.h"
+#include "core/strindex.h"
 #include "data/cube.h"
 #include "data/fmt_extrap_json.h"
 #include "data/ingest_impl.h"
 #include "perfmodel/ingest.h"
 #include "perfmodel/perfmodel.h"
 
-/* The pairs in order of first appearance, and their indices sorted by
- * (region, metric) to find one already listed. */
+/* The pairs in order of first appearance, and an index of their keys
+ * (region and metric in one string) to find one already listed in
+ * constant time: a profile of 100 000 call paths lists as many pairs. */
 struct pairs {
 	pm_region_list *l;
-	size_t *sorted, cap;
+	char **key;		/* per pair */
+	pm__strindex index;
+	size_t cap;
 	int failed;
 };
 
-static int pair_cmp(const pm_region_list *l, size_t i, const char *region, const char *metric)
+static const char *key_of(const void *ctx, size_t i)
 {
-	int c = strcmp(l->region[i], region);
+	return ((const struct pairs *)ctx)->key[i];
+}
 
-	return c ? c : strcmp(l->metric[i], metric);
+/* s with '\\' and newlines escaped into out (which has room for 2 x
+ * strlen(s)), then end: a pair's key, region and metric told apart even
+ * when a name holds a newline. */
+static char *escape(char *out, const char *s, char end)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '\n')
+			*out++ = '\\';
+		*out++ = *s == '\n' ? 'n' : *s;
+	}
+	*out++ = end;
+	return out;
+}
+
+/* Room for one more pair; p->failed on no memory. */
+static int room(struct pairs *p)
+{
+	pm_region_list *l = p->l;
+	size_t cap = p->cap ? 2 * p->cap : 16;
+	char **r, **m, **k;
+
+	if (l->n < p->cap)
+		return 0;
+	if ((r = realloc(l->region, cap * sizeof(*r))))
+		l->region = r;
+	if ((m = r ? realloc(l->metric, cap * sizeof(*m)) : NULL))
+		l->metric = m;
+	if ((k = m ? realloc(p->key, cap * sizeof(*k)) : NULL))
+		p->key = k;
+	if (!k || (!p->index.slot && pm__strindex_init(&p->index, cap, key_of, p))) {
+		p->failed = 1;
+		return -1;
+	}
+	p->cap = cap;
+	return 0;
 }
 
 /* Add (region, metric) unless listed; p->failed on no memory. */
 static void add(struct pairs *p, const char *region, const char *metric)
 {
 	pm_region_list *l = p->l;
-	size_t lo = 0, hi = l->n;
+	size_t rl = strlen(region), ml = strlen(metric), at;
+	char *key;
 
-	if (p->failed)
+	if (p->failed || room(p))
 		return;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = pair_cmp(l, p->sorted[mid], region, metric);
-
-		if (!c)
-			return;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (rl > (SIZE_MAX - 2) / 2 - ml || !(key = malloc(2 * (rl + ml) + 2))) {
+		p->failed = 1;
+		return;
 	}
-	if (l->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		char **r = realloc(l->region, cap * sizeof(*r));
-		char **m = r ? realloc(l->metric, cap * sizeof(*m)) : NULL;
-		size_t *s = m ? realloc(p->sorted, cap * sizeof(*s)) : NULL;
-
-		if (r)
-			l->region = r;
-		if (m)
-			l->metric = m;
-		if (!s) {
-			p->failed = 1;
-			return;
-		}
-		p->sorted = s;
-		p->cap = cap;
+	escape(escape(key, region, '\n'), metric, '\0');
+	p->key[l->n] = key;
+	at = pm__strindex_add(&p->index, l->n);
+	if (at != l->n) {
+		free(key);
+		p->failed = at == SIZE_MAX;
+		return;
 	}
 	l->region[l->n] = strdup(region);
 	l->metric[l->n] = strdup(metric);
 	if (!l->region[l->n] || !l->metric[l->n]) {
 		free(l->region[l->n]);
 		free(l->metric[l->n]);
+		free(key);
 		p->failed = 1;
 		return;
 	}
-	memmove(p->sorted + lo + 1, p->sorted + lo, (l->n - lo) * sizeof(*p->sorted));
-	p->sorted[lo] = l->n++;
+	l->n++;
 }
 
 /* Extra-P text: the REGION and METRIC in force at each DATA line. */
@@ -185,37 +209,52 @@ static pm_status list_profile(struct pairs *p, const char *buf, size_t len, cons
 			      pm_error *err)
 {
 	pm_cube *c = NULL;
-	pm_status rc = pm__cube_parse((const unsigned char *)buf, len, name, &c, err);
+	pm_status rc = pm__cube_parse((const unsigned char *)buf, len, name, NULL, &c, err);
+	size_t nm = rc ? 0 : pm__cube_nmetrics(c), nread = 0;
+	/* the readable metrics, found once, not once per call path */
+	const char **metric = malloc((nm + 1) * sizeof(*metric));
 
+	if (!rc && !metric)
+		rc = pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t m = 0; !rc && m < nm; m++) {
+		pm_cube_metric_info info = pm__cube_metric(c, m);
+
+		if (!info.unreadable)
+			metric[nread++] = info.name;
+	}
 	for (size_t i = 0; !rc && i < pm__cube_ncnodes(c) && !p->failed; i++) {
 		size_t depth;
 		char *callpath = NULL;
 
 		rc = pm__cube_callpath(c, i, &callpath, &depth, err);
-		for (size_t m = 0; callpath && m < pm__cube_nmetrics(c); m++) {
-			pm_cube_metric_info info = pm__cube_metric(c, m);
-
-			if (!info.unreadable)
-				add(p, callpath, info.name);
-		}
+		for (size_t m = 0; callpath && m < nread; m++)
+			add(p, callpath, metric[m]);
 		free(callpath);
 	}
+	free(metric);
 	pm__cube_free(c);
 	return rc;
 }
 
-/* A set of CUBE profiles: its first profile's pairs (the others are
- * expected to match, and a pair one of them lacks fails as its own job). */
+/* A set of CUBE profiles: the pairs of all its profiles, in the order
+ * they first appear. A pair some profiles lack is listed: reading it fails
+ * as its own job, naming the call path and the profile without it, rather
+ * than the pair being left out unsaid (or fitted on some runs only). */
 static pm_status list_set(struct pairs *p, const char *dir, pm_error *err)
 {
-	char *first = NULL, *text = NULL;
-	size_t len, nfolders, nprofiles;
-	pm_status rc = pm__cube_set_first(dir, &first, &nfolders, &nprofiles, err);
+	char **profile = NULL;
+	size_t nprofiles, nfolders;
+	pm_status rc = pm__cube_set_profiles(dir, &profile, &nprofiles, &nfolders, err);
 
-	if (!rc && !(rc = pm__read_file(first, &text, &len, err)))
-		rc = list_profile(p, text, len, first, err);
-	free(text);
-	free(first);
+	for (size_t i = 0; !rc && i < nprofiles && !p->failed; i++) {
+		char *text = NULL;
+		size_t len;
+
+		if (!(rc = pm__read_file(profile[i], &text, &len, err)))
+			rc = list_profile(p, text, len, profile[i], err);
+		free(text);
+	}
+	pm__cube_set_profiles_free(profile, nprofiles);
 	return rc;
 }
 
@@ -270,7 +309,10 @@ static pm_status list_text_of(struct pairs *p, char *text, size_t len, const cha
 static pm_status done(struct pairs *p, pm_status st, const char *name, pm_region_list **out,
 		      pm_error *err)
 {
-	free(p->sorted);
+	for (size_t i = 0; i < p->l->n; i++)
+		free(p->key[i]);
+	free(p->key);
+	pm__strindex_free(&p->index);
 	if (!st && p->failed)
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 	if (!st && !p->l->n)

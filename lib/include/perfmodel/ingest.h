@@ -9,6 +9,7 @@
 #ifndef PERFMODEL_INGEST_H
 #define PERFMODEL_INGEST_H
 
+#include <signal.h>
 #include <stddef.h>
 #include "perfmodel/predict.h"
 
@@ -112,6 +113,10 @@ typedef struct pm_read_options {
 	 * other pipelines, after the roles are resolved; not by
 	 * pm_dataset_read, which knows no roles. */
 	int drop_incomplete;
+	/* NULL, or polled while CUBE profiles are read, as pm_fit_options.stop
+	 * (pm_request_stop): once set, the reading ends with PM_EIO
+	 * "interrupted", so that a host's Ctrl-C reaches a long parse. */
+	volatile sig_atomic_t *stop;
 } pm_read_options;
 
 /* Zeroes: detect the format, no target, default aggregation. */
