@@ -373,12 +373,6 @@ static pm_status push(struct hyp **a, size_t *n, size_t *cap, const struct hyp *
 	return PM_OK;
 }
 
-int pm__disc_same(const struct hyp *a, const struct hyp *b)
-{
-	return a->nt == b->nt && a->offsets == b->offsets && a->mask == b->mask &&
-	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
-}
-
 /* The skeleton of h: which inputs each term has (powers and indicators
  * apart), the offsets and the scaling, exponents and logs left out; sorted
  * so that the order of terms does not matter. */
@@ -402,29 +396,6 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 	for (unsigned i = 0; i < h->nt; i++)
 		k = mix(k, term[i]);
 	return mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
-}
-
-/* Categorical c's terms in h (those on at one of its levels). */
-unsigned pm__disc_split_terms(const struct search *s, const struct hyp *h, size_t c)
-{
-	unsigned n = 0;
-
-	for (unsigned k = 0; k < h->nt; k++)
-		n += s->pool[h->t[k]].sel == c + 1;
-	return n;
-}
-
-/* h's terms as max_terms counts them: a term split per level is one. */
-unsigned pm__disc_terms(const struct search *s, const struct hyp *h)
-{
-	unsigned n = h->nt;
-
-	for (size_t c = 0; c < s->ncat; c++) {
-		unsigned k = pm__disc_split_terms(s, h, c);
-
-		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
-	}
-	return n;
 }
 
 /* Keep h among the `width` best of beam[0..*n) (ascending score), at most
@@ -1376,26 +1347,6 @@ static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error 
 		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
 	}
 	return pm__disc_deal(s, f, err);
-}
-
-pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err)
-{
-	size_t nf = f->nfolds + 1, *at = malloc((nf + 1) * sizeof(*at));
-
-	if (!at)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	s->folds = f;
-	memset(s->fold_start, 0, (nf + 1) * sizeof(*s->fold_start));
-	/* kept rows (fold >= nfolds) go last, in the extra slot */
-	for (size_t r = 0; r < s->n; r++)
-		s->fold_start[(f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds) + 1]++;
-	for (size_t k = 0; k < nf; k++)
-		s->fold_start[k + 1] += s->fold_start[k];
-	memcpy(at, s->fold_start, nf * sizeof(*at));
-	for (size_t r = 0; r < s->n; r++)
-		s->fold_rows[at[f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds]++] = r;
-	free(at);
-	return PM_OK;
 }
 
 static void search_free(struct search *s)

@@ -1,12 +1,15 @@
-/* One hypothesis of perfmodel discover solved and scored: non-negative
+/* One hypothesis of perfmodel discover solved and scored (and what it is
+ * made of: its terms, the folds it is scored on): non-negative
  * weighted least squares (weights 1/t^2: relative error) on the training
  * rows of every fold, from Gram matrices summed once over all rows and
  * less each fold's own; with categoricals scaling the terms, the Grams are
  * kept per level combination and the multipliers found by alternating
  * solves. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "fit/discover_impl.h"
 #include "fit/nnls.h"
 
@@ -469,4 +472,53 @@ void pm__disc_residual(struct search *s, const struct hyp *h, double *e, double 
 		e[r] = s->y[r] - fitted(s, h, c, sk, r);
 		m[r] = sk[s->strat[r]];
 	}
+}
+
+int pm__disc_same(const struct hyp *a, const struct hyp *b)
+{
+	return a->nt == b->nt && a->offsets == b->offsets && a->mask == b->mask &&
+	       memcmp(a->t, b->t, a->nt * sizeof(a->t[0])) == 0;
+}
+
+/* Categorical c's terms in h (those on at one of its levels). */
+unsigned pm__disc_split_terms(const struct search *s, const struct hyp *h, size_t c)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < h->nt; k++)
+		n += s->pool[h->t[k]].sel == c + 1;
+	return n;
+}
+
+/* h's terms as max_terms counts them: a term split per level is one. */
+unsigned pm__disc_terms(const struct search *s, const struct hyp *h)
+{
+	unsigned n = h->nt;
+
+	for (size_t c = 0; c < s->ncat; c++) {
+		unsigned k = pm__disc_split_terms(s, h, c);
+
+		n -= k - (k + (unsigned)s->nlev[c] - 1) / (unsigned)s->nlev[c];
+	}
+	return n;
+}
+
+pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err)
+{
+	size_t nf = f->nfolds + 1, *at = malloc((nf + 1) * sizeof(*at));
+
+	if (!at)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	s->folds = f;
+	memset(s->fold_start, 0, (nf + 1) * sizeof(*s->fold_start));
+	/* kept rows (fold >= nfolds) go last, in the extra slot */
+	for (size_t r = 0; r < s->n; r++)
+		s->fold_start[(f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds) + 1]++;
+	for (size_t k = 0; k < nf; k++)
+		s->fold_start[k + 1] += s->fold_start[k];
+	memcpy(at, s->fold_start, nf * sizeof(*at));
+	for (size_t r = 0; r < s->n; r++)
+		s->fold_rows[at[f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds]++] = r;
+	free(at);
+	return PM_OK;
 }
