@@ -53,20 +53,16 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args);
 PyObject *pmpy_inspect(PyObject *mod, PyObject *args);
 
 /* ---- interrupt.c ---- */
-/* Around a fit: SIGINT asks it to stop (*flag, for pm_fit_options.stop),
- * and pmpy_stop_end says whether one did. */
-volatile sig_atomic_t *pmpy_stop_begin(void);
-int pmpy_stop_end(void);
-/* After a fit that SIGINT stopped: the signal, to Python's handler; -1
- * when it raised. */
-int pmpy_deliver_sigint(void);
-
-/* A library call that has no stop flag (inspect), run on a thread of its
- * own while the caller waits, reading Python's signals: run(job) does the
- * call, drop(job) frees job and all it owns. 0: run has returned, the
- * caller has job. -1 with an exception (KeyboardInterrupt): the call is
- * left to end by itself, which then drops job; the caller must not touch
- * it. Only the main thread reads signals: elsewhere it waits to the end. */
-int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job);
+/* A long library call, run on a thread of its own while the caller waits
+ * (with the GIL released), so that Ctrl-C reaches Python while it runs:
+ * run(job) makes the call, drop(job) frees job and all it owns, so job
+ * must own copies of all the call reads. stop: the call's stop flag
+ * (pm_fit_options.stop), which a SIGINT sets; NULL for a call without one,
+ * whose caller reads Python's signals instead. 0: run has returned and the
+ * caller has job (and drops it). -1 with an exception (KeyboardInterrupt):
+ * the call is left to end by itself, which then drops job; the caller must
+ * not touch it. */
+int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job,
+		     volatile sig_atomic_t *stop);
 
 #endif

@@ -6,6 +6,169 @@
 
 #include "binding.h"
 
+/* ---- what a call reads, owned by its job ---------------------------------------
+ * A call left running after a KeyboardInterrupt (interrupt.c) outlives the
+ * Python objects its options came from: its job holds copies. */
+
+/* Each of the n strings *texts[i] (NULL stays NULL) copied into one block,
+ * *block, and repointed there. 0, or -1 (no memory). */
+static int own_texts(const char **const *texts, size_t n, char **block)
+{
+	size_t size = 1;
+	char *at;
+
+	for (size_t i = 0; i < n; i++)
+		size += *texts[i] ? strlen(*texts[i]) + 1 : 0;
+	if (!(at = *block = malloc(size)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (*texts[i]) {
+			size_t len = strlen(*texts[i]) + 1;
+
+			*texts[i] = memcpy(at, *texts[i], len);
+			at += len;
+		}
+	return 0;
+}
+
+/* The members of read options that point to strings, for own_texts. */
+#define READ_TEXTS(ro) &(ro)->target, &(ro)->throughput, &(ro)->per, &(ro)->name_pattern, \
+		       &(ro)->region, &(ro)->metric
+
+enum { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
+
+struct fit_job {
+	int mode;
+	pm_source src;
+	pm_spec *s;
+	pm_fit_options fo;
+	pm_discover_options dopt;
+	pm_validation v;
+	pm_candidate *cand;
+	size_t ncand;
+	unsigned nseeds;
+	pm_model *warm;		/* the warm start, owned: loaded, or a copy */
+	char *strings;		/* what src and cand point to */
+	volatile sig_atomic_t stop;
+	pm_fit_result *r;	/* the result */
+	pm_status st;
+	pm_error err;
+};
+
+static void fit_run(void *job)
+{
+	struct fit_job *j = job;
+
+	j->st = j->mode == MODE_SELECT
+		? pm_select_file(&j->src, j->s, &j->fo, j->cand, j->ncand, &j->v, &j->r, &j->err)
+		: j->mode == MODE_DISCOVER
+		? pm_discover_file(&j->src, j->s, &j->fo, &j->dopt, j->nseeds, &j->r, &j->err)
+		: pm_fit_file(&j->src, j->s, &j->fo, j->nseeds, &j->r, &j->err);
+}
+
+static void fit_drop(void *job)
+{
+	struct fit_job *j = job;
+
+	pm_fit_result_free(j->r);
+	free(j->cand);
+	pm_spec_free(j->s);
+	pm_model_free(j->warm);
+	free(j->strings);
+	free(j);
+}
+
+/* The warm start: a Model's (a copy: the Model may be gone before an
+ * abandoned fit ends) or a file's. -1 with an exception, or *st and err. */
+static int warm_start(PyObject *o, struct fit_job *j)
+{
+	PyObject *w = PyDict_GetItemString(o, "warm_start");
+	const char *path;
+	char *json = NULL;
+
+	if (w && PyObject_TypeCheck(w, &pmpy_model_type)) {
+		j->st = pm_model_to_json(((pmpy_model *)w)->m, &json, &j->err);
+		if (!j->st)
+			j->st = pm_model_load_string(json, "warm_start", &j->warm, &j->err);
+		free(json);
+	} else if (w) {
+		if (pmpy_opt_str(o, "warm_start", &path) < 0)
+			return -1;
+		j->st = pm_model_load_file(path, &j->warm, &j->err);
+	}
+	j->fo.warm_start = j->warm;
+	return j->st ? -1 : 0;
+}
+
+/* The options of a discovery and a validation, besides pmpy_fit_options':
+ * -1 with an exception, or with *st and err filled. */
+static int more_options(PyObject *o, struct fit_job *j)
+{
+	const char *scheme;
+	uint64_t seed = 1;
+
+	if (pmpy_opt_uint(o, "nseeds", &j->nseeds) < 0 ||
+	    pmpy_opt_uint(o, "max_terms", &j->dopt.max_terms) < 0 ||
+	    pmpy_opt_uint(o, "beam", &j->dopt.beam) < 0 ||
+	    pmpy_opt_uint(o, "top", &j->dopt.top) < 0 ||
+	    pmpy_opt_uint(o, "refine", (unsigned *)&j->dopt.refine) < 0 ||
+	    pmpy_opt_str(o, "validate", &scheme) < 0 || pmpy_opt_u64(o, "validate_seed", &seed) < 0)
+		return -1;
+	if (j->fo.threads > pm_cpu_count())
+		j->fo.threads = pm_cpu_count();	/* as perfmodel fit: more only take turns */
+	if (scheme) {
+		if ((j->st = pm_validation_parse(scheme, &j->v, &j->err)))
+			return -1;
+		j->v.seed = seed;
+	}
+	if (j->mode == MODE_FIT)
+		j->fo.validate = j->v;
+	j->dopt.validate = j->v;
+	return 0;
+}
+
+/* The job of _fit's arguments; NULL with an exception. */
+static struct fit_job *fit_job(int mode, const char *path, PyObject *o)
+{
+	struct fit_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return (void *)PyErr_NoMemory();
+	*j = (struct fit_job){ .mode = mode, .dopt = pm_discover_options_default(),
+			       .v = { .scheme = PM_SCHEME_NONE }, .nseeds = 1 };
+	j->src.path = path;
+	if (pmpy_fit_options(o, &j->fo, &j->st, &j->err) < 0 || more_options(o, j) < 0 ||
+	    warm_start(o, j) < 0 || pmpy_opt_str(o, "test_path", &j->src.test_path) < 0 ||
+	    pmpy_read_options(o, &j->src.read, &j->st, &j->err) < 0 ||
+	    pmpy_build_spec(o, &j->s, &j->st, &j->err) < 0 ||
+	    (mode == MODE_SELECT && pmpy_candidates(o, &j->cand, &j->ncand, &j->st, &j->err) < 0))
+		goto fail;
+	j->fo.stop = &j->stop;
+	{
+		const char **fixed[] = { &j->src.path, &j->src.test_path, READ_TEXTS(&j->src.read) };
+		size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
+		const char ***all = malloc((nfixed + j->ncand) * sizeof(*all));
+
+		for (size_t i = 0; all && i < nfixed; i++)
+			all[n++] = fixed[i];
+		for (size_t i = 0; all && i < j->ncand; i++)
+			all[n++] = &j->cand[i].form;
+		if (!all || own_texts((const char **const *)all, n, &j->strings) < 0) {
+			free(all);
+			PyErr_NoMemory();
+			goto fail;
+		}
+		free(all);
+	}
+	return j;
+fail:
+	if (!PyErr_Occurred())
+		pmpy_raise(&j->err);
+	fit_drop(j);
+	return NULL;
+}
+
+/* ---- what a call makes, as Python objects ---------------------------------------- */
 struct selection_ctx {
 	const pm_fit_result *r;
 	const pm_candidate *cand;
@@ -50,45 +213,6 @@ static PyObject *discovery_dict(const pm_discovery *x)
 				    "wall_time_s", x->wall_time_s) : NULL;
 }
 
-enum { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
-
-/* The options of a discovery, a validation and warm start, besides
- * pmpy_fit_options': -1 with an exception, or with *st and err filled. */
-static int more_options(PyObject *o, int mode, pm_fit_options *fo, pm_discover_options *dopt,
-			pm_validation *v, unsigned *nseeds, pm_model **warm, pm_status *st,
-			pm_error *err)
-{
-	const char *scheme, *warm_path;
-	PyObject *warm_obj = PyDict_GetItemString(o, "warm_start");
-	uint64_t seed = 1;
-
-	if (pmpy_opt_uint(o, "nseeds", nseeds) < 0 ||
-	    pmpy_opt_uint(o, "max_terms", &dopt->max_terms) < 0 ||
-	    pmpy_opt_uint(o, "beam", &dopt->beam) < 0 || pmpy_opt_uint(o, "top", &dopt->top) < 0 ||
-	    pmpy_opt_uint(o, "refine", (unsigned *)&dopt->refine) < 0 ||
-	    pmpy_opt_str(o, "validate", &scheme) < 0 || pmpy_opt_u64(o, "validate_seed", &seed) < 0)
-		return -1;
-	if (fo->threads > pm_cpu_count())
-		fo->threads = pm_cpu_count();	/* as perfmodel fit: more only take turns */
-	if (scheme) {
-		if ((*st = pm_validation_parse(scheme, v, err)))
-			return -1;
-		v->seed = seed;
-	}
-	if (mode == MODE_FIT)
-		fo->validate = *v;
-	dopt->validate = *v;
-	if (warm_obj && PyObject_TypeCheck(warm_obj, &pmpy_model_type))
-		fo->warm_start = ((pmpy_model *)warm_obj)->m;
-	else if (warm_obj) {
-		if (pmpy_opt_str(o, "warm_start", &warm_path) < 0 ||
-		    (*st = pm_model_load_file(warm_path, warm, err)))
-			return -1;
-		fo->warm_start = *warm;
-	}
-	return 0;
-}
-
 /* fit's result: (model, extra), extra None after a fit, select's candidates
  * (a list of dicts) or discover's search (a dict). */
 static PyObject *fit_result(int mode, pm_fit_result *r, const pm_candidate *cand)
@@ -111,64 +235,28 @@ static PyObject *fit_result(int mode, pm_fit_result *r, const pm_candidate *cand
  * measurements at path. Returns (model, extra), as fit_result. */
 PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 {
-	int mode, stopped;
-	PyObject *path_obj, *o, *ret = NULL;
-	pm_fit_options fo;
-	pm_discover_options dopt = pm_discover_options_default();
-	pm_validation v = { .scheme = PM_SCHEME_NONE };
-	pm_source src = { 0 };
-	pm_spec *s = NULL;
-	pm_model *warm = NULL;
-	pm_candidate *cand = NULL;
-	size_t ncand = 0;
-	pm_fit_result *r = NULL;
-	pm_error err = { 0 };
-	pm_status st = PM_OK;
-	unsigned nseeds = 1;
+	int mode;
+	PyObject *path, *o, *ret;
+	struct fit_job *j;
 
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "iO&O!", &mode, PyUnicode_FSConverter, &path_obj,
-			      &PyDict_Type, &o))
+	if (!PyArg_ParseTuple(args, "iO&O!", &mode, PyUnicode_FSConverter, &path, &PyDict_Type,
+			      &o))
 		return NULL;
-	src.path = PyBytes_AS_STRING(path_obj);
-	if (pmpy_fit_options(o, &fo, &st, &err) < 0 ||
-	    more_options(o, mode, &fo, &dopt, &v, &nseeds, &warm, &st, &err) < 0 ||
-	    pmpy_opt_str(o, "test_path", &src.test_path) < 0 ||
-	    pmpy_read_options(o, &src.read, &st, &err) < 0 || pmpy_build_spec(o, &s, &st, &err) < 0 ||
-	    (mode == MODE_SELECT && pmpy_candidates(o, &cand, &ncand, &st, &err) < 0))
-		goto fail;
-	fo.stop = pmpy_stop_begin();
-	Py_BEGIN_ALLOW_THREADS
-	st = mode == MODE_SELECT ? pm_select_file(&src, s, &fo, cand, ncand, &v, &r, &err)
-	     : mode == MODE_DISCOVER ? pm_discover_file(&src, s, &fo, &dopt, nseeds, &r, &err)
-				     : pm_fit_file(&src, s, &fo, nseeds, &r, &err);
-	Py_END_ALLOW_THREADS
-	stopped = pmpy_stop_end();
-	/* Ctrl-C: KeyboardInterrupt, as Python would raise it; where Python's
-	 * handler does not raise, an interrupted fit returns its best model
-	 * (info["interrupted"]) */
-	if (stopped && pmpy_deliver_sigint() < 0)
-		goto out;
-	if (!st) {
-		ret = fit_result(mode, r, cand);
-		goto out;
-	}
-fail:
-	if (!PyErr_Occurred())
-		pmpy_raise(&err);
-out:
-	Py_DECREF(path_obj);
-	pm_fit_result_free(r);
-	PyMem_Free(cand);
-	pm_spec_free(s);
-	pm_model_free(warm);
+	j = fit_job(mode, PyBytes_AS_STRING(path), o);
+	Py_DECREF(path);
+	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop) < 0)
+		return NULL;
+	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->mode, j->r, j->cand);
+	fit_drop(j);
 	return ret;
 }
 
-/* ---- inspect: watched (interrupt.c), so its job owns copies of all it reads */
+/* ---- inspect --------------------------------------------------------------------- */
 struct inspect_job {
 	pm_read_options ro;
-	char *path, *strings;	/* strings: ro's and key's texts, one block */
+	const char *path;
+	char *strings;		/* what path, ro and key point to */
 	const char **key;	/* NULL, or the key's names, NULL-terminated */
 	char *doc;		/* the result */
 	pm_status st;
@@ -186,44 +274,10 @@ static void inspect_drop(void *job)
 {
 	struct inspect_job *j = job;
 
-	free(j->path);
 	free(j->strings);
 	free(j->key);
 	free(j->doc);
 	free(j);
-}
-
-/* *s copied into the block at *at (NULL stays NULL). */
-static void keep(const char **s, char **at)
-{
-	if (*s) {
-		size_t n = strlen(*s) + 1;
-
-		*s = memcpy(*at, *s, n);
-		*at += n;
-	}
-}
-
-/* The job's own copies of what ro and key point into (Python's objects,
- * which may be gone before an abandoned call ends). 0, or -1 (no memory). */
-static int own_strings(struct inspect_job *j, size_t nkey)
-{
-	const char **texts[] = { &j->ro.target, &j->ro.throughput, &j->ro.per,
-				 &j->ro.name_pattern, &j->ro.region, &j->ro.metric };
-	size_t n = 1, ntexts = sizeof(texts) / sizeof(texts[0]);
-	char *at;
-
-	for (size_t i = 0; i < ntexts + nkey; i++) {
-		const char *s = i < ntexts ? *texts[i] : j->key[i - ntexts];
-
-		n += s ? strlen(s) + 1 : 0;
-	}
-	if (!(at = j->strings = malloc(n)))
-		return -1;
-	for (size_t i = 0; i < ntexts + nkey; i++)
-		keep(i < ntexts ? texts[i] : &j->key[i - ntexts], &at);
-	j->ro.key = j->key;
-	return 0;
 }
 
 /* The job of _inspect's arguments; NULL with an exception. */
@@ -256,9 +310,23 @@ static struct inspect_job *inspect_job(const char *path, PyObject *o, PyObject *
 			pmpy_raise(&j->err);
 		goto fail;
 	}
-	if (!(j->path = strdup(path)) || own_strings(j, (size_t)n) < 0) {
-		PyErr_NoMemory();
-		goto fail;
+	j->ro.key = j->key;
+	j->path = path;
+	{
+		const char **fixed[] = { &j->path, READ_TEXTS(&j->ro) };
+		const char ***all = malloc((7 + (size_t)n) * sizeof(*all));
+		size_t k = 0;
+
+		for (size_t i = 0; all && i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			all[k++] = fixed[i];
+		for (Py_ssize_t i = 0; all && i < n; i++)
+			all[k++] = &j->key[i];
+		if (!all || own_texts((const char **const *)all, k, &j->strings) < 0) {
+			free(all);
+			PyErr_NoMemory();
+			goto fail;
+		}
+		free(all);
 	}
 	return j;
 fail:
@@ -285,7 +353,7 @@ PyObject *pmpy_inspect(PyObject *mod, PyObject *args)
 	}
 	j = inspect_job(PyBytes_AS_STRING(path), o, keys);
 	Py_DECREF(path);
-	if (!j || pmpy_run_watched(inspect_run, inspect_drop, j) < 0)
+	if (!j || pmpy_run_watched(inspect_run, inspect_drop, j, NULL) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : PyUnicode_FromString(j->doc);
 	inspect_drop(j);

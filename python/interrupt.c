@@ -1,14 +1,18 @@
 /* Ctrl-C during the library's long calls (docs/python.md, "Threads and
  * Ctrl-C"). Python's own SIGINT handler only sets a flag that the
- * interpreter reads between bytecodes, which a call into C never reaches.
- * Two ways round it, as the call allows:
- *  - a fit has a stop flag (pm_fit_options.stop), which the CLI sets from
- *    its handler (cli/interrupt.c) and so does on_sigint here: the fit
- *    returns at its next cost evaluation and the signal goes on to Python;
- *  - a call with none (inspect: the readers) runs on a thread of its own
- *    while the caller waits, reading Python's signals: KeyboardInterrupt
- *    returns at once, and the call, left to end by itself, frees what it
- *    made. */
+ * interpreter reads between bytecodes, which a call into C never reaches;
+ * and a call may sit for long where it cannot be stopped at all (reading a
+ * large profile, a pipe no one writes). So the call runs on a thread of its
+ * own while the caller waits, and what a SIGINT does depends on the call:
+ *  - a fit has a stop flag (pm_fit_options.stop): while fits run, SIGINT
+ *    goes to on_sigint, as the CLI's handler (cli/interrupt.c) asks the
+ *    library to stop, and the waiting thread hands the signal on to
+ *    Python's handler (PyErr_SetInterruptEx): KeyboardInterrupt at once,
+ *    the fit left to stop by itself; under a handler that does not raise,
+ *    the fit returns its best model (info["interrupted"]);
+ *  - a call without one (inspect) is waited for reading Python's signals:
+ *    KeyboardInterrupt at once, the call left to end by itself.
+ * A call left behind frees what it made when it ends. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,31 +20,29 @@
 
 #include "binding.h"
 
-/* ---- a fit's stop flag ---------------------------------------------------------
- * While any fit runs, SIGINT goes to on_sigint, which asks every running
- * fit to stop (they share one flag: Ctrl-C is for the whole process); the
- * last fit to end puts Python's handler back and, when it was asked to
- * stop, hands the signal to Python (PyErr_SetInterruptEx), which raises
- * KeyboardInterrupt where Python would have. */
+/* ---- SIGINT while fits run ----------------------------------------------------
+ * One flag for every fit (Ctrl-C is for the whole process), which each
+ * fit's waiting thread passes on to its own; the last fit to end puts
+ * Python's handler back. */
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned fits_running;
-static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t sigint_seen;
 static struct sigaction python_sigint;
 
 static void on_sigint(int sig)
 {
 	(void)sig;
-	pm_request_stop(&stop_flag);
+	pm_request_stop(&sigint_seen);
 }
 
-volatile sig_atomic_t *pmpy_stop_begin(void)
+static void fits_begin(void)
 {
 	pthread_mutex_lock(&stop_lock);
 	if (fits_running++ == 0) {
 		struct sigaction sa = { 0 };
 
 		/* no fit reads the flag now: a fresh start */
-		__atomic_store_n(&stop_flag, 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&sigint_seen, 0, __ATOMIC_SEQ_CST);
 		sa.sa_handler = on_sigint;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, NULL, &python_sigint);
@@ -50,30 +52,22 @@ volatile sig_atomic_t *pmpy_stop_begin(void)
 			sigaction(SIGINT, &sa, NULL);
 	}
 	pthread_mutex_unlock(&stop_lock);
-	return &stop_flag;
 }
 
-int pmpy_stop_end(void)
+static void fits_end(void)
 {
-	int stopped;
-
 	pthread_mutex_lock(&stop_lock);
-	stopped = __atomic_load_n(&stop_flag, __ATOMIC_SEQ_CST) != 0;
 	if (--fits_running == 0)
 		sigaction(SIGINT, &python_sigint, NULL);
 	pthread_mutex_unlock(&stop_lock);
-	return stopped;
 }
 
-/* 0 when Python's handler did not raise (a handler of the user's, or a
- * thread other than the main one: the main thread gets it). */
-int pmpy_deliver_sigint(void)
+static int sigint_was_seen(void)
 {
-	PyErr_SetInterruptEx(SIGINT);
-	return PyErr_CheckSignals();
+	return __atomic_load_n(&sigint_seen, __ATOMIC_SEQ_CST) != 0;
 }
 
-/* ---- a call without one: watched from the calling thread -------------------- */
+/* ---- the call's thread ---------------------------------------------------------- */
 struct watched {
 	pthread_mutex_t lock;
 	pthread_cond_t ended;
@@ -90,7 +84,7 @@ static void watched_free(struct watched *w)
 	free(w);
 }
 
-/* Who frees the job is settled under the lock: the caller, when it sees
+/* Who drops the job is settled under the lock: the caller, when it sees
  * done, or this thread, when it sees abandoned. */
 static void *watched_thread(void *arg)
 {
@@ -110,8 +104,8 @@ static void *watched_thread(void *arg)
 	return NULL;
 }
 
-/* How often the waiting thread reads Python's signals: a Ctrl-C is felt
- * within this, and an idle wait costs nothing measurable. */
+/* How often the waiting thread looks for a signal: a Ctrl-C is felt within
+ * this, and an idle wait costs nothing measurable. */
 #define WATCH_NS 50000000L
 
 /* 1 when the call has ended; waits at most WATCH_NS. */
@@ -134,52 +128,88 @@ static int wait_a_while(struct watched *w)
 	return done;
 }
 
-int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job)
+/* The caller leaves with the exception a signal raised: the job is dropped
+ * now when the call has ended, else by its thread when it does. -1. */
+static int leave(struct watched *w)
+{
+	int done;
+
+	pthread_mutex_lock(&w->lock);
+	done = w->done;
+	w->abandoned = !done;
+	pthread_mutex_unlock(&w->lock);
+	if (done) {
+		w->drop(w->job);
+		watched_free(w);
+	}
+	return -1;
+}
+
+static struct watched *start(void (*run)(void *), void (*drop)(void *), void *job)
 {
 	struct watched *w = calloc(1, sizeof(*w));
 	sigset_t all, old;
 	pthread_t thread;
-	int rc, done = 0;
+	int rc;
 
 	if (!w) {
-		drop(job);
 		PyErr_NoMemory();
-		return -1;
+		return NULL;
 	}
 	*w = (struct watched){ .run = run, .drop = drop, .job = job };
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->ended, NULL);
 	/* the call's thread takes no signal: they land on threads that
-	 * Python (or a fit, on_sigint) reads */
+	 * Python or on_sigint read */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&thread, NULL, watched_thread, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		watched_free(w);
-		drop(job);
 		errno = rc;
 		PyErr_SetFromErrno(PyExc_OSError);
-		return -1;
+		return NULL;
 	}
 	pthread_detach(thread);
+	return w;
+}
+
+int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job,
+		     volatile sig_atomic_t *stop)
+{
+	struct watched *w;
+	int done = 0, fitting = stop != NULL;
+
+	if (fitting)
+		fits_begin();
+	if (!(w = start(run, drop, job))) {
+		if (fitting)
+			fits_end();
+		drop(job);
+		return -1;
+	}
 	while (!done) {
 		Py_BEGIN_ALLOW_THREADS
 		done = wait_a_while(w);
 		Py_END_ALLOW_THREADS
-		/* a signal while it ran wins over its result, as Python would
-		 * have raised before the next bytecode */
-		if (PyErr_CheckSignals() < 0) {
-			pthread_mutex_lock(&w->lock);
-			done = w->done;
-			w->abandoned = !done;
-			pthread_mutex_unlock(&w->lock);
-			if (done) {
-				drop(job);
-				watched_free(w);
-			}
-			return -1;
-		}
+		if (fitting && (done || sigint_was_seen())) {
+			fitting = 0;
+			fits_end();
+			if (!sigint_was_seen())
+				continue;
+			pm_request_stop(stop);
+			/* Python's handler: -1 when it raised (KeyboardInterrupt
+			 * by default); 0 under a handler that does not raise,
+			 * and in a thread other than the main one, which Python
+			 * gives the signal to: then the fit ends, interrupted */
+			PyErr_SetInterruptEx(SIGINT);
+			if (PyErr_CheckSignals() < 0)
+				return leave(w);
+		} else if (!stop && PyErr_CheckSignals() < 0)
+			/* a signal while it ran wins over its result, as
+			 * Python would have raised before the next bytecode */
+			return leave(w);
 	}
 	watched_free(w);
 	return 0;

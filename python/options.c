@@ -3,6 +3,7 @@
  * given, typed and checked there (docs/python.md); the library checks what
  * it parses itself (losses, formats, schemes, forms). Strings point into
  * the dict's objects, alive as long as the dict, which the call keeps. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "binding.h"
@@ -239,7 +240,8 @@ int pmpy_candidates(PyObject *o, pm_candidate **out, size_t *n, pm_status *st, p
 	}
 	nf = PyList_GET_SIZE(forms);
 	nl = PyList_GET_SIZE(losses);
-	if (!(c = PyMem_Calloc((size_t)(nf * nl) + 1, sizeof(*c)))) {
+	/* malloc, not PyMem: freed where the GIL may not be held */
+	if (!(c = calloc((size_t)(nf * nl) + 1, sizeof(*c)))) {
 		PyErr_NoMemory();
 		return -1;
 	}
@@ -257,6 +259,6 @@ int pmpy_candidates(PyObject *o, pm_candidate **out, size_t *n, pm_status *st, p
 	*out = c;
 	return 0;
 fail:
-	PyMem_Free(c);
+	free(c);
 	return -1;
 }
