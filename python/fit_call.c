@@ -10,28 +10,46 @@
  * A call left running after a KeyboardInterrupt (interrupt.c) outlives the
  * Python objects its options came from: its job holds copies. */
 
-/* Each of the n strings *texts[i] (NULL stays NULL) copied into one block,
- * *block, and repointed there. 0, or -1 (no memory). */
-static int own_texts(const char **const *texts, size_t n, char **block)
+/* The strings a job points to: nfixed pointers to them, then nmore more
+ * each stride bytes after the one before (an array's, or a member of an
+ * array of structs). */
+struct texts {
+	const char **const *fixed;
+	size_t nfixed;
+	const char **more;
+	size_t nmore, stride;
+};
+
+static const char **text_at(const struct texts *t, size_t i)
 {
-	size_t size = 1;
+	return i < t->nfixed ? t->fixed[i]
+			     : (const char **)((char *)t->more + (i - t->nfixed) * t->stride);
+}
+
+/* Each of the strings of t (NULL stays NULL) copied into one block,
+ * *block, and repointed there. 0, or -1 with MemoryError. */
+static int own_texts(const struct texts *t, char **block)
+{
+	size_t size = 1, n = t->nfixed + t->nmore;
 	char *at;
 
 	for (size_t i = 0; i < n; i++)
-		size += *texts[i] ? strlen(*texts[i]) + 1 : 0;
-	if (!(at = *block = malloc(size)))
+		size += *text_at(t, i) ? strlen(*text_at(t, i)) + 1 : 0;
+	if (!(at = *block = malloc(size))) {
+		PyErr_NoMemory();
 		return -1;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (*texts[i]) {
-			size_t len = strlen(*texts[i]) + 1;
+		if (*text_at(t, i)) {
+			size_t len = strlen(*text_at(t, i)) + 1;
 
-			*texts[i] = memcpy(at, *texts[i], len);
+			*text_at(t, i) = memcpy(at, *text_at(t, i), len);
 			at += len;
 		}
 	return 0;
 }
 
-/* The members of read options that point to strings, for own_texts. */
+/* The members of read options that point to strings, for struct texts. */
 #define READ_TEXTS(ro) &(ro)->target, &(ro)->throughput, &(ro)->per, &(ro)->name_pattern, \
 		       &(ro)->region, &(ro)->metric
 
@@ -145,20 +163,14 @@ static struct fit_job *fit_job(int mode, const char *path, PyObject *o)
 		goto fail;
 	j->fo.stop = &j->stop;
 	{
-		const char **fixed[] = { &j->src.path, &j->src.test_path, READ_TEXTS(&j->src.read) };
-		size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
-		const char ***all = malloc((nfixed + j->ncand) * sizeof(*all));
+		const char **const fixed[] = { &j->src.path, &j->src.test_path,
+					       READ_TEXTS(&j->src.read) };
+		const struct texts t = { fixed, sizeof(fixed) / sizeof(fixed[0]),
+					 j->cand ? &j->cand[0].form : NULL, j->ncand,
+					 sizeof(*j->cand) };
 
-		for (size_t i = 0; all && i < nfixed; i++)
-			all[n++] = fixed[i];
-		for (size_t i = 0; all && i < j->ncand; i++)
-			all[n++] = &j->cand[i].form;
-		if (!all || own_texts((const char **const *)all, n, &j->strings) < 0) {
-			free(all);
-			PyErr_NoMemory();
+		if (own_texts(&t, &j->strings) < 0)
 			goto fail;
-		}
-		free(all);
 	}
 	return j;
 fail:
@@ -313,20 +325,12 @@ static struct inspect_job *inspect_job(const char *path, PyObject *o, PyObject *
 	j->ro.key = j->key;
 	j->path = path;
 	{
-		const char **fixed[] = { &j->path, READ_TEXTS(&j->ro) };
-		const char ***all = malloc((7 + (size_t)n) * sizeof(*all));
-		size_t k = 0;
+		const char **const fixed[] = { &j->path, READ_TEXTS(&j->ro) };
+		const struct texts t = { fixed, sizeof(fixed) / sizeof(fixed[0]), j->key, (size_t)n,
+					 sizeof(*j->key) };
 
-		for (size_t i = 0; all && i < sizeof(fixed) / sizeof(fixed[0]); i++)
-			all[k++] = fixed[i];
-		for (Py_ssize_t i = 0; all && i < n; i++)
-			all[k++] = &j->key[i];
-		if (!all || own_texts((const char **const *)all, k, &j->strings) < 0) {
-			free(all);
-			PyErr_NoMemory();
+		if (own_texts(&t, &j->strings) < 0)
 			goto fail;
-		}
-		free(all);
 	}
 	return j;
 fail:
