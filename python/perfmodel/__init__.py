@@ -78,15 +78,16 @@ def _names(name, v):
     """Column names: a comma-separated string or a list of names, as the
     library takes them: one string, split at commas, each name trimmed. A
     name in a list that would not come back whole (a comma, blanks at
-    either end, empty) is an error naming it."""
+    either end, empty) is an error naming it (a column name so is named in
+    the spec instead)."""
     if isinstance(v, str):
         return _no_nul(f"{name}={v!r}", v)
     if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
         raise _wrong_type(f"{name}={v!r}: expected a column name or a list of them")
     for x in v:
         if "," in x or x != x.strip() or not x:
-            raise _error(f"{name}={v!r}: {x!r} would not be read as one column name (a list "
-                         "is split at commas and each name trimmed): name it in the spec")
+            raise _error(f"{name}={v!r}: {x!r} would not come through whole (the list "
+                         "goes as one comma-separated text, each item trimmed)")
         _no_nul(f"{name}={v!r}", x)
     return ",".join(v)
 

@@ -139,10 +139,11 @@ def probes(gemm, model, tmp_path):
          False),
         (lambda: perfmodel.select(data, spec, loss=","), "loss=',': expected", False),
         (lambda: perfmodel.select(data, spec, forms=","), "forms=',': expected a form", False),
-        (lambda: perfmodel.fit(data, spec, extrinsic=["a,b"]), "'a,b' would not be read as "
-         "one column name", False),
-        (lambda: perfmodel.fit(data, spec, extrinsic=[" threads"]), "would not be read", False),
-        (lambda: perfmodel.fit(data, spec, extrinsic=[""]), "would not be read", False),
+        (lambda: perfmodel.fit(data, spec, extrinsic=["a,b"]), "'a,b' would not come through "
+         "whole", False),
+        (lambda: perfmodel.fit(data, spec, extrinsic=[" threads"]), "would not come through",
+         False),
+        (lambda: perfmodel.fit(data, spec, extrinsic=[""]), "would not come through whole", False),
         (lambda: perfmodel.fit(data, spec, warm_start=3), "warm_start=3: expected a file path",
          True),
         (lambda: perfmodel.fit(data, spec, polish=None), "polish=None: expected True or False",
