@@ -93,14 +93,17 @@ def test_ctrl_c_while_reading_a_pipe(gemm, tmp_path, call):
     assert took < PROMPT_S
 
 
-def test_ctrl_c_during_a_long_fit_is_prompt(gemm):
+@pytest.mark.parametrize("call", ["fit", "select", "discover"])
+def test_ctrl_c_during_a_long_fit_is_prompt(gemm, call):
     data, spec = gemm
+    form = ', form="additive"' if call == "fit" else ', forms="additive"' \
+        if call == "select" else ', engine="de"'
     lines, took = interrupt_child(f"""
         import signal, time, perfmodel
         print("ready", flush=True)
         try:
-            perfmodel.fit({data!r}, {spec!r}, form="additive", threads=2,
-                          maxiter=100000000, tol=0, atol=0, intervals=False)
+            perfmodel.{call}({data!r}, {spec!r}, threads=2, maxiter=100000000, tol=0,
+                             atol=0, intervals=False{form})
             print("returned")
         except KeyboardInterrupt:
             print("KeyboardInterrupt", flush=True)
