@@ -10,17 +10,20 @@ The Python face of libperfmodel (docs/python.md): the same fits as the
 
 Options are the command's long options with ``_`` for ``-``
 (``test_fraction=0.3``; ``lam`` for ``--lambda``). Errors raise
-:class:`Error`, a :class:`ValueError` with the library's message and place.
+:class:`Error`, a :class:`ValueError` with the library's message and place
+(an argument of the wrong type: a :class:`TypeError` too).
 """
 
-import csv
-import io
 import os
 import tempfile
 
 import numpy as np
 
 from . import _perfmodel
+from ._data import columns as _columns, csv_text as _csv_text, data_path as _data_path, \
+    is_dataframe as _is_dataframe
+from ._errors import error as _error, no_nul as _no_nul, path as _path, \
+    wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
 
 __all__ = ["Error", "Model", "fit", "select", "discover", "inspect", "load", "loads", "cpu_count",
@@ -30,13 +33,6 @@ __version__ = _perfmodel.version
 _FIT, _SELECT, _DISCOVER = 0, 1, 2
 
 
-def _error(message):
-    """A perfmodel.Error made here (a bad option or argument), without a place."""
-    e = Error(message)
-    e.status, e.message, e.file, e.line, e.column = "invalid argument", message, None, None, None
-    return e
-
-
 # ---- options: the CLI's long options, checked as perfmodel fit checks them --
 
 def _whole(lo, hi, want):
@@ -44,7 +40,7 @@ def _whole(lo, hi, want):
         if isinstance(v, bool) or not isinstance(v, (int, str, np.integer)):
             raise _error(f"{name}={v!r}: expected {want}")
         text = str(v)
-        if not text.isdigit() or not lo <= int(text) <= hi:
+        if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
             raise _error(f"{name}={v!r}: expected {want}")
         return int(text)
     return conv
@@ -74,28 +70,31 @@ def _choice(*values):
 
 def _text(name, v):
     if not isinstance(v, str):
-        raise _error(f"{name}={v!r}: expected a string")
-    return v
-
-
-def _path(name, v):
-    if not isinstance(v, (str, os.PathLike)):
-        raise _error(f"{name}={v!r}: expected a file path")
-    return os.fsdecode(v)
+        raise _wrong_type(f"{name}={v!r}: expected a string")
+    return _no_nul(f"{name}={v!r}", v)
 
 
 def _names(name, v):
-    """Column names: a comma-separated string or a list of names."""
+    """Column names: a comma-separated string or a list of names, as the
+    library takes them: one string, split at commas, each name trimmed. A
+    name in a list that would not come back whole (a comma, blanks at
+    either end, empty) is an error naming it (a column name so is named in
+    the spec instead)."""
     if isinstance(v, str):
-        return v
-    if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
-        return ",".join(v)
-    raise _error(f"{name}={v!r}: expected a column name or a list of them")
+        return _no_nul(f"{name}={v!r}", v)
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
+        raise _wrong_type(f"{name}={v!r}: expected a column name or a list of them")
+    for x in v:
+        if "," in x or x != x.strip() or not x:
+            raise _error(f"{name}={v!r}: {x!r} would not come through whole (the list "
+                         "goes as one comma-separated text, each item trimmed)")
+        _no_nul(f"{name}={v!r}", x)
+    return ",".join(v)
 
 
 def _flag(name, v):
     if not isinstance(v, (bool, np.bool_)):
-        raise _error(f"{name}={v!r}: expected True or False")
+        raise _wrong_type(f"{name}={v!r}: expected True or False")
     return bool(v)
 
 
@@ -179,18 +178,21 @@ def _normalise(options):
 
 def _losses(value, many):
     names = value.split(",") if isinstance(value, str) else value
-    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names) \
-            or not names or (len(names) > 1 and not many):
-        raise _error(f"loss={value!r}: expected " +
-                     ("a list of mae, mse, mape, log" if many else "mae, mse, mape or log"))
-    return [x for x in names if x]
+    if isinstance(names, (list, tuple)) and all(isinstance(x, str) for x in names):
+        names = [_no_nul(f"loss={value!r}", x) for x in names if x]
+        if names and (len(names) == 1 or many):
+            return names
+    raise _error(f"loss={value!r}: expected " +
+                 ("a list of mae, mse, mape, log" if many else "mae, mse, mape or log"))
 
 
 def _spec_text(spec):
     """A spec path that is no regular file (a pipe) read once, as its text:
-    looking for its form must not use it up; else the spec as given."""
+    looking for its form must not use it up; else the spec as given (a
+    path: a str)."""
     if spec is None or isinstance(spec, dict):
         return spec
+    spec = _path("spec", spec)
     try:
         if not os.path.isfile(spec) and os.path.exists(spec):
             with open(spec, encoding="utf-8") as f:
@@ -268,9 +270,12 @@ def _options(mode, spec, options, tmp):
         o["spec_json"] = str(spec)
     elif isinstance(spec, dict):
         import json
-        o["spec_json"] = json.dumps(spec)
+        try:
+            o["spec_json"] = json.dumps(spec, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise _error(f"spec: not JSON: {e}") from None
     elif spec is not None:
-        o["spec_path"] = _path("spec", spec)
+        o["spec_path"] = spec
     for k in ("target", "extrinsic", "intrinsic", "categorical", "ignore", "workers",
               "target_kind", "resource"):
         if k in v:
@@ -330,6 +335,8 @@ def _options(mode, spec, options, tmp):
     if mode == _SELECT:
         o["forms"] = [x for x in v.get("forms", "additive,multiplicative,discover").split(",")
                       if x]
+        if not o["forms"]:
+            raise _error(f"forms={v['forms']!r}: expected a form or a list of them")
         o.setdefault("losses", ["mae", "log"])
 
     # held-out rows and validation (cli/cmd_fit.c validation_args)
@@ -359,62 +366,6 @@ def _options(mode, spec, options, tmp):
             raise _error(f"cv_seed deals k folds: not with validate={scheme!r}")
         o["validate"], o["validate_seed"] = scheme, v.get("cv_seed", seed)
     return mode, o
-
-
-# ---- data: a CSV path, a dict of columns or a pandas DataFrame --------------
-
-def _is_dataframe(x):
-    # pandas only when it is there: perfmodel does not need it
-    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
-
-
-def _cell(x):
-    if isinstance(x, (np.generic,)):
-        x = x.item()
-    if isinstance(x, float):
-        return repr(x)      # the shortest text that reads back to the same double
-    return str(x)
-
-
-def _columns(data, what):
-    """The columns of a dict or DataFrame as {name: list}, all of one length."""
-    if _is_dataframe(data):
-        cols = {str(c): data[c].tolist() for c in data.columns}
-    elif isinstance(data, dict):
-        cols = {}
-        for name, col in data.items():
-            if isinstance(col, (str, bytes)) or not hasattr(col, "__len__"):
-                col = [col]     # a scalar: one row
-            cols[str(name)] = list(np.asarray(col).tolist() if isinstance(col, np.ndarray)
-                                   else col)
-    else:
-        raise TypeError(f"{what}: expected a CSV file path, a dict of columns or a pandas "
-                        f"DataFrame, not {type(data).__name__}")
-    lengths = {len(c) for c in cols.values()}
-    if not cols:
-        raise _error(f"{what}: no columns")
-    if len(lengths) != 1:
-        raise _error(f"{what}: columns of different lengths: " +
-                     ", ".join(f"'{n}' {len(c)}" for n, c in cols.items()))
-    return cols
-
-
-def _csv_text(cols):
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(cols.keys())
-    w.writerows(zip(*([_cell(x) for x in c] for c in cols.values())))
-    return out.getvalue()
-
-
-def _data_path(data, what, tmp):
-    """A path the library reads: data's own, or a CSV of its columns in tmp."""
-    if isinstance(data, (str, os.PathLike)):
-        return os.fsdecode(data)
-    path = os.path.join(tmp, what + ".csv")
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(_csv_text(_columns(data, what)))
-    return path
 
 
 def _run(mode, data, spec, options):
@@ -488,7 +439,10 @@ def inspect(data, key=None, **options):
     if "scaling" in v:
         o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
     if key is not None:
-        key = [x for x in _names("key", key).split(",") if x]
+        names = [x.strip() for x in _names("key", key).split(",")]
+        if not all(names):
+            raise _error(f"key={key!r}: expected a column name or a list of them")
+        key = names
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
         path = _data_path(data, "data", tmp)
         return json.loads(_perfmodel._inspect(path, o, key))
@@ -496,11 +450,20 @@ def inspect(data, key=None, **options):
 
 def load(path):
     """A model saved by Model.save or perfmodel fit -o (model.json)."""
-    return Model(_perfmodel._load(path))
+    return Model(_perfmodel._load(_path("path", path)))
 
 
 def loads(text, name="<string>"):
     """A model from model.json's text; name labels errors."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise _error(f"{_text('name', name)}: not UTF-8 (byte {e.start})") from None
+    if not isinstance(text, str):
+        raise _wrong_type(f"text: expected model.json's text (str or bytes), not "
+                          f"{type(text).__name__}")
+    _no_nul(f"loads: the text of {_text('name', name)}", text)
     return Model(_perfmodel._loads(text, name))
 
 
@@ -515,6 +478,9 @@ class Model:
     record; selection / discovery: what select() and discover() tried."""
 
     def __init__(self, c, selection=None, discovery=None):
+        if not isinstance(c, _perfmodel.CModel):
+            raise _wrong_type("Model: made by fit(), select(), discover(), load() or loads(), "
+                              f"not from {type(c).__name__}")
         self._c = c
         d = c._describe()
         params = c._params()
@@ -542,15 +508,19 @@ class Model:
 
     def _points(self, points):
         """(text or path, is_path) for the C core."""
-        if isinstance(points, (str, os.PathLike)):
-            return os.fsdecode(points), True
+        if isinstance(points, (str, bytes, os.PathLike)):
+            return _path("points", points), True
         if isinstance(points, dict) or _is_dataframe(points):
-            return _csv_text(_columns(points, "points")), False
+            return _csv_text(_columns(points, "points"), "points"), False
+        want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
+        if not isinstance(points, (list, tuple, np.ndarray)):
+            raise _wrong_type(f"points: expected a DataFrame, a dict of columns, {want} or a "
+                              f"file path, not {type(points).__name__}")
         rows = np.asarray(points, dtype=object)
         if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
-            raise _error(f"points: expected a 2-D array of {len(self.inputs)} columns "
-                         f"({', '.join(self.inputs)}), not shape {rows.shape}")
-        return _csv_text({name: list(rows[:, i]) for i, name in enumerate(self.inputs)}), False
+            raise _error(f"points: expected {want}, not shape {rows.shape}")
+        return _csv_text({name: list(rows[:, i]) for i, name in enumerate(self.inputs)},
+                         "points"), False
 
     def predict(self, points):
         """The model's predictions at points, as ``perfmodel predict``: a
@@ -564,14 +534,16 @@ class Model:
         """(lower, upper): the central prediction interval of probability
         level at each point, as ``perfmodel predict --interval LEVEL``. Error
         for a model without intervals (fitted with intervals=False)."""
-        _, bounds = self._c._predict(*self._points(points), (float(level),))
+        level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")("level",
+                                                                                  level)
+        _, bounds = self._c._predict(*self._points(points), (level,))
         b = np.frombuffer(bounds, dtype=np.float64).reshape(-1, 2)
         return b[:, 0].copy(), b[:, 1].copy()
 
     def save(self, path):
         """Write model.json to path (atomically: a failure leaves any old
         file as it was); perfmodel predict -m and load() read it."""
-        self._c._save(path)
+        self._c._save(_path("path", path))
 
     def to_json(self):
         """model.json's text."""

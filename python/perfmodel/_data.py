@@ -1,0 +1,122 @@
+"""Measurements and points in memory (a dict of columns, a pandas DataFrame)
+as the CSV text the library reads (docs/python.md): names checked as the
+library's CSV reader checks a header, and before they become text, so that
+no two columns, and no cell, become one another on the way."""
+
+import csv
+import io
+import os
+
+import numpy as np
+
+from ._errors import error, no_nul, path, wrong_type
+
+DATA_TYPES = "a file path, a dict of columns or a pandas DataFrame"
+
+
+def is_dataframe(x):
+    # pandas only when it is there: perfmodel does not need it
+    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
+
+
+def _is_series(x):
+    return type(x).__module__.startswith("pandas") and hasattr(x, "tolist")
+
+
+def column_names(names, what):
+    """The columns' names as the CSV header writes them (str), checked as
+    the library checks a header (no empty name, none twice, no NUL) after
+    that conversion: 1 and '1' would be one column, so they are an error
+    naming both. A name is a string or a whole number; anything else (None,
+    a float, a tuple of a MultiIndex) is an error."""
+    seen = {}
+    for name in names:
+        if isinstance(name, (bool, np.bool_)) or \
+                not isinstance(name, (str, int, np.integer)):
+            raise wrong_type(f"{what}: column name {name!r}: expected a string")
+        text = str(name)
+        if not text:
+            raise error(f"{what}: empty column name")
+        no_nul(f"{what}: column name {text!r}", text)
+        if text in seen:
+            raise error(f"{what}: duplicate column name '{text}' (columns {seen[text]!r} and "
+                        f"{name!r})")
+        seen[text] = name
+    return list(seen)
+
+
+def _one_row(x):
+    return x is None or isinstance(x, (str, bytes, int, float, np.generic))
+
+
+def _values(name, col, what):
+    """A column of a dict as a list: a list, tuple, range, 1-D numpy array or
+    pandas Series; a single value is one row."""
+    if isinstance(col, np.ndarray):
+        if col.ndim > 1:
+            raise error(f"{what}: column '{name}': expected one value per row, not an array "
+                        f"of shape {col.shape}")
+        return col.tolist() if col.ndim else [col.item()]
+    if _one_row(col):
+        return [col]
+    if _is_series(col) or isinstance(col, (list, tuple, range)):
+        return list(col.tolist() if _is_series(col) else col)
+    raise wrong_type(f"{what}: column '{name}': expected a list, a numpy array or a pandas "
+                     f"Series, not {type(col).__name__}")
+
+
+def columns(data, what):
+    """The columns of a dict or DataFrame as {name: list}, all of one length."""
+    if is_dataframe(data):
+        names = column_names(data.columns, what)
+        cols = {n: data.iloc[:, i].tolist() for i, n in enumerate(names)}
+    elif isinstance(data, dict):
+        names = column_names(data, what)
+        cols = {n: _values(n, col, what) for n, col in zip(names, data.values())}
+    else:
+        raise wrong_type(f"{what}: expected {DATA_TYPES}, not {type(data).__name__}")
+    if not cols:
+        raise error(f"{what}: no columns")
+    if len({len(c) for c in cols.values()}) != 1:
+        raise error(f"{what}: columns of different lengths: " +
+                    ", ".join(f"'{n}' {len(c)}" for n, c in cols.items()))
+    return cols
+
+
+def _cell(x):
+    if isinstance(x, np.generic):
+        x = x.item()
+    if x is None:
+        return ""           # a gap, as pandas' NaN: an error naming it, or drop_incomplete
+    if isinstance(x, float):
+        return repr(x)      # the shortest text that reads back to the same double
+    return str(x)
+
+
+def _cells(name, col, what):
+    out = [_cell(x) for x in col]
+    for i, text in enumerate(out):
+        if "\0" in text:
+            no_nul(f"{what}: column '{name}', item {i}: {text!r}", text)
+    return out
+
+
+def csv_text(cols, what):
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(cols.keys())
+    w.writerows(zip(*(_cells(n, c, what) for n, c in cols.items())))
+    return out.getvalue()
+
+
+def data_path(data, what, tmp):
+    """A path the library reads: data's own, or a CSV of its columns in tmp."""
+    if isinstance(data, (str, bytes, os.PathLike)):
+        return path(what, data)
+    if not (is_dataframe(data) or isinstance(data, dict)):
+        raise wrong_type(f"{what}: expected {DATA_TYPES}, not {type(data).__name__}")
+    text = csv_text(columns(data, what), what)
+    file = os.path.join(tmp, what + ".csv")
+    with open(file, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    return file
