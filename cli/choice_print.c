@@ -54,8 +54,10 @@ void print_selection(FILE *f, const pm_selection *sel, const pm_choice *ch)
 		cprintf(f, "\n");
 	}
 	if (flagged)
-		cprintf(f, "  a constant fit predicts one value whatever the inputs: it wins only "
-			"by a strictly lower MAPE, or when every candidate is one\n");
+		cprintf(f, "  a constant fit predicts one value whatever the inputs: constant in "
+			"every fold and within one standard error of the lowest, it is chosen (no "
+			"input's effect shows); in some folds only, it is chosen only when the "
+			"lowest is one too\n");
 	if (sel->discovery)
 		cprintf(f, "  discover: %s\n", sel->discovery->cand[sel->discovery->chosen].formula);
 	if (!isnan(ch->yardstick))

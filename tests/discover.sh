@@ -146,6 +146,24 @@ else
 	bad "discover --target-kind speedup runs" "$(cat sp.err spp.err 2>/dev/null)"
 fi
 
+# ---- a constant metric gives the constant model (issue 33), by discover and
+# by fit's default choice, with the constant-fit warning naming the inputs
+awk 'BEGIN { print "n,p,time"; for (n = 10; n <= 160; n *= 2) for (p = 1; p <= 8; p *= 2) print n "," p ",5" }' >const.csv
+"$pm" discover const.csv --target time -o const_model.json >const.out 2>const.err
+has "discover: a constant metric is C" const.out '^  t = C$' '^      0 +0\.00 \+- +0\.00  C  <- chosen$'
+"$pm" fit const.csv --target time -o const_fit.json >constfit.out 2>constfit.err
+has "fit: a constant metric chooses discover's C" constfit.out '^  t = C$' \
+	'^chosen: discover \(loss mae\), a constant within one standard error'
+has "fit: the constant's warning names the inputs" constfit.err \
+	'constant fit: the model is time = 5, whatever n, p: no term of them held out better'
+if grep -q 'intervals beyond the range' constfit.err; then
+	bad "fit: an exact constant's intervals widen nothing" "$(cat constfit.err)"
+else
+	ok "fit: an exact constant's intervals widen nothing"
+fi
+"$pm" predict -m const_fit.json <(printf 'n,p\n1000,64\n') >constpred.out
+has "predict: the constant anywhere" constpred.out '^1000,64,5$'
+
 # ---- misuse: usage errors exit 2, data errors 1, and nothing is saved
 rm -f nomodel.json
 expect_fail "discover --form: refused" 2 'discover writes the formula' -- \

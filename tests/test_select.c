@@ -398,17 +398,21 @@ Test(select, the_first_within_one_standard_error)
 	cr_expect_eq(pm_select_choose(cv, 3, 12.0), 0, "below a floor of 12, 12.5 <= 12 + 1");
 	cr_expect_eq(pm_select_choose(cv, 3, 5.0), 1, "a floor below the lowest changes nothing");
 	cv[1].constant_folds = 1;
-	cr_expect_eq(pm_select_choose(cv, 3, NAN), 2, "a constant one is not preferred");
-	/* all constant: the one of the fewest unknowns within the bar (C
-	 * rather than eq. 4.4 with every a at 0) */
-	cv[0].constant_folds = cv[1].constant_folds = cv[2].constant_folds = 1;
+	cr_expect_eq(pm_select_choose(cv, 3, NAN), 2, "constant in some folds: not preferred");
+	/* constant in every fold, within the bar: chosen before any, the one
+	 * of the fewest unknowns (C rather than eq. 4.4 with every a at 0) */
+	cv[1].constant_folds = 4;
+	cr_expect_eq(pm_select_choose(cv, 3, NAN), 1, "no input's effect shows");
+	cv[0].constant_folds = cv[2].constant_folds = 4;
 	cv[0].nparams = 9, cv[1].nparams = 1, cv[2].nparams = 5;
 	cr_expect_eq(pm_select_choose(cv, 3, NAN), 1, "C of 1 unknown");
 	cr_expect_eq(pm_select_choose(cv, 3, 12.0), 1);
 	cv[1].mape = 13;
 	cr_expect_eq(pm_select_choose(cv, 3, NAN), 2, "C outside the bar: the lowest");
 	cv[1].mape = 11.5;
-	cv[0].constant_folds = cv[1].constant_folds = cv[2].constant_folds = 0;
+	cv[0].constant_folds = cv[2].constant_folds = 0;
+	cr_expect_eq(pm_select_choose(cv, 3, 12.0), 1, "within the floor, the constant");
+	cv[1].constant_folds = 0;
 	cv[0].mape = NAN;
 	cr_expect_eq(pm_select_choose(cv, 3, 100.0), 1, "a candidate left out is never chosen");
 	cv[2].folds = 1;	/* one fold: no standard error */

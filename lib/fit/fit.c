@@ -465,6 +465,13 @@ static pm_status check_constant(pm_model *m, const double *pred, size_t n, pm_er
 					     "predicts %s = %.6g for every row; name the columns "
 					     "it depends on (--intrinsic, --categorical, "
 					     "--extrinsic)", m->target, lo);
+	/* the formula C: chosen (discover, select) or asked for, it says the
+	 * inputs do not move the time, which is a finding, not a failed form */
+	if (m->formula && pm__spec_is_constant_alone(m->formula))
+		return pm__model_add_warning(m, err, "constant fit: the model is %s = %.6g, "
+					     "whatever %s: no term of them held out better than "
+					     "the constant (check that the runs varied what was "
+					     "meant to vary)", m->target, lo, names);
 	return pm__model_add_warning(m, err, "constant fit: the model predicts %s = %.6g for "
 				     "all %zu training rows, whatever %s: either the time does "
 				     "not depend on them or the form cannot follow how it does "

@@ -190,8 +190,10 @@ static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, con
 	}
 	if (st)
 		return st;
-	t = used ? sqrt(var / (double)used) / sd : 0.0;
-	if (!(t <= WIDEN_MAX) || (sd == 0.0 && var > 0.0)) {
+	/* fold fits that agree but for rounding (a constant fitted exactly,
+	 * residuals all 0) widen nothing: 1e-9 in log t is no disagreement */
+	t = used && var / (double)used > 1e-18 ? sqrt(var / (double)used) / sd : 0.0;
+	if (!(t <= WIDEN_MAX) || (sd == 0.0 && t > 0.0)) {
 		*capped = 1;
 		t = WIDEN_MAX;
 	}

@@ -44,23 +44,9 @@ static double std_error(const pm_cv_result *cv)
 	return cv->folds > 1 && isfinite(cv->mape_std) ? cv->mape_std / sqrt(cv->folds) : 0.0;
 }
 
-/* Where the choice is a constant, the constant with the fewest unknowns
- * within the bar: "C" says what eq. 4.4 with every a at 0 says, and has no
- * power that the data cannot determine. */
-static size_t plainest_constant(const pm_cv_result *cv, size_t n, size_t i, double bar)
-{
-	size_t k = i;
-
-	for (size_t j = i + 1; cv[i].constant_folds && j < n; j++)
-		if (!isnan(cv[j].mape) && cv[j].mape <= bar && cv[j].constant_folds &&
-		    cv[j].nparams < cv[k].nparams)
-			k = j;
-	return k;
-}
-
 size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 {
-	size_t low = pm_select_best(cv, n);
+	size_t low = pm_select_best(cv, n), first = n, flat = n;
 	double bar;
 
 	if (!cv || n == 0 || isnan(cv[low].mape))
@@ -71,11 +57,23 @@ size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 	 * as every candidate's 0 of a constant, are equal) */
 	bar = fmax(cv[low].mape, isnan(noise_floor) ? 0.0 : noise_floor) + std_error(&cv[low]) +
 	      1e-9;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(cv[i].mape) && cv[i].mape <= bar &&
-		    (!cv[i].constant_folds || cv[low].constant_folds))
-			return plainest_constant(cv, n, i, bar);
-	return low;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(cv[i].mape) || cv[i].mape > bar)
+			continue;
+		/* a constant as good as the lowest: no input's effect shows
+		 * beyond the folds' disagreement or the noise, so the model is
+		 * a constant, the one of the fewest unknowns ("C" rather than
+		 * eq. 4.4 with every a at 0 and its powers undetermined) */
+		if (cv[i].folds && cv[i].constant_folds == cv[i].folds) {
+			if (flat == n || cv[i].nparams < cv[flat].nparams)
+				flat = i;
+		} else if (first == n && (!cv[i].constant_folds || cv[low].constant_folds)) {
+			/* constant in some folds only: a form that cannot
+			 * follow the data there */
+			first = i;
+		}
+	}
+	return flat < n ? flat : first < n ? first : low;
 }
 
 /* s with the candidate form; a formula is parsed here, before any fit. */
@@ -157,6 +155,11 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 	}
 	if (chosen == low)
 		snprintf(c->why, sizeof(c->why), "the lowest held-out MAPE");
+	else if (cv[chosen].folds && cv[chosen].constant_folds == cv[chosen].folds)
+		snprintf(c->why, sizeof(c->why), "a constant within one standard error (%.3g) of "
+			 "the lowest held-out MAPE (%.3g %%)%s: no input's effect shows beyond the "
+			 "folds' disagreement", std_error(&cv[low]), cv[low].mape,
+			 isnan(floor_pct) ? "" : " or of the noise floor");
 	else if (!isnan(floor_pct) && cv[low].mape < floor_pct &&
 		 cv[chosen].mape <= floor_pct + std_error(&cv[low]))
 		snprintf(c->why, sizeof(c->why), "the first listed within one standard error of "

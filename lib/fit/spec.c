@@ -342,8 +342,7 @@ const char *pm__spec_formula_text(const pm_spec *s)
 	return s->form && !pm__spec_is_named_form(s->form) ? s->form : NULL;
 }
 
-/* "C", or "C_", "C__", ... (discover's name for it beside a column C). */
-static int constant_alone(const char *form)
+int pm__spec_is_constant_alone(const char *form)
 {
 	return form[0] == 'C' && form[1 + strspn(form + 1, "_")] == '\0';
 }
@@ -360,7 +359,7 @@ pm_status pm_spec_set_form(pm_spec *s, const char *form, pm_error *err)
 		return st;
 	/* a model of no column is a typo, likely of a form's name, unless it
 	 * is the constant alone: "C", the model of a metric no input moves */
-	if (f && pm__formula_ncolumns(f) == 0 && !constant_alone(form)) {
+	if (f && pm__formula_ncolumns(f) == 0 && !pm__spec_is_constant_alone(form)) {
 		pm__formula_free(f);
 		return pm__fail(err, PM_EINVAL, "unknown form '%s': expected additive, "
 				"multiplicative or a formula of columns, such as 'a * x^p + C'",

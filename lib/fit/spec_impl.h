@@ -50,6 +50,9 @@ pm_names *pm__spec_role_names(pm_spec *s, int r);
 pm_status pm__spec_check_roles(const pm_spec *s, const char *file, pm_error *err);
 /* "additive" or "multiplicative". */
 int pm__spec_is_named_form(const char *form);
+/* "C", or "C_", "C__", ... (discover's name for it beside a column C): the
+ * formula of the constant alone, a model though it names no column. */
+int pm__spec_is_constant_alone(const char *form);
 
 /* A deep copy of s (so that pm_fit can resolve roles without touching the
  * caller's spec). */

@@ -879,8 +879,10 @@ PM_API size_t pm_select_best(const pm_cv_result *cv, size_t n);
  * so that MAPEs equal but for rounding are equal) of max(lowest, noise_floor),
  * so that a simpler form listed first (eq. 4.4) is kept unless another is
  * better by more than the folds disagree or the repetitions' noise allows
- * (noise_floor: pm_choice.noise_floor, NaN for none); a candidate with
- * constant folds only when the lowest has some too. */
+ * (noise_floor: pm_choice.noise_floor, NaN for none). A candidate
+ * constant in every fold within that bar is chosen before any (of those,
+ * the fewest unknowns: discover's "C"): no input's effect shows; one
+ * constant in some folds only, only when the lowest has some too. */
 PM_API size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor);
 
 /* Choose a model for the rows of d: validate each of cand[0..n) by v on
