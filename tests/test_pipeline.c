@@ -299,7 +299,10 @@ Test(pipeline, fit_file_argument_errors)
 
 Test(pipeline, select_file_reports_every_candidate)
 {
-	const pm_candidate cand[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
+	const pm_candidate cand[] = {
+		{ .form = "additive", .loss = PM_LOSS_MAE },
+		{ .form = "multiplicative", .loss = PM_LOSS_LOG }
+	};
 	pm_spec *s = ddp_spec("time_per_iter_s", NULL);
 	pm_source src = { .path = ddp() };
 	pm_fit_options o = quick();
@@ -405,7 +408,7 @@ Test(pipeline, stopped_while_reading_fits_nothing)
 	pm_spec *s = ddp_spec(PM_LIF_COLUMN, "t_worker_*");
 	pm_source src = { .path = ddp() };
 	pm_fit_options o = quick();
-	pm_candidate cand = { "additive", PM_LOSS_MAE };
+	pm_candidate cand = { .form = "additive", .loss = PM_LOSS_MAE };
 	pm_sweep_options so = { 1e-4, 1e-2, 2, KFOLD_OPTIONS(2, 1) };
 	volatile sig_atomic_t stop = 1;
 	pm_fit_result *r = NULL;

@@ -120,7 +120,10 @@ Test(select, errors)
 	pm_dataset *d = syn_dataset(30, 0.1, 44);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = quick();
-	const pm_candidate bad[] = { { "additive", PM_LOSS_MAE }, { "nonsense", PM_LOSS_MAE } };
+	const pm_candidate bad[] = {
+		{ .form = "additive", .loss = PM_LOSS_MAE },
+		{ .form = "nonsense", .loss = PM_LOSS_MAE }
+	};
 	pm_cv_result cv[2];
 	pm_model *m = (pm_model *)&cv;	/* must come back NULL */
 	size_t best = 9;
@@ -156,7 +159,7 @@ Test(select, held_out_rows_stay_out_of_the_choice)
 	pm_dataset *d = syn_dataset(90, 0.1, 45), *train = NULL;
 	pm_spec *s = syn_spec();
 	pm_fit_options o = quick();
-	pm_candidate c = { "additive", PM_LOSS_LOG };
+	pm_candidate c = { .form = "additive", .loss = PM_LOSS_LOG };
 	size_t *tr = NULL, *te = NULL, ntr, nte, best;
 	pm_cv_result by_select, by_hand;
 	pm_model *m = NULL;
@@ -217,7 +220,10 @@ Test(select, picks_the_true_form, .timeout = 120)
 	pm_dataset *sum = syn_dataset(150, 0.02, 46), *product = power_law_dataset(150, 47);
 	pm_spec *s = syn_spec();
 	pm_fit_options o = pm_fit_options_default();
-	pm_candidate c[] = { { "additive", PM_LOSS_LOG }, { "multiplicative", PM_LOSS_LOG } };
+	pm_candidate c[] = {
+		{ .form = "additive", .loss = PM_LOSS_LOG },
+		{ .form = "multiplicative", .loss = PM_LOSS_LOG }
+	};
 	pm_cv_result cv[2];
 	pm_model *m = NULL;
 	size_t best = 9;
@@ -300,7 +306,10 @@ Test(select, the_selection_document)
 	pm_dataset *d = scaling_dataset(32, 0);
 	pm_spec *s = scaling_spec("threads,nodes");
 	pm_fit_options o = quick();
-	const pm_candidate c[] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_LOG } };
+	const pm_candidate c[] = {
+		{ .form = "additive", .loss = PM_LOSS_MAE },
+		{ .form = "multiplicative", .loss = PM_LOSS_LOG }
+	};
 	pm_cv_result cv[2];
 	pm_selection sel = { 2, c, cv, 0, KFOLD(3, 7), NULL };
 	pm_scaling_report *r = NULL;
@@ -520,10 +529,10 @@ Test(select, a_candidate_that_cannot_be_measured_is_left_out)
 	pm_fit_options o = quick();
 	/* 12 rows, 3 folds: 8 training rows; the formula has 9 unknowns */
 	const pm_candidate cand[] = {
-		{ "a * n^p + b1 * n^1 + b2 * n^2 + b3 * n^3 + b4 * threads^1 + b5 * threads^2 + "
-		  "b6 * n^0.5 + C",
-		  PM_LOSS_MAE },
-		{ "additive", PM_LOSS_MAE } };
+		{ .form = "a * n^p + b1 * n^1 + b2 * n^2 + b3 * n^3 + b4 * threads^1 + "
+			  "b5 * threads^2 + b6 * n^0.5 + C",
+		  .loss = PM_LOSS_MAE },
+		{ .form = "additive", .loss = PM_LOSS_MAE } };
 	pm_cv_result cv[2];
 	pm_model *m = NULL;
 	size_t best = 9;

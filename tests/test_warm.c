@@ -444,7 +444,10 @@ Test(warm, a_selection_refuses_a_warm_start)
 	pm_dataset *d = table(60, "ab");
 	pm_model *w = fit(d, spec("t", "n", "kind", "threads", NULL), NULL), *m = NULL;
 	pm_spec *s = spec("t", "n", "kind", "threads", NULL);
-	pm_candidate cand[2] = { { "additive", PM_LOSS_MAE }, { "multiplicative", PM_LOSS_MAE } };
+	pm_candidate cand[2] = {
+		{ .form = "additive", .loss = PM_LOSS_MAE },
+		{ .form = "multiplicative", .loss = PM_LOSS_MAE }
+	};
 	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = 2, .seed = 1 };
 	pm_cv_result cv[2];
 	pm_fit_options o = options();

@@ -260,8 +260,8 @@ static void fits_side_by_side(const pm_dataset *d, const pm_spec *s)
  * give the same results. */
 static void sweep_and_select(const pm_dataset *d, const pm_spec *s)
 {
-	static const pm_candidate cand[] = { { "additive", PM_LOSS_MAE },
-					     { "multiplicative", PM_LOSS_MAE } };
+	static const pm_candidate cand[] = { { .form = "additive", .loss = PM_LOSS_MAE },
+					     { .form = "multiplicative", .loss = PM_LOSS_MAE } };
 	pm_sweep_options so = { .lambda_lo = 1e-3, .lambda_hi = 1e-1, .npoints = 3, 
 				.validate = KFOLD_OPTIONS(2, 1) };
 	pm_fit_options o = pm_fit_options_default();
