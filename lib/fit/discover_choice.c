@@ -66,8 +66,10 @@ static size_t finalists(struct search *s)
 	unsigned per[MAX_SLOTS + MAX_FACTOR_CATS + 2] = { 0 };
 	size_t n = 0;
 
-	for (size_t k = 0; k < s->nseen; k++)
+	for (size_t k = 0; k < s->nseen; k++) {
 		s->seen[k].complexity = complexity(s, &s->seen[k]);
+		s->seen[k].adequate = 0;
+	}
 	qsort(s->seen, s->nseen, sizeof(*s->seen), by_score);
 	for (size_t k = 0; k < s->nseen; k++) {
 		unsigned c = s->seen[k].complexity < sizeof(per) / sizeof(per[0])
@@ -206,6 +208,45 @@ static int adequate(struct search *s, const struct hyp *h, const struct purity *
 		      (double)(s->nconfigs - k), (double)p->df) >= ADEQUATE_PERCENT / 100.0;
 }
 
+/* Whether a and b fit every row alike: terms that are one on the data
+ * (world_size in {1, 2} makes [w > 1] * w^e one column for every e). e: 3
+ * rows of scratch. */
+static int alike(struct search *s, const struct hyp *a, const struct hyp *b, double *e)
+{
+	double c[PM_NNLS_MAX];
+
+	if (a->complexity != b->complexity ||
+	    !(fabs(a->score - b->score) <= 1e-9 * fmax(1.0, fabs(a->score))))
+		return 0;
+	pm__disc_residual(s, a, e, e + s->n, c);
+	pm__disc_residual(s, b, e + 2 * s->n, e + s->n, c);
+	for (size_t r = 0; r < s->n; r++)
+		if (!(fabs(e[r] - e[2 * s->n + r]) <= 1e-9 * s->y[r]))
+			return 0;
+	return 1;
+}
+
+/* The finalists s->seen[0..n) (by score), each group that fits every row
+ * alike kept once, as its plainest shape: the table lists hypotheses, not
+ * spellings of one. Their number. */
+static size_t merge_alike(struct search *s, size_t n, double *e)
+{
+	size_t kept = 0;
+
+	qsort(s->seen, n, sizeof(*s->seen), by_score);
+	for (size_t k = 0; k < n; k++) {
+		size_t j = 0;
+
+		while (j < kept && !alike(s, &s->seen[j], &s->seen[k], e))
+			j++;
+		if (j == kept)
+			s->seen[kept++] = s->seen[k];
+		else if (shape(s, &s->seen[k]) < shape(s, &s->seen[j]))
+			s->seen[j] = s->seen[k];
+	}
+	return kept;
+}
+
 static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_discovery *x,
 				pm_error *err)
 {
@@ -284,16 +325,16 @@ pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover
 			  pm_discovery *x, pm_error *err)
 {
 	size_t nfinal = finalists(s);
-	pm_status st;
-
 	struct purity p = { 0 };
 	double *e = malloc(3 * s->n * sizeof(*e) + s->nconfigs * sizeof(*e) + 1);
+	pm_status st;
 
 	if (!e)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	if (!(st = pm__noise_floor(s->d, rs, &x->noise_floor, err)) &&
-	    !(st = rescore(s, rs, &o->validate, nfinal, &x->dealings, err)) &&
-	    !isnan(x->noise_floor) && !(st = purity(s, &p, err)))
+	    !(st = rescore(s, rs, &o->validate, nfinal, &x->dealings, err)))
+		nfinal = merge_alike(s, nfinal, e);
+	if (!st && !isnan(x->noise_floor) && !(st = purity(s, &p, err)))
 		for (size_t k = 0; k < nfinal; k++)
 			x->adequate += s->seen[k].adequate =
 				adequate(s, &s->seen[k], &p, e, e + s->n, e + 2 * s->n);
