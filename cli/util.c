@@ -280,42 +280,16 @@ int kind_options(const char *cmd, pm_read_options *ro, const char *target_kind, 
 	return 0;
 }
 
-/* --target-kind, --resource and --per over the spec's own (each flag
- * given replaces the spec file's). */
-static pm_status target_kind_flags(const struct role_flags *r, pm_spec *s, pm_error *err)
-{
-	pm_target_kind kind = pm_spec_target_kind(s);
-
-	if (!r->target_kind && !r->resource && !r->per)
-		return PM_OK;
-	if (r->target_kind && pm_target_kind_from_name(r->target_kind, &kind, err))
-		return PM_EINVAL;
-	return pm_spec_set_target_kind(s, kind, r->resource ? r->resource : pm_spec_resource(s),
-				       r->per ? r->per : pm_spec_per(s), err);
-}
-
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err)
 {
-	pm_spec *s = NULL;
-	pm_status st;
+	const pm_options o = { .spec_path = r->spec_path, .target = r->target,
+			       .extrinsic = r->extrinsic, .intrinsic = r->intrinsic,
+			       .categorical = r->categorical, .form = r->form,
+			       .ignore = r->ignore, .target_kind = r->target_kind,
+			       .resource = r->resource, .per = r->per,
+			       .spec_json = r->spec_json, .spec_name = r->spec_name };
 
-	st = r->spec_json ? pm_spec_parse(r->spec_json, r->spec_name, &s, err)
-	     : r->spec_path ? pm_spec_read_file(r->spec_path, &s, err) : pm_spec_new(&s, err);
-	if (st)
-		return st;
-	if ((r->target && (st = pm_spec_set_target(s, r->target, err))) ||
-	    (r->extrinsic && (st = pm_spec_add_names(s, PM_SPEC_EXTRINSIC, r->extrinsic, err))) ||
-	    (r->intrinsic && (st = pm_spec_add_names(s, PM_SPEC_INTRINSIC, r->intrinsic, err))) ||
-	    (r->categorical &&
-	     (st = pm_spec_add_names(s, PM_SPEC_CATEGORICAL, r->categorical, err))) ||
-	    (r->form && (st = pm_spec_set_form(s, r->form, err))) ||
-	    (r->ignore && (st = pm_spec_ignore(s, r->ignore, err))) ||
-	    (st = target_kind_flags(r, s, err))) {
-		pm_spec_free(s);
-		return st;
-	}
-	*out = s;
-	return PM_OK;
+	return pm_options_spec(&o, out, err);
 }
 
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
