@@ -468,3 +468,9 @@ Test(options, candidates_every_form_with_every_loss)
 	cr_expect(strstr(err.msg, "no candidate"), "%s", err.msg);
 	cr_expect_eq(pm_options_candidates(NULL, &c, &n, &names, &err), PM_EINVAL);
 }
+
+Test(options, forms_name_a_form)
+{
+	refused(PM_COMMAND_SELECT, ARGS("--forms", ",,", "d.csv"),
+		"--forms ',,': expected a form or a list of them");
+}

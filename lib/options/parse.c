@@ -215,6 +215,9 @@ static pm_status check(pm_options *o, int nops, pm_error *err)
 				 : pm_loss_from_name(o->losses, &o->fit.loss, NULL) != PM_OK))
 		return pm__fail(err, PM_EINVAL, "--loss '%s': expected %s", o->losses,
 				select ? "a list of mae, mse, mape, log" : "mae, mse, mape or log");
+	if (select && o->forms && !o->forms[strspn(o->forms, ",")])
+		return pm__fail(err, PM_EINVAL, "--forms '%s': expected a form or a list of them",
+				o->forms);
 	if (nops != 1)
 		return pm__fail(err, PM_EINVAL, nops ? "one data file at a time"
 						    : "no data file given");
