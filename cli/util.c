@@ -143,12 +143,12 @@ int parse_uint(const char *text, unsigned long long max, unsigned long long *out
 
 int engine_option(const char *cmd, const char *name, pm_fit_options *o)
 {
-	if (!strcmp(name, "varpro"))
-		o->engine = PM_ENGINE_VARPRO;
-	else if (!strcmp(name, "de"))
-		o->engine = PM_ENGINE_DE;
-	else
-		return usage_error(cmd, "--engine must be varpro or de, not '%s'", name);
+	pm_options set = { .fit = *o };
+	pm_error err;
+
+	if (pm_options_set(&set, "engine", name, &err))
+		return usage_error(cmd, "%s", err.msg);
+	o->engine = set.fit.engine;
 	return 0;
 }
 
@@ -294,48 +294,21 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 {
-	unsigned long long u;
+	/* the long names of OPT_READ_FORMAT... in their order (cli.h) */
+	static const char *const name[] = { "format", "aggregate", "drop-first", "throughput",
+					    "per", "name-pattern", "region", "metric", "weights",
+					    "inclusive", "scaling" };
+	pm_options set = { .read = *o };
+	pm_error err;
 
-	switch (c) {
-	case OPT_READ_FORMAT:
-		if (pm_format_from_name(v, &o->format, NULL))
-			return usage_error(cmd, "--format '%s': expected auto, csv, hyperfine, "
-					   "gbench, extrap, extrap-json, extrap-jsonl or cube", v);
-		return 0;
-	case OPT_READ_AGGREGATE:
-		if (pm_aggregate_from_name(v, &o->aggregate, NULL))
-			return usage_error(cmd, "--aggregate '%s': expected median, mean, min or "
-					   "none", v);
-		return 0;
-	case OPT_READ_DROP_FIRST:
-		if (parse_uint(v, 1000000, &u))
-			return usage_error(cmd, "--drop-first '%s': expected a whole number >= 0", v);
-		o->drop_first = (unsigned)u;
-		return 0;
-	case OPT_READ_THROUGHPUT: o->throughput = v; return 0;
-	case OPT_READ_PER: o->per = v; return 0;
-	case OPT_READ_NAME_PATTERN: o->name_pattern = v; return 0;
-	case OPT_READ_REGION: o->region = v; return 0;
-	case OPT_READ_METRIC: o->metric = v; return 0;
-	case OPT_READ_INCLUSIVE: o->inclusive = 1; return 0;
-	case OPT_READ_SCALING:
-		if (!strcmp(v, "weak"))
-			o->scaling = PM_SCALING_WEAK;
-		else if (!strcmp(v, "strong"))
-			o->scaling = PM_SCALING_STRONG;
-		else if (!strcmp(v, "each"))
-			o->scaling = PM_SCALING_EACH;
-		else
-			return usage_error(cmd, "--scaling '%s': expected weak, strong or each", v);
-		return 0;
-	case OPT_READ_WEIGHTS:
-		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))
-			return usage_error(cmd, "--weights '%s': expected none or inverse-variance",
-					   v);
-		o->weights = strcmp(v, "none") ? PM_WEIGHTS_INVERSE_VARIANCE : PM_WEIGHTS_NONE;
-		return 0;
-	}
-	return -1;
+	_Static_assert(sizeof(name) / sizeof(*name) == OPT_READ_SCALING - OPT_READ_FORMAT + 1,
+		       "a name for each read option");
+	if (c < OPT_READ_FORMAT || c > OPT_READ_SCALING)
+		return -1;
+	if (pm_options_set(&set, name[c - OPT_READ_FORMAT], v, &err))
+		return usage_error(cmd, "%s", err.msg);
+	*o = set.read;
+	return 0;
 }
 
 /* The spread of the weights says how much they matter. */

@@ -474,3 +474,24 @@ Test(options, forms_name_a_form)
 	refused(PM_COMMAND_SELECT, ARGS("--forms", ",,", "d.csv"),
 		"--forms ',,': expected a form or a list of them");
 }
+
+Test(options, one_option_by_name)
+{
+	pm_options o = pm_options_default(PM_COMMAND_FIT);
+	pm_error err;
+
+	cr_assert_eq(pm_options_set(&o, "drop-first", "2", &err), PM_OK);
+	cr_expect_eq(o.read.drop_first, 2);
+	cr_assert_eq(pm_options_set(&o, "inclusive", NULL, &err), PM_OK);
+	cr_expect_eq(o.read.inclusive, 1);
+	cr_expect_eq(pm_options_set(&o, "scaling", "x", &err), PM_EINVAL);
+	cr_expect_str_eq(err.msg, "--scaling 'x': expected weak, strong or each");
+	cr_expect_eq(pm_options_set(&o, "drop", "2", &err), PM_EINVAL);
+	cr_expect_str_eq(err.msg, "unknown option '--drop'");
+	cr_expect_eq(pm_options_set(&o, "inclusive", "1", &err), PM_EINVAL);
+	cr_expect_str_eq(err.msg, "option '--inclusive' takes no value");
+	cr_expect_eq(pm_options_set(&o, "metric", NULL, &err), PM_EINVAL);
+	cr_expect_str_eq(err.msg, "option '--metric' needs a value");
+	cr_expect_eq(pm_options_set(&o, NULL, "x", &err), PM_EINVAL);
+	cr_expect_eq(pm_options_set(NULL, "metric", "x", &err), PM_EINVAL);
+}

@@ -71,6 +71,8 @@
 enum pm__option_id { PM__OPTIONS(PM__OPTION_ID) PM__OPT_COUNT };
 #undef PM__OPTION_ID
 
+/* The entry of that exact long name, or NULL. */
+const pm_option_info *pm__option_named(const char *name);
 /* The id of an entry of pm_option_table. */
 enum pm__option_id pm__option_id(const pm_option_info *info);
 

@@ -253,3 +253,17 @@ pm_status pm_options_parse(pm_options *o, int argc, char *const *argv, pm_error 
 	}
 	return st ? st : check(o, nops, err);
 }
+
+pm_status pm_options_set(pm_options *o, const char *name, const char *value, pm_error *err)
+{
+	const pm_option_info *opt = pm__option_named(name);
+
+	if (!o)
+		return pm__fail(err, PM_EINVAL, "pm_options_set: no options");
+	if (!opt)
+		return pm__fail(err, PM_EINVAL, "unknown option '--%s'", name ? name : "");
+	if (opt->takes_value != (value != NULL))
+		return pm__fail(err, PM_EINVAL, value ? "option '--%s' takes no value"
+					      : "option '--%s' needs a value", name);
+	return pm__option_value(o, opt, value, err);
+}

@@ -22,6 +22,14 @@ enum pm__option_id pm__option_id(const pm_option_info *info)
 	return (enum pm__option_id)(info - table);
 }
 
+const pm_option_info *pm__option_named(const char *name)
+{
+	for (size_t i = 0; name && i < PM__OPT_COUNT; i++)
+		if (!strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
 pm_arg_scan pm_arg_scan_start(int argc, char *const *argv)
 {
 	return (pm_arg_scan){ .argc = argv ? argc : 0, .argv = argv, .next = 1 };

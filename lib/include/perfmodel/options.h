@@ -131,6 +131,12 @@ PM_API pm_options pm_options_default(pm_command c);
  * was met, nothing after it was read or checked), or PM_EINVAL with a
  * message naming the option; PM_ENOMEM. pm_options_clear(o) in every case. */
 PM_API pm_status pm_options_parse(pm_options *o, int argc, char *const *argv, pm_error *err);
+/* One option by its whole long name (no "--"), value NULL for one that
+ * takes none, checked alone as pm_options_parse checks it (no checks
+ * together): for a command that shares some of these options (the reading
+ * options of sweep, eval, inspect). PM_EINVAL naming it. */
+PM_API pm_status pm_options_set(pm_options *o, const char *name, const char *value,
+				pm_error *err);
 /* The spec of o's roles: its inline spec (spec_json) or --spec FILE (or
  * none), then --target, --extrinsic, --intrinsic, --categorical, --workers
  * (add to its lists), --form/--formula (set it), --ignore, --target-kind,
