@@ -1,6 +1,7 @@
 /* pm_options_parse (perfmodel/options.h): the options of fit, select and
  * discover one by one (scan.c, values.c), then together, as the commands
  * check them. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,11 @@ static pm_status read_spec_text(pm_options *o, pm_error *err)
 	char *text;
 	struct stat st;
 
-	if (o->spec_json || !o->spec_path || !(f = fopen(o->spec_path, "rb")))
+	if (o->spec_json || !o->spec_path)
 		return PM_OK;
+	if (!(f = fopen(o->spec_path, "rb")))
+		return errno == ENOMEM ? pm__fail(err, PM_ENOMEM, "%s: out of memory", o->spec_path)
+				       : PM_OK;
 	text = malloc(cap + 1);
 	while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
 		char *more;
@@ -72,18 +76,20 @@ static pm_status read_spec_text(pm_options *o, pm_error *err)
 	return PM_OK;
 }
 
-/* 1 when the spec (--spec FILE or a job's inline one) names a form; one
- * that cannot be read names none here: building the spec reports it. */
-static int spec_names_form(const pm_options *o)
+/* Whether the spec (--spec FILE or a job's inline one) names a form, in
+ * *has; one that cannot be read names none here (building the spec
+ * reports it), but memory that ran out is PM_ENOMEM, not "no form". */
+static pm_status spec_names_form(const pm_options *o, int *has, pm_error *err)
 {
 	pm_spec *s = NULL;
-	int has;
+	pm_error why;
+	pm_status st = o->spec_json ? pm_spec_parse(o->spec_json, o->spec_name, &s, &why) : PM_OK;
 
-	if (o->spec_json)
-		pm_spec_parse(o->spec_json, o->spec_name, &s, NULL);
-	has = pm_spec_form(s) != NULL;
+	*has = pm_spec_form(s) != NULL;
 	pm_spec_free(s);
-	return has;
+	if (st == PM_ENOMEM)
+		return pm__fail(err, PM_ENOMEM, "%s: out of memory", o->spec_name);
+	return PM_OK;
 }
 
 /* 0 if every name in the comma-separated list is a loss, and one is. */
@@ -157,6 +163,7 @@ static pm_status check(pm_options *o, int nops, pm_error *err)
 	int select = o->command == PM_COMMAND_SELECT || o->form_auto;
 	pm_fit_options engine = pm_fit_options_engine(o->fit.engine);
 	pm_status st = PM_OK;
+	int has_form = 0;
 
 	if (!o->popsize_given)
 		o->fit.popsize = engine.popsize;
@@ -173,7 +180,8 @@ static pm_status check(pm_options *o, int nops, pm_error *err)
 		return pm__fail(err, PM_EINVAL, "--seeds repeats one form's fit: not with model "
 				"selection");
 	if (!select && !discover && !o->form && !o->warm_start &&
-	    !((st = read_spec_text(o, err)) || spec_names_form(o))) {
+	    !((st = read_spec_text(o, err)) || (st = spec_names_form(o, &has_form, err)) ||
+	      has_form)) {
 		if (o->nseeds > 1)
 			return pm__fail(err, PM_EINVAL, "--seeds K repeats the fit of one form: name "
 					"it (--form additive, as the thesis's tables; --form "

@@ -1,6 +1,6 @@
 /* The option parser (perfmodel/options.h): the input is the argument
  * vector, one word a line (the first byte picks fit, select or discover),
- * parsed from the defaults; then the scan alone, as a batch checks the
+ * parsed from the defaults (with an inline spec); then the scan alone, as a batch checks the
  * options after "--". A parse either succeeds or says why. */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     w = strtok_r(NULL, "\n", &save))
 		argv[argc++] = w;
 	o = pm_options_default((pm_command)((unsigned char)text[0] % 3));
+	/* an inline spec, as a batch job's: --spec FILE is then never opened,
+	 * so that no input points the parser at /dev/zero or a FIFO */
+	o.spec_json = "{\"target\": \"t\"}";
+	o.spec_name = "job: spec";
 	st = pm_options_parse(&o, argc, argv, &err);
 	if (st != PM_OK && (!err.msg[0] || err.code != st))
 		abort();
