@@ -45,55 +45,57 @@ static char *absolute(const char *path)
 	return s;
 }
 
-/* Options of the command line but not of a job: where the model goes and
- * what is printed are the batch's. (--help is refused by fit's own parser
- * when it runs a job, fit_command_to.) */
-static const char *const not_job_options[] = { "output", "json", "quiet", "plot-dir" };
-
 /* The options after "--" are every job's: none may say what makes a job
- * of --each-region the one it is (its pair and their data, the file) nor
- * what becomes of its model. Read as fit reads them, abbreviations too.
+ * of --each-region the one it is (its pair and their data, the file: the
+ * table's identity options) nor what becomes of its model (its output
+ * options); nor may --help. Read as fit reads them, abbreviations too.
  * 0, or EXIT_USAGE naming the option. */
 static int check_job_options(const struct batch_args *a)
 {
-	static const char *const identity[] = { "region", "callpath", "metric", "target",
-						"throughput" };
-	int n = a->fit_argc + 1, c, at = 0, rc = 0;
-	char **v = malloc(((size_t)n + 1) * sizeof(*v));
+	/* the scan starts after its element 0: the "--" (or the last word) */
+	pm_arg_scan s = pm_arg_scan_start(a->fit_argc + 1, a->fit_argv - 1);
+	const char *operand = NULL;
+	pm_arg arg;
+	pm_error err;
+	pm_status st = PM_OK;
+	int rc = 0;
 
-	if (!v) {
-		report_error(&(pm_error){ .code = PM_ENOMEM });
-		return EXIT_FAIL;
-	}
-	v[0] = "fit";
-	memcpy(v + 1, a->fit_argv, (size_t)a->fit_argc * sizeof(*v));
-	v[n] = NULL;
-	opterr = 0;
-	optind = 1;
-	while (!rc && (c = getopt_long(n, v, FIT_SHORT_OPTIONS, fit_long_options, &at)) != -1) {
-		const char *name = c == 'o' ? "output" : c == 'q' ? "quiet" : c == 'h' ? "help"
-				   : fit_long_options[at].name;
+	while (!rc && !(st = pm_arg_next(&s, &arg, &err)) && (arg.option || arg.value)) {
+		unsigned flags = arg.option ? arg.option->flags : 0;
 
-		if (c == '?' || c == ':')
-			rc = usage_error("batch", "'%s' after --: %s", v[optind - 1],
-					 c == '?' ? "not an option of fit" : "needs a value");
-		for (size_t k = 0; !rc && k < sizeof(identity) / sizeof(*identity); k++)
-			if (!strcmp(name, identity[k]))
-				rc = usage_error("batch", "--%s after --: each job's region and metric "
-						 "are its pair of %s, its target the metric", name,
-						 a->each_region);
-		if (!rc && c == 'h')
+		if (!arg.option)
+			operand = operand ? operand : arg.value;
+		else if (flags & PM_OPTION_IDENTITY)
+			rc = usage_error("batch", "--%s after --: each job's region and metric are "
+					 "its pair of %s, its target the metric", arg.option->name,
+					 a->each_region);
+		else if (flags & PM_OPTION_HELP)
 			rc = usage_error("batch", "--help after --: a job prints no usage");
-		for (size_t k = 0; !rc && k < sizeof(not_job_options) / sizeof(*not_job_options); k++)
-			if (!strcmp(name, not_job_options[k]))
-				rc = usage_error("batch", "--%s after --: not an option of a batch job: "
-						 "the models go into the results", name);
+		else if (flags & PM_OPTION_OUTPUT)
+			rc = usage_error("batch", "--%s after --: not an option of a batch job: the "
+					 "models go into the results", arg.option->name);
 	}
-	if (!rc && optind < n)
-		rc = usage_error("batch", "'%s' after --: every job reads %s", v[optind],
+	if (st)
+		rc = usage_error("batch", "'%s' after --: %s", arg.text,
+				 !arg.option ? "not an option of fit"
+				 : arg.option->takes_value ? "needs a value" : "takes no value");
+	if (!rc && operand)
+		rc = usage_error("batch", "'%s' after --: every job reads %s", operand,
 				 a->each_region);
-	free(v);
 	return rc;
+}
+
+/* 1 when key (a job's member) is an output option of the table or the
+ * beginning of one, which the parser would take for it ("o" for output). */
+static int output_key(const char *key)
+{
+	size_t n;
+	const pm_option_info *t = pm_option_table(&n);
+
+	for (size_t k = 0; *key && k < n; k++)
+		if ((t[k].flags & PM_OPTION_OUTPUT) && !strncmp(key, t[k].name, strlen(key)))
+			return 1;
+	return 0;
 }
 
 int batch_parse_args(int argc, char **argv, struct batch_args *a, int *help)
@@ -274,14 +276,13 @@ static void read_job(const cJSON *o, const char *where, const char *threads, str
 
 		if (!strcmp(key, "id") || !strcmp(key, "command") || !strcmp(key, "data"))
 			continue;
-		/* getopt takes an abbreviation too ("he" for help, which would
-		 * print and exit): a key that begins one is refused as well */
-		for (size_t k = 0; k < sizeof(not_job_options) / sizeof(*not_job_options); k++)
-			if (*key && !strncmp(key, not_job_options[k], strlen(key))) {
-				j->error = job_errorf("%s: \"%s\" is not an option of a batch job: the "
-						      "model goes into the results", where, key);
-				return;
-			}
+		/* the parser takes an abbreviation too: a key that begins
+		 * an output option is refused as well */
+		if (output_key(key)) {
+			j->error = job_errorf("%s: \"%s\" is not an option of a batch job: the "
+					      "model goes into the results", where, key);
+			return;
+		}
 		if (!strcmp(key, "spec") && cJSON_IsString(v) && !*v->valuestring) {
 			j->error = job_errorf("%s: \"spec\" must be a file name or an object, not "
 					      "empty", where);

@@ -5,7 +5,7 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include "perfmodel/perfmodel.h"
+#include "perfmodel/options.h"
 
 /* EXIT_INTERRUPTED: 128 + SIGINT, as a shell reports a run stopped by ^C */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
@@ -105,6 +105,7 @@ struct role_flags {
 	const char *spec_json, *spec_name;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
+/* (pm_options_spec builds it: fit's options and these are one set of roles) */
 
 /* The options of every command that reads measurements (fit, select,
  * sweep, eval, lif): the file's format and how runs become rows
@@ -157,11 +158,6 @@ void print_exact(FILE *f, double v);
  * and returns EXIT_FAIL. */
 int print_document(pm_status st, char **doc, const pm_error *err);
 
-/* The candidates 'perfmodel select' and 'fit --form auto' try without
- * --forms and --loss (cmd_fit.c runs both; cmd_select.c has select's help). */
-#define SELECT_DEFAULT_FORMS "additive,multiplicative,discover"
-#define SELECT_DEFAULT_LOSSES "mae,log"
-
 /* What fit_command runs. */
 enum fit_mode { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
 
@@ -182,10 +178,6 @@ struct fit_sink {
 	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
 };
 int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
-/* fit's, select's and discover's options, for getopt_long: what batch
- * checks the options of every --each-region job with (batch.c). */
-#define FIT_SHORT_OPTIONS ":o:qh"
-extern const struct option *const fit_long_options;
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */

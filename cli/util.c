@@ -143,12 +143,12 @@ int parse_uint(const char *text, unsigned long long max, unsigned long long *out
 
 int engine_option(const char *cmd, const char *name, pm_fit_options *o)
 {
-	if (!strcmp(name, "varpro"))
-		o->engine = PM_ENGINE_VARPRO;
-	else if (!strcmp(name, "de"))
-		o->engine = PM_ENGINE_DE;
-	else
-		return usage_error(cmd, "--engine must be varpro or de, not '%s'", name);
+	pm_options set = { .fit = *o };
+	pm_error err;
+
+	if (pm_options_set(&set, "engine", name, &err))
+		return usage_error(cmd, "%s", err.msg);
+	o->engine = set.fit.engine;
 	return 0;
 }
 
@@ -280,88 +280,35 @@ int kind_options(const char *cmd, pm_read_options *ro, const char *target_kind, 
 	return 0;
 }
 
-/* --target-kind, --resource and --per over the spec's own (each flag
- * given replaces the spec file's). */
-static pm_status target_kind_flags(const struct role_flags *r, pm_spec *s, pm_error *err)
-{
-	pm_target_kind kind = pm_spec_target_kind(s);
-
-	if (!r->target_kind && !r->resource && !r->per)
-		return PM_OK;
-	if (r->target_kind && pm_target_kind_from_name(r->target_kind, &kind, err))
-		return PM_EINVAL;
-	return pm_spec_set_target_kind(s, kind, r->resource ? r->resource : pm_spec_resource(s),
-				       r->per ? r->per : pm_spec_per(s), err);
-}
-
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err)
 {
-	pm_spec *s = NULL;
-	pm_status st;
+	const pm_options o = { .spec_path = r->spec_path, .target = r->target,
+			       .extrinsic = r->extrinsic, .intrinsic = r->intrinsic,
+			       .categorical = r->categorical, .form = r->form,
+			       .ignore = r->ignore, .target_kind = r->target_kind,
+			       .resource = r->resource, .per = r->per,
+			       .spec_json = r->spec_json, .spec_name = r->spec_name };
 
-	st = r->spec_json ? pm_spec_parse(r->spec_json, r->spec_name, &s, err)
-	     : r->spec_path ? pm_spec_read_file(r->spec_path, &s, err) : pm_spec_new(&s, err);
-	if (st)
-		return st;
-	if ((r->target && (st = pm_spec_set_target(s, r->target, err))) ||
-	    (r->extrinsic && (st = pm_spec_add_names(s, PM_SPEC_EXTRINSIC, r->extrinsic, err))) ||
-	    (r->intrinsic && (st = pm_spec_add_names(s, PM_SPEC_INTRINSIC, r->intrinsic, err))) ||
-	    (r->categorical &&
-	     (st = pm_spec_add_names(s, PM_SPEC_CATEGORICAL, r->categorical, err))) ||
-	    (r->form && (st = pm_spec_set_form(s, r->form, err))) ||
-	    (r->ignore && (st = pm_spec_ignore(s, r->ignore, err))) ||
-	    (st = target_kind_flags(r, s, err))) {
-		pm_spec_free(s);
-		return st;
-	}
-	*out = s;
-	return PM_OK;
+	return pm_options_spec(&o, out, err);
 }
 
 int parse_read_option(const char *cmd, int c, const char *v, pm_read_options *o)
 {
-	unsigned long long u;
+	/* the long names of OPT_READ_FORMAT... in their order (cli.h) */
+	static const char *const name[] = { "format", "aggregate", "drop-first", "throughput",
+					    "per", "name-pattern", "region", "metric", "weights",
+					    "inclusive", "scaling" };
+	pm_options set = { .read = *o };
+	pm_error err;
 
-	switch (c) {
-	case OPT_READ_FORMAT:
-		if (pm_format_from_name(v, &o->format, NULL))
-			return usage_error(cmd, "--format '%s': expected auto, csv, hyperfine, "
-					   "gbench, extrap, extrap-json, extrap-jsonl or cube", v);
-		return 0;
-	case OPT_READ_AGGREGATE:
-		if (pm_aggregate_from_name(v, &o->aggregate, NULL))
-			return usage_error(cmd, "--aggregate '%s': expected median, mean, min or "
-					   "none", v);
-		return 0;
-	case OPT_READ_DROP_FIRST:
-		if (parse_uint(v, 1000000, &u))
-			return usage_error(cmd, "--drop-first '%s': expected a whole number >= 0", v);
-		o->drop_first = (unsigned)u;
-		return 0;
-	case OPT_READ_THROUGHPUT: o->throughput = v; return 0;
-	case OPT_READ_PER: o->per = v; return 0;
-	case OPT_READ_NAME_PATTERN: o->name_pattern = v; return 0;
-	case OPT_READ_REGION: o->region = v; return 0;
-	case OPT_READ_METRIC: o->metric = v; return 0;
-	case OPT_READ_INCLUSIVE: o->inclusive = 1; return 0;
-	case OPT_READ_SCALING:
-		if (!strcmp(v, "weak"))
-			o->scaling = PM_SCALING_WEAK;
-		else if (!strcmp(v, "strong"))
-			o->scaling = PM_SCALING_STRONG;
-		else if (!strcmp(v, "each"))
-			o->scaling = PM_SCALING_EACH;
-		else
-			return usage_error(cmd, "--scaling '%s': expected weak, strong or each", v);
-		return 0;
-	case OPT_READ_WEIGHTS:
-		if (strcmp(v, "none") && strcmp(v, "inverse-variance"))
-			return usage_error(cmd, "--weights '%s': expected none or inverse-variance",
-					   v);
-		o->weights = strcmp(v, "none") ? PM_WEIGHTS_INVERSE_VARIANCE : PM_WEIGHTS_NONE;
-		return 0;
-	}
-	return -1;
+	_Static_assert(sizeof(name) / sizeof(*name) == OPT_READ_SCALING - OPT_READ_FORMAT + 1,
+		       "a name for each read option");
+	if (c < OPT_READ_FORMAT || c > OPT_READ_SCALING)
+		return -1;
+	if (pm_options_set(&set, name[c - OPT_READ_FORMAT], v, &err))
+		return usage_error(cmd, "%s", err.msg);
+	*o = set.read;
+	return 0;
 }
 
 /* The spread of the weights says how much they matter. */

@@ -146,6 +146,8 @@ static PyMethodDef module_methods[] = {
 	{ "_loads", py_loads, METH_VARARGS, "load a model.json text" },
 	{ "_is_scheme", py_is_scheme, METH_VARARGS, "whether validate= names a scheme, not a file" },
 	{ "_inspect", pmpy_inspect, METH_VARARGS, "what an input holds (pm_inspect_to_json)" },
+	{ "_option_table", pmpy_option_table, METH_NOARGS,
+	  "the options of fit, select and discover: [(name, takes_value, flags)]" },
 	{ "cpu_count", py_cpu_count, METH_NOARGS, "the CPUs online (threads=0 uses them all)" },
 	{ NULL, NULL, 0, NULL },
 };
@@ -168,7 +170,10 @@ PyMODINIT_FUNC PyInit__perfmodel(void)
 		"line and column (None where it has no place).", PyExc_ValueError, NULL);
 	if (!error_type || PyModule_AddObjectRef(mod, "Error", error_type) < 0 ||
 	    PyModule_AddObjectRef(mod, "CModel", (PyObject *)&pmpy_model_type) < 0 ||
-	    PyModule_AddStringConstant(mod, "version", pm_version()) < 0) {
+	    PyModule_AddStringConstant(mod, "version", pm_version()) < 0 ||
+	    PyModule_AddIntConstant(mod, "OPTION_IDENTITY", PM_OPTION_IDENTITY) < 0 ||
+	    PyModule_AddIntConstant(mod, "OPTION_OUTPUT", PM_OPTION_OUTPUT) < 0 ||
+	    PyModule_AddIntConstant(mod, "OPTION_HELP", PM_OPTION_HELP) < 0) {
 		Py_DECREF(mod);
 		return NULL;
 	}

@@ -11,7 +11,7 @@
 
 #include <signal.h>
 
-#include "perfmodel/perfmodel.h"
+#include "perfmodel/options.h"
 
 /* ---- _perfmodel.c ---- */
 /* Raise perfmodel.Error from err (its message and place); returns NULL. */
@@ -34,19 +34,22 @@ extern PyTypeObject pmpy_model_type;
 /* A CModel owning m (freed with it; freed here when it cannot be made). */
 PyObject *pmpy_model_wrap(pm_model *m);
 
-/* ---- options.c: the options dict of perfmodel/__init__.py ---- */
-/* The string at key: 1 and *out (alive as long as the dict), 0 when key is
- * absent, -1 with perfmodel.Error naming key for a string with a NUL, which
- * C would cut short (or another exception: not a str or bytes). */
-int pmpy_opt_str(PyObject *o, const char *key, const char **out);
-int pmpy_opt_u64(PyObject *o, const char *key, uint64_t *out);
-int pmpy_opt_uint(PyObject *o, const char *key, unsigned *out);
-/* The structs of the options: -1 with a Python exception, or with *st and
- * err filled by the library (a name it does not know). */
-int pmpy_fit_options(PyObject *o, pm_fit_options *fo, pm_status *st, pm_error *err);
-int pmpy_read_options(PyObject *o, pm_read_options *ro, pm_status *st, pm_error *err);
-int pmpy_build_spec(PyObject *o, pm_spec **out, pm_status *st, pm_error *err);
-int pmpy_candidates(PyObject *o, pm_candidate **out, size_t *n, pm_status *st, pm_error *err);
+/* ---- options.c: the options of perfmodel/__init__.py, as words ---- */
+/* An argument vector the library parses (pm_options_parse): argv[0] the
+ * command, then the words; all in memory of its own (malloc: a call left
+ * running after Ctrl-C outlives the Python objects). */
+struct pmpy_words {
+	int argc;
+	char **argv;
+	char *text;
+};
+/* list (of str or bytes) after command into *w: 0, or -1 with an exception
+ * (perfmodel.Error naming a word with a NUL, which C would cut short, by
+ * label, or NULL: by its option's name). */
+int pmpy_argv(PyObject *list, const char *command, const char *label, struct pmpy_words *w);
+void pmpy_words_free(struct pmpy_words *w);
+/* _option_table(): the option table as [(name, takes_value, flags)]. */
+PyObject *pmpy_option_table(PyObject *mod, PyObject *unused);
 
 /* ---- fit_call.c: the module's _fit and _inspect ---- */
 PyObject *pmpy_fit(PyObject *mod, PyObject *args);

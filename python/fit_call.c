@@ -1,6 +1,6 @@
-/* perfmodel.fit, select, discover and inspect: the options dict made into
- * the library's structs (options.c), the call, and its result as Python
- * objects; Ctrl-C as interrupt.c says. */
+/* perfmodel.fit, select, discover and inspect: the words of the options
+ * parsed by the library (options.c, perfmodel/options.h), the call, and its
+ * result as Python objects; Ctrl-C as interrupt.c says. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,63 +10,16 @@
  * A call left running after a KeyboardInterrupt (interrupt.c) outlives the
  * Python objects its options came from: its job holds copies. */
 
-/* The strings a job points to: nfixed pointers to them, then nmore more
- * each stride bytes after the one before (an array's, or a member of an
- * array of structs). */
-struct texts {
-	const char **const *fixed;
-	size_t nfixed;
-	const char **more;
-	size_t nmore, stride;
-};
-
-static const char **text_at(const struct texts *t, size_t i)
-{
-	return i < t->nfixed ? t->fixed[i]
-			     : (const char **)((char *)t->more + (i - t->nfixed) * t->stride);
-}
-
-/* Each of the strings of t (NULL stays NULL) copied into one block,
- * *block, and repointed there. 0, or -1 with MemoryError. */
-static int own_texts(const struct texts *t, char **block)
-{
-	size_t size = 1, n = t->nfixed + t->nmore;
-	char *at;
-
-	for (size_t i = 0; i < n; i++)
-		size += *text_at(t, i) ? strlen(*text_at(t, i)) + 1 : 0;
-	if (!(at = *block = malloc(size))) {
-		PyErr_NoMemory();
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (*text_at(t, i)) {
-			size_t len = strlen(*text_at(t, i)) + 1;
-
-			*text_at(t, i) = memcpy(at, *text_at(t, i), len);
-			at += len;
-		}
-	return 0;
-}
-
-/* The members of read options that point to strings, for struct texts. */
-#define READ_TEXTS(ro) &(ro)->target, &(ro)->throughput, &(ro)->per, &(ro)->name_pattern, \
-		       &(ro)->region, &(ro)->metric
-
-enum { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
-
 struct fit_job {
-	int mode;
+	struct pmpy_words words;	/* what o points into */
+	char *spec_json;		/* a dict spec's text, or NULL */
+	pm_options o;
 	pm_source src;
 	pm_spec *s;
-	pm_fit_options fo;
-	pm_discover_options dopt;
-	pm_validation v;
 	pm_candidate *cand;
 	size_t ncand;
-	unsigned nseeds;
+	char *names;		/* what cand points into */
 	pm_model *warm;		/* the warm start, owned: loaded, or a copy */
-	char *strings;		/* what src and cand point to */
 	volatile sig_atomic_t stop;
 	pm_fit_result *r;	/* the result */
 	pm_status st;
@@ -76,12 +29,14 @@ struct fit_job {
 static void fit_run(void *job)
 {
 	struct fit_job *j = job;
+	pm_options *o = &j->o;
 
-	j->st = j->mode == MODE_SELECT
-		? pm_select_file(&j->src, j->s, &j->fo, j->cand, j->ncand, &j->v, &j->r, &j->err)
-		: j->mode == MODE_DISCOVER
-		? pm_discover_file(&j->src, j->s, &j->fo, &j->dopt, j->nseeds, &j->r, &j->err)
-		: pm_fit_file(&j->src, j->s, &j->fo, j->nseeds, &j->r, &j->err);
+	j->st = o->command == PM_COMMAND_SELECT
+		? pm_select_file(&j->src, j->s, &o->fit, j->cand, j->ncand, &o->select_validation,
+				 &j->r, &j->err)
+		: o->command == PM_COMMAND_DISCOVER
+		? pm_discover_file(&j->src, j->s, &o->fit, &o->discover, o->nseeds, &j->r, &j->err)
+		: pm_fit_file(&j->src, j->s, &o->fit, o->nseeds, &j->r, &j->err);
 }
 
 static void fit_drop(void *job)
@@ -90,88 +45,68 @@ static void fit_drop(void *job)
 
 	pm_fit_result_free(j->r);
 	free(j->cand);
+	free(j->names);
 	pm_spec_free(j->s);
 	pm_model_free(j->warm);
-	free(j->strings);
+	pm_options_clear(&j->o);
+	pmpy_words_free(&j->words);
+	free(j->spec_json);
 	free(j);
 }
 
 /* The warm start: a Model's (a copy: the Model may be gone before an
- * abandoned fit ends) or a file's. -1 with an exception, or *st and err. */
-static int warm_start(PyObject *o, struct fit_job *j)
+ * abandoned fit ends), or the file of --warm-start. */
+static pm_status warm_start(PyObject *w, struct fit_job *j)
 {
-	PyObject *w = PyDict_GetItemString(o, "warm_start");
-	const char *path;
 	char *json = NULL;
 
-	if (w && PyObject_TypeCheck(w, &pmpy_model_type)) {
+	if (w != Py_None) {
 		j->st = pm_model_to_json(((pmpy_model *)w)->m, &json, &j->err);
 		if (!j->st)
 			j->st = pm_model_load_string(json, "warm_start", &j->warm, &j->err);
 		free(json);
-	} else if (w) {
-		if (pmpy_opt_str(o, "warm_start", &path) < 0)
-			return -1;
-		j->st = pm_model_load_file(path, &j->warm, &j->err);
+	} else if (j->o.warm_start) {
+		j->st = pm_model_load_file(j->o.warm_start, &j->warm, &j->err);
 	}
-	j->fo.warm_start = j->warm;
-	return j->st ? -1 : 0;
+	j->o.fit.warm_start = j->warm;
+	return j->st;
 }
 
-/* The options of a discovery and a validation, besides pmpy_fit_options':
- * -1 with an exception, or with *st and err filled. */
-static int more_options(PyObject *o, struct fit_job *j)
-{
-	const char *scheme;
-	uint64_t seed = 1;
-
-	if (pmpy_opt_uint(o, "nseeds", &j->nseeds) < 0 ||
-	    pmpy_opt_uint(o, "max_terms", &j->dopt.max_terms) < 0 ||
-	    pmpy_opt_uint(o, "beam", &j->dopt.beam) < 0 ||
-	    pmpy_opt_uint(o, "top", &j->dopt.top) < 0 ||
-	    pmpy_opt_uint(o, "refine", (unsigned *)&j->dopt.refine) < 0 ||
-	    pmpy_opt_str(o, "validate", &scheme) < 0 || pmpy_opt_u64(o, "validate_seed", &seed) < 0)
-		return -1;
-	if (j->fo.threads > pm_cpu_count())
-		j->fo.threads = pm_cpu_count();	/* as perfmodel fit: more only take turns */
-	if (scheme) {
-		if ((j->st = pm_validation_parse(scheme, &j->v, &j->err)))
-			return -1;
-		j->v.seed = seed;
-	}
-	if (j->mode == MODE_FIT)
-		j->fo.validate = j->v;
-	j->dopt.validate = j->v;
-	return 0;
-}
+static const char *const command_name[] = { "fit", "select", "discover" };
 
 /* The job of _fit's arguments; NULL with an exception. */
-static struct fit_job *fit_job(int mode, const char *path, PyObject *o)
+static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json, PyObject *warm)
 {
 	struct fit_job *j = calloc(1, sizeof(*j));
+	pm_options *o;
 
 	if (!j)
 		return (void *)PyErr_NoMemory();
-	*j = (struct fit_job){ .mode = mode, .dopt = pm_discover_options_default(),
-			       .v = { .scheme = PM_SCHEME_NONE }, .nseeds = 1 };
-	j->src.path = path;
-	if (pmpy_fit_options(o, &j->fo, &j->st, &j->err) < 0 || more_options(o, j) < 0 ||
-	    warm_start(o, j) < 0 || pmpy_opt_str(o, "test_path", &j->src.test_path) < 0 ||
-	    pmpy_read_options(o, &j->src.read, &j->st, &j->err) < 0 ||
-	    pmpy_build_spec(o, &j->s, &j->st, &j->err) < 0 ||
-	    (mode == MODE_SELECT && pmpy_candidates(o, &j->cand, &j->ncand, &j->st, &j->err) < 0))
+	if (pmpy_argv(words, command_name[mode], NULL, &j->words) < 0)
 		goto fail;
-	j->fo.stop = &j->stop;
-	{
-		const char **const fixed[] = { &j->src.path, &j->src.test_path,
-					       READ_TEXTS(&j->src.read) };
-		const struct texts t = { fixed, sizeof(fixed) / sizeof(fixed[0]),
-					 j->cand ? &j->cand[0].form : NULL, j->ncand,
-					 sizeof(*j->cand) };
-
-		if (own_texts(&t, &j->strings) < 0)
-			goto fail;
+	if (spec_json && !(j->spec_json = strdup(spec_json))) {
+		PyErr_NoMemory();
+		goto fail;
 	}
+	o = &j->o;
+	*o = pm_options_default((pm_command)mode);
+	o->spec_json = j->spec_json;
+	o->spec_name = "spec";
+	if ((j->st = pm_options_parse(o, j->words.argc, j->words.argv, &j->err)))
+		goto fail;
+	if (o->help || (o->json | o->quiet) || o->plot_dir || strcmp(o->output, "model.json")) {
+		pmpy_raise_message("perfmodel.%s: --help, -o, --json, --quiet and --plot-dir are "
+				   "the command line's", command_name[mode]);
+		goto fail;
+	}
+	if (o->fit.threads > pm_cpu_count())
+		o->fit.threads = pm_cpu_count();	/* as perfmodel fit: more only take turns */
+	j->src = (pm_source){ .path = o->data, .test_path = o->test_path, .read = o->read };
+	o->fit.stop = &j->stop;
+	if (warm_start(warm, j) || (j->st = pm_options_spec(o, &j->s, &j->err)) ||
+	    (o->command == PM_COMMAND_SELECT &&
+	     (j->st = pm_options_candidates(o, &j->cand, &j->ncand, &j->names, &j->err))))
+		goto fail;
 	return j;
 fail:
 	if (!PyErr_Occurred())
@@ -227,49 +162,59 @@ static PyObject *discovery_dict(const pm_discovery *x)
 
 /* fit's result: (model, extra), extra None after a fit, select's candidates
  * (a list of dicts) or discover's search (a dict). */
-static PyObject *fit_result(int mode, pm_fit_result *r, const pm_candidate *cand)
+static PyObject *fit_result(pm_command mode, pm_fit_result *r, const pm_candidate *cand)
 {
-	PyObject *extra = mode == MODE_SELECT
+	PyObject *extra = mode == PM_COMMAND_SELECT
 		? pmpy_list_of(r->ncand, candidate_item, &(struct selection_ctx){ r, cand })
-		: mode == MODE_DISCOVER ? discovery_dict(r->discovery) : Py_NewRef(Py_None);
+		: mode == PM_COMMAND_DISCOVER ? discovery_dict(r->discovery) : Py_NewRef(Py_None);
 	PyObject *m, *ret;
 
 	if (!extra)
 		return NULL;
 	m = pmpy_model_wrap(r->model);
 	r->model = NULL;
-	ret = m ? Py_BuildValue("(NO)", m, extra) : NULL;
+	ret = m ? Py_BuildValue("(NOi)", m, extra, (int)mode) : NULL;
 	Py_DECREF(extra);
 	return ret;
 }
 
-/* _fit(mode, path, options): perfmodel fit, select or discover of the
- * measurements at path. Returns (model, extra), as fit_result. */
+/* _fit(mode, words, spec_json, warm): perfmodel fit, select or discover
+ * (mode 0, 1, 2) of the words, as the command line's (the data after
+ * "--"), with a dict spec's text (or None) and a Model to start from (or
+ * None). Returns (model, extra, the command run), as fit_result. */
 PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 {
 	int mode;
-	PyObject *path, *o, *ret;
+	PyObject *words, *warm, *ret;
+	const char *spec_json;
+	Py_ssize_t len = 0;
 	struct fit_job *j;
 
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "iO&O!", &mode, PyUnicode_FSConverter, &path, &PyDict_Type,
-			      &o))
+	if (!PyArg_ParseTuple(args, "iO!z#O", &mode, &PyList_Type, &words, &spec_json, &len,
+			      &warm))
 		return NULL;
-	j = fit_job(mode, PyBytes_AS_STRING(path), o);
-	Py_DECREF(path);
+	if (mode < PM_COMMAND_FIT || mode > PM_COMMAND_DISCOVER ||
+	    (warm != Py_None && !PyObject_TypeCheck(warm, &pmpy_model_type))) {
+		PyErr_SetString(PyExc_TypeError, "_fit: mode 0, 1 or 2, warm a CModel or None");
+		return NULL;
+	}
+	if (spec_json && strlen(spec_json) != (size_t)len)
+		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
+					  strlen(spec_json));
+	j = fit_job(mode, words, spec_json, warm);
 	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop) < 0)
 		return NULL;
-	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->mode, j->r, j->cand);
+	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->o.command, j->r, j->cand);
 	fit_drop(j);
 	return ret;
 }
 
 /* ---- inspect --------------------------------------------------------------------- */
 struct inspect_job {
-	pm_read_options ro;
-	const char *path;
-	char *strings;		/* what path, ro and key point to */
-	const char **key;	/* NULL, or the key's names, NULL-terminated */
+	struct pmpy_words words, keys;	/* what o and ro point into */
+	pm_options o;		/* the words parsed */
+	pm_read_options ro;	/* o's reading, with its target and the key */
 	char *doc;		/* the result */
 	pm_status st;
 	pm_error err;
@@ -279,84 +224,63 @@ static void inspect_run(void *job)
 {
 	struct inspect_job *j = job;
 
-	j->st = pm_inspect_to_json(j->path, &j->ro, &j->doc, &j->err);
+	j->st = pm_inspect_to_json(j->o.data, &j->ro, &j->doc, &j->err);
 }
 
 static void inspect_drop(void *job)
 {
 	struct inspect_job *j = job;
 
-	free(j->strings);
-	free(j->key);
+	pm_options_clear(&j->o);
+	pmpy_words_free(&j->words);
+	pmpy_words_free(&j->keys);
 	free(j->doc);
 	free(j);
 }
 
 /* The job of _inspect's arguments; NULL with an exception. */
-static struct inspect_job *inspect_job(const char *path, PyObject *o, PyObject *keys)
+static struct inspect_job *inspect_job(PyObject *words, PyObject *keys)
 {
 	struct inspect_job *j = calloc(1, sizeof(*j));
-	Py_ssize_t n = 0;
 
 	if (!j)
 		return (void *)PyErr_NoMemory();
-	if (keys != Py_None && (n = PyList_Size(keys)) < 0)
+	if (pmpy_argv(words, "inspect", NULL, &j->words) < 0 ||
+	    (keys != Py_None && pmpy_argv(keys, "key", "key", &j->keys) < 0))
 		goto fail;
-	if (keys != Py_None && !(j->key = calloc((size_t)n + 1, sizeof(*j->key)))) {
-		PyErr_NoMemory();
-		goto fail;
-	}
-	for (Py_ssize_t i = 0; i < n; i++) {
-		Py_ssize_t len;
-
-		if (!(j->key[i] = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(keys, i), &len)))
-			goto fail;
-		if (strlen(j->key[i]) != (size_t)len) {
-			pmpy_raise_message("key: contains a NUL character");
-			goto fail;
-		}
-	}
-	if (pmpy_read_options(o, &j->ro, &j->st, &j->err) < 0 ||
-	    pmpy_opt_str(o, "target", &j->ro.target) < 0) {
-		if (!PyErr_Occurred())
-			pmpy_raise(&j->err);
+	j->o = pm_options_default(PM_COMMAND_FIT);
+	if ((j->st = pm_options_parse(&j->o, j->words.argc, j->words.argv, &j->err))) {
+		pmpy_raise(&j->err);
 		goto fail;
 	}
-	j->ro.key = j->key;
-	j->path = path;
-	{
-		const char **const fixed[] = { &j->path, READ_TEXTS(&j->ro) };
-		const struct texts t = { fixed, sizeof(fixed) / sizeof(fixed[0]), j->key, (size_t)n,
-					 sizeof(*j->key) };
-
-		if (own_texts(&t, &j->strings) < 0)
-			goto fail;
-	}
+	j->ro = j->o.read;
+	j->ro.target = j->o.target;
+	/* --per: time = per/throughput as it is read, whatever the kind */
+	j->ro.per = j->o.read.per ? j->o.read.per : j->o.per;
+	/* the key's names after the word "key" (argv[0]), NULL-terminated */
+	j->ro.key = keys != Py_None ? (const char **)j->keys.argv + 1 : NULL;
 	return j;
 fail:
 	inspect_drop(j);
 	return NULL;
 }
 
-/* _inspect(path, options, key): pm_inspect_to_json's text (perfmodel.inspect
- * parses it); options as _fit's read options, "target", and key a list of
- * column names or None. */
+/* _inspect(words, key): pm_inspect_to_json's text (perfmodel.inspect parses
+ * it) of the data after "--" in words, read as fit's reading options in
+ * words say; key a list of column names or None. */
 PyObject *pmpy_inspect(PyObject *mod, PyObject *args)
 {
-	PyObject *path, *o, *keys, *ret = NULL;
+	PyObject *words, *keys, *ret = NULL;
 	struct inspect_job *j;
 
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "O&O!O", PyUnicode_FSConverter, &path, &PyDict_Type, &o,
-			      &keys))
+	if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &words, &keys))
 		return NULL;
 	if (keys != Py_None && !PyList_Check(keys)) {
-		Py_DECREF(path);
 		PyErr_SetString(PyExc_TypeError, "_inspect: key must be a list or None");
 		return NULL;
 	}
-	j = inspect_job(PyBytes_AS_STRING(path), o, keys);
-	Py_DECREF(path);
+	j = inspect_job(words, keys);
 	if (!j || pmpy_run_watched(inspect_run, inspect_drop, j, NULL) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : PyUnicode_FromString(j->doc);

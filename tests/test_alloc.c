@@ -13,7 +13,7 @@
 #include "alloc_fail.h"
 #include "leak_check.h"
 #include "synth.h"
-#include "perfmodel/perfmodel.h"
+#include "perfmodel/options.h"
 
 PM_LEAK_CHECKED_SUITE(alloc);
 
@@ -86,6 +86,33 @@ static pm_status op_load(const struct job *j, pm_error *err)
 	pm_dataset_free(points);
 	pm_model_free(cm);
 	pm_model_free(m);
+	return st;
+}
+
+/* fit's options parsed (the spec file's text read to look for its form),
+ * their spec and a selection's candidates, all freed; an allocation that
+ * failed is never taken for a spec without a form. */
+static pm_status op_options(const struct job *j, pm_error *err)
+{
+	char *argv[] = { "fit", "--spec", (char *)j->config_path, "--seed=3", "--loss=mae",
+			 "d.csv", NULL };
+	pm_options o = pm_options_default(PM_COMMAND_FIT);
+	pm_spec *s = NULL;
+	pm_candidate *c = NULL;
+	char *names = NULL;
+	size_t n;
+	pm_status st = pm_options_parse(&o, 6, argv, err);
+
+	if (!st && o.command != PM_COMMAND_FIT)
+		st = PM_EINVAL;
+	if (!st)
+		st = pm_options_spec(&o, &s, err);
+	if (!st)
+		st = pm_options_candidates(&o, &c, &n, &names, err);
+	free(c);
+	free(names);
+	pm_spec_free(s);
+	pm_options_clear(&o);
 	return st;
 }
 
@@ -222,6 +249,20 @@ static pm_dataset *parse(const char *csv)
 
 	cr_assert_eq(pm_dataset_parse_csv(csv, strlen(csv), "a.csv", &d, NULL), PM_OK);
 	return d;
+}
+
+Test(alloc, every_failure_in_parsing_options_is_enomem_and_leaks_nothing)
+{
+	char path[] = "/tmp/pm_alloc_specXXXXXX";
+	int fd = mkstemp(path);
+	const char spec[] = "{\"target\": \"t\", \"intrinsic\": [\"n\"], \"form\": \"additive\"}";
+	struct job j = { .config_path = path };
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, spec, sizeof(spec) - 1), (ssize_t)sizeof(spec) - 1);
+	close(fd);
+	cr_expect_gt(exhaust(op_options, &j), 5);
+	unlink(path);
 }
 
 Test(alloc, every_failure_in_a_document_is_enomem_and_leaks_nothing)

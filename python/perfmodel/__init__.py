@@ -33,17 +33,18 @@ __version__ = _perfmodel.version
 _FIT, _SELECT, _DISCOVER = 0, 1, 2
 
 
-# ---- options: the CLI's long options, checked as perfmodel fit checks them --
+# ---- options: the command line's words, parsed by the library --------------
+# The table, each value's checks and the checks together are the library's
+# (perfmodel/options.h), as perfmodel fit's; here only the Python types.
 
-def _whole(lo, hi, want):
-    def conv(name, v):
-        if isinstance(v, bool) or not isinstance(v, (int, str, np.integer)):
-            raise _error(f"{name}={v!r}: expected {want}")
-        text = str(v)
-        if not (text.isascii() and text.isdigit()) or not lo <= int(text) <= hi:
-            raise _error(f"{name}={v!r}: expected {want}")
-        return int(text)
-    return conv
+# name -> (takes a value, flags), the CLI's long options
+_TABLE = {name: (takes, flags) for name, takes, flags in _perfmodel._option_table()}
+_NOT_PYTHON = _perfmodel.OPTION_OUTPUT | _perfmodel.OPTION_HELP
+# Python spellings of options whose CLI name is a keyword; polish= and
+# intervals= are --no-polish and --no-intervals turned around
+_ALIASES = {"lam": "lambda", "lambda_": "lambda"}
+_TURNED = {"polish": "no-polish", "intervals": "no-intervals"}
+_LISTS = ("extrinsic", "intrinsic", "categorical", "ignore", "workers", "forms")
 
 
 def _number(ok, want):
@@ -57,14 +58,6 @@ def _number(ok, want):
         if not (np.isfinite(x) and ok(x)):
             raise _error(f"{name}={v!r}: expected {want}")
         return x
-    return conv
-
-
-def _choice(*values):
-    def conv(name, v):
-        if v not in values:
-            raise _error(f"{name}={v!r}: expected " + ", ".join(values[:-1]) + " or " + values[-1])
-        return v
     return conv
 
 
@@ -98,281 +91,81 @@ def _flag(name, v):
     return bool(v)
 
 
-def _mutation(name, v):
-    want = "F or (LO, HI) with 0 <= LO <= HI <= 2"
-    pair = v if isinstance(v, (list, tuple)) else str(v).split(",") if isinstance(v, str) else [v]
-    if len(pair) == 1:
-        pair = [pair[0], pair[0]]
-    if len(pair) != 2:
-        raise _error(f"{name}={v!r}: expected {want}")
-    lo, hi = (_number(lambda x: True, want)(name, x) for x in pair)
-    if not 0 <= lo <= hi <= 2:
-        raise _error(f"{name}={v!r}: expected {want}")
-    return lo, hi
-
-
-_UINT64 = 2**64 - 1
-# name -> converter; names as the CLI's long options, '-' as '_'
-_OPTIONS = {
-    # roles
-    "target": _text, "extrinsic": _names, "intrinsic": _names, "categorical": _names,
-    "ignore": _names, "workers": _names, "target_kind": _text, "resource": _text,
-    "per": _text, "form": _choice("additive", "multiplicative", "auto"), "formula": _text,
-    # the fit
-    "engine": _choice("varpro", "de"), "scale": _choice("auto", "none"),
-    "seed": _whole(0, _UINT64, "a whole number >= 0"),
-    "seeds": _whole(1, 10000, "a whole number from 1 to 10000"),
-    "threads": _whole(1, 1024, "a whole number from 1 to 1024"),
-    "maxiter": _whole(1, 100000000, "a whole number >= 1"),
-    "popsize": _whole(1, 100000, "a whole number >= 1"),
-    "tol": _number(lambda x: x >= 0, "a number >= 0"),
-    "atol": _number(lambda x: x >= 0, "a number >= 0"),
-    "mutation": _mutation,
-    "recombination": _number(lambda x: 0 <= x <= 1, "a number in [0, 1]"),
-    "polish": _flag, "intervals": _flag, "warm_start": None,
-    "loss": None, "reg": _choice("none", "l1", "l2"),
-    "lambda": _number(lambda x: x >= 0, "a number >= 0"),
-    "lambda_power": _number(lambda x: x >= 0, "a number >= 0"),
-    # held-out rows
-    "test_fraction": _number(lambda x: 0 < x < 1, "a number between 0 and 1"),
-    "split_seed": _whole(0, _UINT64, "a whole number >= 0"),
-    "test": None, "validate": _text,
-    # reading the measurements (docs/formats.md)
-    "format": _text, "aggregate": _text,
-    "drop_first": _whole(0, 1000000, "a whole number >= 0"),
-    "throughput": _text, "name_pattern": _text, "region": _text, "metric": _text,
-    "weights": _choice("none", "inverse-variance"),
-    "inclusive": _flag, "scaling": _choice("weak", "strong", "each"),
-    "drop_incomplete": _flag,
-    # selection
-    "forms": _names, "cv": _whole(2, 1000000, "a whole number of folds >= 2"),
-    "cv_seed": _whole(0, _UINT64, "a whole number >= 0"),
-    # discovery
-    "max_terms": _whole(1, 6, "a whole number from 1 to 6"),
-    "beam": _whole(1, 64, "a whole number from 1 to 64"),
-    "top": _whole(1, 100, "a whole number from 1 to 100"),
-    "refine": _flag,
-}
-# Python spellings of options whose CLI name is a keyword or has a '-'
-_ALIASES = {"lam": "lambda", "lambda_": "lambda", "no_polish": None, "no_intervals": None,
-            "callpath": "region"}
-_SELECT_ONLY = ("forms", "cv", "cv_seed")
-_DISCOVER_ONLY = ("max_terms", "beam", "top", "refine")
+def _scalar(name, v):
+    """A value as the command line's text: a string as it is, a number
+    written back exactly; the library checks it."""
+    if isinstance(v, str):
+        return _no_nul(f"{name}={v!r}", v)
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    raise _wrong_type(f"{name}={v!r}: expected a string or a number")
 
 
 def _normalise(options):
-    """{canonical name: value as given}; unknown names raise Error."""
+    """{CLI name: (key as given, value)}; unknown names raise Error."""
     out = {}
     for key, value in options.items():
-        name = key.replace("-", "_")
-        name = _ALIASES.get(name, name) or name
-        if name in ("no_polish", "no_intervals"):
-            name, value = name[3:], not _flag(key, value)
-        if name not in _OPTIONS:
+        name = _ALIASES.get(key, key.replace("_", "-"))
+        if name in _TURNED:
+            name, value = _TURNED[name], not _flag(key, value)
+        if name not in _TABLE or _TABLE[name][1] & _NOT_PYTHON:
             raise _error(f"unknown option '{key}'")
         if name in out:
             raise _error(f"option '{key}' given twice")
-        out[name] = value
+        out[name] = (key, value)
     return out
 
 
-def _losses(value, many):
-    names = value.split(",") if isinstance(value, str) else value
-    if isinstance(names, (list, tuple)) and all(isinstance(x, str) for x in names):
-        names = [_no_nul(f"loss={value!r}", x) for x in names if x]
-        if names and (len(names) == 1 or many):
-            return names
-    raise _error(f"loss={value!r}: expected " +
-                 ("a list of mae, mse, mape, log" if many else "mae, mse, mape or log"))
-
-
-def _spec_text(spec):
-    """A spec path that is no regular file (a pipe) read once, as its text:
-    looking for its form must not use it up; else the spec as given (a
-    path: a str)."""
-    if spec is None or isinstance(spec, dict):
-        return spec
-    spec = _path("spec", spec)
-    try:
-        if not os.path.isfile(spec) and os.path.exists(spec):
-            with open(spec, encoding="utf-8") as f:
-                return _SpecText(f.read())
-    except (OSError, TypeError, ValueError):
-        pass
-    return spec
-
-
-class _SpecText(str):
-    """A spec's JSON text read from a pipe (_spec_text)."""
-
-
-def _spec_names_form(spec):
-    """Whether the spec (a dict, a file or its text) names a form; one that
-    cannot be read names none here: the C core reports it."""
-    import json
-    if spec is None:
-        return False
-    try:
-        if isinstance(spec, _SpecText):
-            spec = json.loads(spec)
-        elif not isinstance(spec, dict):
-            with open(spec, encoding="utf-8") as f:
-                spec = json.load(f)
-    except (OSError, ValueError, TypeError):
-        return False
-    return isinstance(spec, dict) and ("form" in spec or "formula" in spec)
-
-
-def _options(mode, spec, options, tmp):
-    """The typed options the C core takes, with perfmodel fit's defaults and
-    checks (cli/cmd_fit.c parse_args); data the C core reads is in tmp."""
-    given = _normalise(options)
-    spec = _spec_text(spec)
-    o = {}
-    v = {name: (_OPTIONS[name](name, value) if _OPTIONS[name] else value)
-         for name, value in given.items()}
-    if v.get("form") == "auto":
-        if mode == _DISCOVER:
-            raise _error("discover writes the formula: no form, formula or forms")
-        mode = _SELECT
-        del v["form"]
-    elif mode == _FIT and "form" not in v and "formula" not in v and "warm_start" not in v \
-            and not _spec_names_form(spec):
-        # no form given: the best model it can find, as perfmodel fit
-        if v.get("seeds", 1) > 1:
-            raise _error("seeds repeats the fit of one form: name it (form='additive', as "
-                         "the thesis's tables; form='multiplicative'; formula=TEXT)")
-        mode = _SELECT
-    if mode == _DISCOVER and ("form" in v or "formula" in v or "forms" in v):
-        raise _error("discover writes the formula: no form, formula or forms")
-    if "form" in v and "formula" in v:
-        raise _error("give one of form and formula")
-    if mode == _FIT and any(k in v for k in _SELECT_ONLY):
-        raise _error("forms, cv and cv_seed choose the form: not with a form given (form, "
-                     "formula, the spec's \"form\")")
-    if mode != _DISCOVER and any(k in v for k in _DISCOVER_ONLY):
-        raise _error("max_terms, beam, top and refine are discover's: use perfmodel.discover")
-    if "warm_start" in v and mode != _FIT:
-        raise _error("warm_start refits the form of one model: not with model selection or "
-                     "discover")
-    if v.get("seeds", 1) > 1 and mode == _SELECT:
-        raise _error("seeds repeats one form's fit: not with model selection")
-    if v.get("reg", "none") == "none" and (v.get("lambda", 0) > 0 or v.get("lambda_power", 0) > 0):
-        raise _error("lambda needs reg='l1' or 'l2'")
-    if sum(k in v for k in ("test", "test_fraction", "validate")) > 1:
-        raise _error("test, test_fraction and validate exclude each other")
-    if "throughput" in v and "target_kind" in v:
-        raise _error("throughput turns its column into a time as it is read (a model of "
-                     "time); target_kind fits the target as what it measures: give one of them")
-
-    # roles: a spec file or dict, then the role options (pm_spec setters)
-    if isinstance(spec, _SpecText):
-        o["spec_json"] = str(spec)
-    elif isinstance(spec, dict):
-        import json
-        try:
-            o["spec_json"] = json.dumps(spec, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise _error(f"spec: not JSON: {e}") from None
-    elif spec is not None:
-        o["spec_path"] = spec
-    for k in ("target", "extrinsic", "intrinsic", "categorical", "ignore", "workers",
-              "target_kind", "resource"):
-        if k in v:
-            o[k] = v[k]
-    if "form" in v or "formula" in v:
-        o["form"] = v.get("form", v.get("formula"))
-    # per: the throughput's (time = per/throughput) with throughput, else
-    # the target kind's
-    if "per" in v:
-        o["read_per" if "throughput" in v else "per"] = v["per"]
-    for k in ("format", "aggregate", "drop_first", "throughput", "name_pattern", "region",
-              "metric", "weights"):
-        if k in v:
-            o[k] = v[k]
-    if v.get("inclusive"):
-        o["inclusive"] = 1
-    if v.get("drop_incomplete"):
-        o["drop_incomplete"] = 1
-    if "scaling" in v:
-        o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
-
-    # the fit (the engine's defaults are set in C before these)
-    for k in ("seed", "threads", "maxiter", "popsize", "tol", "atol", "recombination",
-              "test_fraction", "split_seed"):
-        if k in v:
-            o[k] = v[k]
-    if "engine" in v:
-        o["engine"] = 0 if v["engine"] == "varpro" else 1
-    if "scale" in v:
-        o["scale"] = 0 if v["scale"] == "auto" else 1
-    if "reg" in v:
-        o["reg"] = ("none", "l1", "l2").index(v["reg"])
-    if "mutation" in v:
-        o["mutation_lo"], o["mutation_hi"] = v["mutation"]
-    if "lambda" in v:
-        o["lambda_coef"] = o["lambda_power"] = v["lambda"]
-    if "lambda_power" in v:     # wins over lambda
-        o["lambda_power"] = v["lambda_power"]
-    if "polish" in v:
-        o["polish"] = int(v["polish"])
-    if "intervals" in v and not v["intervals"]:
-        o["intervals"] = 0
-    if "seeds" in v:
-        o["nseeds"] = v["seeds"]
-    if "warm_start" in v:
-        w = v["warm_start"]
-        o["warm_start"] = w._c if isinstance(w, Model) else _path("warm_start", w)
-    for k in _DISCOVER_ONLY:
-        if k in v:
-            o[k] = int(v[k])
-    if mode == _DISCOVER and "loss" not in v:
-        o["losses"] = ["mape"]     # discover ranks by relative error: its winner fits so too
-    elif "loss" in v:
-        o["losses"] = _losses(v["loss"], mode == _SELECT)
-    if mode != _SELECT and "losses" in o:
-        o["loss"] = o.pop("losses")[0]
-    if mode == _SELECT:
-        o["forms"] = [x for x in v.get("forms", "additive,multiplicative,discover").split(",")
-                      if x]
-        if not o["forms"]:
-            raise _error(f"forms={v['forms']!r}: expected a form or a list of them")
-        o.setdefault("losses", ["mae", "log"])
-
-    # held-out rows and validation (cli/cmd_fit.c validation_args)
-    scheme = None
-    if "validate" in v:
-        if _perfmodel._is_scheme(v["validate"]):
-            scheme = v["validate"]
-        else:
-            v["test"] = v.pop("validate")
-    if "test" in v:
-        o["test_path"] = _data_path(v["test"], "test", tmp)
-    seed = v.get("seed", 1)
-    if "split_seed" in v and "test_fraction" not in v and \
-            not (mode == _FIT and scheme and scheme.startswith("kfold")):
-        raise _error("split_seed needs test_fraction or validate='kfold'")
-    split_seed = v.get("split_seed", seed)
-    o["split_seed"] = split_seed
-    if mode == _FIT:
-        if scheme:
-            o["validate"], o["validate_seed"] = scheme, split_seed
+def _word(name, key, v, tmp):
+    """The word of one option (None: a flag not given); what is a path or
+    data becomes a path, data written to tmp."""
+    if not _TABLE[name][0]:
+        return f"--{name}" if _flag(key, v) else None
+    if name == "test" or (name == "validate" and not (isinstance(v, str) and _perfmodel._is_scheme(
+            _no_nul(f"{key}={v!r}", v)))):
+        text = _data_path(v, key, tmp)
+    elif name == "warm-start":
+        text = "<Model>" if isinstance(v, Model) else _path(key, v)
+    elif name in _LISTS:
+        text = _names(key, v)
+    elif name in ("loss", "mutation") and isinstance(v, (list, tuple)):
+        text = ",".join(_scalar(key, x) for x in v)
     else:
-        if "cv" in v and scheme:
-            raise _error("cv=K is validate='kfold:K': give one of them")
-        if "cv" in v or not scheme:
-            scheme = "kfold:%d" % v.get("cv", 5)
-        if "cv_seed" in v and not scheme.startswith("kfold"):
-            raise _error(f"cv_seed deals k folds: not with validate={scheme!r}")
-        o["validate"], o["validate_seed"] = scheme, v.get("cv_seed", seed)
-    return mode, o
+        text = _scalar(key, v)
+    return f"--{name}={text}"
+
+
+def _words(options, tmp):
+    """The words of the options and the Model to start from (or None)."""
+    words = []
+    for name, (key, v) in _normalise(options).items():
+        w = _word(name, key, v, tmp)
+        if w is not None:
+            words.append(w)
+    warm = options.get("warm_start")
+    return words, warm._c if isinstance(warm, Model) else None
 
 
 def _run(mode, data, spec, options):
+    import json
+    spec_json = None
+    if isinstance(spec, dict):
+        try:
+            spec_json = json.dumps(spec, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise _error(f"spec: not JSON: {e}") from None
+    elif spec is not None:
+        spec = _path("spec", spec)
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        mode, o = _options(mode, spec, options, tmp)
-        path = _data_path(data, "data", tmp)
-        c, extra = _perfmodel._fit(mode, path, o)
+        words, warm = _words(options, tmp)
+        if isinstance(spec, str):
+            words.append("--spec=" + spec)
+        words += ["--", _data_path(data, "data", tmp)]
+        c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
     return Model(c, selection=extra if mode == _SELECT else None,
                  discovery=extra if mode == _DISCOVER else None)
 
@@ -411,7 +204,7 @@ def discover(data, spec=None, **options):
 
 
 _READ_OPTIONS = ("format", "aggregate", "drop_first", "throughput", "per", "name_pattern",
-                 "region", "metric", "weights", "inclusive", "scaling", "target")
+                 "region", "callpath", "metric", "weights", "inclusive", "scaling", "target")
 
 
 def inspect(data, key=None, **options):
@@ -425,27 +218,18 @@ def inspect(data, key=None, **options):
     metric=, inclusive=, scaling=, format=, aggregate=, ...)."""
     import json
     given = _normalise(options)
-    bad = [k for k in given if k not in _READ_OPTIONS]
+    bad = [k for k, _ in given.values() if k not in _READ_OPTIONS]
     if bad:
         raise _error(f"inspect reads: '{bad[0]}' is an option of the fit")
-    v = {name: (_OPTIONS[name](name, value) if _OPTIONS[name] else value)
-         for name, value in given.items()}
-    o = {k: v[k] for k in ("format", "aggregate", "drop_first", "throughput", "name_pattern",
-                           "region", "metric", "weights", "target") if k in v}
-    if "per" in v:
-        o["read_per"] = v["per"]
-    if v.get("inclusive"):
-        o["inclusive"] = 1
-    if "scaling" in v:
-        o["scaling"] = ("weak", "strong", "each").index(v["scaling"])
     if key is not None:
         names = [x.strip() for x in _names("key", key).split(",")]
         if not all(names):
             raise _error(f"key={key!r}: expected a column name or a list of them")
         key = names
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        path = _data_path(data, "data", tmp)
-        return json.loads(_perfmodel._inspect(path, o, key))
+        words = [w for name, (k, v) in given.items() if (w := _word(name, k, v, tmp))]
+        words += ["--", _data_path(data, "data", tmp)]
+        return json.loads(_perfmodel._inspect(words, key))
 
 
 def load(path):

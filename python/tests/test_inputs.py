@@ -99,17 +99,17 @@ def test_nul_is_an_error_naming_it(gemm, model, tmp_path):
 def test_nul_reaching_c_is_an_error(gemm, model):
     """The extension checks too, for a caller that skips perfmodel/__init__.py."""
     data, spec = gemm
-    for options in ({"target": "time_s\0x"}, {"spec_path": spec + "\0x"},
-                    {"region": "main\0x"}):
+    for words in (["--target=time_s\0x"], ["--spec=" + spec + "\0x"], ["--region=main\0x"]):
         with pytest.raises(perfmodel.Error, match=r"^\w+: contains a NUL character"):
-            _perfmodel._fit(0, data, options)
+            _perfmodel._fit(0, words + ["--", data], None, None)
     with pytest.raises(perfmodel.Error, match=r"forms: contains a NUL"):
-        _perfmodel._fit(1, data, {"forms": ["additive\0x"], "losses": ["mae"],
-                                  "spec_path": spec})
+        _perfmodel._fit(1, ["--forms=additive\0x", "--spec=" + spec, "--", data], None, None)
+    with pytest.raises(perfmodel.Error, match=r"spec: contains a NUL"):
+        _perfmodel._fit(0, ["--", data], '{"target": "time_s"}\0x', None)
     with pytest.raises(perfmodel.Error, match=r"metric: contains a NUL"):
-        _perfmodel._inspect(data, {"metric": "time\0x"}, None)
+        _perfmodel._inspect(["--metric=time\0x", "--", data], None)
     with pytest.raises(perfmodel.Error, match=r"key: contains a NUL"):
-        _perfmodel._inspect(data, {}, ["n\0x"])
+        _perfmodel._inspect(["--", data], ["n\0x"])
     with pytest.raises(perfmodel.Error, match=r"x.json: contains a NUL"):
         _perfmodel._loads(model.to_json() + "\0", "x.json")
     with pytest.raises(perfmodel.Error, match=r"points: contains a NUL"):
@@ -134,11 +134,11 @@ def probes(gemm, model, tmp_path):
         (lambda: perfmodel.fit(data, {"target": object()}), "spec: not JSON", False),
         (lambda: perfmodel.fit(data, {"target": float("nan")}), "spec: not JSON", False),
         (lambda: perfmodel.fit(data, target=["t"]), r"target=\['t'\]: expected a string", True),
-        (lambda: perfmodel.fit(data, spec, seed="\u0663"), "seed=.*expected a whole", False),
-        (lambda: perfmodel.fit(data, spec, form="additive", loss=""), "loss='': expected",
+        (lambda: perfmodel.fit(data, spec, seed="\u0663"), "--seed '.*': expected a whole", False),
+        (lambda: perfmodel.fit(data, spec, form="additive", loss=""), "--loss '': expected",
          False),
-        (lambda: perfmodel.select(data, spec, loss=","), "loss=',': expected", False),
-        (lambda: perfmodel.select(data, spec, forms=","), "forms=',': expected a form", False),
+        (lambda: perfmodel.select(data, spec, loss=","), "--loss ',': expected", False),
+        (lambda: perfmodel.select(data, spec, forms=","), "--forms ',': expected a form", False),
         (lambda: perfmodel.fit(data, spec, extrinsic=["a,b"]), "'a,b' would not come through "
          "whole", False),
         (lambda: perfmodel.fit(data, spec, extrinsic=[" threads"]), "would not come through",

@@ -354,26 +354,26 @@ def test_bad_spec(gemm, tmp_path):
 @pytest.mark.parametrize("options,message", [
     ({"sed": 3}, "unknown option 'sed'"),
     ({"output": "m.json"}, "unknown option 'output'"),
-    ({"seed": -1}, r"seed=-1: expected a whole number >= 0"),
-    ({"seed": "x"}, r"seed='x': expected a whole number >= 0"),
-    ({"seed": 1.5}, r"seed=1.5: expected a whole number"),
-    ({"threads": 0}, "threads=0: expected a whole number from 1 to 1024"),
-    ({"form": "cubic"}, "form='cubic': expected additive, multiplicative or auto"),
+    ({"seed": -1}, r"--seed '-1': expected a whole number >= 0"),
+    ({"seed": "x"}, r"--seed 'x': expected a whole number >= 0"),
+    ({"seed": 1.5}, r"--seed '1.5': expected a whole number"),
+    ({"threads": 0}, "--threads '0': expected a whole number from 1 to 1024"),
+    ({"form": "cubic"}, "--form 'cubic': expected additive, multiplicative or auto"),
     ({"loss": "l3"}, "unknown loss 'l3'|loss"),
-    ({"reg": "l3"}, "reg='l3': expected none, l1 or l2"),
-    ({"lam": 0.1}, "lambda needs reg='l1' or 'l2'"),
-    ({"lam": -1, "reg": "l2"}, "lambda=-1: expected a number >= 0"),
-    ({"tol": float("nan")}, "tol=nan: expected a number >= 0"),
+    ({"reg": "l3"}, "--reg 'l3': expected none, l1 or l2"),
+    ({"lam": 0.1}, "--lambda needs --reg l1 or l2"),
+    ({"lam": -1, "reg": "l2"}, "--lambda '-1': expected a number >= 0"),
+    ({"tol": float("nan")}, "--tol 'nan': expected a number >= 0"),
     ({"mutation": (1, 0.5)}, "mutation"),
-    ({"test_fraction": 1.5}, "test_fraction=1.5: expected a number between 0 and 1"),
+    ({"test_fraction": 1.5}, "--test-fraction '1.5': expected a number between 0 and 1"),
     ({"test_fraction": 0.3, "validate": "loo"}, "exclude each other"),
-    ({"split_seed": 4}, "split_seed needs test_fraction"),
+    ({"split_seed": 4}, "--split-seed needs --test-fraction"),
     ({"validate": "kfold:1"}, "kfold"),
     ({"intervals": "no"}, "intervals='no': expected True or False"),
     ({"form": "additive", "cv": 3}, "not with a form given"),
-    ({"seeds": 3}, "seeds repeats the fit of one form: name it"),
+    ({"seeds": 3}, "--seeds K repeats the fit of one form: name it"),
     ({"beam": 3}, "discover's"),
-    ({"form": "additive", "formula": "a * n + C"}, "one of form and formula"),
+    ({"form": "additive", "formula": "a * n + C"}, "one of --form and --formula"),
     ({"format": "xml"}, "xml"),
     ({"target_kind": "speed"}, "speed"),
 ])
@@ -562,3 +562,27 @@ def test_inspect_errors(gemm):
         perfmodel.inspect(gemm[0], target="time_s", key=["n", "m"])
     with pytest.raises(perfmodel.Error, match="unknown option 'bogus'"):
         perfmodel.inspect(gemm[0], bogus=1)
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"help": True}, "unknown option 'help'"),
+    ({"quiet": True}, "unknown option 'quiet'"),
+    ({"thre": 2}, "unknown option 'thre'"),
+    ({"lam": 0.1, "lambda_": 0.2}, "option 'lambda_' given twice"),
+    ({"polish": False, "no_polish": True}, "given twice"),
+    ({"target": None}, "target=None: expected a string or a number"),
+])
+def test_option_names_are_the_tables(gemm, options, message):
+    data, spec = gemm
+    with pytest.raises(perfmodel.Error, match=message):
+        perfmodel.fit(data, spec, **options)
+
+
+def test_command_line_options_are_refused_by_the_extension(gemm):
+    from perfmodel import _perfmodel
+    data, spec = gemm
+    for words in (["--help"], ["--json"], ["-o", "m.json"], ["-q"], ["--plot-dir=x"]):
+        with pytest.raises(perfmodel.Error, match="the command line's"):
+            _perfmodel._fit(0, words + ["--spec=" + spec, "--", data], None, None)
+    with pytest.raises(perfmodel.Error, match="unknown option '--bogus'"):
+        _perfmodel._fit(0, ["--bogus", "--", data], None, None)
