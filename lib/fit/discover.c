@@ -23,8 +23,6 @@
 
 /* factors of each input that seed products: its best one-term models' */
 enum { SEEDS = 4, MAX_STEPS = 24 };
-/* values of an input where a switch may be */
-enum { BREAKS = 6 };
 /* hypotheses of one skeleton the beam keeps at most; the best of the beam
  * whose products' exponents are climbed (each a move per power factor and
  * direction: on LeNet-5's 8-factor products, from every hypothesis of the
@@ -35,12 +33,6 @@ enum { PER_SKELETON = 4, CLIMBERS = 4 };
 enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
 /* the moved switches and climbed exponents a hypothesis tries (climbs) */
 enum { CLIMB_SCREEN = 16 };
-/* configurations a term must be on at, and off at where it is off
- * anywhere: fitted to one or two, a switch or a product of switches
- * follows their runs' noise, and a search over thousands of them finds a
- * pair whose noise agrees (on 20 rows of a constant with 2 % noise,
- * [n <= 10] * [p <= 2] on 2 configurations held out 1.32 %, C 1.50 %) */
-enum { MIN_SUPPORT = 3 };
 /* inputs whose seed factors are paired into the pool: of every pair of
  * every input's, the pool grew with the square of the columns (a 1 000-
  * column table took 5.5 GB) */
@@ -51,26 +43,6 @@ enum { PAIR_INPUTS = 16 };
  * column table of bench/wide_csv.py 9 312 beyond its one-factor ones) */
 #define MEMORY_BUDGET (1024.0 * 1024 * 1024)
 enum { GROWTH_TERMS = 256 };
-
-/* The exponents i of x^i: Extra-P's default set (its 0 is the log alone,
- * below), and for strong scaling the negatives of those up to 2, ascending
- * (moves step to a neighbour). Thirds are written as fractions (x^(1/3)). */
-static const double expo[] = {
-	-2,	-1.5, -4.0 / 3, -1, -0.75, -2.0 / 3, -0.5, -1.0 / 3, -0.25,
-	0.25,	1.0 / 3, 0.5, 2.0 / 3, 0.75, 0.8, 1, 1.25, 4.0 / 3, 1.5, 5.0 / 3, 1.75,
-	2,	2.25, 7.0 / 3, 2.5, 8.0 / 3, 2.75, 3
-};
-#define NEXPO (sizeof(expo) / sizeof(expo[0]))
-
-/* A product's powers are quarters: the finer exponents of one input's
- * terms, multiplied across inputs, gave as many more products to choose
- * from, and on the bundled MLP and LeNet-5 sets the choice among them held
- * out worse (data/ddp_mlp.csv, a split of bench/select_vs_rf.sh: 42.9 %
- * rather than 20.5 %) */
-static int quarter(double e)
-{
-	return e * 4 == nearbyint(e * 4);
-}
 
 pm_discover_options pm_discover_options_default(void)
 {
@@ -90,228 +62,14 @@ void pm_discovery_free(pm_discovery *x)
 	free(x);
 }
 
-static int same_factor(const struct factor *a, const struct factor *b)
-{
-	return a->input == b->input && a->kind == b->kind && a->e == b->e && a->j == b->j &&
-	       a->thr == b->thr;
-}
-
-static int same_term(const struct term *a, const struct term *b)
-{
-	if (a->nf != b->nf || a->sel != b->sel || a->lev != b->lev)
-		return 0;
-	for (unsigned k = 0; k < a->nf; k++)
-		if (!same_factor(&a->f[k], &b->f[k]))
-			return 0;
-	return 1;
-}
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * UINT64_C(0x100000001b3);
-}
-
-static uint64_t bits(double x)
-{
-	uint64_t u;
-
-	memcpy(&u, &x, sizeof(u));
-	return u;
-}
-
-static uint64_t term_hash(const struct term *t)
-{
-	uint64_t k = mix(mix(mix(UINT64_C(0xcbf29ce484222325), t->nf), t->sel), t->lev);
-
-	for (unsigned i = 0; i < t->nf; i++) {
-		const struct factor *f = &t->f[i];
-
-		k = mix(mix(mix(mix(mix(k, f->input), (uint64_t)f->kind), bits(f->e)), f->j),
-			bits(f->thr));
-	}
-	return k;
-}
-
-/* The slot of term t in the pool's hash set: its index + 1, or an empty
- * slot (0) where it goes. */
-static size_t pool_slot(const struct search *s, const struct term *t)
-{
-	size_t mask = s->pool_slots - 1, i = term_hash(t) & mask;
-
-	while (s->pool_set[i] && !same_term(&s->pool[s->pool_set[i] - 1], t))
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Room in the pool's hash set for one more term (at most half full). */
-static pm_status pool_room(struct search *s, pm_error *err)
-{
-	size_t slots = s->pool_slots ? 2 * s->pool_slots : 1024;
-	uint32_t *old = s->pool_set;
-
-	if (2 * (s->npool + 1) <= s->pool_slots)
-		return PM_OK;
-	if (!(s->pool_set = calloc(slots, sizeof(*s->pool_set)))) {
-		s->pool_set = old;
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	}
-	s->pool_slots = slots;
-	for (size_t i = 0; i < s->npool; i++)
-		s->pool_set[pool_slot(s, &s->pool[i])] = (uint32_t)i + 1;
-	free(old);
-	return PM_OK;
-}
-
-/* Term t on every row into col: the product of its factors' one-factor
- * terms' columns where the pool has them (the same products in the same
- * order as pm__disc_term_at, without a pow per row and factor: the
- * products and climbs the search builds are mostly of those), each other
- * factor computed. */
-static void term_column(const struct search *s, const struct term *t, double *col)
-{
-	for (size_t r = 0; r < s->n; r++)
-		col[r] = 1.0;
-	for (unsigned k = 0; k < t->nf; k++) {
-		struct term one = { .nf = 1, .f = { t->f[k] } };
-		size_t slot = pool_slot(s, &one);
-		const double *x = s->pool_set[slot] ? s->pool[s->pool_set[slot] - 1].col : NULL;
-
-		for (size_t r = 0; r < s->n; r++)
-			col[r] *= x ? x[r] : pm__disc_term_at(s, &one, r, s->nin, 0.0);
-	}
-	for (size_t r = 0; t->sel && r < s->n; r++)	/* a term of one level */
-		if (pm__disc_level(s, t->sel - 1, r) != t->lev)
-			col[r] = 0.0;
-}
-
-/* Whether a term of column col is thin (struct term). */
-static int thin(const struct search *s, const double *col)
-{
-	size_t on = 0, off = 0;
-
-	memset(s->mark, 0, s->nconfigs);
-	for (size_t r = 0; r < s->n; r++) {
-		unsigned char bit = col[r] != 0.0 ? 1 : 2;
-
-		if (!(s->mark[s->config[r]] & bit)) {
-			s->mark[s->config[r]] |= bit;
-			on += bit == 1;
-			off += bit == 2;
-		}
-	}
-	return on < MIN_SUPPORT || (off && off < MIN_SUPPORT);
-}
-
-/* The pool index of term t (its factors in input order), added if new. */
-static pm_status term_index(struct search *s, const struct term *t, unsigned *index,
-			    pm_error *err)
-{
-	struct term *nt;
-	size_t slot;
-	pm_status st;
-
-	if ((st = pool_room(s, err)))
-		return st;
-	slot = pool_slot(s, t);
-	if (s->pool_set[slot]) {
-		*index = s->pool_set[slot] - 1;
-		return PM_OK;
-	}
-	if (s->npool == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct term *p = realloc(s->pool, cap * sizeof(*p));
-
-		if (!p)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		s->pool = p;
-		s->cap = cap;
-	}
-	nt = &s->pool[s->npool];
-	*nt = *t;
-	if (!(nt->col = malloc(s->n * sizeof(*nt->col) + 1)))
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	term_column(s, nt, nt->col);
-	nt->thin = thin(s, nt->col);
-	s->pool_set[slot] = (uint32_t)s->npool + 1;
-	*index = (unsigned)s->npool++;
-	return PM_OK;
-}
-
-static pm_status single(struct search *s, struct factor f, pm_error *err)
-{
-	unsigned i;
-
-	return term_index(s, &(struct term){ .nf = 1, .f = { f } }, &i, err);
-}
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The switches of input i: [x > v] and [x <= v] at up to BREAKS of its
- * distinct values but the largest, evenly spaced by rank, the smallest
- * always ([x > smallest]: an effect that switches on, the first of them;
- * [x <= v]: one that stops, such as the slow first iterations of a run).
- * The search moves a switch between neighbouring values (moves()). */
-static pm_status switches(struct search *s, unsigned i, pm_error *err)
-{
-	struct input *in = &s->in[i];
-	double *v = malloc(s->n * sizeof(*v) + 1);
-	size_t m = 0;
-	pm_status st = PM_OK;
-
-	if (!(in->value = v))
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	memcpy(v, in->x, s->n * sizeof(*v));
-	qsort(v, s->n, sizeof(*v), by_value);
-	for (size_t r = 0; r < s->n; r++)
-		if (!m || v[r] != v[m - 1])
-			v[m++] = v[r];
-	in->nvalues = m;
-	for (int kind = F_INDICATOR; kind <= F_BELOW && !st; kind++)
-		for (size_t k = 0; k < BREAKS && k < m - 1 && !st; k++) {
-			/* rank k of BREAKS over 0 .. m-2; none twice */
-			size_t at = m - 1 <= BREAKS ? k : k * (m - 2) / (BREAKS - 1);
-
-			st = single(s, (struct factor){ i, kind, 0, 0, v[at] }, err);
-			if (kind == F_INDICATOR && k == 0)
-				s->indicator[i] = (unsigned)s->npool - 1;
-		}
-	return st;
-}
-
-/* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
- * its switches. */
-static pm_status single_terms(struct search *s, pm_error *err)
-{
-	pm_status st = PM_OK;
-
-	for (unsigned i = 0; i < s->nin && !st; i++) {
-		const struct input *in = &s->in[i];
-
-		for (size_t e = 0; in->power_ok && !in->two_values && e < NEXPO && !st; e++)
-			for (unsigned j = 0; j <= (in->log_ok ? 2u : 0u) && !st; j++)
-				st = single(s, (struct factor){ i, F_POWER, expo[e], j, 0 }, err);
-		for (unsigned j = 1; in->log_ok && j <= 2 && !st; j++)
-			st = single(s, (struct factor){ i, F_POWER, 0, j, 0 }, err);
-		if (!st)
-			st = switches(s, i, err);
-	}
-	s->nsingle = s->npool;
-	return st;
-}
-
 static uint64_t key(const struct hyp *h)
 {
 	uint64_t k = UINT64_C(0xcbf29ce484222325);
 
-	k = mix(k, h->nt);
+	k = pm__disc_mix(k, h->nt);
 	for (unsigned i = 0; i < h->nt; i++)
-		k = mix(k, h->t[i]);
-	k = mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
+		k = pm__disc_mix(k, h->t[i]);
+	k = pm__disc_mix(pm__disc_mix(k, (uint64_t)(h->offsets + 1)), h->mask);
 	return k ? k : 1;
 }
 
@@ -383,9 +141,9 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 	for (unsigned i = 0; i < h->nt; i++) {
 		const struct term *t = &s->pool[h->t[i]];
 
-		term[i] = mix(mix(UINT64_C(0xcbf29ce484222325), t->sel), t->lev);
+		term[i] = pm__disc_mix(pm__disc_mix(UINT64_C(0xcbf29ce484222325), t->sel), t->lev);
 		for (unsigned f = 0; f < t->nf; f++)
-			term[i] = mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind != F_POWER));
+			term[i] = pm__disc_mix(term[i], 2 * (uint64_t)t->f[f].input + (t->f[f].kind != F_POWER));
 		for (unsigned j = i; j > 0 && term[j] < term[j - 1]; j--) {
 			uint64_t x = term[j];
 
@@ -394,8 +152,8 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 		}
 	}
 	for (unsigned i = 0; i < h->nt; i++)
-		k = mix(k, term[i]);
-	return mix(mix(k, (uint64_t)(h->offsets + 1)), h->mask);
+		k = pm__disc_mix(k, term[i]);
+	return pm__disc_mix(pm__disc_mix(k, (uint64_t)(h->offsets + 1)), h->mask);
 }
 
 /* Keep h among the `width` best of beam[0..*n) (ascending score), at most
@@ -653,7 +411,7 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 		}
 		u.sel = (unsigned)c + 1;
 		u.lev = l;
-		st = term_index(s, &u, &idx, err);
+		st = pm__disc_term_index(s, &u, &idx, err);
 		t = &s->pool[h->t[k]];	/* the pool may have moved */
 		g.t[g.nt++] = idx;
 	}
@@ -763,7 +521,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 				continue;
 			/* a product tried before (from this hypothesis of an
 			 * earlier step, or another of the beam) takes no place */
-			slot = pool_slot(s, &prod);
+			slot = pm__disc_pool_slot(s, &prod);
 			if (s->pool_set[slot]) {
 				struct hyp g = *h;
 
@@ -788,7 +546,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 		struct hyp g = *h;
 
 		times(s, h, at[j], &seed[pick[j]], &prod);
-		if ((st = term_index(s, &prod, &idx, err)))
+		if ((st = pm__disc_term_index(s, &prod, &idx, err)))
 			break;
 		g.t[at[j]] = idx;
 		if (normal(&g))
@@ -896,13 +654,13 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 	if ((dir < 0 && at == 0) || (dir > 0 && at + 2 >= in->nvalues))
 		return PM_OK;
 	t.f[f].thr = in->value[dir < 0 ? at - 1 : at + 1];
-	if ((st = term_index(s, &t, &idx, err)))
+	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
 	return climb(b, k, idx, err);
 }
 
 /* Power f of term k of h (a product: a one-factor term takes any other
- * shape) with the next exponent of expo[] up (dir 1) or down (-1), or
+ * shape) with the next exponent of pm__disc_expo[] up (dir 1) or down (-1), or
  * (log) one log2 more or less: the exponents of a product climbed (a
  * climb for climbs()). */
 static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
@@ -924,16 +682,16 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 	} else {
 		if (fa->e == 0)	/* log2(x)^j alone */
 			return PM_OK;
-		while (expo[e] != fa->e)
+		while (pm__disc_expo[e] != fa->e)
 			e++;
 		do
 			e += (size_t)dir;	/* to the next quarter (wraps at the ends) */
-		while (e < NEXPO && !quarter(expo[e]));
-		if (e >= NEXPO)
+		while (e < DISC_NEXPO && !pm__disc_quarter(pm__disc_expo[e]));
+		if (e >= DISC_NEXPO)
 			return PM_OK;
-		fa->e = expo[e];
+		fa->e = pm__disc_expo[e];
 	}
-	if ((st = term_index(s, &t, &idx, err)))
+	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
 	return climb(b, k, idx, err);
 }
@@ -970,7 +728,7 @@ static pm_status moves(struct search *s, const struct hyp *h, const struct facto
 				continue;
 			shape.sel = was->sel;
 			shape.lev = was->lev;
-			if ((st = term_index(s, &shape, &idx, err)) || idx == h->t[k])
+			if ((st = pm__disc_term_index(s, &shape, &idx, err)) || idx == h->t[k])
 				continue;
 			g = *h;
 			g.t[k] = idx;
@@ -1043,9 +801,9 @@ static size_t seeds(const struct search *s, struct factor *out)
 			size_t i = first, worst = first;
 
 			if (!t || t->nf != 1 || t->sel || t->f[0].input != in ||
-			    (t->f[0].kind == F_POWER && !quarter(t->f[0].e)))
+			    (t->f[0].kind == F_POWER && !pm__disc_quarter(t->f[0].e)))
 				continue;
-			while (i < n && !same_factor(&out[i], &t->f[0]))
+			while (i < n && !pm__disc_same_factor(&out[i], &t->f[0]))
 				i++;
 			if (i < n) {
 				score[i - first] = fmin(score[i - first], h->score);
@@ -1078,7 +836,7 @@ static size_t seeds(const struct search *s, struct factor *out)
 				continue;
 			else if (k < 2 && !s->in[in].power_ok)
 				continue;
-			while (i < n && !same_factor(&out[i], &f))
+			while (i < n && !pm__disc_same_factor(&out[i], &f))
 				i++;
 			if (i == n)
 				out[n++] = f;
@@ -1169,7 +927,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			nseed = seeds(s, seed);
 			pair_inputs(s, pair);
 			for (size_t i = 0; i < nseed && !st; i++)
-				st = term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
+				st = pm__disc_term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
 						&seed_term[i], err);
 			for (size_t i = 0; i < nseed && !st; i++)
 				for (size_t j = i + 1; j < nseed && !st; j++) {
@@ -1178,7 +936,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 
 					if (seed[i].input != seed[j].input && pair[seed[i].input] &&
 					    pair[seed[j].input])
-						st = term_index(s, &t, &idx, err);
+						st = pm__disc_term_index(s, &t, &idx, err);
 				}
 		} else if (!changed || step + 1 == MAX_STEPS) {
 			if (budget == o->max_terms)
@@ -1200,85 +958,6 @@ out:
 	return st;
 }
 
-/* The numeric and categorical inputs of s's resolved roles. */
-static pm_status inputs(struct search *s, const pm_spec *rs, pm_error *err)
-{
-	const pm_names *lists[2] = { &rs->intrinsic, &rs->extrinsic };
-	size_t col;
-	pm_status st = PM_OK;
-
-	s->in = calloc(rs->intrinsic.n + rs->extrinsic.n + 1, sizeof(*s->in));
-	s->indicator = calloc(rs->intrinsic.n + rs->extrinsic.n + 1, sizeof(*s->indicator));
-	s->cat = calloc(rs->categorical.n + 1, sizeof(*s->cat));
-	s->nlev = calloc(rs->categorical.n + 1, sizeof(*s->nlev));
-	s->codes = malloc((rs->categorical.n * s->n + 1) * sizeof(*s->codes));
-	if (!s->in || !s->indicator || !s->cat || !s->nlev || !s->codes)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	for (int l = 0; l < 2 && !st; l++)
-		for (size_t i = 0; i < lists[l]->n && !st; i++) {
-			struct input *in = &s->in[s->nin];
-			size_t second = 0, distinct = 1;	/* up to 3 */
-
-			*in = (struct input){ .name = lists[l]->name[i] };
-			if (strchr(in->name, '`'))	/* the formula cannot name it */
-				continue;
-			if (!(in->x = malloc(s->n * sizeof(*in->x) + 1)))
-				return pm__fail(err, PM_ENOMEM, "out of memory");
-			s->nin++;
-			if ((st = pm_dataset_col_index(s->d, in->name, &col, err)) ||
-			    (st = pm_dataset_col_numbers(s->d, col, in->x, err)))
-				break;
-			in->power_ok = in->log_ok = 1;
-			for (size_t r = 0; r < s->n; r++) {
-				if (in->x[r] > in->x[in->argmax])
-					in->argmax = r;
-				if (distinct == 1 && in->x[r] != in->x[0])
-					second = r, distinct = 2;
-				else if (distinct == 2 && in->x[r] != in->x[0] &&
-					 in->x[r] != in->x[second])
-					distinct = 3;
-				in->power_ok &= in->x[r] > 0;
-				in->log_ok &= in->x[r] >= 1;
-			}
-			in->max = in->x[in->argmax];
-			in->log_ok &= in->max > 1;
-			/* two values determine a step, not a curve: a power or log
-			 * of them alone is C + c * [x > smallest], its exponent a
-			 * guess the data cannot check (in a product, a power is
-			 * the ratio of the two values' times, which they do
-			 * determine: threads in {1, 2} halving a cost) */
-			in->two_values = distinct < 3;
-			in->log_ok &= !in->two_values;
-			if (distinct == 1) {	/* a constant says nothing */
-				free(in->x);
-				s->nin--;
-			}
-		}
-	for (size_t i = 0; i < rs->categorical.n && !st; i++) {
-		if ((st = pm_dataset_col_index(s->d, rs->categorical.name[i], &col, err)))
-			break;
-		s->cat[s->ncat] = col;
-		s->nlev[s->ncat] = pm_dataset_col_nlevels(s->d, col);
-		pm_dataset_col_codes(s->d, col, s->codes + s->ncat * s->n);
-		s->ncat += s->nlev[s->ncat] > 1;
-	}
-	if (!st && !s->nin && !s->ncat)
-		st = pm__fail(err, PM_EINVAL, "discover: no input varies: nothing to search");
-	return st;
-}
-
-/* Each row's configuration, for the support of terms (thin()). */
-static pm_status configurations(struct search *s, const pm_spec *rs, pm_error *err)
-{
-	s->config = malloc(s->n * sizeof(*s->config) + 1);
-	if (!s->config)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	pm_status st = pm__config_ids(s->d, rs, s->config, &s->nconfigs, err);
-	if (!st && !(s->mark = malloc(s->nconfigs + 1)))
-		st = pm__fail(err, PM_ENOMEM, "out of memory");
-	return st;
-}
-
 /* Refuses a search whose estimate of what it would allocate exceeds
  * MEMORY_BUDGET, before it allocates it: each term of the pool holds a
  * column of every row, and the pool is every input's one-factor terms,
@@ -1290,7 +969,7 @@ static pm_status memory_check(const struct search *s, const pm_discover_options 
 			      pm_error *err)
 {
 	double per_term = (double)sizeof(struct term) + 16.0 + 8.0 * (double)s->n;
-	double singles = (double)s->nin * (NEXPO * 3 + 2 + 2 * BREAKS);
+	double singles = (double)s->nin * (DISC_NEXPO * 3 + 2 + 2 * BREAKS);
 	double seeds = (double)(s->nin < PAIR_INPUTS ? s->nin : PAIR_INPUTS) * (SEEDS + 5);
 	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
 	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
@@ -1309,69 +988,9 @@ static pm_status memory_check(const struct search *s, const pm_discover_options 
 			"--max-terms %u); name fewer inputs (--intrinsic, --extrinsic, --ignore), "
 			"lower --beam or --max-terms, or sample the rows",
 			total / 1048576, MEMORY_BUDGET / 1048576, s->nin, s->n,
-			(NEXPO * 3 + 2 + 2 * BREAKS) * per_term / 1048576,
+			(DISC_NEXPO * 3 + 2 + 2 * BREAKS) * per_term / 1048576,
 			(growth * per_term + hyps * (sizeof(struct hyp) + 16.0)) / 1048576, o->beam,
 			o->max_terms);
-}
-
-/* The target (its time scale) and its weights 1/t^2; the folds' rows in order. */
-static pm_status target_and_folds(struct search *s, const pm_spec *rs, pm_error *err)
-{
-	const pm_folds *f = s->folds;
-	size_t col, nf = f->nfolds + 1;
-	pm_status st;
-
-	s->y = malloc(s->n * sizeof(*s->y) + 1);
-	s->w = malloc(s->n * sizeof(*s->w) + 1);
-	s->fold_start = calloc(nf + 1, sizeof(*s->fold_start));
-	s->fold_rows = malloc(s->n * sizeof(*s->fold_rows) + 1);
-	if (!s->y || !s->w || !s->fold_start || !s->fold_rows)
-		return pm__fail(err, PM_ENOMEM, "out of memory");
-	/* a speedup, efficiency or throughput is searched on its time scale
-	 * (1/S, 1/(n E), per/X), as pm_fit fits it */
-	if ((st = pm_dataset_col_index(s->d, rs->target, &col, err)) ||
-	    (st = pm__target_time_scale(s->d, col, rs, PM_LOSS_MAE, s->w, s->y, err)))
-		return st;
-	for (size_t r = 0; r < s->n; r++) {
-		/* read as an absolute loss reads it (a negative value is
-		 * refused there), but the search's errors are relative */
-		if (s->y[r] == 0)
-			return pm__fail_at(err, PM_EDOMAIN, pm_dataset_name(s->d),
-					   pm_dataset_cell_line(s->d, r, col),
-					   pm_dataset_cell_column(s->d, r, col),
-					   "target '%s': 0 is not a time > 0 (discover weighs each "
-					   "row by 1/t^2 and ranks by MAPE, which divide by the "
-					   "values; model values that may be 0 with fit --loss mae "
-					   "or mse, or select --loss mae,mse --forms additive,"
-					   "multiplicative)", rs->target);
-		s->w[r] = 1.0 / (s->y[r] * s->y[r]);
-	}
-	return pm__disc_deal(s, f, err);
-}
-
-static void search_free(struct search *s)
-{
-	for (size_t i = 0; i < s->nin; i++) {
-		free(s->in[i].x);
-		free(s->in[i].value);
-	}
-	for (size_t i = 0; i < s->npool; i++)
-		free(s->pool[i].col);
-	free(s->in);
-	free(s->indicator);
-	free(s->cat);
-	free(s->nlev);
-	free(s->codes);
-	free(s->pool);
-	free(s->pool_set);
-	free(s->y);
-	free(s->w);
-	free(s->fold_start);
-	free(s->fold_rows);
-	free(s->seen);
-	free(s->tried);
-	free(s->config);
-	free(s->mark);
 }
 
 static void scratch_free(struct scratch *w, const pm_pool *pool)
@@ -1457,11 +1076,11 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	sr.n = pm_dataset_nrows(d);
 	sr.folds = &folds;
 	if ((st = pm__spec_copy(s, &rs, err)) || (st = pm_spec_resolve(rs, d, err)) ||
-	    (st = inputs(&sr, rs, err)) || (st = configurations(&sr, rs, err)) ||
+	    (st = pm__disc_inputs(&sr, rs, err)) || (st = pm__disc_configurations(&sr, rs, err)) ||
 	    (st = memory_check(&sr, &opt, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
-	    (st = target_and_folds(&sr, rs, err)) ||
-	    (st = single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
+	    (st = pm__disc_target_and_folds(&sr, rs, err)) ||
+	    (st = pm__disc_single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
 	if (!sr.nseen && !sr.interrupted) {
@@ -1496,6 +1115,6 @@ out:
 	pm_discovery_free(x);
 	pm_folds_free(&folds);
 	pm_spec_free(rs);
-	search_free(&sr);
+	pm__disc_search_free(&sr);
 	return st;
 }

@@ -112,6 +112,41 @@ struct search {
 	size_t ntried, captried;
 };
 
+/* ---- the pool of terms (discover_pool.c) ---- */
+enum { BREAKS = 6 };		/* values of an input where a switch may be */
+enum { DISC_NEXPO = 28 };	/* exponents of x^i: pm__disc_expo */
+/* The exponents, ascending: Extra-P's default set and negatives to -2. */
+extern const double pm__disc_expo[DISC_NEXPO];
+/* e is a quarter (a product's powers are: discover_pool.c). */
+int pm__disc_quarter(double e);
+int pm__disc_same_factor(const struct factor *a, const struct factor *b);
+/* FNV-1a's step: hashes of terms and hypotheses. */
+static inline uint64_t pm__disc_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * UINT64_C(0x100000001b3);
+}
+/* The slot of t in the pool's hash set (its term, or an empty slot). */
+size_t pm__disc_pool_slot(const struct search *s, const struct term *t);
+/* The pool index of term t (its factors in input order), added if new
+ * (its column computed, and whether it is thin). */
+pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *index,
+			      pm_error *err);
+/* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
+ * its switches (s->nsingle of them). */
+pm_status pm__disc_single_terms(struct search *s, pm_error *err);
+
+/* ---- the inputs (discover_inputs.c) ---- */
+/* s's numeric and categorical inputs from the resolved roles rs (an input
+ * of one value left out; PM_EINVAL when none varies). */
+pm_status pm__disc_inputs(struct search *s, const pm_spec *rs, pm_error *err);
+/* Each row's configuration (s->config, s->nconfigs) and the scratch of a
+ * term's support. */
+pm_status pm__disc_configurations(struct search *s, const pm_spec *rs, pm_error *err);
+/* The target on its time scale, the weights 1/t^2 (a 0 refused, named),
+ * and the rows of s->folds' folds. */
+pm_status pm__disc_target_and_folds(struct search *s, const pm_spec *rs, pm_error *err);
+void pm__disc_search_free(struct search *s);
+
 /* The columns of h: terms, then C or the offsets. */
 size_t pm__disc_ncoef(const struct search *s, const struct hyp *h);
 /* The level combinations of the categoricals in mask (1 for none). */
