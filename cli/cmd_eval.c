@@ -62,6 +62,10 @@ int cmd_eval(int argc, char **argv)
 		/* MAPE is over the rows of a measured value that is not 0 */
 		if (isnan(x.mape))
 			cprintf(stdout, "  MAPE   n/a (every measured value is 0)\n");
+		else if (x.mape_n != x.n)
+			cprintf(stdout, "  MAPE   %.2f %%  (over %zu of %zu rows: %zu measured 0, "
+				"whose relative error is unbounded)\n", x.mape, x.mape_n, x.n,
+				x.n - x.mape_n);
 		else
 			cprintf(stdout, "  MAPE   %.2f %%\n", x.mape);
 		cprintf(stdout, "  MSE    %.6g\n  RMSE   %.6g\n  R^2    %.4f%s%s\n  SMAPE  %.2f %%\n",

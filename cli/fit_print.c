@@ -191,6 +191,17 @@ static void print_seed_table(const pm_model *m)
  * adjusted R² with no degrees of freedom. */
 enum { R2_ROW = 5, ADJ_R2_ROW = 6 };
 
+/* After the MAPE row: how many rows it left out, measured 0 (its
+ * relative error is unbounded), where any were. */
+static void mape_note(const pm_metrics *const *set, int nset)
+{
+	for (int j = 0; j < nset; j++)
+		if (set[j]->mape_n != set[j]->n)
+			cprintf(stdout, "  %s%zu of %zu rows measured 0, not counted", nset == 1
+				? "" : j ? "test: " : "training: ", set[j]->n - set[j]->mape_n,
+				set[j]->n);
+}
+
 /* After the R² row: the sets whose rows their own mean would have
  * predicted better; with two columns, which (a held-out R² below 0 is the
  * usual one). */
@@ -241,6 +252,8 @@ static void print_accuracy(const pm_fit_info *fi)
 			else
 				cprintf(stdout, " %14.6g", v[i]);
 		}
+		if (i == 0)
+			mape_note(set, nset);
 		if (i == R2_ROW)
 			r2_note(set, nset);
 		if (na)

@@ -82,8 +82,8 @@ PyObject *pmpy_list_of(size_t n, PyObject *(*item)(const void *ctx, size_t i), c
 }
 PyObject *pmpy_metrics_dict(const pm_metrics *x)
 {
-	return Py_BuildValue("{s:n,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "rows", (Py_ssize_t)x->n,
-			     "mae", x->mae, "mape", x->mape, "mse", x->mse, "rmse", x->rmse,
+	return Py_BuildValue("{s:n,s:n,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "rows", (Py_ssize_t)x->n,
+			     "mape_rows", (Py_ssize_t)x->mape_n, "mae", x->mae, "mape", x->mape, "mse", x->mse, "rmse", x->rmse,
 			     "r2", x->r2, "smape", x->smape, "adj_r2", x->adj_r2);
 }
 

@@ -88,7 +88,8 @@ static pm_model *make_model(int with_fit)
 		f->polished = 1;
 		f->cost = 0.1 / 3;
 		f->wall_time_s = 0.53;
-		f->training = (pm_metrics){ 600, 0.01 / 3, 4.5 / 7, 1e-5 / 3, 0.0018, 0.97 / 3,
+		/* 2 rows measured 0: mape_rows is written and read back */
+		f->training = (pm_metrics){ 600, 598, 0.01 / 3, 4.5 / 7, 1e-5 / 3, 0.0018, 0.97 / 3,
 					    4.4 / 9, NAN };
 		strcpy(f->data_name, "data/\"odd\" name \xc3\xa9.csv");
 		strcpy(f->fingerprint, "0123456789abcdef");
@@ -332,7 +333,7 @@ Test(model_io, format_layout)
 					   "mutation", "recombination", "polish", "scale", "loss", "reg",
 					   "lambda", "lambda_power", "generations", "evaluations",
 					   "stop", "polished", "cost", "training", "data", NULL };
-	static const char *const training[] = { "rows", "mae", "mape", "mse", "rmse", "r2",
+	static const char *const training[] = { "rows", "mape_rows", "mae", "mape", "mse", "rmse", "r2",
 						"smape", "adj_r2", NULL };
 	static const char *const run[] = { "threads", "threads_used", "wall_time_s", NULL };
 	static const char *const coef[] = { "name", "kind", "input", "value", "scaled", "std",
@@ -918,6 +919,8 @@ Test(model_io, schema_fit)
 	edit_fails("fit/mutation", "[0.5]", "fit: 'mutation' must be [lo, hi]");
 	edit_fails("fit/training", NULL, "fit: missing 'training'");
 	edit_fails("fit/training/rows", "1.5", "fit.training: 'rows' must be a whole number");
+	edit_fails("fit/training/mape_rows", "601",
+		   "fit.training: 'mape_rows' must be a whole number from 0 to 600");
 	edit_fails("fit/training/r2", "true", "fit.training: 'r2' must be a finite number or null");
 	edit_fails("fit/data", NULL, "fit: missing 'data'");
 	edit_fails("fit/data/fingerprint", "\"0123456789abcdef0\"",

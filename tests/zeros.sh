@@ -69,12 +69,19 @@ if python3 - count_mae.json <<'EOF'
 import json, sys
 t = json.load(open(sys.argv[1]))["fit"]["training"]
 print(t)
-sys.exit(not (t["mape"] < 0.01 and abs(t["mae"] - 3 / 7) < 1e-3))
+sys.exit(not (t["mape"] < 0.01 and abs(t["mae"] - 3 / 7) < 1e-3 and t["rows"] == 7 and
+              t["mape_rows"] == 6))
 EOF
 then
 	ok "training MAPE over the rows that are not 0, MAE over all"
 else
 	bad "training MAPE over the rows that are not 0, MAE over all"
+fi
+if "$pm" fit --form additive count.txt --seed 1 >fit_text.out 2>&1 &&
+	grep -q '^  MAPE %.*  1 of 7 rows measured 0, not counted$' fit_text.out; then
+	ok "fit's accuracy table says the MAPE left a row measured 0 out"
+else
+	bad "fit's accuracy table says the MAPE left a row measured 0 out" "$(cat fit_text.out)"
 fi
 
 for loss in mape log; do
@@ -139,10 +146,11 @@ expect_fail "a negative time is refused under mae" 1 "^perfmodel: negative.csv:3
 # ---- eval: a 0 under the model's loss
 printf 'p,time_s\n1,0\n2,8.48528137\n4,24\n' >eval.csv
 if "$pm" eval -m count_mae.json eval.csv --json >eval.out 2>eval.err && no_nan eval.out &&
-	python3 -c 'import json,sys; e = json.load(open("eval.out")); sys.exit(not (e["rows"] == 3 and e["mape"] < 0.01 and abs(e["mae"] - 1) < 1e-3))'; then
-	ok "eval of a mae model on a 0: MAPE over the other rows, MAE over all"
+	python3 -c 'import json,sys; e = json.load(open("eval.out")); sys.exit(not (e["rows"] == 3 and e["mape_rows"] == 2 and e["mape"] < 0.01 and abs(e["mae"] - 1) < 1e-3))' &&
+	"$pm" eval -m count_mae.json eval.csv | grep -q '^  MAPE   [0-9.]* %  (over 2 of 3 rows: 1 measured 0, whose relative error is unbounded)$'; then
+	ok "eval of a mae model on a 0: MAPE over the other rows and says how many, MAE over all"
 else
-	bad "eval of a mae model on a 0: MAPE over the other rows, MAE over all" "$(cat eval.out eval.err)"
+	bad "eval of a mae model on a 0: MAPE over the other rows and says how many, MAE over all" "$(cat eval.out eval.err)"
 fi
 printf 'p,time_s\n1,0\n2,0\n' >allzero.csv
 if "$pm" eval -m count_mae.json allzero.csv >allzero.out 2>&1 &&

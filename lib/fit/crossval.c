@@ -131,6 +131,7 @@ pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_
 			measured[k]++;
 		}
 		out->mean.n += held.n;
+		out->mean.mape_n += held.mape_n;
 		single |= held.n < 2;
 		out->constant_folds += constant != 0;
 		time += t;

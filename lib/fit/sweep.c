@@ -85,6 +85,7 @@ static void summarise(pm_sweep *sw, size_t p, pm_model *const *model, unsigned n
 		const pm_fit_info *fi = &model[f]->info;
 
 		t->n += fi->test.n;
+		t->mape_n += fi->test.mape_n;
 		t->mae += fi->test.mae / nf;
 		if (!isnan(fi->test.mape))
 			t->mape += fi->test.mape / nm;

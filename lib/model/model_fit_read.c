@@ -65,9 +65,9 @@ static pm_status read_seed_counts(const pm_jctx *c, const cJSON *fit, const pm_m
 static pm_status read_metrics(const pm_jctx *top, const cJSON *fit, const char *key,
 			      int required, pm_metrics *t)
 {
-	const cJSON *o;
+	const cJSON *o, *item;
 	pm_jctx c = *top;
-	uint64_t rows;
+	uint64_t rows, mape_rows;
 	pm_status st;
 
 	if ((st = pm__json_object(top, fit, key, required, &o)) || !o)
@@ -76,6 +76,13 @@ static pm_status read_metrics(const pm_jctx *top, const cJSON *fit, const char *
 	if ((st = pm__json_uint(&c, o, "rows", SIZE_MAX, &rows)))
 		return st;
 	t->n = (size_t)rows;
+	/* absent: MAPE is over every row */
+	if ((st = pm__json_item(&c, o, "mape_rows", 0, &item)))
+		return st;
+	mape_rows = rows;
+	if (item && (st = pm__json_uint(&c, o, "mape_rows", rows, &mape_rows)))
+		return st;
+	t->mape_n = (size_t)mape_rows;
 	if ((st = pm__json_number_or_null(&c, o, "mae", &t->mae)) ||
 	    (st = pm__json_number_or_null(&c, o, "mape", &t->mape)) ||
 	    (st = pm__json_number_or_null(&c, o, "mse", &t->mse)) ||

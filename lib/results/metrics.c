@@ -57,6 +57,7 @@ pm_status pm_metrics_compute(const double *t, const double *pred, size_t n, size
 	out->mae = sum_abs / dn;
 	out->mse = sum_sq / dn;
 	out->rmse = sqrt(out->mse);
+	out->mape_n = nonzero;
 	out->mape = nonzero ? 100 * sum_ape / (double)nonzero : NAN;
 	out->smape = 100 * sum_sape / dn;
 	if (ss_tot != 0)

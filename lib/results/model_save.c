@@ -244,6 +244,11 @@ void pm__metrics_write_members(pm_jw *w, const pm_metrics *x)
 
 	pm__jw_key(w, "rows");
 	exact_uint(w, x->n);
+	/* only where rows were left out of MAPE, so that it says so */
+	if (x->mape_n != x->n) {
+		pm__jw_key(w, "mape_rows");
+		exact_uint(w, x->mape_n);
+	}
 	pm__jw_doubles(w, keys, v, sizeof(v) / sizeof(v[0]));
 }
 

@@ -428,6 +428,9 @@ PM_API unsigned pm_cpu_count(void);
 
 typedef struct pm_metrics {
 	size_t n;		/* rows compared */
+	/* rows MAPE is over: those whose measured value is not 0 (a relative
+	 * error of 0 is unbounded); fewer than n says rows were left out */
+	size_t mape_n;
 	double mae, mape, mse, rmse, r2, smape, adj_r2;
 } pm_metrics;
 
