@@ -107,6 +107,8 @@ Test(metrics, zeros)
 	cr_assert_eq(m.smape, 0);
 	cr_assert_eq(pm_metrics_compute(t, off, 2, 0, &m, NULL), PM_OK);
 	cr_assert_eq(m.mape, 0, "t == 0 has no relative error: MAPE is row 2's");
+	cr_assert_eq(m.mape_n, 1, "MAPE over 1 row of 2");
+	cr_assert_eq(m.n, 2);
 	cr_assert_eq(m.smape, 100, "100/2 (2*1/1 + 0)");
 	cr_assert_eq(m.mae, 0.5);
 	/* MAPE over the 2 rows of t != 0: (1/2 + 1/4) / 2; the rest over 3 */
@@ -117,6 +119,7 @@ Test(metrics, zeros)
 	/* no row of t != 0: no MAPE (NaN, null in JSON); the others are numbers */
 	cr_assert_eq(pm_metrics_compute(none, off, 2, 0, &m, NULL), PM_OK);
 	cr_assert(isnan(m.mape));
+	cr_assert_eq(m.mape_n, 0);
 	cr_assert_eq(m.mae, 1);
 	cr_assert_eq(m.smape, 200);
 	cr_assert_eq(m.r2, 0);

@@ -146,6 +146,7 @@ static int same_double(double a, double b)
 static void same_metrics(const pm_metrics *a, const pm_metrics *b)
 {
 	cr_assert_eq(a->n, b->n);
+	cr_assert_eq(a->mape_n, b->mape_n);
 	cr_assert(same_double(a->mae, b->mae));
 	cr_assert(same_double(a->mape, b->mape));
 	cr_assert(same_double(a->mse, b->mse));

@@ -327,6 +327,7 @@ def test_zeros_fit_under_mae_and_are_refused_under_mape():
     m = perfmodel.fit(data, spec, threads=1)
     assert abs(m.params["p_n"] - 1.5) < 1e-6 and abs(m.params["a_n"] - 3) < 1e-5
     assert m.metrics["training"]["mape"] < 1e-3     # over the rows that are not 0
+    assert m.metrics["training"]["mape_rows"] == 5 and m.metrics["training"]["rows"] == 6
     with pytest.raises(perfmodel.Error, match=r"target 'calls': 0 is not a time > 0 "
                        r"\(loss mape divides by the values; use --loss mae or mse") as e:
         perfmodel.fit(data, spec, loss="mape")
