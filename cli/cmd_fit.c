@@ -232,6 +232,8 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	a.quiet |= to_stdout;
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.read };
 	a.fit.stop = interrupt_install();
+	/* a set of CUBE runs takes a while to read: the signal stops that too */
+	src.read.stop = a.fit.stop;
 	/* select prints its table as it goes: a progress line would cut into it */
 	progress_install(&a.fit, a.quiet || select || discover);
 	table = a.quiet ? NULL : a.json ? stderr : stdout;

@@ -342,6 +342,7 @@ int cmd_sweep(int argc, char **argv)
 	rc = EXIT_FAIL;
 	src = (pm_source){ .path = a.data, .test_path = a.test_path, .read = a.ro };
 	a.opt.stop = interrupt_install();
+	src.read.stop = a.opt.stop;	/* the reading of a CUBE set too */
 	progress_install(&a.opt, a.quiet);
 	if (spec_from_flags(&a.roles, &s, &err) || pm_sweep_file(&src, s, &a.opt, &a.so, &sw, &err) ||
 	    (a.json && pm_sweep_to_json(sw, &a.opt, &json, &err))) {

@@ -61,11 +61,13 @@ PyObject *pmpy_inspect(PyObject *mod, PyObject *args);
  * run(job) makes the call, drop(job) frees job and all it owns, so job
  * must own copies of all the call reads. stop: the call's stop flag
  * (pm_fit_options.stop), which a SIGINT sets; NULL for a call without one,
- * whose caller reads Python's signals instead. 0: run has returned and the
- * caller has job (and drops it). -1 with an exception (KeyboardInterrupt):
- * the call is left to end by itself, which then drops job; the caller must
- * not touch it. */
+ * whose caller reads Python's signals instead. cancel: a flag the call
+ * polls (a reader's pm_read_options.stop), set when the caller leaves it
+ * behind, or NULL. 0: run has returned and the caller has job (and drops
+ * it). -1 with an exception (KeyboardInterrupt): the call is left to end by
+ * itself, asked to end soon through cancel, and then drops job; the caller
+ * must not touch it. */
 int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job,
-		     volatile sig_atomic_t *stop);
+		     volatile sig_atomic_t *stop, volatile sig_atomic_t *cancel);
 
 #endif

@@ -103,6 +103,7 @@ static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json,
 		o->fit.threads = pm_cpu_count();	/* as perfmodel fit: more only take turns */
 	j->src = (pm_source){ .path = o->data, .test_path = o->test_path, .read = o->read };
 	o->fit.stop = &j->stop;
+	j->src.read.stop = &j->stop;	/* a CUBE set's reading stops too */
 	if (warm_start(warm, j) || (j->st = pm_options_spec(o, &j->s, &j->err)) ||
 	    (o->command == PM_COMMAND_SELECT &&
 	     (j->st = pm_options_candidates(o, &j->cand, &j->ncand, &j->names, &j->err))))
@@ -203,7 +204,7 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
 					  strlen(spec_json));
 	j = fit_job(mode, words, spec_json, warm);
-	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop) < 0)
+	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop, &j->stop) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->o.command, j->r, j->cand);
 	fit_drop(j);
@@ -215,6 +216,9 @@ struct inspect_job {
 	struct pmpy_words words, keys;	/* what o and ro point into */
 	pm_options o;		/* the words parsed */
 	pm_read_options ro;	/* o's reading, with its target and the key */
+	/* asked when the caller leaves on a signal, so that the reading of a
+	 * CUBE set left behind ends at its next run, not at its last */
+	volatile sig_atomic_t stop;
 	char *doc;		/* the result */
 	pm_status st;
 	pm_error err;
@@ -254,6 +258,7 @@ static struct inspect_job *inspect_job(PyObject *words, PyObject *keys)
 		goto fail;
 	}
 	j->ro = j->o.read;
+	j->ro.stop = &j->stop;
 	j->ro.target = j->o.target;
 	/* --per: time = per/throughput as it is read, whatever the kind */
 	j->ro.per = j->o.read.per ? j->o.read.per : j->o.per;
@@ -281,7 +286,7 @@ PyObject *pmpy_inspect(PyObject *mod, PyObject *args)
 		return NULL;
 	}
 	j = inspect_job(words, keys);
-	if (!j || pmpy_run_watched(inspect_run, inspect_drop, j, NULL) < 0)
+	if (!j || pmpy_run_watched(inspect_run, inspect_drop, j, NULL, &j->stop) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : PyUnicode_FromString(j->doc);
 	inspect_drop(j);

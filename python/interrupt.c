@@ -11,7 +11,8 @@
  *    the fit left to stop by itself; under a handler that does not raise,
  *    the fit returns its best model (info["interrupted"]);
  *  - a call without one (inspect) is waited for reading Python's signals:
- *    KeyboardInterrupt at once, the call left to end by itself.
+ *    KeyboardInterrupt at once, the call left to end by itself — asked
+ *    to, where it polls a flag (a CUBE set's reading: pm_read_options.stop).
  * A call left behind frees what it made when it ends. */
 #include <errno.h>
 #include <pthread.h>
@@ -129,11 +130,13 @@ static int wait_a_while(struct watched *w)
 }
 
 /* The caller leaves with the exception a signal raised: the job is dropped
- * now when the call has ended, else by its thread when it does. -1. */
-static int leave(struct watched *w)
+ * now when the call has ended, else by its thread when it does, which
+ * cancel asks to come soon (the job, and so cancel, lives until then). -1. */
+static int leave(struct watched *w, volatile sig_atomic_t *cancel)
 {
 	int done;
 
+	pm_request_stop(cancel);
 	pthread_mutex_lock(&w->lock);
 	done = w->done;
 	w->abandoned = !done;
@@ -176,7 +179,7 @@ static struct watched *start(void (*run)(void *), void (*drop)(void *), void *jo
 }
 
 int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job,
-		     volatile sig_atomic_t *stop)
+		     volatile sig_atomic_t *stop, volatile sig_atomic_t *cancel)
 {
 	struct watched *w;
 	int done = 0, fitting = stop != NULL;
@@ -205,11 +208,11 @@ int pmpy_run_watched(void (*run)(void *job), void (*drop)(void *job), void *job,
 			 * gives the signal to: then the fit ends, interrupted */
 			PyErr_SetInterruptEx(SIGINT);
 			if (PyErr_CheckSignals() < 0)
-				return leave(w);
+				return leave(w, cancel);
 		} else if (!stop && PyErr_CheckSignals() < 0)
 			/* a signal while it ran wins over its result, as
 			 * Python would have raised before the next bytecode */
-			return leave(w);
+			return leave(w, cancel);
 	}
 	watched_free(w);
 	return 0;

@@ -131,6 +131,29 @@ else
 	bad "fit, while reading: exit 130, nothing fitted or saved" "exit $rc" "$(cat err.txt)"
 fi
 
+# while a set of CUBE runs is read (3 000 runs of one profile of 64
+# locations: a second or more): the reader polls the flag between runs and
+# stops there, so the signal is not left waiting for the last run
+python3 - "$root/tests" <<'EOF'
+import os, shutil, sys
+sys.path.insert(0, sys.argv[1])
+import cube_gen
+cube_gen.test_profile("one.cubex", 64, 1, False, False, False)
+for x in range(1, 61):
+    for r in range(1, 51):
+        os.makedirs(f"cubes/mm.x{x}.r{r}")
+        shutil.copy("one.cubex", f"cubes/mm.x{x}.r{r}/profile.cubex")
+EOF
+delay=0.3 interrupted fit cubes --callpath 'main->compute' --scaling each --intrinsic x -o out.json
+if [ $early = no ] && [ $rc -eq 130 ] && [ ! -e out.json ] &&
+	grep -q "was read (a stop request)" err.txt; then
+	ok "fit, while a set of CUBE runs is read: the reading stops at the next run, exit 130"
+else
+	bad "fit, while a set of CUBE runs is read: the reading stops at the next run, exit 130" \
+		"early $early, exit $rc" "$(cat err.txt)"
+fi
+rm -rf cubes one.cubex
+
 # discover: a search stopped chooses nothing and saves nothing (6 000 rows:
 # a step of the search takes seconds; the stop is polled before each hypothesis)
 interrupted discover "${lenet6k[@]}" -o out.json
