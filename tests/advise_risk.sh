@@ -70,7 +70,7 @@ expect_fail "advise --quantile beyond the residuals" 1 \
 	"quantile 0.999 is beyond what the model's 100 calibration residuals tell" -- \
 	advise --vary threads=1..8 --quantile 0.999
 expect_fail "advise --quantile: a model without intervals" 1 \
-	"the model has no prediction intervals: fit it again without --no-intervals" -- \
+	"the model has no prediction intervals: it was fitted with --no-intervals" -- \
 	"$pm" advise -m plain.json job.json --vary threads=1..8 --quantile 0.9
 
 # ---- --slurm
@@ -160,7 +160,7 @@ expect_fail "--slurm: a count that is not whole" 2 \
 	"--vary 'threads=1..2:\+0.5': --cpus-per-task counts whole numbers, not 1.5 \(leave it out with --slurm-map threads=none\)" -- \
 	advise --vary threads=1..2:+0.5 --slurm
 expect_fail "--slurm: a model without intervals" 1 \
-	"the model has no prediction intervals: fit it again without --no-intervals" -- \
+	"the model has no prediction intervals: it was fitted with --no-intervals" -- \
 	"$pm" advise -m plain.json job.json --vary threads=1..8 --slurm
 # beyond the longest limit sbatch reads (24855-03:13:00; issue 34: n = 10^7
 # printed --time=247859-...): UNLIMITED, said on the line and on stderr

@@ -71,12 +71,26 @@ then ok "a throughput's interval brackets its prediction"; else bad "a throughpu
 has "fit --seeds: the best seed's model is calibrated" s.json '"intervals": \{'
 "$pm" "${gemm[@]}" -q -o x.json --validate extrapolate:n
 has "fit --validate extrapolate: calibrated on the rows fitted" x.json '"residuals": 58' '"n": \[128, 384\]'
-printf 'n,threads,time_s\n1,1,1\n2,1,2\n4,1,4\n8,1,8\n16,1,16\n' >tiny.csv
+# fewer than 20 rows: leave-one-out, with a warning of what they reach; 4
+# rows: none, and the warning and predict say why
+printf 'n,threads,time_s\n1,1,1\n2,1,2.1\n4,1,3.9\n8,1,8.2\n16,1,16\n32,1,31\n' >tiny.csv
 "$pm" fit --form additive tiny.csv --target time_s --intrinsic n -q -o t.json 2>t.err
-if grep -q '"intervals"' t.json || [ -s t.err ]; then bad "fewer than 20 rows: none, silently" "$(cat t.err)"
-else ok "fewer than 20 rows: none, silently"; fi
+has "6 rows: intervals by leave-one-out, said" t.err \
+	'prediction intervals from 6 rows, each predicted by a fit of the others \(leave-one-out; 20 rows or more are calibrated by folds\): they reach the quantiles 0.143 to 0.857 only, a central interval of 71 % at most'
+has "6 rows: intervals in model.json" t.json '"residuals": 6'
+printf 'n\n64\n' >n64.csv
+"$pm" predict -m t.json n64.csv --interval 0.7 >t.csv
+if awk -F, 'NR == 2 { exit !($3 < $2 && $2 < $4) }' t.csv; then ok "6 rows: a 70 % interval brackets the prediction"
+else bad "6 rows: a 70 % interval brackets the prediction" "$(cat t.csv)"; fi
+head -n 5 tiny.csv >tiny4.csv
+"$pm" fit --form additive tiny4.csv --target time_s --intrinsic n -q -o t4.json 2>t4.err
+has "4 rows: no intervals, and the warning says why" t4.err \
+	'no prediction intervals: 4 rows are too few to calibrate them \(each predicted by a fit of the others, they need 5\)'
+expect_fail "4 rows: predict --interval repeats why" 1 \
+	"the model has no prediction intervals: 4 rows are too few to calibrate them" -- \
+	"$pm" predict -m t4.json n64.csv --interval 0.5
 
-expect_fail "a model without intervals" 1 "the model has no prediction intervals: fit it again without --no-intervals" -- \
+expect_fail "a model without intervals" 1 "the model has no prediction intervals: it was fitted with --no-intervals" -- \
 	"$pm" predict -m plain.json points.csv --interval 0.9
 for v in 0 1 1.5 -0.2 abc 0.9x ''; do
 	expect_fail "--interval '$v'" 2 "--interval '$v': expected a probability between 0 and 1" -- \

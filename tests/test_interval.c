@@ -229,7 +229,8 @@ Test(interval, errors)
 	EXPECT_FAIL(pm_model_extrapolation(plain, x, &d, NULL, E), PM_EINVAL,
 		    "no prediction intervals");
 	EXPECT_FAIL(pm_model_residual_quantile(plain, 0.5, &d, E), PM_EINVAL,
-		    "no prediction intervals");
+		    "no prediction intervals: it was fitted with --no-intervals "
+		    "(pm_fit_options.intervals 0)");
 	EXPECT_FAIL(pm_model_residual_quantile(m, 0.999, &d, E), PM_EINVAL, "beyond");
 	EXPECT_FAIL(pm_model_residual_quantile(m, 0.5, NULL, E), PM_EINVAL, "NULL");
 	EXPECT_FAIL(pm_model_predict_interval(m, x, 0, &lo, &hi, E), PM_EINVAL, "not between 0 and 1");
@@ -404,18 +405,6 @@ Test(interval, widening_rates)
 	free(json);
 	pm_model_free(old);
 	pm_model_free(m);
-}
-
-/* Fewer than 20 rows calibrate nothing, and say nothing of it. */
-Test(interval, too_few_rows)
-{
-	pm_dataset *d = syn_dataset(19, 0.0, 1);
-	pm_model *m = fit_rows(d, 5, 1);
-
-	cr_expect(!pm_model_has_intervals(m));
-	cr_expect_eq(pm_model_nwarnings(m), 0);
-	pm_model_free(m);
-	pm_dataset_free(d);
 }
 
 /* A fit held out rows: the calibration is on the rows it was fitted to,
@@ -601,8 +590,8 @@ static int warns(const pm_model *m, const char *text)
 }
 
 /* Rows measured 0 have no log residual: the calibration leaves them out
- * (25 residuals of 30 rows) and a warning says so; with 15 others (of 20)
- * there are too few, and the warning says that instead. */
+ * (25 residuals of 30 rows) and a warning says so; 15 others (of 20) are
+ * calibrated by leave-one-out, and that is said too. */
 Test(interval, zeros_left_out)
 {
 	pm_model *m = zero_fit(6), *few = zero_fit(4);
@@ -614,11 +603,56 @@ Test(interval, zeros_left_out)
 			"where calls is not 0: a 0 has no residual"));
 	cr_assert_eq(pm_model_predict_interval(m, x, 0.9, &lo, &hi, NULL), PM_OK);
 	cr_expect(lo > 0 && lo < 5 * 64 * 64 / 2.0 && hi > 5 * 64 * 64 / 2.0, "%g %g", lo, hi);
-	cr_expect(!pm_model_has_intervals(few));
-	cr_expect(warns(few, "no prediction intervals: 5 of the 20 rows fitted have calls = 0, "
-			"which has no residual on the log scale the intervals are calibrated on, "
-			"and the 15 others are fewer than the 20 they need"));
-	cr_expect(!warns(few, "prediction intervals are calibrated"));
+	cr_expect(pm_model_has_intervals(few));
+	cr_expect_eq(pm_model_interval_residuals(few), 15);
+	cr_expect(warns(few, "prediction intervals are calibrated on the 15 of 20 rows fitted "
+			"where calls is not 0"));
+	cr_expect(warns(few, "prediction intervals from 15 rows, each predicted by a fit of the "
+			"others (leave-one-out; 20 rows or more are calibrated by folds): they "
+			"reach the quantiles 0.0625 to 0.938 only, a central interval of 88 % at "
+			"most"));
 	pm_model_free(m);
 	pm_model_free(few);
+}
+
+/* Fewer than 20 rows are calibrated by leave-one-out, and say which
+ * quantiles they reach (a quantile beyond is refused); fewer than 5 keep
+ * none, and say so, which the predictor repeats when asked for one. */
+Test(interval, few_rows)
+{
+	static const char four[] = "n,t\n1,1\n2,2.1\n4,3.9\n8,8.2\n";
+	pm_dataset *d = syn_dataset(19, 0.01, 1), *tiny = NULL;
+	pm_model *m = fit_rows(d, 5, 1), *t = NULL;
+	pm_fit_options o = pm_fit_options_default();
+	pm_spec *s = NULL;
+	double x[1] = { 64 }, v;
+	pm_error e = { 0 };
+
+	cr_assert_eq(pm_dataset_parse_csv(four, sizeof(four) - 1, "four.csv", &tiny, &e), PM_OK);
+	cr_assert_eq(pm_spec_new(&s, &e), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", &e), PM_OK);
+	cr_assert_eq(pm_names_add_list(&s->intrinsic, "n", &e), PM_OK);
+	o.threads = 1;
+	o.intervals = 5;
+	cr_assert_eq(pm_fit(tiny, s, &o, &t, &e), PM_OK, "%s", e.msg);
+
+	cr_assert(pm_model_has_intervals(m));
+	cr_expect_eq(pm_model_interval_residuals(m), 19);
+	cr_expect(warns(m, "prediction intervals from 19 rows, each predicted by a fit of the "
+			"others (leave-one-out; 20 rows or more are calibrated by folds): they "
+			"reach the quantiles 0.05 to 0.95 only, a central interval of 90 % at "
+			"most"));
+	cr_expect_eq(pm_model_residual_quantile(m, 0.95, &v, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(pm_model_residual_quantile(m, 0.96, &v, &e), PM_EINVAL);
+	cr_expect(!pm_model_has_intervals(t));
+	cr_expect(warns(t, "no prediction intervals: 4 rows are too few to calibrate them "
+			"(each predicted by a fit of the others, they need 5)"));
+	cr_expect_eq(pm_model_predict_quantile(t, x, 0.5, &v, &e), PM_EINVAL);
+	cr_expect_str_eq(e.msg, "the model has no prediction intervals: 4 rows are too few to "
+			 "calibrate them (each predicted by a fit of the others, they need 5)");
+	pm_model_free(m);
+	pm_model_free(t);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+	pm_dataset_free(tiny);
 }

@@ -302,10 +302,10 @@ static pm_status yardstick(pm_model *m, const pm_dataset *rows, const pm_spec *s
  * runs them (each fit on the pool's threads); *stopped when a stop request
  * ended or cut short a fit (then nothing is kept). */
 static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s,
-			   const pm_fit_options *o, int *stopped, pm_error *err)
+			   const pm_fit_options *o, int loo, int *stopped, pm_error *err)
 {
-	pm_validation v = { .scheme = PM_SCHEME_KFOLD, .folds = o->intervals,
-			    .seed = o->split_seed };
+	pm_validation v = { .scheme = loo ? PM_SCHEME_LOO : PM_SCHEME_KFOLD,
+			    .folds = o->intervals, .seed = o->split_seed };
 	pm_folds folds = { 0 };
 	pm_fit_options fo = *o;
 	pm_model **fm = NULL;
@@ -384,18 +384,21 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 	char what[512];
 	pm_error e = { 0 };
 	int stopped = 0;
-	size_t rows = 0, zeros = 0;
+	size_t rows = 0, zeros = 0, used;
 	pm_status st;
 
 	if (!o->intervals || m->info.interrupted)
 		return PM_OK;
 	/* the rows the model was fitted to: those a test fraction or an
 	 * extrapolation left it (pm__holdout_split again: seeded, the same);
-	 * those of a time of 0 give no residual, and too few others none */
+	 * those of a time of 0 give no residual; K folds need enough rows
+	 * for each to hold out several, leave-one-out fewer, and too few none */
 	if ((st = pm__holdout_split(d, s, o, &train, &test, what, &e)) == PM_OK &&
 	    (st = zero_rows(m, train ? train : d, &zeros, &e)) == PM_OK &&
-	    (rows = pm_dataset_nrows(train ? train : d)) - zeros >= PM_INTERVAL_MIN_ROWS)
-		st = calibrate(m, train ? train : d, s, o, &stopped, &e);
+	    (rows = pm_dataset_nrows(train ? train : d)) - zeros >= PM_INTERVAL_MIN_LOO_ROWS)
+		st = calibrate(m, train ? train : d, s, o, rows - zeros < PM_INTERVAL_MIN_ROWS,
+			       &stopped, &e);
+	used = rows - zeros;
 	pm_dataset_free(train);
 	pm_dataset_free(test);
 	if (st == PM_ENOMEM) {
@@ -410,17 +413,31 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 	if (stopped)
 		return pm__model_add_warning(m, err, "no prediction intervals: interrupted while "
 					     "calibrating them (the fit itself is complete)");
-	if (zeros && rows - zeros < PM_INTERVAL_MIN_ROWS && rows >= PM_INTERVAL_MIN_ROWS)
+	if (used < PM_INTERVAL_MIN_LOO_ROWS && zeros)
 		return pm__model_add_warning(m, err, "no prediction intervals: %zu of the %zu rows "
 					     "fitted have %s = 0, which has no residual on the log "
 					     "scale the intervals are calibrated on, and the %zu "
 					     "others are fewer than the %d they need", zeros, rows,
-					     m->target, rows - zeros, PM_INTERVAL_MIN_ROWS);
-	if (zeros && rows - zeros >= PM_INTERVAL_MIN_ROWS)	/* calibrated without them */
-		return pm__model_add_warning(m, err, "prediction intervals are calibrated on the "
-					     "%zu of %zu rows fitted where %s is not 0: a 0 has no "
-					     "residual on their log scale, and an interval, a "
-					     "multiple of the prediction, never reaches 0",
-					     rows - zeros, rows, m->target);
+					     m->target, used, PM_INTERVAL_MIN_LOO_ROWS);
+	if (used < PM_INTERVAL_MIN_LOO_ROWS)
+		return pm__model_add_warning(m, err, "no prediction intervals: %zu rows are too "
+					     "few to calibrate them (each predicted by a fit of the "
+					     "others, they need %d)", rows, PM_INTERVAL_MIN_LOO_ROWS);
+	if (zeros && (st = pm__model_add_warning(m, err, "prediction intervals are calibrated "
+						  "on the %zu of %zu rows fitted where %s is not "
+						  "0: a 0 has no residual on their log scale, and "
+						  "an interval, a multiple of the prediction, never "
+						  "reaches 0", used, rows, m->target)))
+		return st;
+	/* n residuals say nothing beyond their extremes (predict.h) */
+	if (used < PM_INTERVAL_MIN_ROWS)
+		return pm__model_add_warning(m, err, "prediction intervals from %zu rows, each "
+					     "predicted by a fit of the others (leave-one-out; %d "
+					     "rows or more are calibrated by folds): they reach the "
+					     "quantiles %.3g to %.3g only, a central interval of "
+					     "%.0f %% at most (predict --interval, advise --slurm's "
+					     "quantiles)", used, PM_INTERVAL_MIN_ROWS,
+					     1.0 / (double)(used + 1), (double)used / (double)(used + 1),
+					     100.0 * (double)(used - 1) / (double)(used + 1));
 	return PM_OK;
 }

@@ -9,14 +9,15 @@
  * the rows m was fitted to (d, less those o holds out), each without one
  * fold of a stratified K-fold split seeded by o->split_seed, and the
  * quantiles of their held-out residuals into m (pm_model_predict_interval).
- * Nothing for o->intervals 0, an interrupted m or fewer than
- * PM_INTERVAL_MIN_ROWS rows. Deterministic for any thread count; m's fit is
- * not touched. A calibration that cannot be made (a fold's fit fails, or
- * predicts a value <= 0) or that a stop request cuts short keeps none and
- * adds a warning to m saying why; PM_OK. Rows of a time of 0 (mae, mse)
- * have no log residual: they are left out, with a warning, and fewer than
- * PM_INTERVAL_MIN_ROWS others leave no intervals, with a warning too.
- * Errors: PM_ENOMEM. */
+ * Fewer than PM_INTERVAL_MIN_ROWS rows are calibrated by leave-one-out
+ * (of configurations), with a warning of the quantiles they reach; fewer
+ * than PM_INTERVAL_MIN_LOO_ROWS keep none, with a warning saying so.
+ * Nothing for o->intervals 0 or an interrupted m. Deterministic for any
+ * thread count; m's fit is not touched. A calibration that cannot be made
+ * (a fold's fit fails, or predicts a value <= 0) or that a stop request
+ * cuts short keeps none and adds a warning to m saying why; PM_OK. Rows of
+ * a time of 0 (mae, mse) have no log residual: they are left out, with a
+ * warning, and count as none above. Errors: PM_ENOMEM. */
 pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 			    const pm_fit_options *o, pm_error *err);
 

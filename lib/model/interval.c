@@ -85,11 +85,19 @@ size_t pm_model_interval_residuals(const pm_model *m)
 	return m ? m->iv.nres : 0;
 }
 
-static pm_status no_intervals(pm_error *err)
+/* Why m has none: the fit's own warning where it could not calibrate them
+ * (too few rows, interrupted, every fold failing), else the two cases that
+ * leave no warning. */
+static pm_status no_intervals(const pm_model *m, pm_error *err)
 {
-	return pm__fail(err, PM_EINVAL, "the model has no prediction intervals: fit it again "
-			"without --no-intervals (a fit of fewer than %d rows, or one written "
-			"before perfmodel kept them, has none)", PM_INTERVAL_MIN_ROWS);
+	static const char why[] = "no prediction intervals: ";
+
+	for (size_t i = 0; i < m->nwarnings; i++)
+		if (!strncmp(m->warnings[i], why, sizeof(why) - 1))
+			return pm__fail(err, PM_EINVAL, "the model has %s", m->warnings[i]);
+	return pm__fail(err, PM_EINVAL, "the model has no prediction intervals: it was fitted "
+			"with --no-intervals (pm_fit_options.intervals 0) or written before "
+			"perfmodel kept them; fit it again without that option");
 }
 
 /* Input i's distance beyond [lo, hi] at v (already checked) over the
@@ -131,7 +139,7 @@ pm_status pm_model_extrapolation(const pm_model *m, const double *x, double *dis
 	if (!m || (!x && m->ninputs) || !dist)
 		return pm__fail(err, PM_EINVAL, "pm_model_extrapolation: a NULL argument");
 	if (!m->iv.nres)
-		return no_intervals(err);
+		return no_intervals(m, err);
 	for (size_t i = 0; i < m->ninputs; i++)
 		if (m->inputs[i].role != PM_ROLE_CATEGORICAL && pm__input_check(&m->inputs[i], x[i], err))
 			return PM_EDOMAIN;
@@ -183,7 +191,7 @@ static pm_status check_q(const pm_intervals *iv, double q, pm_error *err)
 
 pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err)
 {
-	return !m->iv.nres ? no_intervals(err) : check_q(&m->iv, q, err);
+	return !m->iv.nres ? no_intervals(m, err) : check_q(&m->iv, q, err);
 }
 
 pm_status pm_model_residual_quantile(const pm_model *m, double q, double *r, pm_error *err)
@@ -240,7 +248,7 @@ pm_status pm_model_predict_quantile(const pm_model *m, const double *x, double q
 	if (!m || (!x && m->ninputs) || !value)
 		return pm__fail(err, PM_EINVAL, "pm_model_predict_quantile: a NULL argument");
 	if (!m->iv.nres)
-		return no_intervals(err);
+		return no_intervals(m, err);
 	if ((st = check_q(&m->iv, q, err)) || (st = centre(m, x, &t, &d, err)) ||
 	    (st = quantile_at(m, q, t, d, &v, err)))
 		return st;
@@ -257,7 +265,7 @@ pm_status pm_model_predict_interval(const pm_model *m, const double *x, double l
 	if (!m || (!x && m->ninputs) || !lower || !upper)
 		return pm__fail(err, PM_EINVAL, "pm_model_predict_interval: a NULL argument");
 	if (!m->iv.nres)
-		return no_intervals(err);
+		return no_intervals(m, err);
 	if (!(level > 0 && level < 1))
 		return pm__fail(err, PM_EINVAL, "interval level %g is not between 0 and 1", level);
 	if ((st = check_q(&m->iv, (1 - level) / 2, err)) ||

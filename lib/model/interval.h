@@ -9,6 +9,10 @@
 /* Fewer fitted rows than this calibrate no intervals: a 90 % interval needs
  * 19 residuals for its 5 % tails alone (pm_model_predict_quantile). */
 #define PM_INTERVAL_MIN_ROWS 20
+/* Fewer rows than that are calibrated by leave-one-out, from this many up:
+ * n residuals reach the quantiles 1/(n+1) to n/(n+1), a central interval
+ * of 2/3 from 5 (fewer calibrate none, and the fit says so). */
+#define PM_INTERVAL_MIN_LOO_ROWS 5
 /* The grid the fit keeps quantiles at: probabilities k / PM_INTERVAL_STEPS,
  * k = 1 .. PM_INTERVAL_STEPS - 1 (0.005 to 0.995), fine enough that
  * linear interpolation between them is within the residuals' own
