@@ -10,6 +10,7 @@
 const char advise_usage[] =
 	"usage: perfmodel advise -m MODEL.json CONFIG.json --vary NAME=VALUES [--vary ...]\n"
 	"                        [--min-efficiency X] [--cost NAME] [--quantile Q]\n"
+	"                        [--max-extrapolation F|none]\n"
 	"                        [--json] [--slurm [--pick fastest|cheapest|largest]\n"
 	"                         [--time-quantile Q] [--time-min-quantile Q]\n"
 	"                         [--time-unit s|ms|min|h] [--slurm-map NAME=OPTION ...]]\n"
@@ -35,6 +36,13 @@ const char advise_usage[] =
 	"      --quantile Q        rank by the Q-quantile time (0 < Q < 1; a model with\n"
 	"                          prediction intervals): fastest and cheapest at risk Q;\n"
 	"                          speedup and efficiency stay the predictions'\n"
+	"      --max-extrapolation F\n"
+	"                          leave out the combinations more than F times beyond\n"
+	"                          the fitted data: an input above F x its largest\n"
+	"                          fitted value or below its smallest / F (2; none: no\n"
+	"                          limit). Every pick says how far outside the data it\n"
+	"                          lies (a model with prediction intervals, which keep\n"
+	"                          the fitted ranges)\n"
 	"      --json              one JSON document on stdout\n"
 	"      --slurm             print one pick as #SBATCH lines: --time and --time-min\n"
 	"                          from quantiles of its time (a model with intervals),\n"
@@ -154,6 +162,19 @@ static int width(const char *name)
 	return strlen(name) > 10 ? (int)strlen(name) : 10;
 }
 
+/* "  beyond the data: threads = 8, 4x the largest fitted (1 to 2)" after a
+ * pick's row, when it lies outside the fitted ranges. */
+static void print_beyond(const pm_model *m, const pm_advice_pick *p)
+{
+	double lo, hi;
+
+	if (!(p->beyond > 1) || pm_model_input_range(m, p->beyond_input, &lo, &hi, NULL))
+		return;
+	cprintf(stdout, "  beyond the data: %s = %g, %.3gx %s fitted (%g to %g)",
+		pm_model_input_name(m, p->beyond_input), p->beyond_value, p->beyond,
+		p->beyond_value > hi ? "the largest" : "below the smallest", lo, hi);
+}
+
 static void print_pick_text(const pm_model *m, const char *label, const pm_advice_pick *p,
 			    const struct axis *ax, size_t nax, const pm_advise_options *o)
 {
@@ -170,6 +191,7 @@ static void print_pick_text(const pm_model *m, const char *label, const pm_advic
 	cprintf(stdout, "  %14.6g  %8.4g  %10.3f", p->cost, p->speedup, p->efficiency);
 	if (pm_model_target_kind(m) != PM_TARGET_TIME)
 		cprintf(stdout, "  %10.6g", p->predicted);
+	print_beyond(m, p);
 	cprintf(stdout, "\n");
 }
 
@@ -178,6 +200,20 @@ static const char *quantile_label(char *out, size_t size, double q)
 {
 	pm_snprintf(out, size, "q%g", q);
 	return out;
+}
+
+/* Below the picks: what the limit left out, or that where they lie is not
+ * known (a model without the fitted ranges). */
+static void print_where(const pm_advice *a, const pm_advise_options *o)
+{
+	if (!a->ranges)
+		cprintf(stdout, "\nwhether a pick lies outside the data the model was fitted to is "
+			"not known: the model keeps its fitted ranges with its prediction intervals, "
+			"and it has none\n");
+	else if (a->left_beyond)
+		cprintf(stdout, "\n%zu of the %zu combinations lie more than %g times beyond the "
+			"fitted data and were left out (--max-extrapolation)\n", a->left_beyond,
+			a->combinations, o->max_extrapolation);
 }
 
 static void print_advice(const pm_model *m, const char *path, const pm_advice *a,
@@ -220,6 +256,7 @@ static void print_advice(const pm_model *m, const char *path, const pm_advice *a
 	print_pick_text(m, "fastest", &a->fastest, ax, nax, o);
 	print_pick_text(m, "cheapest", &a->cheapest, ax, nax, o);
 	print_pick_text(m, "largest", &a->largest, ax, nax, o);
+	print_where(a, o);
 }
 
 /* ---- --slurm ---------------------------------------------------------- */
@@ -440,7 +477,7 @@ static pm_status slurm_json(const pm_model *m, const char *path, const pm_advice
 }
 
 enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON, OPT_QUANTILE, OPT_SLURM, OPT_PICK,
-       OPT_TIME_Q, OPT_TIME_MIN_Q, OPT_TIME_UNIT, OPT_SLURM_MAP };
+       OPT_TIME_Q, OPT_TIME_MIN_Q, OPT_TIME_UNIT, OPT_SLURM_MAP, OPT_MAX_EXTRAPOLATION };
 
 static const struct option options[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -455,6 +492,7 @@ static const struct option options[] = {
 	{ "time-min-quantile", required_argument, NULL, OPT_TIME_MIN_Q },
 	{ "time-unit", required_argument, NULL, OPT_TIME_UNIT },
 	{ "slurm-map", required_argument, NULL, OPT_SLURM_MAP },
+	{ "max-extrapolation", required_argument, NULL, OPT_MAX_EXTRAPOLATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -516,6 +554,17 @@ int cmd_advise(int argc, char **argv)
 			if (parse_double(optarg, &o.quantile) || !(o.quantile > 0 && o.quantile < 1)) {
 				usage_error("advise", "--quantile '%s': expected a probability "
 					    "between 0 and 1 (0.9)", optarg);
+				goto out;
+			}
+			break;
+		case OPT_MAX_EXTRAPOLATION:
+			if (strcmp(optarg, "none") == 0) {
+				o.max_extrapolation = 0;
+			} else if (parse_double(optarg, &o.max_extrapolation) ||
+				   !(o.max_extrapolation >= 1 && isfinite(o.max_extrapolation))) {
+				usage_error("advise", "--max-extrapolation '%s': expected a factor "
+					    ">= 1 (2: twice the largest fitted value) or none",
+					    optarg);
 				goto out;
 			}
 			break;

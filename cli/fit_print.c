@@ -396,15 +396,24 @@ static void print_intervals(const pm_model *m)
 {
 	double lo, hi;
 	int time = pm_model_target_kind(m) == PM_TARGET_TIME;
+	size_t n = pm_model_interval_residuals(m);
+	/* 90 %, or as much as n residuals reach (1/(n+1) to n/(n+1)) */
+	double tail = n >= 19 ? 0.05 : 1.0 / (double)(n + 1), level = 1 - 2 * tail;
 
-	if (pm_model_residual_quantile(m, 0.05, &lo, NULL) ||
-	    pm_model_residual_quantile(m, 0.95, &hi, NULL))
+	if (pm_model_residual_quantile(m, tail, &lo, NULL) ||
+	    pm_model_residual_quantile(m, 1 - tail, &hi, NULL))
 		return;
 	cprintf(stdout, "\nintervals (docs/cli.md, \"Prediction intervals\")\n"
-		"  90 %% of the %zu fitted rows, each predicted by a fit without it, came within "
-		"%.3g to %.3g times their prediction\n"
-		"  predict --interval 0.9 gives every point its interval (wider outside the data's "
-		"ranges)\n", pm_model_interval_residuals(m), exp(time ? lo : -hi), exp(time ? hi : -lo));
+		"  %.3g %% of the %zu fitted rows, each predicted by a fit without it%s, came "
+		"within %.3g to %.3g times their prediction\n", 100 * level, n,
+		n >= 19 ? "" : " (leave-one-out)", exp(time ? lo : -hi), exp(time ? hi : -lo));
+	if (n >= 19)
+		cprintf(stdout, "  predict --interval 0.9 gives every point its interval (wider "
+			"outside the data's ranges)\n");
+	else
+		cprintf(stdout, "  predict --interval %.3g at most: %zu residuals tell nothing "
+			"further out (20 rows are calibrated by folds and reach 0.9)\n",
+			floor(level * 100) / 100, n);
 }
 
 static void print_fit_summary(const pm_model *m, const pm_dataset *d,

@@ -12,7 +12,9 @@ here=$(dirname "$(realpath "$0")")
 "$pm" fit --form additive "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o g.json
 "$pm" fit --form additive "$root/data/gemm_cpu.csv" --spec "$root/models/gemm.json" -q -o plain.json --no-intervals
 echo '{"n": 1024}' >job.json
-advise() { "$pm" advise -m g.json job.json "$@"; }
+# the risk's mechanics over 1 to 8 threads of data measured on 1 and 2:
+# beyond the default limit, which is tested on its own below
+advise() { "$pm" advise -m g.json job.json --max-extrapolation none "$@"; }
 
 # ---- --quantile
 advise --vary threads=1..8 >point.txt
@@ -84,7 +86,7 @@ has "advise --slurm: the fastest as #SBATCH lines" s.txt \
 # the limits are the pick's quantiles, rounded up to whole minutes: n =
 # 65536 runs for hours (and 4 threads is beyond the data)
 echo '{"n": 65536}' >big.json
-"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+"$pm" advise -m g.json big.json --max-extrapolation none --vary threads=1..4 --slurm --time-quantile 0.9 \
 	--time-min-quantile 0.5 >big.txt
 printf 'n,threads\n65536,4\n' >big.csv
 "$pm" predict -m g.json big.csv --quantiles 0.9,0.5 >bigq.csv
@@ -108,7 +110,7 @@ else bad "--slurm: the limits are predict's quantiles rounded up to minutes" "$(
 # --time-unit: hours of runs read as milliseconds are seconds; the
 # seconds of n = 1024 read as hours are minutes (its 0.95-quantile on 2
 # threads is 0.039: 2.3 minutes)
-"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-unit ms >ms.txt
+"$pm" advise -m g.json big.json --max-extrapolation none --vary threads=1..4 --slurm --time-unit ms >ms.txt
 advise --vary threads=1,2 --slurm --time-unit h >hours.txt
 has "--time-unit ms" ms.txt '^#SBATCH --time=00:01:00 '
 has "--time-unit h" hours.txt '^#SBATCH --time=00:03:00 ' '^#SBATCH --time-min=00:02:00 '
@@ -165,14 +167,14 @@ expect_fail "--slurm: a model without intervals" 1 \
 # beyond the longest limit sbatch reads (24855-03:13:00; issue 34: n = 10^7
 # printed --time=247859-...): UNLIMITED, said on the line and on stderr
 echo '{"n": 10000000}' >huge.json
-"$pm" advise -m g.json huge.json --vary threads=1..8 --slurm >u.txt 2>u.err
+"$pm" advise -m g.json huge.json --max-extrapolation none --vary threads=1..8 --slurm >u.txt 2>u.err
 has "--slurm: a limit longer than Slurm reads is UNLIMITED" u.txt \
 	'^#SBATCH --time=UNLIMITED +# 0.95-quantile [0-9.e+]+ min: longer than Slurm.s longest limit$' \
 	'^#SBATCH --time-min=UNLIMITED +# 0.8-quantile [0-9.e+]+ min: longer than Slurm.s longest limit$'
 has "--slurm: ... and a warning names the time" u.err \
 	'^perfmodel: warning: --time=UNLIMITED: the fastest pick.s 0.95-quantile time, [0-9.e+]+ s \([0-9.e+]+ days\), is longer than the longest limit Slurm reads \(24855-03:13:00\)$' \
 	'^perfmodel: warning: --time-min=UNLIMITED: the fastest pick.s 0.8-quantile time'
-"$pm" advise -m g.json huge.json --vary threads=1..8 --slurm --json >u.json 2>u_json.err
+"$pm" advise -m g.json huge.json --max-extrapolation none --vary threads=1..8 --slurm --json >u.json 2>u_json.err
 if python3 -c 'import json
 s = json.load(open("u.json"))["slurm"]
 assert s["time"]["limit"] == "UNLIMITED" and s["time"]["minutes"] == 0, s
@@ -184,9 +186,9 @@ else bad "--slurm --json: UNLIMITED, minutes 0, the warning on stderr" "$(cat u.
 
 # ---- --slurm --json: the same limits, options and risks as the text
 advise --vary n=512,1024 --vary threads=1,2 --slurm --quantile 0.9 --json >n.json
-"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+"$pm" advise -m g.json big.json --max-extrapolation none --vary threads=1..4 --slurm --time-quantile 0.9 \
 	--time-min-quantile 0.5 --slurm-map threads=--ntasks --json >big.json.out
-"$pm" advise -m g.json big.json --vary threads=1..4 --slurm --time-quantile 0.9 \
+"$pm" advise -m g.json big.json --max-extrapolation none --vary threads=1..4 --slurm --time-quantile 0.9 \
 	--time-min-quantile 0.5 --slurm-map threads=--ntasks >big_map.txt
 if python3 - <<'PY'
 import json, math, re
@@ -235,8 +237,52 @@ expect_fail "--slurm: a speedup model" 1 "--slurm needs a model of a run time: k
 expect_fail "--slurm --json: a speedup model" 1 "--slurm needs a model of a run time" -- \
 	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --slurm --json
 
+# ---- where the picks lie (issue 36, item 1): gemm was measured on 1 and 2
+# threads; by default nothing beyond 2x the fitted data is advised, and
+# every pick says how far outside it lies
+"$pm" advise -m g.json job.json --vary threads=1..64:x2 >far.txt
+has "advise: picks within 2x the fitted data, each saying where it lies" far.txt \
+	'^fastest +4 .*  beyond the data: threads = 4, 2x the largest fitted \(1 to 2\)$' \
+	'^cheapest +[12] .*[0-9]$' \
+	'^4 of the 7 combinations lie more than 2 times beyond the fitted data and were left out \(--max-extrapolation\)$'
+"$pm" advise -m g.json job.json --vary threads=1..64:x2 --json >far.json
+"$pm" advise -m g.json job.json --vary threads=1..64:x2 --json --max-extrapolation none >none.json
+"$pm" advise -m g.json job.json --vary threads=1..64:x2 --json --max-extrapolation 1 >in.json
+"$pm" advise -m plain.json job.json --vary threads=1..64:x2 --json >unknown.json
+"$pm" advise -m plain.json job.json --vary threads=1..64:x2 >unknown.txt
+if python3 - <<'PY'
+import json
+f = json.load(open("far.json")); n = json.load(open("none.json"))
+i = json.load(open("in.json")); u = json.load(open("unknown.json"))
+assert f["max_extrapolation"] == 2 and f["left_beyond"] == 4, f
+assert f["fastest"]["extrapolated"] is True, f
+assert f["fastest"]["beyond"] == {"input": "threads", "factor": 2, "fitted": [1, 2]}, f
+assert f["cheapest"]["extrapolated"] is False and "beyond" not in f["cheapest"], f
+assert n["max_extrapolation"] is None and n["left_beyond"] == 0, n
+assert n["fastest"]["values"]["threads"] > 4 and n["fastest"]["beyond"]["factor"] > 2, n
+assert i["left_beyond"] == 5 and i["fastest"]["values"]["threads"] <= 2, i
+assert i["fastest"]["extrapolated"] is False, i
+assert u["max_extrapolation"] is None and u["left_beyond"] == 0, u
+assert u["fastest"]["extrapolated"] is None and u["fastest"]["values"]["threads"] == 64, u
+PY
+then ok "advise --json: extrapolated, beyond and the limit's count; none and 1; unknown without ranges"
+else bad "advise --json: extrapolated, beyond and the limit's count; none and 1; unknown without ranges" \
+	"$(cat far.json none.json in.json unknown.json)"; fi
+has "advise: a model without ranges says where its picks lie is not known" unknown.txt \
+	'^whether a pick lies outside the data the model was fitted to is not known'
+echo '{"n": 100000}' >huge_n.json
+expect_fail "advise: every combination beyond the limit, the nearest named" 1 \
+	"every one of the combinations lies beyond 2 times the data the model was fitted to \(--max-extrapolation\); the nearest has n = 100000, 65.1 times above the fitted 128 to 1536 \(at threads=1\); --max-extrapolation none" -- \
+	"$pm" advise -m g.json huge_n.json --vary threads=1..8
+for v in 0.5 0 abc inf nan ''; do
+	expect_fail "advise --max-extrapolation '$v'" 2 \
+		"--max-extrapolation '$v': expected a factor >= 1 \(2: twice the largest fitted value\) or none" -- \
+		"$pm" advise -m g.json job.json --vary threads=1,2 --max-extrapolation "$v"
+done
+
 "$pm" help advise >h.txt
-has "advise's help" h.txt '--quantile Q' '--slurm ' '--slurm-map NAME=OPTION' '--time-unit U'
+has "advise's help" h.txt '--quantile Q' '--slurm ' '--slurm-map NAME=OPTION' '--time-unit U' \
+	'--max-extrapolation F'
 
 echo "advise_risk: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -195,7 +195,7 @@ def main():
                       "--json"])
     # limits beyond the longest Slurm reads: UNLIMITED, minutes 0
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
-                      "--vary", "n=10000000", "--slurm", "--json"])
+                      "--vary", "n=10000000", "--slurm", "--json", "--max-extrapolation", "none"])
     covered.add("advise")
     run(v, "lif", ["lif", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--json"])
     run(v, "lif", ["lif", ddp, "--workers", "t_worker_1", "--json"], want_exit=1)

@@ -266,6 +266,7 @@ Test(advise, a_quantile_prefers_the_narrower_spread)
 	pm_advice a;
 	pm_error e = { 0 };
 
+	o.max_extrapolation = 0;	/* g = 16 is 8x beyond: the point here */
 	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, NULL), PM_OK);
 	cr_expect_eq(a.fastest.value[0], 16);
 	cr_expect(isnan(a.fastest.quantile_time));
@@ -398,6 +399,70 @@ Test(advise, slurm_limits_errors)
 		    "a time limit needs a model of a run time: the model's target is a speedup");
 	cr_expect_eq(l.time_s, 7);	/* unchanged on every error */
 	m->kind = PM_TARGET_TIME;
+	pm_model_free(m);
+	pm_model_free(plain);
+}
+
+/* Issue 36, item 1: each pick says how far beyond the fitted data it lies
+ * (g fitted on 1 to 2, n on 1 to 20), and by default nothing more than 2x
+ * beyond is advised; 0 lifts the limit, a model without ranges is not
+ * limited and says so, and every combination beyond is an error naming
+ * the nearest. */
+Test(advise, the_limit_of_extrapolation)
+{
+	/* t = n g^-0.5: the more g the faster, the less g the cheaper */
+	pm_model *m = toy_intervals(-0.5), *plain = toy(-0.5, 0, 0);
+	double x[3] = { 10, NAN, 1 };
+	static const double g[] = { 0.25, 1, 2, 4, 8, 16 };
+	pm_vary v = { 1, 6, g };
+	pm_advise_options o = pm_advise_options_default();
+	pm_advice a;
+	pm_error e = { 0 };
+
+	cr_expect_eq(o.max_extrapolation, 2);
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect(a.ranges);
+	cr_expect_eq(a.left_beyond, 3, "0.25 (4x below), 8 and 16");
+	cr_expect_eq(a.fastest.value[0], 4);
+	cr_expect_eq(a.fastest.beyond, 2);
+	cr_expect_eq(a.fastest.beyond_input, 1);
+	cr_expect_eq(a.fastest.beyond_value, 4);
+	cr_expect_eq(a.cheapest.value[0], 1);
+	cr_expect_eq(a.cheapest.beyond, 1, "inside every range");
+	o.max_extrapolation = 1;
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(a.fastest.value[0], 2);
+	cr_expect_eq(a.left_beyond, 4);
+	o.max_extrapolation = 0;
+	cr_assert_eq(pm_model_advise(m, x, &v, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(a.fastest.value[0], 16);
+	cr_expect_eq(a.fastest.beyond, 8);
+	cr_expect_eq(a.left_beyond, 0);
+	/* below the smallest fitted: 1 / 0.25 */
+	cr_expect_eq(a.cheapest.value[0], 0.25);
+	cr_expect_eq(a.cheapest.beyond, 4);
+	/* a model without intervals keeps no ranges: nothing left out */
+	o.max_extrapolation = 2;
+	cr_assert_eq(pm_model_advise(plain, x, &v, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect(!a.ranges);
+	cr_expect_eq(a.left_beyond, 0);
+	cr_expect_eq(a.fastest.value[0], 16);
+	cr_expect(isnan(a.fastest.beyond));
+	/* n = 100 is 5x the largest fitted, whatever g */
+	x[0] = 100;
+	EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EDOMAIN,
+		    "every one of the combinations lies beyond 2 times the data the model was "
+		    "fitted to (--max-extrapolation); the nearest has n = 100, 5 times above the "
+		    "fitted 1 to 20 (at g=0.25); --max-extrapolation none (a limit of 0) advises "
+		    "beyond it");
+	x[0] = 10;
+	for (int k = 0; k < 4; k++) {
+		const double bad[] = { 0.5, -1, NAN, INFINITY };
+
+		o.max_extrapolation = bad[k];
+		EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL,
+			    "is not a factor >= 1 (or 0: no limit)");
+	}
 	pm_model_free(m);
 	pm_model_free(plain);
 }

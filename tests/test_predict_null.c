@@ -270,6 +270,11 @@ Test(null_args, intervals)
 	cr_expect_eq(ex, 7);
 	/* extrapolated may be NULL */
 	cr_expect_eq(pm_model_extrapolation(m, x, &d, NULL, NULL), PM_OK);
+	EXPECT_NULL(pm_model_input_range(NULL, 0, &lo, &hi, E), "pm_model_input_range");
+	EXPECT_NULL(pm_model_input_range(m, 0, NULL, &hi, E), "pm_model_input_range");
+	EXPECT_NULL(pm_model_input_range(m, 0, &lo, NULL, E), "pm_model_input_range");
+	EXPECT_NULL_NOERR(pm_model_input_range(m, 0, NULL, NULL, NULL));
+	cr_expect(lo == 42 && hi == 42, "nothing written on error");
 	EXPECT_NULL(pm_model_predict_quantile(NULL, x, 0.5, &v, E), "pm_model_predict_quantile");
 	EXPECT_NULL(pm_model_predict_quantile(m, NULL, 0.5, &v, E), "pm_model_predict_quantile");
 	EXPECT_NULL(pm_model_predict_quantile(m, x, 0.5, NULL, E), "pm_model_predict_quantile");

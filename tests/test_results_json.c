@@ -48,7 +48,7 @@ static void expect_doc(pm_status st, char **doc, const pm_error *e, const char *
 Test(results_json, eval_document)
 {
 	pm_model *m = toy();
-	const pm_metrics x = { .n = 3, .mae = 0.5, .mape = 10, .mse = 0.25, .rmse = 0.5,
+	const pm_metrics x = { .n = 3, .mape_n = 3, .mae = 0.5, .mape = 10, .mse = 0.25, .rmse = 0.5,
 			       .r2 = NAN, .smape = 1e-300, .adj_r2 = -0.1 };
 	pm_error e = { 0 };
 	char *doc = NULL;
@@ -174,12 +174,14 @@ Test(results_json, advice_document)
 		   "  \"resource\": \"g\\\"\xc3\xa9\",\n"
 		   "  \"min_efficiency\": 0.7,\n"
 		   "  \"combinations\": 2,\n"
+		   "  \"max_extrapolation\": null,\n"
+		   "  \"left_beyond\": 0,\n"
 		   "  \"fastest\": {\"values\": {\"g\\\"\xc3\xa9\": 2, \"b\\\\\": 8}, "
 		   "\"time\": 0.25, "
-		   "\"cost\": 0.5, \"speedup\": 2, \"efficiency\": 1},\n"
+		   "\"cost\": 0.5, \"speedup\": 2, \"efficiency\": 1, \"extrapolated\": null},\n"
 		   "  \"cheapest\": {\"values\": {\"g\\\"\xc3\xa9\": 1, \"b\\\\\": 8}, "
 		   "\"time\": 0.5, "
-		   "\"cost\": 0.5, \"speedup\": 1, \"efficiency\": 1},\n"
+		   "\"cost\": 0.5, \"speedup\": 1, \"efficiency\": 1, \"extrapolated\": null},\n"
 		   "  \"largest\": null\n"
 		   "}\n");
 	o.resource = 1;
@@ -195,8 +197,10 @@ Test(results_json, advice_document)
 		o.quantile = 0.9;
 		cr_assert_eq(pm_advice_to_json(m, "m.json", vary, 2, &o, &aq, &doc, &e), PM_OK);
 		cr_expect(strstr(doc, "\"min_efficiency\": 0.7,\n  \"quantile\": 0.9,\n"), "%s", doc);
-		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.375},\n"), "%s", doc);
-		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.75},\n"), "%s", doc);
+		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.375, "
+				 "\"extrapolated\": null},\n"), "%s", doc);
+		cr_expect(strstr(doc, "\"efficiency\": 1, \"quantile_time\": 0.75, "
+				 "\"extrapolated\": null},\n"), "%s", doc);
 		free(doc);
 		o.quantile = 0;
 	}

@@ -190,10 +190,12 @@ static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, con
 	}
 	if (st)
 		return st;
-	/* fold fits that agree but for rounding (a constant fitted exactly,
-	 * residuals all 0) widen nothing: 1e-9 in log t is no disagreement */
-	t = used && var / (double)used > 1e-18 ? sqrt(var / (double)used) / sd : 0.0;
-	if (!(t <= WIDEN_MAX) || (sd == 0.0 && t > 0.0)) {
+	/* residuals of a fit exact but for rounding (a constant, a law
+	 * written to 9 digits) spread by 1e-9 or less, and the fold fits'
+	 * own rounding measured against that would look like disagreement:
+	 * a spread below 1e-6 in log t is rounding, not a scale */
+	t = used ? sqrt(var / (double)used) / fmax(sd, 1e-6) : 0.0;
+	if (!(t <= WIDEN_MAX)) {
 		*capped = 1;
 		t = WIDEN_MAX;
 	}
@@ -423,21 +425,11 @@ pm_status pm__fit_intervals(pm_model *m, const pm_dataset *d, const pm_spec *s,
 		return pm__model_add_warning(m, err, "no prediction intervals: %zu rows are too "
 					     "few to calibrate them (each predicted by a fit of the "
 					     "others, they need %d)", rows, PM_INTERVAL_MIN_LOO_ROWS);
-	if (zeros && (st = pm__model_add_warning(m, err, "prediction intervals are calibrated "
-						  "on the %zu of %zu rows fitted where %s is not "
-						  "0: a 0 has no residual on their log scale, and "
-						  "an interval, a multiple of the prediction, never "
-						  "reaches 0", used, rows, m->target)))
-		return st;
-	/* n residuals say nothing beyond their extremes (predict.h) */
-	if (used < PM_INTERVAL_MIN_ROWS)
-		return pm__model_add_warning(m, err, "prediction intervals from %zu rows, each "
-					     "predicted by a fit of the others (leave-one-out; %d "
-					     "rows or more are calibrated by folds): they reach the "
-					     "quantiles %.3g to %.3g only, a central interval of "
-					     "%.0f %% at most (predict --interval, advise --slurm's "
-					     "quantiles)", used, PM_INTERVAL_MIN_ROWS,
-					     1.0 / (double)(used + 1), (double)used / (double)(used + 1),
-					     100.0 * (double)(used - 1) / (double)(used + 1));
+	if (zeros)	/* calibrated without them */
+		return pm__model_add_warning(m, err, "prediction intervals are calibrated on the "
+					     "%zu of %zu rows fitted where %s is not 0: a 0 has no "
+					     "residual on their log scale, and an interval, a "
+					     "multiple of the prediction, never reaches 0", used, rows,
+					     m->target);
 	return PM_OK;
 }

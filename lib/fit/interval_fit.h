@@ -10,8 +10,9 @@
  * fold of a stratified K-fold split seeded by o->split_seed, and the
  * quantiles of their held-out residuals into m (pm_model_predict_interval).
  * Fewer than PM_INTERVAL_MIN_ROWS rows are calibrated by leave-one-out
- * (of configurations), with a warning of the quantiles they reach; fewer
- * than PM_INTERVAL_MIN_LOO_ROWS keep none, with a warning saying so.
+ * (of configurations): n residuals reach the quantiles 1/(n+1) to n/(n+1),
+ * and the predictor refuses further ones; fewer than
+ * PM_INTERVAL_MIN_LOO_ROWS keep none, with a warning saying so.
  * Nothing for o->intervals 0 or an interrupted m. Deterministic for any
  * thread count; m's fit is not touched. A calibration that cannot be made
  * (a fold's fit fails, or predicts a value <= 0) or that a stop request

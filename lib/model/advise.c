@@ -15,7 +15,8 @@
 pm_advise_options pm_advise_options_default(void)
 {
 	return (pm_advise_options){ .resource = 0, .min_efficiency = 0.7,
-				    .max_combinations = 10000000, .quantile = 0.0 };
+				    .max_combinations = 10000000, .quantile = 0.0,
+				    .max_extrapolation = 2.0 };
 }
 
 static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, size_t nvary,
@@ -38,6 +39,10 @@ static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, 
 				"(0, 1)", o->quantile);
 	if (o->quantile > 0 && (st = pm__intervals_check(m, o->quantile, err)))
 		return st;
+	if (!(o->max_extrapolation == 0 || (o->max_extrapolation >= 1 &&
+					     isfinite(o->max_extrapolation))))
+		return pm__fail(err, PM_EINVAL, "the largest extrapolation %g is not a factor >= 1 "
+				"(or 0: no limit)", o->max_extrapolation);
 	for (size_t j = 0; j < nvary; j++) {
 		const pm_vary *v = &vary[j];
 		const char *name;
@@ -90,7 +95,8 @@ static void place(pm_error *err, const pm_model *m, const pm_vary *vary, size_t 
 
 /* One combination's numbers: what a pick keeps of it. */
 struct comb {
-	double t, tq, y, cost, s, e;
+	double t, tq, y, cost, s, e, beyond, beyond_value;
+	size_t beyond_input;
 };
 
 static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const double *x,
@@ -105,6 +111,26 @@ static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const dou
 	p->cost = c->cost;
 	p->speedup = c->s;
 	p->efficiency = c->e;
+	p->beyond = c->beyond;
+	p->beyond_input = c->beyond_input;
+	p->beyond_value = c->beyond_value;
+}
+
+/* Every combination was beyond the limit: which came nearest, and how far. */
+static pm_status all_beyond(const pm_model *m, const pm_vary *vary, size_t nvary,
+			    const pm_advise_options *o, const double *near, double factor,
+			    size_t input, pm_error *err)
+{
+	const char *name = m->inputs[input].name;
+	double v = near[input], lo = m->iv.lo[input], hi = m->iv.hi[input];
+
+	pm__fail(err, PM_EDOMAIN, "every one of the combinations lies beyond %g times the data "
+		 "the model was fitted to (--max-extrapolation); the nearest has %s = %g, %.3g "
+		 "times %s the fitted %g to %g", o->max_extrapolation, name, v, factor,
+		 v > hi ? "above" : "below", lo, hi);
+	place(err, m, vary, nvary, near);
+	pm__err_append(err, "; --max-extrapolation none (a limit of 0) advises beyond it");
+	return PM_EDOMAIN;
 }
 
 /* The time a pick was ranked by: the q-quantile's when q > 0. */
@@ -118,8 +144,8 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 			  pm_error *err)
 {
 	pm_advise_options o = opt ? *opt : pm_advise_options_default();
-	size_t idx[PM_ADVISE_MAX_VARY] = { 0 }, ncomb = 0, ri;
-	double *pt, rmin;
+	size_t idx[PM_ADVISE_MAX_VARY] = { 0 }, ncomb = 0, ri, near_input = 0;
+	double *pt, *near, rmin, near_factor = INFINITY;
 	const pm_vary *res;
 	pm_status st;
 
@@ -134,12 +160,14 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 	rmin = res->values[0];
 	for (size_t k = 1; k < res->n; k++)
 		rmin = res->values[k] < rmin ? res->values[k] : rmin;
-	pt = malloc((m->ninputs + 1) * sizeof(*pt));
+	out->ranges = m->iv.nres > 0;
+	pt = malloc((2 * m->ninputs + 1) * sizeof(*pt));
 	if (!pt)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	near = pt + m->ninputs;
 	memcpy(pt, x, m->ninputs * sizeof(*pt));
 	for (size_t c = 0; c < ncomb; c++) {
-		struct comb k = { .tq = NAN };
+		struct comb k = { .tq = NAN, .beyond = NAN };
 		double r, rank;
 
 		for (size_t j = 0; j < nvary; j++)
@@ -154,6 +182,20 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 			place(err, m, vary, nvary, pt);
 			goto out;
 		}
+		/* after the prediction, which checked the point */
+		if (out->ranges) {
+			k.beyond = pm__beyond_factor(m, pt, &k.beyond_input);
+			k.beyond_value = pt[k.beyond_input];
+		}
+		if (o.max_extrapolation > 0 && k.beyond > o.max_extrapolation) {
+			if (k.beyond < near_factor) {
+				near_factor = k.beyond;
+				near_input = k.beyond_input;
+				memcpy(near, pt, m->ninputs * sizeof(*pt));
+			}
+			out->left_beyond++;
+			goto next;
+		}
 		rank = o.quantile > 0 ? k.tq : k.t;
 		k.cost = r * rank;
 		if (!out->fastest.found || rank < ranked(&out->fastest, o.quantile) ||
@@ -167,7 +209,7 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 		     (r == out->largest.value[o.resource] &&
 		      rank < ranked(&out->largest, o.quantile))))
 			take(&out->largest, vary, nvary, pt, &k);
-		/* the next combination: the last input varies fastest */
+next:		/* the next combination: the last input varies fastest */
 		for (size_t j = nvary; j-- > 0;) {
 			if (++idx[j] < vary[j].n)
 				break;
@@ -175,6 +217,8 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 		}
 	}
 	out->combinations = ncomb;
+	if (out->left_beyond == ncomb)
+		st = all_beyond(m, vary, nvary, &o, near, near_factor, near_input, err);
 out:
 	free(pt);
 	return st;

@@ -119,6 +119,46 @@ static double input_distance(const pm_model *m, size_t i, double v)
 	return out / width;
 }
 
+pm_status pm_model_input_range(const pm_model *m, size_t i, double *lo, double *hi,
+			       pm_error *err)
+{
+	if (!m || !lo || !hi)
+		return pm__fail(err, PM_EINVAL, "pm_model_input_range: a NULL argument");
+	if (i >= m->ninputs)
+		return pm__fail(err, PM_EINVAL, "input %zu: the model has %zu inputs", i,
+				m->ninputs);
+	if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+		return pm__fail(err, PM_EINVAL, "input '%s' is categorical: it has levels, not a "
+				"range", m->inputs[i].name);
+	if (!m->iv.nres)
+		return no_intervals(m, err);
+	*lo = m->iv.lo[i];
+	*hi = m->iv.hi[i];
+	return PM_OK;
+}
+
+double pm__beyond_factor(const pm_model *m, const double *x, size_t *input)
+{
+	double worst = 1.0;
+
+	*input = 0;
+	for (size_t i = 0; i < m->ninputs; i++) {
+		double lo = m->iv.lo[i], hi = m->iv.hi[i], v = x[i], f = 1.0;
+
+		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
+			continue;
+		if (v > hi)
+			f = hi > 0 ? v / hi : INFINITY;
+		else if (v < lo)
+			f = v > 0 ? lo / v : INFINITY;
+		if (f > worst) {
+			worst = f;
+			*input = i;
+		}
+	}
+	return worst;
+}
+
 /* x's distance beyond the ranges: the largest input's. One input far out
  * is as uncertain as several a little. With rates, each input's distance
  * times its widening rate: the largest widens the interval. */

@@ -31,6 +31,13 @@ pm_status pm__model_read_intervals(const pm_jctx *top, const cJSON *root, pm_mod
  * messages). */
 pm_status pm__intervals_check(const pm_model *m, double q, pm_error *err);
 
+/* How far x lies beyond m's fitted ranges as a factor (a model with
+ * intervals, which keep the ranges; x checked): over the numeric inputs,
+ * the largest of v / hi above a range and lo / v below it (infinite where
+ * the range or v is not > 0), 1 inside every range; *input gets the input
+ * of it, the first of equals (0 inside). */
+double pm__beyond_factor(const pm_model *m, const double *x, size_t *input);
+
 /* The widening rate of a model.json without "widen" (written before the
  * fit measured one per input): the rule all inputs shared then, 1.12x the
  * spread at one range width out. It is also the smallest rate the fit

@@ -95,11 +95,40 @@ pm_status pm_predictions_columns_to_json(const pm_dataset *d, const double *pred
 	return pm__jw_finish(&w, out, err);
 }
 
+/* Where a pick lies against the fitted data: "extrapolated" (null: the
+ * model keeps no ranges), and when it is, "beyond": the input, the factor
+ * (null: infinite) and the input's fitted range. */
+static void beyond_members(pm_jw *w, const pm_model *m, int ranges, const pm_advice_pick *p)
+{
+	size_t i = p->beyond_input;
+
+	pm__jw_key(w, "extrapolated");
+	if (!ranges || isnan(p->beyond)) {
+		pm__jw_null(w);
+		return;
+	}
+	pm__jw_bool(w, p->beyond > 1);
+	if (!(p->beyond > 1))
+		return;
+	pm__jw_key(w, "beyond");
+	pm__jw_object_begin_line(w);
+	pm__jw_key(w, "input");
+	pm__jw_string(w, m->inputs[i].name);
+	pm__jw_key(w, "factor");
+	pm__jw_double(w, p->beyond);
+	pm__jw_key(w, "fitted");
+	pm__jw_array_begin(w);
+	pm__jw_double(w, m->iv.lo[i]);
+	pm__jw_double(w, m->iv.hi[i]);
+	pm__jw_array_end(w);
+	pm__jw_object_end(w);
+}
+
 /* "label": {"values": {input: value, ...}, "time", "cost", "speedup",
  * "efficiency", and for a target kind "predicted"} on one line, or null
  * when nothing qualified. */
 static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *vary,
-		 size_t nvary, const pm_advise_options *o, const pm_advice_pick *p)
+		 size_t nvary, const pm_advise_options *o, int ranges, const pm_advice_pick *p)
 {
 	static const char *const keys[] = { "time", "cost", "speedup", "efficiency" };
 	const double v[] = { p->time, p->cost, p->speedup, p->efficiency };
@@ -126,6 +155,7 @@ static void pick(pm_jw *w, const char *label, const pm_model *m, const pm_vary *
 		pm__jw_key(w, "predicted");
 		pm__jw_double(w, p->predicted);
 	}
+	beyond_members(w, m, ranges, p);
 	pm__jw_object_end(w);
 }
 
@@ -156,9 +186,17 @@ static pm_status advice_members(pm_jw *w, const pm_model *m, const char *model_n
 	}
 	pm__jw_key(w, "combinations");
 	pm__jw_uint(w, a->combinations);
-	pick(w, "fastest", m, vary, nvary, o, &a->fastest);
-	pick(w, "cheapest", m, vary, nvary, o, &a->cheapest);
-	pick(w, "largest", m, vary, nvary, o, &a->largest);
+	/* the limit (null: none, or a model without ranges) and what it left */
+	pm__jw_key(w, "max_extrapolation");
+	if (o->max_extrapolation > 0 && a->ranges)
+		pm__jw_double(w, o->max_extrapolation);
+	else
+		pm__jw_null(w);
+	pm__jw_key(w, "left_beyond");
+	pm__jw_uint(w, a->left_beyond);
+	pick(w, "fastest", m, vary, nvary, o, a->ranges, &a->fastest);
+	pick(w, "cheapest", m, vary, nvary, o, a->ranges, &a->cheapest);
+	pick(w, "largest", m, vary, nvary, o, a->ranges, &a->largest);
 	return PM_OK;
 }
 

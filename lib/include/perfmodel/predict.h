@@ -106,6 +106,12 @@ PM_API void pm_model_free(pm_model *m);
  * The inputs a prediction needs, in the model's order. */
 PM_API size_t pm_model_ninputs(const pm_model *m);
 PM_API const char *pm_model_input_name(const pm_model *m, size_t i);
+/* The smallest and largest value numeric input i took in the rows the
+ * model was fitted to, into *lo and *hi: kept with the prediction
+ * intervals. PM_EINVAL: a NULL argument, i out of range or categorical, a
+ * model without intervals (why it has none). */
+PM_API pm_status pm_model_input_range(const pm_model *m, size_t i, double *lo, double *hi,
+				      pm_error *err);
 PM_API pm_role pm_model_input_role(const pm_model *m, size_t i);
 /* The levels of a categorical input (0 for a numeric one), in level order. */
 PM_API size_t pm_model_nlevels(const pm_model *m, size_t i);
@@ -511,6 +517,12 @@ typedef struct pm_advise_options {
 	size_t max_combinations;	/* refuse larger searches (PM_EINVAL); 10^7 */
 	double quantile;	/* rank by the q-quantile time, 0 < q < 1; 0: by the
 				 * prediction (the default) */
+	/* leave out the combinations beyond this factor of the fitted data:
+	 * a numeric input's value over the largest fitted, or the smallest
+	 * fitted over it (pm_advice_pick.beyond); >= 1, 0: no limit; 2 (the
+	 * default). Only a model with intervals keeps its fitted ranges: for
+	 * one without, nothing is left out and pm_advice.ranges is 0. */
+	double max_extrapolation;
 } pm_advise_options;
 
 PM_API pm_advise_options pm_advise_options_default(void);
@@ -527,25 +539,39 @@ typedef struct pm_advice_pick {
 	/* with a quantile (pm_advise_options.quantile > 0), the q-quantile
 	 * time that ranked it; else NaN */
 	double quantile_time;
+	/* how far it lies beyond the fitted data: the largest factor over the
+	 * numeric inputs (pm_advise_options.max_extrapolation's; 1 inside
+	 * every fitted range, infinite where a range or value is not > 0),
+	 * beyond_input the model's input of it (0 inside) and beyond_value
+	 * its value there; beyond NaN without ranges */
+	double beyond;
+	size_t beyond_input;
+	double beyond_value;
 } pm_advice_pick;
 
 typedef struct pm_advice {
 	size_t combinations;	/* how many were predicted */
+	/* 1: the model keeps its fitted ranges (it has intervals), so picks
+	 * say how far beyond they lie and max_extrapolation applies */
+	int ranges;
+	size_t left_beyond;	/* combinations left out beyond max_extrapolation */
 	/* ties: fastest prefers the cheaper, cheapest the faster, largest the
 	 * faster; then the earlier combination in vary order */
 	pm_advice_pick fastest, cheapest, largest;
 } pm_advice;
 
 /* Search the combinations of vary[0..nvary) with the other inputs at x (as
- * for pm_model_predict; varied positions are ignored). On success fills
- * *out. m, x, vary (and each entry's values) and out are needed; opt may
- * be NULL: pm_advise_options_default(). Errors: PM_EINVAL for a NULL
- * argument, a bad vary list or options (an input twice,
- * a categorical input, no values, a value not finite and > 0, too many
- * combinations, a quantile not 0 or in (0, 1), a quantile of a model
- * without intervals or beyond what they calibrate: the messages of
- * pm_model_predict_quantile), else the first prediction error, naming the
- * combination.
+ * for pm_model_predict; varied positions are ignored), less those beyond
+ * opt->max_extrapolation of the fitted data. On success fills *out. m, x,
+ * vary (and each entry's values) and out are needed; opt may be NULL:
+ * pm_advise_options_default(). Errors: PM_EINVAL for a NULL argument, a bad
+ * vary list or options (an input twice, a categorical input, no values, a
+ * value not finite and > 0, too many combinations, a quantile not 0 or in
+ * (0, 1), a quantile of a model without intervals or beyond what they
+ * calibrate: the messages of pm_model_predict_quantile, a
+ * max_extrapolation not 0 or >= 1), PM_EDOMAIN when every combination lies
+ * beyond max_extrapolation (naming the nearest), else the first prediction
+ * error, naming the combination.
  * Reentrant on m; allocates one copy of x per call. */
 PM_API pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *vary,
 				 size_t nvary, const pm_advise_options *opt, pm_advice *out,
