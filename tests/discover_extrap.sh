@@ -7,7 +7,7 @@
 # (the full grid of every parameter), exact, and a few with 4 runs of 1 %
 # noise. A case passes when the chosen formula has the truth's terms (exact
 # data) or its lead-order term in every parameter (noise, segments), and it
-# predicts the next point (64; 11 for the segments) within 1 % (exact) or 5 %.
+# predicts the next point (64, or the case's NEXT) within 1 % (exact) or 5 %.
 # Cases that fail today are kept as KNOWN_MISSES: they run and are reported
 # as "known miss", not counted as failures. Prints the time of each class.
 # usage: discover_extrap.sh PERFMODEL SOURCE_ROOT
