@@ -10,9 +10,12 @@ of every parameter. Our own generator, seeded: no file or code of Extra-P.
 
 usage: extrap_protocol.py PERFMODEL [--params 1,2,3] [--noise 1,2,5,10]
                           [--functions 200] [--seed 1] [-- DISCOVER OPTIONS]
-Prints, per cell, the share of functions predicted within 5 % and the median
-relative error; with --detail FILE, one line per function (truth, formula,
-error) for reading the failures.
+Prints, per cell, the share of functions predicted within 5 %, the median
+relative error, and the share whose lead-order term is right for every
+parameter (Extra-P's second score: the exponents i and j of the term that
+grows fastest in the parameter, the model's against the function's; see
+lead_order.py); with --detail FILE, one line per function (truth, formula,
+error, lead right) for reading the failures.
 """
 import argparse
 import csv
@@ -22,6 +25,9 @@ import random
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
+
+import lead_order
 
 EXPONENTS = [0, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 3 / 4, 4 / 5, 1, 5 / 4, 4 / 3, 3 / 2, 5 / 3,
              7 / 4, 2, 9 / 4, 7 / 3, 5 / 2, 8 / 3, 11 / 4, 3]
@@ -98,6 +104,17 @@ def text(f, nparams):
                                  " * ".join(p.split(" * ", 1)[1] for p in parts))
 
 
+def lead_right(f, nparams, formula):
+    """Every parameter's lead-order term in formula is the function's."""
+    try:
+        found = lead_order.parse(formula)
+    except ValueError:
+        return False
+    return all(lead_order.lead(found, NAMES[k]) ==
+               (Fraction(i).limit_denominator(12), j)
+               for k, (_, i, j) in enumerate(f[2][:nparams]))
+
+
 def run_one(perfmodel, workdir, f, nparams, noise, rng, extra):
     data = os.path.join(workdir, "data.csv")
     with open(data, "w", newline="") as out:
@@ -141,7 +158,7 @@ def main():
     ap.add_argument("extra", nargs="*")
     a = ap.parse_args()
     detail = open(a.detail, "w") if a.detail else None
-    print("parameters  noise %  functions  within 5 %  median error %")
+    print("parameters  noise %  functions  within 5 %  median error %  lead right")
     with tempfile.TemporaryDirectory() as workdir:
         for nparams in map(int, a.params.split(",")):
             for noise in map(float, a.noise.split(",")):
@@ -149,6 +166,7 @@ def main():
                 frng = random.Random(a.seed * 1000 + nparams)
                 nrng = random.Random(a.seed * 1000 + nparams * 100 + int(noise * 10))
                 errs = []
+                leads = 0
                 while len(errs) < a.functions:
                     f = draw(frng, nparams)
                     if not significant(f, nparams):
@@ -156,14 +174,17 @@ def main():
                     e, formula = run_one(a.perfmodel, workdir, f, nparams, noise, nrng,
                                          a.extra)
                     errs.append(e)
+                    right = lead_right(f, nparams, formula)
+                    leads += right
                     if detail:
-                        detail.write("%d\t%g\t%.4f\t%s\t%s\n" % (nparams, noise, e,
-                                                                  text(f, nparams), formula))
+                        detail.write("%d\t%g\t%.4f\t%s\t%s\t%s\n" % (
+                            nparams, noise, e, text(f, nparams), formula,
+                            "lead right" if right else "lead wrong"))
                 within = sum(e <= 0.05 for e in errs) / len(errs)
                 errs.sort()
-                print("%10d  %7g  %9d  %9.1f %%  %15.2f" % (nparams, noise, len(errs),
-                                                          100 * within,
-                                                          100 * errs[len(errs) // 2]))
+                print("%10d  %7g  %9d  %9.1f %%  %15.2f  %8.1f %%" % (
+                    nparams, noise, len(errs), 100 * within, 100 * errs[len(errs) // 2],
+                    100 * leads / len(errs)))
                 sys.stdout.flush()
 
 
