@@ -10,7 +10,8 @@
 const char advise_usage[] =
 	"usage: perfmodel advise -m MODEL.json CONFIG.json --vary NAME=VALUES [--vary ...]\n"
 	"                        [--min-efficiency X] [--cost NAME] [--quantile Q]\n"
-	"                        [--max-extrapolation F|none]\n"
+	"                        [--max-extrapolation F|none] [--iterations N]\n"
+	"                        [--setup-time S]\n"
 	"                        [--json] [--slurm [--pick fastest|cheapest|largest]\n"
 	"                         [--time-quantile Q] [--time-min-quantile Q]\n"
 	"                         [--time-unit s|ms|min|h] [--slurm-map NAME=OPTION ...]]\n"
@@ -43,6 +44,11 @@ const char advise_usage[] =
 	"                          limit). Every pick says how far outside the data it\n"
 	"                          lies (a model with prediction intervals, which keep\n"
 	"                          the fitted ranges)\n"
+	"      --iterations N      a job runs N of the model's times (a model of one\n"
+	"                          training iteration): times, costs, speedups and\n"
+	"                          --slurm's limits are the job's (1)\n"
+	"      --setup-time S      and a start-up of S once per job, in the model's\n"
+	"                          time unit (0)\n"
 	"      --json              one JSON document on stdout\n"
 	"      --slurm             print one pick as #SBATCH lines: --time and --time-min\n"
 	"                          from quantiles of its time (a model with intervals),\n"
@@ -238,8 +244,12 @@ static void print_advice(const pm_model *m, const char *path, const pm_advice *a
 		cprintf(stdout, "cost = %s x time; ", res);
 	}
 	cprintf(stdout, "speedup and efficiency against the smallest %s; "
-	       "largest: the largest %s with efficiency >= %g\n\n", res, res,
+	       "largest: the largest %s with efficiency >= %g\n", res, res,
 	       o->min_efficiency);
+	if (o->job.iterations != 1 || o->job.setup != 0)
+		cprintf(stdout, "a job: %g iterations after a set-up of %g; time, cost, speedup "
+			"and efficiency are the job's\n", o->job.iterations, o->job.setup);
+	cprintf(stdout, "\n");
 	cprintf(stdout, "%-9s", "");
 	for (size_t j = 0; j < nax; j++)
 		cprintf(stdout, "  %*s", width(ax[j].name), ax[j].name);
@@ -390,7 +400,7 @@ static pm_status slurm_limits(const pm_model *m, const char *path, const pm_advi
 	memcpy(x, x0, pm_model_ninputs(m) * sizeof(*x));
 	for (size_t j = 0; j < nax; j++)
 		x[vary[j].input] = p->value[j];
-	st = pm_slurm_limits_at(m, x, s->time_q, s->min_q, s->unit, l, err);
+	st = pm_slurm_limits_at(m, x, &o->job, s->time_q, s->min_q, s->unit, l, err);
 	free(x);
 	*pick = p;
 	if (!st) {
@@ -444,6 +454,9 @@ static pm_status print_slurm(const pm_model *m, const char *path, const pm_advic
 		a->combinations, path);
 	if (o->quantile > 0)
 		cprintf(stdout, ", ranked by the %g-quantile time", o->quantile);
+	if (o->job.iterations != 1 || o->job.setup != 0)
+		cprintf(stdout, "; a job of %g iterations after a set-up of %g", o->job.iterations,
+			o->job.setup);
 	cprintf(stdout, ")\n");
 	print_limit(width, line[0], s->time_q, tq * s->unit / 60, l.time_minutes, "",
 		    "of runs would be killed at this limit");
@@ -477,7 +490,8 @@ static pm_status slurm_json(const pm_model *m, const char *path, const pm_advice
 }
 
 enum { OPT_VARY = 256, OPT_MINEFF, OPT_COST, OPT_JSON, OPT_QUANTILE, OPT_SLURM, OPT_PICK,
-       OPT_TIME_Q, OPT_TIME_MIN_Q, OPT_TIME_UNIT, OPT_SLURM_MAP, OPT_MAX_EXTRAPOLATION };
+       OPT_TIME_Q, OPT_TIME_MIN_Q, OPT_TIME_UNIT, OPT_SLURM_MAP, OPT_MAX_EXTRAPOLATION,
+       OPT_ITERATIONS, OPT_SETUP };
 
 static const struct option options[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -493,6 +507,8 @@ static const struct option options[] = {
 	{ "time-unit", required_argument, NULL, OPT_TIME_UNIT },
 	{ "slurm-map", required_argument, NULL, OPT_SLURM_MAP },
 	{ "max-extrapolation", required_argument, NULL, OPT_MAX_EXTRAPOLATION },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "setup-time", required_argument, NULL, OPT_SETUP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -565,6 +581,22 @@ int cmd_advise(int argc, char **argv)
 				usage_error("advise", "--max-extrapolation '%s': expected a factor "
 					    ">= 1 (2: twice the largest fitted value) or none",
 					    optarg);
+				goto out;
+			}
+			break;
+		case OPT_ITERATIONS:
+			if (parse_double(optarg, &o.job.iterations) ||
+			    !(o.job.iterations > 0 && isfinite(o.job.iterations))) {
+				usage_error("advise", "--iterations '%s': expected a number > 0 (2000)",
+					    optarg);
+				goto out;
+			}
+			break;
+		case OPT_SETUP:
+			if (parse_double(optarg, &o.job.setup) ||
+			    !(o.job.setup >= 0 && isfinite(o.job.setup))) {
+				usage_error("advise", "--setup-time '%s': expected a number >= 0 in "
+					    "the model's time unit", optarg);
 				goto out;
 			}
 			break;

@@ -280,9 +280,43 @@ for v in 0.5 0 abc inf nan ''; do
 		"$pm" advise -m g.json job.json --vary threads=1,2 --max-extrapolation "$v"
 done
 
+# ---- whole jobs (issue 36, item 2): N iterations after a set-up; the
+# limits are S + N x the iteration's quantiles (the run's error shared)
+advise --vary threads=1,2 --slurm --json >one.json
+advise --vary threads=1,2 --slurm --json --iterations 2000 --setup-time 30 >job.json.out
+advise --vary threads=1,2 --iterations 2000 --setup-time 30 >job.txt
+advise --vary threads=1,2 --iterations 2000 --setup-time 30 --slurm >job_slurm.txt
+if python3 - <<'PY'
+import json
+o = json.load(open("one.json")); j = json.load(open("job.json.out"))
+assert j["job"] == {"iterations": 2000, "setup": 30} and "job" not in o, (o, j)
+assert o["fastest"]["values"] == j["fastest"]["values"], (o, j)
+for key in ("time", "time_min"):
+    want = 30 + 2000 * o["slurm"][key]["seconds"]
+    assert abs(j["slurm"][key]["seconds"] - want) <= 1e-9 * want, (key, o, j)
+assert abs(j["fastest"]["time"] - (30 + 2000 * o["fastest"]["time"])) < 1e-9 * j["fastest"]["time"]
+assert j["fastest"]["speedup"] < o["fastest"]["speedup"], "a set-up does not scale"
+PY
+then ok "advise --iterations --setup-time: the job's times and limits, S + N x the iteration's"
+else bad "advise --iterations --setup-time: the job's times and limits, S + N x the iteration's" \
+	"$(cat one.json job.json.out)"; fi
+has "advise --iterations: the table and the #SBATCH header say it is a job" job.txt \
+	'^a job: 2000 iterations after a set-up of 30; time, cost, speedup and efficiency are the job.s$'
+has "advise --iterations --slurm: the header says it" job_slurm.txt \
+	'^# perfmodel advise: the fastest of 2 combinations \(g.json; a job of 2000 iterations after a set-up of 30\)$'
+for v in 0 -1 abc inf; do
+	expect_fail "advise --iterations '$v'" 2 "--iterations '$v': expected a number > 0" -- \
+		advise --vary threads=1,2 --iterations "$v"
+done
+expect_fail "advise --setup-time -1" 2 "--setup-time '-1': expected a number >= 0" -- \
+	advise --vary threads=1,2 --setup-time -1
+expect_fail "advise --iterations: a speedup model" 1 \
+	"a job of iterations and set-up needs a model of a run time: the model.s target is a speedup" -- \
+	"$pm" advise -m kind.json kind_job.json --vary nodes=1..8 --iterations 10
+
 "$pm" help advise >h.txt
 has "advise's help" h.txt '--quantile Q' '--slurm ' '--slurm-map NAME=OPTION' '--time-unit U' \
-	'--max-extrapolation F'
+	'--max-extrapolation F' '--iterations N' '--setup-time S'
 
 echo "advise_risk: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -187,6 +187,8 @@ def main():
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2", "--json"])
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
                       "--quantile", "0.95", "--json"])
+    run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1,2",
+                      "--iterations", "2000", "--setup-time", "30", "--slurm", "--json"])
     # --slurm --json: a mapped input, one with no option (null), another pick
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
                       "--vary", "n=256,512", "--slurm", "--json"])

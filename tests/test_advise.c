@@ -344,7 +344,7 @@ Test(advise, slurm_limits_are_the_quantiles_in_seconds)
 	cr_assert_eq(pm_model_predict_quantile(m, x, 0.95, &q95, NULL), PM_OK);
 	cr_assert_eq(pm_model_predict_quantile(m, x, 0.8, &q80, NULL), PM_OK);
 	/* the model's times in minutes: 60 s each */
-	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.8, 60, &l, &e), PM_OK, "%s", e.msg);
+	cr_assert_eq(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 60, &l, &e), PM_OK, "%s", e.msg);
 	cr_expect_eq(l.time_s, q95 * 60);
 	cr_expect_eq(l.time_min_s, q80 * 60);
 	cr_assert_eq(pm_slurm_time(q95 * 60, want, &min, NULL), PM_OK);
@@ -358,12 +358,12 @@ Test(advise, slurm_limits_are_the_quantiles_in_seconds)
 	cr_expect_eq(l.extrapolated, 0);
 	/* g = 16: three ranges' widths beyond [1, 2] */
 	x[1] = 16;
-	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.95, 1, &l, NULL), PM_OK);
+	cr_assert_eq(pm_slurm_limits_at(m, x, NULL, 0.95, 0.95, 1, &l, NULL), PM_OK);
 	cr_expect_eq(l.distance, 3);
 	cr_expect_eq(l.extrapolated, 1);
 	cr_expect_eq(l.time_s, l.time_min_s);	/* one quantile for both */
 	/* 10^12 s per unit: beyond Slurm's longest limit, no limit */
-	cr_assert_eq(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e12, &l, NULL), PM_OK);
+	cr_assert_eq(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 1e12, &l, NULL), PM_OK);
 	cr_expect_str_eq(l.time, "UNLIMITED");
 	cr_expect_str_eq(l.time_min, "UNLIMITED");
 	cr_expect_eq(l.time_minutes, 0);
@@ -377,25 +377,25 @@ Test(advise, slurm_limits_errors)
 	double x[3] = { 10, 2, 1 };
 	pm_slurm_limits l = { .time_s = 7 };
 
-	EXPECT_FAIL(pm_slurm_limits_at(NULL, x, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
-	EXPECT_FAIL(pm_slurm_limits_at(m, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1, NULL, E), PM_EINVAL, "a NULL argument");
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 0, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(NULL, x, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, NULL, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 1, NULL, E), PM_EINVAL, "a NULL argument");
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 0, &l, E), PM_EINVAL,
 		    "a time unit of 0 s is not a finite number > 0");
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, INFINITY, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, INFINITY, &l, E), PM_EINVAL,
 		    "a time unit of inf s");
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.8, 0.95, 1, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.8, 0.95, 1, &l, E), PM_EINVAL,
 		    "the --time-min quantile 0.95 is above the --time quantile 0.8");
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.999, 0.8, 1, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.999, 0.8, 1, &l, E), PM_EINVAL,
 		    "beyond what the model's 100 calibration residuals tell");
-	EXPECT_FAIL(pm_slurm_limits_at(plain, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(plain, x, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL,
 		    "the model has no prediction intervals");
 	/* more seconds than a double holds: 10^308 s per unit */
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1e308, &l, E), PM_ERANGE,
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 1e308, &l, E), PM_ERANGE,
 		    "more seconds than a double holds");
 	/* a model of a speedup predicts relative times */
 	m->kind = PM_TARGET_SPEEDUP;
-	EXPECT_FAIL(pm_slurm_limits_at(m, x, 0.95, 0.8, 1, &l, E), PM_EINVAL,
+	EXPECT_FAIL(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 1, &l, E), PM_EINVAL,
 		    "a time limit needs a model of a run time: the model's target is a speedup");
 	cr_expect_eq(l.time_s, 7);	/* unchanged on every error */
 	m->kind = PM_TARGET_TIME;
@@ -463,6 +463,74 @@ Test(advise, the_limit_of_extrapolation)
 		EXPECT_FAIL(pm_model_advise(m, x, &v, 1, &o, &a, E), PM_EINVAL,
 			    "is not a factor >= 1 (or 0: no limit)");
 	}
+	pm_model_free(m);
+	pm_model_free(plain);
+}
+
+/* Issue 36, item 2: a job of N iterations after a set-up, its time and
+ * quantiles setup + N x the iteration's (the run's error shared by all its
+ * iterations: docs/maths.md, "Whole jobs"), in advice and Slurm limits. */
+Test(advise, whole_jobs)
+{
+	pm_model *m = toy_intervals(-0.5), *plain = toy(-0.5, 0, 0);
+	double x[3] = { 10, 2, 1 }, t, q95, v;
+	static const double g[] = { 1, 2 };
+	pm_vary vary = { 1, 2, g };
+	pm_job job = { .iterations = 2000, .setup = 30 }, one = pm_job_default();
+	pm_advise_options o = pm_advise_options_default();
+	pm_slurm_limits l, l1;
+	pm_advice a, a1;
+	pm_error e = { 0 };
+
+	cr_expect(one.iterations == 1 && one.setup == 0);
+	cr_assert_eq(pm_model_predict(m, x, &t, NULL), PM_OK);
+	cr_assert_eq(pm_model_predict_quantile(m, x, 0.95, &q95, NULL), PM_OK);
+	cr_assert_eq(pm_job_time(m, x, &job, 0, &v, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(v, 30 + 2000 * t);
+	cr_assert_eq(pm_job_time(m, x, &job, 0.95, &v, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(v, 30 + 2000 * q95);
+	cr_assert_eq(pm_job_time(m, x, NULL, 0.95, &v, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(v, q95, "NULL: one run of the model's time");
+	/* the limits are the job's quantiles, in seconds */
+	cr_assert_eq(pm_slurm_limits_at(m, x, &job, 0.95, 0.8, 60, &l, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(l.time_s, (30 + 2000 * q95) * 60);
+	cr_assert_eq(pm_slurm_limits_at(m, x, NULL, 0.95, 0.8, 60, &l1, &e), PM_OK);
+	cr_expect_eq(l1.time_s, q95 * 60);
+	/* advice: the job's times; the set-up makes one g cheaper than
+	 * under the model alone's, t = n g^-0.5, where cost g t grows */
+	cr_assert_eq(pm_model_advise(m, x, &vary, 1, &o, &a1, &e), PM_OK, "%s", e.msg);
+	o.job = job;
+	cr_assert_eq(pm_model_advise(m, x, &vary, 1, &o, &a, &e), PM_OK, "%s", e.msg);
+	cr_expect_eq(a.fastest.value[0], 2);
+	x[1] = 2;
+	cr_assert_eq(pm_model_predict(m, x, &t, NULL), PM_OK);
+	cr_expect_eq(a.fastest.time, 30 + 2000 * t);
+	cr_expect_eq(a.fastest.cost, 2 * (30 + 2000 * t));
+	cr_expect_float_eq(a.fastest.speedup, (30 + 2000 * t * sqrt(2)) / (30 + 2000 * t), 1e-12);
+	cr_expect_float_eq(a.fastest.efficiency, a.fastest.speedup / 2, 1e-12);
+	cr_expect_lt(a.fastest.speedup, a1.fastest.speedup, "a set-up does not scale");
+	/* errors: the count, the set-up, a model of a target kind */
+	for (int k = 0; k < 4; k++) {
+		const pm_job bad[] = { { 0, 0 }, { NAN, 0 }, { 1, -1 }, { 1, INFINITY } };
+
+		EXPECT_FAIL(pm_job_time(m, x, &bad[k], 0, &v, E), PM_EINVAL,
+			    k < 2 ? "the count must be a finite number > 0"
+				  : "it must be a finite number >= 0");
+		o.job = bad[k];
+		EXPECT_FAIL(pm_model_advise(m, x, &vary, 1, &o, &a, E), PM_EINVAL,
+			    k < 2 ? "the count must be" : "it must be");
+	}
+	EXPECT_FAIL(pm_job_time(m, x, &job, 1, &v, E), PM_EINVAL, "the quantile 1 is not 0");
+	EXPECT_FAIL(pm_job_time(plain, x, &job, 0.9, &v, E), PM_EINVAL,
+		    "the model has no prediction intervals");
+	cr_assert_eq(pm_job_time(plain, x, &job, 0, &v, &e), PM_OK, "%s", e.msg);
+	EXPECT_FAIL(pm_job_time(m, x, &(pm_job){ 1e308, 1e308 }, 0, &v, E), PM_ERANGE,
+		    "more than a double holds");
+	m->kind = PM_TARGET_SPEEDUP;
+	EXPECT_FAIL(pm_job_time(m, x, &job, 0, &v, E), PM_EINVAL,
+		    "a job of iterations and set-up needs a model of a run time: the model's "
+		    "target is a speedup");
+	cr_expect_eq(pm_job_time(m, x, &one, 0, &v, &e), PM_OK, "the default job is any model's");
 	pm_model_free(m);
 	pm_model_free(plain);
 }

@@ -402,10 +402,24 @@ Test(null_args, slurm)
 	EXPECT_NULL_NOERR(pm_slurm_time(60, NULL, NULL, NULL));
 	/* minutes may be NULL */
 	cr_expect_eq(pm_slurm_time(60, out, NULL, NULL), PM_OK);
-	EXPECT_NULL(pm_slurm_limits_at(NULL, x, 0.9, 0.5, 1, &l, E), "pm_slurm_limits_at");
-	EXPECT_NULL(pm_slurm_limits_at(m, NULL, 0.9, 0.5, 1, &l, E), "pm_slurm_limits_at");
-	EXPECT_NULL(pm_slurm_limits_at(m, x, 0.9, 0.5, 1, NULL, E), "pm_slurm_limits_at");
-	EXPECT_NULL_NOERR(pm_slurm_limits_at(m, x, 0.9, 0.5, 1, NULL, NULL));
+	EXPECT_NULL(pm_slurm_limits_at(NULL, x, NULL, 0.9, 0.5, 1, &l, E), "pm_slurm_limits_at");
+	EXPECT_NULL(pm_slurm_limits_at(m, NULL, NULL, 0.9, 0.5, 1, &l, E), "pm_slurm_limits_at");
+	EXPECT_NULL(pm_slurm_limits_at(m, x, NULL, 0.9, 0.5, 1, NULL, E), "pm_slurm_limits_at");
+	EXPECT_NULL_NOERR(pm_slurm_limits_at(m, x, NULL, 0.9, 0.5, 1, NULL, NULL));
+	/* job may be NULL: one run */
+	cr_expect_eq(pm_slurm_limits_at(m, x, NULL, 0.9, 0.5, 1, &l, NULL), PM_OK);
+	{
+		pm_job job = pm_job_default();
+		double v = 42;
+
+		EXPECT_NULL(pm_job_time(NULL, x, &job, 0, &v, E), "pm_job_time");
+		EXPECT_NULL(pm_job_time(m, NULL, &job, 0, &v, E), "pm_job_time");
+		EXPECT_NULL(pm_job_time(m, x, &job, 0, NULL, E), "pm_job_time");
+		EXPECT_NULL_NOERR(pm_job_time(m, x, &job, 0, NULL, NULL));
+		cr_expect_eq(v, 42);
+		cr_expect_eq(pm_job_time(m, x, NULL, 0, &v, NULL), PM_OK, "job may be NULL");
+		cr_expect_eq(job.iterations, 1);
+	}
 	free(x);
 	pm_model_free(m);
 }

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/numcodec.h"
 #include "model/interval.h"
+#include "model/job.h"
 #include "model/model_impl.h"
 #include "model/predict_impl.h"
 
@@ -16,7 +17,7 @@ pm_advise_options pm_advise_options_default(void)
 {
 	return (pm_advise_options){ .resource = 0, .min_efficiency = 0.7,
 				    .max_combinations = 10000000, .quantile = 0.0,
-				    .max_extrapolation = 2.0 };
+				    .max_extrapolation = 2.0, .job = pm_job_default() };
 }
 
 static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, size_t nvary,
@@ -38,6 +39,8 @@ static pm_status check(const pm_model *m, const double *x, const pm_vary *vary, 
 		return pm__fail(err, PM_EINVAL, "the quantile %g is not 0 (the prediction) or in "
 				"(0, 1)", o->quantile);
 	if (o->quantile > 0 && (st = pm__intervals_check(m, o->quantile, err)))
+		return st;
+	if ((st = pm__job_check(m, &o->job, err)))
 		return st;
 	if (!(o->max_extrapolation == 0 || (o->max_extrapolation >= 1 &&
 					     isfinite(o->max_extrapolation))))
@@ -116,6 +119,26 @@ static void take(pm_advice_pick *p, const pm_vary *vary, size_t nvary, const dou
 	p->beyond_value = c->beyond_value;
 }
 
+/* A job's numbers from one run's (o.job other than {1, 0}): its time,
+ * setup included, and the speedup and efficiency of such times, the
+ * resource ratio against the smallest being ratio. */
+static pm_status job_numbers(const pm_job *job, double ratio, struct comb *k, pm_error *err)
+{
+	double t0 = k->t * k->s, t1 = k->t;
+	pm_status st;
+
+	if (job->iterations == 1 && job->setup == 0)
+		return PM_OK;	/* the model's own: bits as they were */
+	if ((st = pm__job_sum(job, t0, &t0, err)) || (st = pm__job_sum(job, t1, &t1, err)) ||
+	    (!isnan(k->tq) && (st = pm__job_sum(job, k->tq, &k->tq, err))))
+		return st;
+	k->t = t1;
+	k->y = t1;	/* a job is of a time model alone (pm__job_check) */
+	k->s = t0 / t1;
+	k->e = k->s / ratio;
+	return PM_OK;
+}
+
 /* Every combination was beyond the limit: which came nearest, and how far. */
 static pm_status all_beyond(const pm_model *m, const pm_vary *vary, size_t nvary,
 			    const pm_advise_options *o, const double *near, double factor,
@@ -178,7 +201,8 @@ pm_status pm_model_advise(const pm_model *m, const double *x, const pm_vary *var
 		if ((st = pm__scaling_at(m, pt, ri, rmin, r, &k.t, &k.s, &k.e, err)) ||
 		    (st = pm_model_target_value(m, pt, k.t, &k.y, err)) ||
 		    (o.quantile > 0 &&
-		     (st = pm_model_predict_quantile(m, pt, o.quantile, &k.tq, err)))) {
+		     (st = pm_model_predict_quantile(m, pt, o.quantile, &k.tq, err))) ||
+		    (st = job_numbers(&o.job, r / rmin, &k, err))) {
 			place(err, m, vary, nvary, pt);
 			goto out;
 		}

@@ -80,8 +80,9 @@ const char *pm_slurm_option(const char *column)
 	return NULL;
 }
 
-pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q, double min_q,
-			     double unit_s, pm_slurm_limits *out, pm_error *err)
+pm_status pm_slurm_limits_at(const pm_model *m, const double *x, const pm_job *job,
+			     double time_q, double min_q, double unit_s, pm_slurm_limits *out,
+			     pm_error *err)
 {
 	pm_slurm_limits l = { 0 };
 	double tq, tm;
@@ -100,8 +101,8 @@ pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q, 
 	if (!(min_q <= time_q))
 		return pm__fail(err, PM_EINVAL, "the --time-min quantile %g is above the --time "
 				"quantile %g", min_q, time_q);
-	if ((st = pm_model_predict_quantile(m, x, time_q, &tq, err)) ||
-	    (st = pm_model_predict_quantile(m, x, min_q, &tm, err)) ||
+	if ((st = pm_job_time(m, x, job, time_q, &tq, err)) ||
+	    (st = pm_job_time(m, x, job, min_q, &tm, err)) ||
 	    (st = pm_model_extrapolation(m, x, &l.distance, &l.extrapolated, err)))
 		return st;
 	l.time_s = tq * unit_s;

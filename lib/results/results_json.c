@@ -184,6 +184,15 @@ static pm_status advice_members(pm_jw *w, const pm_model *m, const char *model_n
 		pm__jw_key(w, "quantile");
 		pm__jw_double(w, o->quantile);
 	}
+	if (o->job.iterations != 1 || o->job.setup != 0) {	/* advise --iterations */
+		pm__jw_key(w, "job");
+		pm__jw_object_begin_line(w);
+		pm__jw_key(w, "iterations");
+		pm__jw_double(w, o->job.iterations);
+		pm__jw_key(w, "setup");
+		pm__jw_double(w, o->job.setup);
+		pm__jw_object_end(w);
+	}
 	pm__jw_key(w, "combinations");
 	pm__jw_uint(w, a->combinations);
 	/* the limit (null: none, or a model without ranges) and what it left */

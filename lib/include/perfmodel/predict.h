@@ -488,6 +488,36 @@ PM_API pm_status pm_model_speedup(const pm_model *m, const double *x, size_t i, 
 PM_API pm_status pm_model_efficiency(const pm_model *m, const double *x, size_t i,
 				     double from, double to, double *efficiency, pm_error *err);
 
+/* ---- whole jobs (docs/maths.md, "Whole jobs") -----------------------------
+ * A model of one iteration's time (a training step, a solver sweep) and a
+ * job that runs N of them after a start-up: the job's time is
+ *     T(x) = setup + N · t(x),
+ * in the model's time unit, and its q-quantile setup + N · t_q(x). What
+ * that assumes about the errors: a row of the data is a run's time per
+ * iteration (a median or mean of its iterations), so its held-out residual
+ * is the error of a run as a whole, the model's at that configuration and
+ * the run's conditions (load, placement), which every iteration of one job
+ * shares; the iterations' own jitter, which would partly cancel over N, is
+ * averaged inside each row already. Summing N independent draws instead
+ * would narrow the interval sqrt(N) times, and a limit from it would kill
+ * most jobs of a configuration the model misses. */
+typedef struct pm_job {
+	double iterations;	/* N > 0 (whole or not); 1: the model's time is the job's */
+	double setup;		/* >= 0, once per job, in the model's time unit */
+} pm_job;
+
+/* {1, 0}: a job of one run of the model's time. */
+PM_API pm_job pm_job_default(void);
+/* The job's time (q = 0: from the prediction) or its q-quantile (0 < q <
+ * 1, a model with intervals) at x into *value. job NULL: pm_job_default().
+ * PM_EINVAL: a NULL m, x (of a model with inputs) or value, iterations not
+ * finite and > 0, setup not finite and >= 0, a job other than the default
+ * of a model of a target kind (its times are relative), and
+ * pm_model_predict_quantile's errors; PM_ERANGE: T not finite.
+ * Reentrant, allocation-free. */
+PM_API pm_status pm_job_time(const pm_model *m, const double *x, const pm_job *job, double q,
+			     double *value, pm_error *err);
+
 /* ---- advice: which configuration to run ------------------------------------
  * pm_model_advise predicts every combination of values of up to
  * PM_ADVISE_MAX_VARY varied inputs, the others held at a point, and picks
@@ -523,6 +553,9 @@ typedef struct pm_advise_options {
 	 * default). Only a model with intervals keeps its fitted ranges: for
 	 * one without, nothing is left out and pm_advice.ranges is 0. */
 	double max_extrapolation;
+	/* the job a configuration runs (pm_job): its time, cost, speedup and
+	 * efficiency are the job's, setup included; {1, 0}: the model's */
+	pm_job job;
 } pm_advise_options;
 
 PM_API pm_advise_options pm_advise_options_default(void);
@@ -603,9 +636,10 @@ PM_API pm_status pm_slurm_time(double seconds, char out[PM_SLURM_TIME_CHARS], ui
  * "--gpus" (gpus, num_gpus); NULL for another name or NULL. Static text. */
 PM_API const char *pm_slurm_option(const char *column);
 /* The time limits advise --slurm asks for at configuration x of m (a model
- * of a run time with prediction intervals): its time_q-quantile (--time)
- * and min_q-quantile (--time-min), each times unit_s (seconds per unit of
- * the model's times) and as pm_slurm_time writes them, and x's distance
+ * of a run time with prediction intervals): the time_q-quantile (--time)
+ * and min_q-quantile (--time-min) of the job (pm_job_time; job NULL: one
+ * run of the model's time), each times unit_s (seconds per unit of the
+ * model's times) and as pm_slurm_time writes them, and x's distance
  * beyond the data (pm_model_extrapolation). A limit at quantile q kills at
  * most 1 - q of such runs (rounding up only lowers it). A quantile beyond
  * Slurm's longest limit is "UNLIMITED", its minutes 0. */
@@ -616,16 +650,16 @@ typedef struct pm_slurm_limits {
 	double distance;		/* 0 inside the data's ranges */
 	int extrapolated;
 } pm_slurm_limits;
-/* Fill *out. PM_EINVAL: a NULL argument, a model of a target kind (its
- * times are relative: "a time limit needs a model of a run time ..."),
- * unit_s not finite and > 0, min_q above time_q, and
+/* Fill *out. PM_EINVAL: a NULL argument (but job), a model of a target kind
+ * (its times are relative: "a time limit needs a model of a run time ..."),
+ * unit_s not finite and > 0, min_q above time_q, pm_job_time's and
  * pm_model_predict_quantile's errors (no intervals, a quantile beyond
  * them); PM_ERANGE: a quantile times unit_s is more seconds than a double
  * holds; else pm_slurm_time's and the predictor's. *out is unchanged on
  * error. Reentrant, allocation-free. */
-PM_API pm_status pm_slurm_limits_at(const pm_model *m, const double *x, double time_q,
-				    double min_q, double unit_s, pm_slurm_limits *out,
-				    pm_error *err);
+PM_API pm_status pm_slurm_limits_at(const pm_model *m, const double *x, const pm_job *job,
+				    double time_q, double min_q, double unit_s,
+				    pm_slurm_limits *out, pm_error *err);
 
 /* ---- validation schemes (--validate; docs/cli.md "Validation") -----------
  * Every scheme holds rows out of the fits it measures, so that the accuracy
