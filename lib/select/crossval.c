@@ -9,8 +9,9 @@
 #include "core/error.h"
 #include "core/stop.h"
 #include "fit/holdout.h"
-#include "fit/interval_fit.h"
 #include "model/model_impl.h"
+#include "select/crossval.h"
+#include "select/interval_fit.h"
 
 
 /* A fold cut short, or not begun, by a stop request: a comparison of

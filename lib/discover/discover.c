@@ -15,11 +15,11 @@
 #include "core/error.h"
 #include "core/pool.h"
 #include "core/stop.h"
-#include "fit/configs.h"
-#include "fit/discover_impl.h"
-#include "fit/nnls.h"
+#include "discover/discover_impl.h"
+#include "discover/nnls.h"
 #include "fit/problem.h"
-#include "fit/spec_impl.h"
+#include "spec/configs.h"
+#include "spec/spec_impl.h"
 
 /* factors of each input that seed products: its best one-term models' */
 enum { SEEDS = 4, MAX_STEPS = 24 };
