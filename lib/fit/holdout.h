@@ -26,7 +26,7 @@ pm_status pm__holdout_record(pm_model *m, const pm_dataset *d, const pm_dataset 
 /* pm_fit without the folds: a fit of d's rows, or of those o holds out
  * none of (a test fraction, an extrapolation; pm__holdout_split), their
  * accuracy recorded (pm__holdout_record). PM_EINVAL for o->validate kfold
- * or loo, which pm_fit runs around this (lib/select/crossval.c); else
+ * or loo, which pm_fit runs around this (lib/select/fit_validated.c); else
  * pm_fit's errors. */
 pm_status pm__fit_held_out(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   pm_model **out, pm_error *err);
