@@ -46,7 +46,7 @@ struct term {
 	unsigned sel, lev;
 	double *col;	/* the term on every row */
 	/* on, or off, at fewer than MIN_SUPPORT configurations (rows of equal
-	 * inputs; discover.c): fitted, it follows those few runs' noise, so
+	 * inputs; discover_pool.c): fitted, it follows those few runs' noise, so
 	 * no hypothesis has it */
 	int thin;
 };
@@ -60,7 +60,7 @@ struct input {
 	/* every value >= 1, some > 1, 3 distinct values or more: log2 allowed */
 	int log_ok;
 	/* 2 distinct values: a power only as a factor of a product (alone it
-	 * is the switch [x > smallest]; discover.c, inputs()) */
+	 * is the switch [x > smallest]; discover_inputs.c) */
 	int two_values;
 	double *value;	/* its distinct values, ascending (switches' thresholds) */
 	size_t nvalues;
@@ -95,7 +95,7 @@ struct search {
 	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
 	size_t *config, nconfigs;	/* each row's configuration (configs.h) */
-	unsigned char *mark;		/* nconfigs: a term's support (discover.c) */
+	unsigned char *mark;		/* nconfigs: a term's support (discover_pool.c) */
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
 	/* scratch of the thread evaluating (discover.c gives each its own):
@@ -111,7 +111,7 @@ struct search {
 	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */
 	double cutoff;
 	int interrupted;	/* a stop request ended the search */
-	struct hyp *seen;	/* every hypothesis scored (discover.c) */
+	struct hyp *seen;	/* every hypothesis scored (discover_beam.c) */
 	size_t nseen, capseen;
 	uint64_t *tried;	/* hashes of every hypothesis evaluated: a set */
 	size_t ntried, captried;
