@@ -23,6 +23,7 @@ static uint64_t key(const struct hyp *h)
 	return k ? k : 1;
 }
 
+/* 1 if h was evaluated already (tried() below marks it too). */
 int pm__disc_was_tried(const struct search *s, const struct hyp *h)
 {
 	uint64_t k = key(h);
