@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "fit/holdout.h"
-#include "fit/interval_fit.h"
 #include "perfmodel/perfmodel.h"
+#include "select/interval_fit.h"
 
 #define MIN_LEVEL_RESIDUALS 40
 

@@ -26,7 +26,7 @@
 #include "fit/cost.h"
 #include "fit/de.h"
 #include "fit/problem.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 #define BATCHES 7
 #define BATCH_S 0.02

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fit/cost.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 struct fixture {
 	pm_dataset *d;

@@ -1,9 +1,10 @@
 """The architecture as a test (docs/architecture.md).
 
 lib/'s folders depend on each other one way, core <- data <- model <- results
-<- fit <- options <- analysis <- report, and cli/ sits on top: no file may include a header of,
-or call a function defined in, a folder above its own. And no two files,
-in lib/ or cli/, may call each other, directly or around a circle.
+<- spec <- fit <- select <- discover <- options <- analysis <- report, and cli/
+sits on top: no file may include a header of, or call a function defined in, a
+folder above its own. And no two files, in lib/ or cli/, may call each other,
+directly or around a circle.
 
 Calls are read from the built objects (nm), includes from the sources, so a
 call through the public header, which every folder may include, still counts.
@@ -11,25 +12,44 @@ call through the public header, which every folder may include, still counts.
 usage: layering.py BUILD_ROOT SOURCE_ROOT [--graph]
 (--graph also prints how many calls go from each folder to each other one)
 """
+import json
 import os
 import re
 import subprocess
 import sys
 
-LAYERS = ["core", "data", "model", "results", "fit", "options", "analysis", "report", "cli"]
+LAYERS = ["core", "data", "model", "results", "spec", "fit", "select", "discover", "options", "analysis",
+          "report", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
+
+
+def built(build):
+    """The objects the build compiles now (compile_commands.json), so that an
+    object left behind by a file moved to another folder is not read; None
+    when the build has no such list."""
+    try:
+        with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as fh:
+            listed = {os.path.normpath(os.path.join(build, e["output"]))
+                      for e in json.load(fh) if "output" in e}
+    except FileNotFoundError:
+        return None
+    return listed or None
 
 
 def objects(build):
     """(file, object path) for every object of lib/ and of the perfmodel command."""
     found = {}
+    current = built(build)
     for folder, prefix in (("lib", None), ("cli", "cli")):
         root = os.path.join(build, folder)
         for sub in sorted(os.listdir(root)):
             if not sub.endswith(".p") or (folder == "cli" and sub != "perfmodel.p"):
                 continue
             for obj in sorted(os.listdir(os.path.join(root, sub))):
+                path = os.path.join(root, sub, obj)
                 if not obj.endswith(".c.o"):
+                    continue
+                if current is not None and os.path.normpath(path) not in current:
                     continue
                 stem = obj[: -len(".c.o")]
                 if prefix:
@@ -37,7 +57,7 @@ def objects(build):
                 else:
                     layer, _, rest = stem.partition("_")
                     name = layer + "/" + rest + ".c"
-                found.setdefault(name, os.path.join(root, sub, obj))
+                found.setdefault(name, path)
     return found
 
 

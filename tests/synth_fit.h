@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "perfmodel/perfmodel.h"
+#include "spec/spec_impl.h"
 #include "synth.h"
-#include "fit/spec_impl.h"
 
 static pm_dataset *syn_dataset(size_t n, double noise, uint64_t seed)
 {

@@ -142,7 +142,7 @@ static pm_dataset *offset_and_factor_per_level(void)
 
 /* A spec of `target` whose roles are inferred (intrinsic and categorical
  * by the columns' contents), less the columns of `ignore` (NULL: none). */
-/* Parsimony's measure (discover.c's complexity): the terms (those of one
+/* Parsimony's measure (discover_choice.c's complexity): the terms (those of one
  * level, "c1 * [device == \"gpu\"] * ...", counted per level), plus one
  * for per-level offsets ("b * level(c)" or "b1 * [c == ..." in place of C),
  * one for levels that scale every term ("c1 * level(c) * ...") and one for
@@ -165,7 +165,7 @@ static void expect_parsimonious(const pm_discovery *x)
 		     best->mape_se;
 
 	/* the plainest shape of the chosen structure may lie one standard
-	 * error of its own further out (discover.c, report) */
+	 * error of its own further out (discover_choice.c, report) */
 	cr_expect_leq(ch->mape, bar + ch->mape_se,
 		      "chosen %g +- %g, best %g +- %g", ch->mape, ch->mape_se, best->mape,
 		      best->mape_se);

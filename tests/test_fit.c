@@ -4,8 +4,8 @@
 
 #include "leak_check.h"
 #include "model/model_impl.h"
+#include "spec/spec_impl.h"
 #include "synth_fit.h"
-#include "fit/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(fit);
 

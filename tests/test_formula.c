@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fit/cost.h"
-#include "model/formula.h"
-#include "leak_check.h"
 #include "core/pcg32.h"
-#include "fit/spec_impl.h"
+#include "fit/cost.h"
+#include "leak_check.h"
+#include "model/formula.h"
+#include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(formula);
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit/interval_fit.h"
 #include "leak_check.h"
 #include "model/model_impl.h"
 #include "model_fixture.h"
+#include "select/interval_fit.h"
 #include "synth_fit.h"
 
 PM_LEAK_CHECKED_SUITE(interval);

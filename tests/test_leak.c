@@ -1,4 +1,4 @@
-/* Leaks (lib/fit/leak.c) and gaps (lib/fit/incomplete.c): a part or a copy
+/* Leaks (lib/spec/leak.c) and gaps (lib/spec/incomplete.c): a part or a copy
  * of the target is never an inferred input, and a column of numbers with
  * an empty or nan cell is numbers, never categories. */
 #include <criterion/criterion.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "leak_check.h"
 #include "core/pcg32.h"
-#include "fit/leak.h"
-#include "fit/spec_impl.h"
+#include "leak_check.h"
 #include "perfmodel/perfmodel.h"
+#include "spec/leak.h"
+#include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(leak);
 PM_LEAK_CHECKED_SUITE(gaps);

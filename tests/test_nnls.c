@@ -1,4 +1,4 @@
-/* Non-negative least squares on a Gram (fit/nnls.h): discover's inner
+/* Non-negative least squares on a Gram (discover/nnls.h): discover's inner
  * solve. The unconstrained solution when it is non-negative, the
  * Karush-Kuhn-Tucker conditions when it is not, dependent and zero columns
  * left at 0, the size limit. */
@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "fit/nnls.h"
+#include "discover/nnls.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(nnls);

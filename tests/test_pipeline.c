@@ -10,7 +10,7 @@
 #include "kfold.h"
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(pipeline);
 

@@ -2,9 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "leak_check.h"
 #include "fit/problem.h"
-#include "fit/spec_impl.h"
+#include "leak_check.h"
+#include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(problem);
 

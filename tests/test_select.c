@@ -1,14 +1,14 @@
-/* Cross-validation and choosing the model form (lib/fit/select.c). */
+/* Cross-validation and choosing the model form (lib/select/select.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 #include "kfold.h"
 #include "leak_check.h"
+#include "select/yardstick.h"
+#include "spec/configs.h"
+#include "spec/spec_impl.h"
 #include "synth_fit.h"
-#include "fit/configs.h"
-#include "fit/spec_impl.h"
-#include "fit/yardstick.h"
 
 PM_LEAK_CHECKED_SUITE(select);
 

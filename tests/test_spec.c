@@ -7,7 +7,7 @@
 
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(spec);
 PM_LEAK_CHECKED_SUITE(names);

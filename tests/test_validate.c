@@ -1,6 +1,6 @@
 /* Validation schemes (issue 20): their text (lib/model/validation.c), the
  * folds they deal (lib/fit/validate.c) and a fit they validate
- * (pm_fit_options.validate, lib/fit/crossval.c). */
+ * (pm_fit_options.validate, lib/select/fit_validated.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

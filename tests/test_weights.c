@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit/cost.h"
 #include "data/dataset_impl.h"
+#include "fit/cost.h"
 #include "leak_check.h"
 #include "model/model_impl.h"
 #include "synth_fit.h"
@@ -18,7 +18,7 @@
 PM_LEAK_CHECKED_SUITE(weights);
 
 #include "cost_fixture.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 static pm_dataset *read_text(const char *text, const pm_read_options *o, pm_error *err)
 {

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/dataset_impl.h"
+#include "analysis/lif_impl.h"
 #include "core/error.h"
 #include "core/jsonw.h"
-#include "analysis/lif_impl.h"
+#include "data/dataset_impl.h"
 #include "model/model_impl.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 pm_status pm_lif_of(const double *t, size_t n, double *lif, pm_error *err)
 {

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/stop.h"
 #include "fit/holdout.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 pm_status pm_model_read_data(const pm_model *m, const char *path, const pm_read_options *o,
 			     pm_dataset **out, pm_read_info *info, pm_error *err)

@@ -5,24 +5,24 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/error.h"
+#include "core/pool.h"
+#include "core/stop.h"
+#include "fit/afterfit.h"
 #include "fit/blocks.h"
 #include "fit/cost.h"
 #include "fit/de.h"
-#include "core/error.h"
 #include "fit/holdout.h"
-#include "fit/leak.h"
-#include "model/model_impl.h"
+#include "fit/identify.h"
 #include "fit/polish.h"
-#include "core/pool.h"
-#include "core/stop.h"
 #include "fit/problem.h"
 #include "fit/smooth.h"
-#include "fit/spec_impl.h"
-#include "fit/afterfit.h"
-#include "fit/identify.h"
 #include "fit/undetermined.h"
 #include "fit/varpro.h"
 #include "fit/warm.h"
+#include "model/model_impl.h"
+#include "spec/leak.h"
+#include "spec/spec_impl.h"
 
 pm_fit_options pm_fit_options_default(void)
 {

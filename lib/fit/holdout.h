@@ -26,7 +26,7 @@ pm_status pm__holdout_record(pm_model *m, const pm_dataset *d, const pm_dataset 
 /* pm_fit without the folds: a fit of d's rows, or of those o holds out
  * none of (a test fraction, an extrapolation; pm__holdout_split), their
  * accuracy recorded (pm__holdout_record). PM_EINVAL for o->validate kfold
- * or loo, which pm_fit runs around this (lib/fit/crossval.c); else
+ * or loo, which pm_fit runs around this (lib/select/fit_validated.c); else
  * pm_fit's errors. */
 pm_status pm__fit_held_out(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			   pm_model **out, pm_error *err);
@@ -41,12 +41,5 @@ pm_status pm__fold_subsets(const pm_dataset *d, const unsigned *fold, unsigned f
  * folds (*perm malloc'd, caller frees), for schemes that deal the same way.
  * Errors: PM_EINVAL (more than 2^32 rows), PM_ENOMEM. */
 pm_status pm__kfold_order(size_t nrows, uint64_t seed, size_t **perm, pm_error *err);
-
-/* pm_cross_validate on the folds given (NULL: those of v over d by the
- * roles of s), so that candidates of other roles are measured on the same
- * rows (pm_select deals them once, by its base roles). given is only read. */
-pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-				const pm_validation *v, const pm_folds *given, pm_cv_result *out,
-				pm_error *err);
 
 #endif

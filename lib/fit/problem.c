@@ -9,7 +9,7 @@
 #include "model/formula.h"
 #include "model/model_impl.h"
 #include "results/evaluate.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 void pm__problem_free(pm_problem *p)
 {

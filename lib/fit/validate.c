@@ -10,9 +10,9 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
-#include "fit/configs.h"
 #include "fit/holdout.h"
-#include "fit/spec_impl.h"
+#include "spec/configs.h"
+#include "spec/spec_impl.h"
 
 /* fold[r] of a row no fold holds out, until the folds are numbered */
 #define KEPT UINT_MAX

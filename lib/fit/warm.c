@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/numcodec.h"
 #include "core/strindex.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 /* The initial population's half-width around the earlier optimum: for a
  * power or a log multiplier a fraction of its range, for a coefficient a

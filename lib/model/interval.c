@@ -1,5 +1,5 @@
 /* Prediction intervals from the residual quantiles a fit calibrated
- * (lib/fit/interval_fit.c) and kept in model.json's "intervals": the
+ * (lib/select/interval_fit.c) and kept in model.json's "intervals": the
  * predictor's side, cJSON only, nothing allocated after load. */
 #include <math.h>
 #include <stdlib.h>

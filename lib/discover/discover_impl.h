@@ -1,12 +1,17 @@
 /* perfmodel discover's search state, shared by its files: discover.c (the
- * inputs and the search), discover_solve.c (one hypothesis solved and
- * scored), discover_text.c (a hypothesis as a formula). Private. */
+ * search's steps), discover_beam.c (a step's hypotheses evaluated, the
+ * beam), discover_moves.c (the hypotheses one move away), discover_pool.c
+ * (the pool of terms), discover_inputs.c (the inputs), discover_solve.c
+ * (one hypothesis solved and scored), discover_choice.c (the choice among
+ * the finalists), discover_text.c (a hypothesis as a formula). Private. */
 #ifndef PM_DISCOVER_IMPL_H
 #define PM_DISCOVER_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/pool.h"
+#include "discover/nnls.h"
 #include "perfmodel/perfmodel.h"
 
 enum {
@@ -41,7 +46,7 @@ struct term {
 	unsigned sel, lev;
 	double *col;	/* the term on every row */
 	/* on, or off, at fewer than MIN_SUPPORT configurations (rows of equal
-	 * inputs; discover.c): fitted, it follows those few runs' noise, so
+	 * inputs; discover_pool.c): fitted, it follows those few runs' noise, so
 	 * no hypothesis has it */
 	int thin;
 };
@@ -55,7 +60,7 @@ struct input {
 	/* every value >= 1, some > 1, 3 distinct values or more: log2 allowed */
 	int log_ok;
 	/* 2 distinct values: a power only as a factor of a product (alone it
-	 * is the switch [x > smallest]; discover.c, inputs()) */
+	 * is the switch [x > smallest]; discover_inputs.c) */
 	int two_values;
 	double *value;	/* its distinct values, ascending (switches' thresholds) */
 	size_t nvalues;
@@ -90,7 +95,7 @@ struct search {
 	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
 	size_t *config, nconfigs;	/* each row's configuration (configs.h) */
-	unsigned char *mark;		/* nconfigs: a term's support (discover.c) */
+	unsigned char *mark;		/* nconfigs: a term's support (discover_pool.c) */
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
 	/* scratch of the thread evaluating (discover.c gives each its own):
@@ -106,10 +111,35 @@ struct search {
 	 * is not scored on the folds (pm__disc_evaluate; INFINITY: each is) */
 	double cutoff;
 	int interrupted;	/* a stop request ended the search */
-	struct hyp *seen;	/* every hypothesis scored (discover.c) */
+	struct hyp *seen;	/* every hypothesis scored (discover_beam.c) */
 	size_t nseen, capseen;
 	uint64_t *tried;	/* hashes of every hypothesis evaluated: a set */
 	size_t ntried, captried;
+};
+
+/* A step's hypotheses to evaluate, side by side. */
+struct batch {
+	struct hyp *h;
+	unsigned char *ok;
+	size_t n, cap;
+	struct search *s;
+	struct scratch *w;	/* one per thread */
+	/* 3 * rows: the residuals and multipliers of the hypothesis whose
+	 * moves are made, and a term's partial residual (products); its
+	 * coefficients */
+	double *resid, coef[PM_NNLS_MAX];
+	/* the climbs of the hypothesis whose moves are made: term at[i] of
+	 * it replaced by pool term by[i] */
+	unsigned *at, *by;
+	size_t nclimb, capclimb;
+	volatile sig_atomic_t *stop;
+};
+
+/* Each thread's solver scratch (struct search). */
+struct scratch {
+	double *mult, *gram_all, *vec_all, *gram, *vec;
+	unsigned char *strat, *lv;
+	double *fold;
 };
 
 /* ---- the pool of terms (discover_pool.c) ---- */
@@ -189,5 +219,33 @@ pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */
 char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted);
+
+/* ---- a step's hypotheses and the beam (discover_beam.c) ---- */
+/* terms of the pool an add move tries from a hypothesis (add_terms); the
+ * products a multiply move tries (products): discover_moves.c's screens,
+ * which the memory a search may take counts (discover.c) */
+enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
+/* 1 if h was evaluated already. */
+int pm__disc_was_tried(const struct search *s, const struct hyp *h);
+/* h into b, to be evaluated this step, unless tried or too large (then
+ * PM_OK and nothing done). */
+pm_status pm__disc_consider(struct search *s, const struct hyp *h, struct batch *b,
+			    pm_error *err);
+/* s with scratch w: its shared parts only read, w written. */
+struct search pm__disc_with_scratch(const struct search *s, const struct scratch *w);
+/* b's hypotheses evaluated on the pool's threads, then taken in their
+ * order: a sound one joins beam[0..*nbeam) (the `width` best, ascending)
+ * and s->seen. Empties b. */
+pm_status pm__disc_run_batch(struct search *s, pm_pool *pool, struct batch *b, struct hyp *beam,
+			     size_t *nbeam, size_t width, pm_error *err);
+
+/* ---- the moves (discover_moves.c) ---- */
+/* The hypotheses one move from h into b (pm__disc_consider): seed[0..nseed)
+ * the factors that seed products, seed_term their one-factor terms in the
+ * pool; max_terms: the step's budget; climber: h's products' exponents
+ * are climbed too. */
+pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct factor *seed,
+			 const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
+			 struct batch *b, pm_error *err);
 
 #endif

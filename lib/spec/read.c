@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 /* The spec's inputs, NULL-terminated; NULL when it names none (then every
  * column but the time tells configurations apart). */

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
-#include "fit/discover_impl.h"
+#include "discover/discover_impl.h"
 
 /* A column name as the formula language reads it: bare, or in backquotes. */
 static size_t quoted(char *out, size_t size, const char *name)

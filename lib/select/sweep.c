@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include "core/error.h"
-#include "fit/holdout.h"
 #include "core/jsonw.h"
+#include "fit/holdout.h"
 #include "model/model_impl.h"
-#include "fit/seeds.h"
+#include "select/seeds.h"
 
 void pm_sweep_free(pm_sweep *sw)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 /* The numeric columns of the resolved spec s: the target, then the
  * inputs under a power; *n of them, in d's numbering (at most 1 + the

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/discover_impl.h"
+#include "discover/discover_impl.h"
 
 /* configurations a term must be on at, and off at where it is off
  * anywhere: fitted to one or two, a switch or a product of switches

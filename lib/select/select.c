@@ -1,5 +1,5 @@
 /* The choice of a model form and loss by validation (issue 10): every
- * candidate is fitted on the same folds (lib/fit/crossval.c), so their
+ * candidate is fitted on the same folds (lib/select/crossval.c), so their
  * held-out errors differ by the candidate alone. */
 #include <math.h>
 #include <stdio.h>
@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/holdout.h"
 #include "core/stop.h"
-#include "fit/spec_impl.h"
-#include "fit/yardstick.h"
+#include "fit/holdout.h"
 #include "model/model_impl.h"
+#include "select/crossval.h"
+#include "select/yardstick.h"
+#include "spec/spec_impl.h"
 
 /* a before b by mean held-out MAPE: a number before NaN (a fold that
  * could not be measured), then the lower */

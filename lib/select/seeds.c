@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/pool.h"
 #include "core/stop.h"
 #include "model/model_impl.h"
-#include "core/pool.h"
-#include "fit/interval_fit.h"
-#include "fit/seeds.h"
+#include "select/interval_fit.h"
+#include "select/seeds.h"
 
 struct batch {
 	const pm_dataset *const *d;

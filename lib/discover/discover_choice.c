@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/discover_impl.h"
-#include "fit/nnls.h"
-#include "fit/yardstick.h"
+#include "discover/discover_impl.h"
+#include "discover/nnls.h"
+#include "select/yardstick.h"
 
 /* The finalists: the FINAL_TOP best of the search and the FINAL_PER_SIZE
  * best of each complexity (the parsimony rule compares sizes). They are

@@ -3,7 +3,7 @@
  * it says nothing about a run not yet made; role inference leaves it out
  * and a fit that is given it warns. The signals and why each is needed are
  * docs/formats.md's "Leaks". */
-#include "fit/leak.h"
+#include "spec/leak.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/spec_impl.h"
 #include "model/model_impl.h"
+#include "spec/spec_impl.h"
 
 enum { MIN_PAIRS = 8 };
 /* A measurement has a value of its own on (nearly) every row; a parameter

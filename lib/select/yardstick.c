@@ -11,8 +11,8 @@
 #include <gsl/gsl_linalg.h>
 
 #include "core/error.h"
-#include "fit/configs.h"
-#include "fit/yardstick.h"
+#include "select/yardstick.h"
+#include "spec/configs.h"
 
 /* ---- the noise floor -------------------------------------------------------- */
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/discover_impl.h"
-#include "fit/nnls.h"
+#include "discover/discover_impl.h"
+#include "discover/nnls.h"
 
 enum { ALS_ROUNDS = 12 };
 /* the multipliers settled: none moves by more than this share of itself

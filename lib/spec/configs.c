@@ -1,13 +1,13 @@
 /* A model's inputs over a dataset, and the configurations they make: the
- * noise floor of repeated runs (fit/yardstick.c) and folds that keep the
+ * noise floor of repeated runs (select/yardstick.c) and folds that keep the
  * runs of one configuration together (fit/validate.c) both need them. */
-#include "fit/configs.h"
+#include "spec/configs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 void pm__inputs_free(pm_inputs *in)
 {

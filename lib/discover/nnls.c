@@ -4,7 +4,7 @@
  * be negative, and a negative one would make the model fall below zero
  * beyond the data. Small systems only (a hypothesis has a few terms), so
  * the passive set is refactored from scratch at each step. */
-#include "fit/nnls.h"
+#include "discover/nnls.h"
 
 #include <math.h>
 #include <string.h>

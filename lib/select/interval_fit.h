@@ -1,4 +1,4 @@
-/* Calibrating prediction intervals after a fit (fit/interval_fit.c).
+/* Calibrating prediction intervals after a fit (select/interval_fit.c).
  * Private to the library. */
 #ifndef PM_INTERVAL_FIT_H
 #define PM_INTERVAL_FIT_H

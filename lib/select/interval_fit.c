@@ -12,10 +12,10 @@
 #include "core/error.h"
 #include "core/stop.h"
 #include "fit/holdout.h"
-#include "fit/interval_fit.h"
-#include "fit/yardstick.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
+#include "select/interval_fit.h"
+#include "select/yardstick.h"
 
 static int ascending(const void *a, const void *b)
 {

@@ -15,7 +15,7 @@
 #include "core/json_read.h"
 #include "core/names.h"
 #include "core/read_file.h"
-#include "fit/spec_impl.h"
+#include "spec/spec_impl.h"
 
 static const char *const top_keys[] = { "target", "intrinsic", "categorical", "extrinsic",
 					 "workers", "bounds", "form", "formula", "target_kind",

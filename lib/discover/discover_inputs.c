@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fit/configs.h"
-#include "fit/discover_impl.h"
+#include "discover/discover_impl.h"
 #include "fit/problem.h"
-#include "fit/spec_impl.h"
+#include "spec/configs.h"
+#include "spec/spec_impl.h"
 
 /* The numeric and categorical inputs of s's resolved roles. */
 pm_status pm__disc_inputs(struct search *s, const pm_spec *rs, pm_error *err)

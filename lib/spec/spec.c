@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/names.h"
 #include "model/formula.h"
-#include "fit/leak.h"
-#include "fit/spec_impl.h"
+#include "spec/leak.h"
+#include "spec/spec_impl.h"
 
 const char *const pm__spec_role_key[NROLES] = { "intrinsic", "categorical", "extrinsic",
 						"workers" };

@@ -1,0 +1,483 @@
+/* perfmodel discover's moves: from a hypothesis of the beam, the
+ * hypotheses one step away (pm__disc_moves), the add, multiply and climb
+ * moves screened by what its fit leaves, so that a step's cost does not
+ * grow with the pool. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "discover/discover_impl.h"
+#include "discover/nnls.h"
+
+/* the moved switches and climbed exponents a hypothesis tries (climbs) */
+enum { CLIMB_SCREEN = 16 };
+
+/* h with its terms sorted, none twice; 0 if two are the same. */
+static int normal(struct hyp *h)
+{
+	for (unsigned i = 1; i < h->nt; i++)
+		for (unsigned j = i; j > 0 && h->t[j] < h->t[j - 1]; j--) {
+			unsigned t = h->t[j];
+
+			h->t[j] = h->t[j - 1];
+			h->t[j - 1] = t;
+		}
+	for (unsigned i = 1; i < h->nt; i++)
+		if (h->t[i] == h->t[i - 1])
+			return 0;
+	return 1;
+}
+
+/* Term k of h times factor f (of an input the term lacks, or a switch of
+ * one it has a power of, or the reverse), in input order. */
+static int times(const struct search *s, const struct hyp *h, unsigned k, const struct factor *f,
+		 struct term *out)
+{
+	const struct term *t = &s->pool[h->t[k]];
+	unsigned at = 0;
+
+	if (t->nf == MAX_FACTORS)
+		return 0;
+	for (unsigned i = 0; i < t->nf; i++)
+		if (t->f[i].input == f->input && (t->f[i].kind == F_POWER) == (f->kind == F_POWER))
+			return 0;
+	*out = (struct term){ .nf = t->nf + 1, .sel = t->sel, .lev = t->lev };
+	while (at < t->nf && (t->f[at].input < f->input ||
+			      (t->f[at].input == f->input && f->kind != F_POWER)))
+		at++;
+	memcpy(out->f, t->f, at * sizeof(*t->f));
+	out->f[at] = *f;
+	memcpy(out->f + at + 1, t->f + at, (t->nf - at) * sizeof(*t->f));
+	return 1;
+}
+
+/* The single term of input i that best fits the rows of level l of
+ * categorical c alone (y ~ a * term + b, weights 1/t^2); nsingle: none, the
+ * level's rows having fewer than 3 values of the input. */
+static size_t level_shape(const struct search *s, unsigned i, size_t c, uint32_t l)
+{
+	size_t best = s->nsingle, distinct = 0;
+	double best_sse = INFINITY, seen[3];
+
+	for (size_t r = 0; r < s->n && distinct < 3; r++) {
+		size_t k = 0;
+
+		if (pm__disc_level(s, c, r) != l)
+			continue;
+		while (k < distinct && seen[k] != s->in[i].x[r])
+			k++;
+		if (k == distinct)
+			seen[distinct++] = s->in[i].x[r];
+	}
+	for (size_t t = 0; t < s->nsingle && distinct == 3; t++) {
+		double G[4] = { 0 }, v[2] = { 0 }, a[2], sse = 0.0;
+
+		if (s->pool[t].f[0].input != i || s->pool[t].f[0].kind != F_POWER)
+			continue;
+		for (size_t r = 0; r < s->n; r++)
+			if (pm__disc_level(s, c, r) == l) {
+				double f = s->pool[t].col[r], w = s->w[r];
+
+				G[0] += w * f * f;
+				G[1] += w * f;
+				G[3] += w;
+				v[0] += w * f * s->y[r];
+				v[1] += w * s->y[r];
+			}
+		G[2] = G[1];
+		pm__nnls(G, v, 2, a);
+		for (size_t r = 0; r < s->n; r++)
+			if (pm__disc_level(s, c, r) == l) {
+				double e = s->y[r] - a[0] * s->pool[t].col[r] - a[1];
+
+				sse += s->w[r] * e * e;
+			}
+		if (a[0] > 0 && sse < best_sse) {
+			best_sse = sse;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/* Term k of h split by categorical c: a term per level, with k's shape
+ * or (best, for a one-factor term) each level's own best shape. */
+static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t c, int best,
+		       struct batch *b, pm_error *err)
+{
+	const struct term *t = &s->pool[h->t[k]];
+	struct hyp g = *h;
+	pm_status st = PM_OK;
+
+	if (t->sel || s->nlev[c] > MAX_SPLIT_LEVELS || h->nt - 1 + s->nlev[c] > MAX_SLOTS ||
+	    (c < MAX_FACTOR_CATS && (h->mask >> c & 1)) ||
+	    (best && (t->nf != 1 || t->f[0].kind != F_POWER)))
+		return PM_OK;
+	g.t[k] = g.t[--g.nt];
+	for (uint32_t l = 0; l < s->nlev[c] && !st; l++) {
+		struct term u = s->pool[h->t[k]];
+		unsigned idx;
+
+		if (best) {
+			size_t shape = level_shape(s, t->f[0].input, c, l);
+
+			if (shape == s->nsingle)
+				return PM_OK;
+			u = s->pool[shape];
+		}
+		u.sel = (unsigned)c + 1;
+		u.lev = l;
+		st = pm__disc_term_index(s, &u, &idx, err);
+		t = &s->pool[h->t[k]];	/* the pool may have moved */
+		g.t[g.nt++] = idx;
+	}
+	if (!st && normal(&g))
+		st = pm__disc_consider(s, &g, b, err);
+	return st;
+}
+
+/* The terms an add move tries from h: of the pool's terms of every level
+ * (terms of one level come by splits), the ADD_SCREEN that best explain
+ * what h's fit to every row leaves: by (sum w e M phi)^2 / sum w (M phi)^2,
+ * the weighted squared correlation of the term (times h's multipliers M)
+ * with the residual e, among those that would enter with a coefficient
+ * > 0. Screening keeps a step's cost from growing with the pool (on
+ * LeNet-5 the pool grows to 12 000 terms: adding each to each hypothesis
+ * of the beam took 80 000 hypotheses in one step); the others are
+ * evaluated as before. */
+static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *b,
+			   pm_error *err)
+{
+	const double *e = b->resid, *m = e + s->n;
+	double score[ADD_SCREEN];
+	unsigned pick[ADD_SCREEN];
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (size_t t = 0; t < s->npool; t++) {
+		const double *phi = s->pool[t].col;
+		double num = 0.0, den = 0.0, c;
+		size_t i;
+
+		if (s->pool[t].sel)
+			continue;
+		for (size_t r = 0; r < s->n; r++) {
+			double v = m[r] * phi[r];
+
+			num += s->w[r] * e[r] * v;
+			den += s->w[r] * v * v;
+		}
+		if (!(num > 0 && den > 0))
+			continue;
+		c = num * num / den;
+		if (n == ADD_SCREEN && !(c > score[n - 1]))
+			continue;
+		i = n < ADD_SCREEN ? n++ : n - 1;
+		for (; i > 0 && c > score[i - 1]; i--) {
+			score[i] = score[i - 1];
+			pick[i] = pick[i - 1];
+		}
+		score[i] = c;
+		pick[i] = (unsigned)t;
+	}
+	for (size_t i = 0; i < n && !st; i++) {
+		struct hyp g = *h;
+
+		g.t[g.nt++] = pick[i];
+		if (normal(&g))
+			st = pm__disc_consider(s, &g, b, err);
+	}
+	return st;
+}
+
+/* The multiply moves from h: term k times a seed factor (seed_term: its
+ * one-factor term in the pool), for the MUL_SCREEN products not tried yet
+ * that best explain what h's fit leaves with term k taken out: the
+ * weighted squared error left, sum w e_k^2 - (sum w e_k v)^2 / sum w v^2,
+ * where e_k = e + c_k M phi_k is the residual without term k and v = M
+ * phi_k seed, among products that would enter with a coefficient > 0.
+ * Each product evaluated cost a full solve on every fold; on LeNet-5 they
+ * were 98 768 of the search's 120 498 hypotheses, and 0.7 % of them ever
+ * entered the beam. */
+static pm_status products(struct search *s, const struct hyp *h, const struct factor *seed,
+			  const unsigned *seed_term, size_t nseed, struct batch *b, pm_error *err)
+{
+	const double *e = b->resid, *m = e + s->n;
+	double *ek = b->resid + 2 * s->n, left[MUL_SCREEN];
+	unsigned pick[MUL_SCREEN], at[MUL_SCREEN];
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (unsigned k = 0; k < h->nt; k++) {
+		const double *phi = s->pool[h->t[k]].col;
+		double base = 0.0;
+
+		for (size_t r = 0; r < s->n; r++) {
+			ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
+			base += s->w[r] * ek[r] * ek[r];
+		}
+		for (size_t i = 0; i < nseed; i++) {
+			const double *x = s->pool[seed_term[i]].col;
+			double num = 0.0, den = 0.0, q;
+			struct term prod;
+			size_t j, slot;
+
+			if (!times(s, h, k, &seed[i], &prod))
+				continue;
+			for (size_t r = 0; r < s->n; r++) {
+				double v = m[r] * phi[r] * x[r];
+
+				num += s->w[r] * ek[r] * v;
+				den += s->w[r] * v * v;
+			}
+			if (!(num > 0 && den > 0))
+				continue;
+			q = base - num * num / den;
+			if (n == MUL_SCREEN && !(q < left[n - 1]))
+				continue;
+			/* a product tried before (from this hypothesis of an
+			 * earlier step, or another of the beam) takes no place */
+			slot = pm__disc_pool_slot(s, &prod);
+			if (s->pool_set[slot]) {
+				struct hyp g = *h;
+
+				g.t[k] = s->pool_set[slot] - 1;
+				if (!normal(&g) || pm__disc_was_tried(s, &g))
+					continue;
+			}
+			j = n < MUL_SCREEN ? n++ : n - 1;
+			for (; j > 0 && q < left[j - 1]; j--) {
+				left[j] = left[j - 1];
+				pick[j] = pick[j - 1];
+				at[j] = at[j - 1];
+			}
+			left[j] = q;
+			pick[j] = (unsigned)i;
+			at[j] = k;
+		}
+	}
+	for (size_t j = 0; j < n && !st; j++) {
+		struct term prod;
+		unsigned idx;
+		struct hyp g = *h;
+
+		times(s, h, at[j], &seed[pick[j]], &prod);
+		if ((st = pm__disc_term_index(s, &prod, &idx, err)))
+			break;
+		g.t[at[j]] = idx;
+		if (normal(&g))
+			st = pm__disc_consider(s, &g, b, err);
+	}
+	return st;
+}
+
+/* Term k replaced by pool term idx: a climb for climbs() to screen. */
+static pm_status climb(struct batch *b, unsigned k, unsigned idx, pm_error *err)
+{
+	if (b->nclimb == b->capclimb) {
+		size_t cap = b->capclimb ? 2 * b->capclimb : 256;
+		unsigned *at = realloc(b->at, cap * sizeof(*at)), *by;
+
+		if (at)
+			b->at = at;
+		if (!at || !(by = realloc(b->by, cap * sizeof(*by))))
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		b->by = by;
+		b->capclimb = cap;
+	}
+	b->at[b->nclimb] = k;
+	b->by[b->nclimb++] = idx;
+	return PM_OK;
+}
+
+/* The climbs of h collected (a switch moved, a product's exponent or log
+ * nudged) that are not tried yet, the CLIMB_SCREEN that best explain what
+ * h's fit leaves with the term replaced taken out (as products() ranks
+ * them). Every climb from the best four of the beam was evaluated: a third
+ * of LeNet-5's hypotheses, of which 5 % entered the beam. */
+static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
+{
+	const double *e = b->resid, *m = e + s->n;
+	double *ek = b->resid + 2 * s->n, left[CLIMB_SCREEN], base = 0.0;
+	unsigned pick[CLIMB_SCREEN], was = UINT32_MAX;
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (size_t i = 0; i < b->nclimb; i++) {
+		unsigned k = b->at[i];
+		const double *phi = s->pool[h->t[k]].col, *x = s->pool[b->by[i]].col;
+		double num = 0.0, den = 0.0, q;
+		struct hyp g = *h;
+		size_t j;
+
+		if (k != was) {	/* climbs come term by term */
+			base = 0.0;
+			for (size_t r = 0; r < s->n; r++) {
+				ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
+				base += s->w[r] * ek[r] * ek[r];
+			}
+			was = k;
+		}
+		for (size_t r = 0; r < s->n; r++) {
+			double v = m[r] * x[r];
+
+			num += s->w[r] * ek[r] * v;
+			den += s->w[r] * v * v;
+		}
+		if (!(num > 0 && den > 0))
+			continue;
+		q = base - num * num / den;
+		g.t[k] = b->by[i];
+		if ((n == CLIMB_SCREEN && !(q < left[n - 1])) || !normal(&g) ||
+		    pm__disc_was_tried(s, &g))
+			continue;
+		j = n < CLIMB_SCREEN ? n++ : n - 1;
+		for (; j > 0 && q < left[j - 1]; j--) {
+			left[j] = left[j - 1];
+			pick[j] = pick[j - 1];
+		}
+		left[j] = q;
+		pick[j] = (unsigned)i;
+	}
+	for (size_t j = 0; j < n && !st; j++) {
+		struct hyp g = *h;
+
+		g.t[b->at[pick[j]]] = b->by[pick[j]];
+		if (normal(&g))
+			st = pm__disc_consider(s, &g, b, err);
+	}
+	b->nclimb = 0;
+	return st;
+}
+
+/* Switch f of term k of h moved to the next distinct value of its input
+ * (dir 1) or the one before (-1), the largest value excluded: the fitted
+ * breakpoint of a two-segment model, climbed as the exponents are (a climb
+ * for climbs() to screen). */
+static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
+		       struct batch *b, pm_error *err)
+{
+	struct term t = s->pool[h->t[k]];
+	const struct input *in = &s->in[t.f[f].input];
+	size_t at = 0;
+	unsigned idx;
+	pm_status st;
+
+	if (t.f[f].kind == F_POWER)
+		return PM_OK;
+	while (in->value[at] != t.f[f].thr)
+		at++;
+	if ((dir < 0 && at == 0) || (dir > 0 && at + 2 >= in->nvalues))
+		return PM_OK;
+	t.f[f].thr = in->value[dir < 0 ? at - 1 : at + 1];
+	if ((st = pm__disc_term_index(s, &t, &idx, err)))
+		return st;
+	return climb(b, k, idx, err);
+}
+
+/* Power f of term k of h (a product: a one-factor term takes any other
+ * shape) with the next exponent of pm__disc_expo[] up (dir 1) or down (-1), or
+ * (log) one log2 more or less: the exponents of a product climbed (a
+ * climb for climbs()). */
+static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
+		       int log, struct batch *b, pm_error *err)
+{
+	struct term t = s->pool[h->t[k]];
+	struct factor *fa = &t.f[f];
+	size_t e = 0;
+	unsigned idx;
+	pm_status st;
+
+	if (t.nf < 2 || fa->kind != F_POWER)
+		return PM_OK;
+	if (log) {
+		if (!s->in[fa->input].log_ok || (dir < 0 && fa->j == 0) || (dir > 0 && fa->j == 2) ||
+		    (dir < 0 && fa->j == 1 && fa->e == 0))
+			return PM_OK;
+		fa->j = dir < 0 ? fa->j - 1 : fa->j + 1;
+	} else {
+		if (fa->e == 0)	/* log2(x)^j alone */
+			return PM_OK;
+		while (pm__disc_expo[e] != fa->e)
+			e++;
+		do
+			e += (size_t)dir;	/* to the next quarter (wraps at the ends) */
+		while (e < DISC_NEXPO && !pm__disc_quarter(pm__disc_expo[e]));
+		if (e >= DISC_NEXPO)
+			return PM_OK;
+		fa->e = pm__disc_expo[e];
+	}
+	if ((st = pm__disc_term_index(s, &t, &idx, err)))
+		return st;
+	return climb(b, k, idx, err);
+}
+
+/* The moves from h: add a term of the pool; give a one-factor term
+ * another shape of its input, a product's power the next exponent or log
+ * (if `climber`), move a switch (those two screened, climbs()); split a
+ * term per level of a categorical; multiply a term by a seed factor
+ * (screened, products()); scale the terms by a categorical's levels;
+ * offsets in place of C. */
+pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct factor *seed,
+		       const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
+		       struct batch *b, pm_error *err)
+{
+	struct search local = pm__disc_with_scratch(s, &b->w[0]);	/* between batches: free */
+	int add = pm__disc_terms(s, h) < max_terms && h->nt < MAX_SLOTS;
+	pm_status st = PM_OK;
+	struct hyp g;
+
+	/* what h leaves: the add and multiply moves screen their terms by it */
+	if (add || h->nt)
+		pm__disc_residual(&local, h, b->resid, b->resid + s->n, b->coef);
+	if (add)
+		st = add_terms(s, h, b, err);
+	/* another shape of a one-factor term's input: the exponents and logs
+	 * of a skeleton are climbed here, as the beam keeps one of each */
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (size_t t = 0; t < s->nsingle && s->pool[h->t[k]].nf == 1 && !st; t++) {
+			const struct term *was = &s->pool[h->t[k]];
+			struct term shape = s->pool[t];
+			unsigned idx;
+
+			if (shape.f[0].input != was->f[0].input)
+				continue;
+			shape.sel = was->sel;
+			shape.lev = was->lev;
+			if ((st = pm__disc_term_index(s, &shape, &idx, err)) || idx == h->t[k])
+				continue;
+			g = *h;
+			g.t[k] = idx;
+			if (normal(&g))
+				st = pm__disc_consider(s, &g, b, err);
+		}
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++)
+			for (int dir = -1; dir <= 1 && !st; dir += 2) {
+				st = shift(s, h, k, f, dir, b, err);
+				for (int log = 0; climber && log < 2 && !st; log++)
+					st = nudge(s, h, k, f, dir, log, b, err);
+			}
+	if (!st && h->nt)
+		st = climbs(s, h, b, err);
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		for (size_t c = 0; c < s->ncat && !st; c++)
+			for (int best = 0; best < 2 && !st; best++)
+				st = split(s, h, k, c, best, b, err);
+	if (!st && nseed && h->nt)
+		st = products(s, h, seed, seed_term, nseed, b, err);
+	for (size_t c = 0; c < s->ncat && !st; c++) {
+		if (h->nt && c < MAX_FACTOR_CATS && !(h->mask >> c & 1) && !pm__disc_split_terms(s, h, c)) {
+			g = *h;
+			g.mask |= 1u << c;
+			st = pm__disc_consider(s, &g, b, err);
+		}
+		if (!st && h->offsets < 0) {
+			g = *h;
+			g.offsets = (int)c;
+			st = pm__disc_consider(s, &g, b, err);
+		}
+	}
+	return st;
+}
