@@ -8,7 +8,8 @@
 #  - predictions by name and in batches equal `perfmodel predict` bit for bit
 #    (on every bundled data set, with an additive and a power-law model),
 #  - the static library links the same program and gives the same bits,
-#  - docs/examples/scheduler.c builds and runs from the installed files.
+#  - docs/examples/scheduler.c builds and runs from the installed files,
+#  - every public header is installed and compiles on its own.
 # usage: embed.sh BUILD_DIR SOURCE_DIR; EMBED_CC (cc) and EMBED_CFLAGS (none)
 # give the compiler and the instrumentation of the build (meson sets them).
 set -euo pipefail
@@ -47,6 +48,20 @@ declared=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -
 undeclared=$(while read -r f; do grep -qx "$f" <<<"$declared" || echo "$f"; done <<<"$exported")
 [ -z "$undeclared" ] || fail "exported but not declared in predict.h: $undeclared"
 echo "exports $(echo "$exported" | wc -l) symbols, all pm_, exactly those predict.h declares"
+
+# every public header is installed and compiles on its own from there (each
+# includes what it uses; perfmodel.h, which includes them all, is one of them)
+nheaders=0
+for h in "$src"/lib/include/perfmodel/*.h; do
+	name=$(basename "$h")
+	[ -e "$prefix/include/perfmodel/$name" ] || fail "perfmodel/$name is not installed (lib/meson.build, install_headers)"
+	printf '#include "perfmodel/%s"\n' "$name" > "$tmp/header_alone.c"
+	compile -Wextra -Wpedantic -fsyntax-only -I"$prefix/include" "$tmp/header_alone.c" ||
+		fail "perfmodel/$name does not compile on its own"
+	nheaders=$((nheaders + 1))
+done
+[ "$nheaders" -ge 2 ] || fail "no public headers found under $src/lib/include/perfmodel"
+echo "$nheaders public headers installed, each compiling on its own"
 
 compile -o "$tmp/predict_csv" "$src/tests/embed/predict_csv.c" $flags
 compile -o "$tmp/scheduler" "$src/docs/examples/scheduler.c" $flags

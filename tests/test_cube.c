@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/read_file.h"
-#include "data/cube.h"
+#include "ingest/cube.h"
 #include "perfmodel/perfmodel.h"
 #include "leak_check.h"
 

@@ -1,4 +1,4 @@
-/* CUBE profiles at their limits (data/cube_anchor.c, fmt_cube.c,
+/* CUBE profiles at their limits (ingest/cube_anchor.c, fmt_cube.c,
  * region_list.c): many regions and call paths read through indices (the
  * values asserted, not the time: bench/cube.sh times it), XML that
  * is not well-formed said with its line and nothing printed, counts the
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "core/read_file.h"
-#include "data/cube.h"
-#include "data/ingest_impl.h"
+#include "ingest/cube.h"
+#include "ingest/ingest_impl.h"
 #include "perfmodel/ingest.h"
 #include "perfmodel/perfmodel.h"
 #include "leak_check.h"

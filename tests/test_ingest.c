@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/ingest_impl.h"
+#include "ingest/ingest_impl.h"
 #include "leak_check.h"
 
 PM_LEAK_CHECKED_SUITE(ingest);

@@ -1,4 +1,4 @@
-/* What an input holds (data/inspect.c, `perfmodel inspect`): columns and
+/* What an input holds (ingest/inspect.c, `perfmodel inspect`): columns and
  * their roles, parameters' values, points with their runs in parameter
  * order, a 0 counted rather than refused, the region × metric read and
  * listed, and the errors of reading. CUBE profiles: test_cube.c. */

@@ -1,4 +1,4 @@
-/* The regions × metrics of an Extra-P file (data/region_list.c), for
+/* The regions × metrics of an Extra-P file (ingest/region_list.c), for
  * batch --each-region: every layout lists the fixtures' three pairs in
  * the order they first appear, a region without DATA is none, and the
  * errors. CUBE profiles are listed in test_cube.c (built with CUBE only). */

@@ -11,7 +11,7 @@
 
 #include "data/dataset_impl.h"
 #include "core/error.h"
-#include "data/ingest_impl.h"
+#include "data/aggregate.h"
 #include "data/table.h"
 
 struct runs {

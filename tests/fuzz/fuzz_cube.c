@@ -1,4 +1,4 @@
-/* The CUBE reader (lib/data/cube.c): the first byte picks the call path,
+/* The CUBE reader (lib/ingest/cube.c): the first byte picks the call path,
  * metric, exclusive or inclusive, weak or strong and whether the format is
  * detected; the rest is the .cubex archive (the seeds: tests/cube_gen.py's
  * profiles). Nothing in the archive is trusted: sizes, indices, chunks.

@@ -8,7 +8,10 @@
 #ifndef PERFMODEL_LIF_H
 #define PERFMODEL_LIF_H
 
-#include "perfmodel/perfmodel.h"
+#include <stddef.h>
+#include "perfmodel/predict.h"
+#include "perfmodel/dataset.h"
+#include "perfmodel/spec.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* The archive of a CUBE profile (data/cube_impl.h): a POSIX tar archive
+/* The archive of a CUBE profile (ingest/cube_impl.h): a POSIX tar archive
  * whose members are found by name, and the zlib streams of the metric
  * data in them.
  * Nothing in the file is trusted: every size is checked against the bytes
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "data/cube_impl.h"
+#include "ingest/cube_impl.h"
 
 #include <zlib.h>
 

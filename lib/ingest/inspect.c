@@ -10,10 +10,11 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "data/aggregate.h"
 #include "core/jsonw.h"
 #include "core/read_file.h"
-#include "data/cube.h"
-#include "data/ingest_impl.h"
+#include "ingest/cube.h"
+#include "ingest/ingest_impl.h"
 
 enum role { ROLE_COLUMN, ROLE_PARAMETER, ROLE_TARGET, ROLE_LOCATION, ROLE_OTHER };
 static const char *const role_name[] = { "column", "parameter", "target", "location", "other" };

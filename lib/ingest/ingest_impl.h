@@ -1,4 +1,4 @@
-/* The pieces behind pm_dataset_read (lib/data/ingest.c). Private to the libraries. */
+/* The pieces behind pm_dataset_read (lib/ingest/ingest.c). Private to the libraries. */
 #ifndef PM_INGEST_IMPL_H
 #define PM_INGEST_IMPL_H
 
@@ -6,26 +6,6 @@
 
 #include "perfmodel/ingest.h"
 #include "perfmodel/perfmodel.h"
-
-/*
- * Every run of d as it should be fitted (lib/data/aggregate.c): the throughput
- * column replaced by o->target = per / throughput (o->per NULL: 1 /
- * throughput) when o->throughput is set,
- * then, unless method is PM_AGG_NONE, the rows grouped into configurations
- * (equal text in every key column; o->key, or every column but the target),
- * the first o->drop_first runs of each dropped, and one row per
- * configuration (in order of first appearance) holding its key columns and
- * the aggregated target. `target` is the time column (not NULL when
- * aggregating or converting). *out is NULL when nothing had to change (d
- * stands as it is). info->aggregated, runs, dropped, reps, cv and the cv
- * summary are filled. Errors name the cell: a target, throughput or per cell
- * that is not a number > 0 (a target of 0 is a run too with zero_ok, for
- * metrics that may be counts), a configuration with no run left; PM_ESCHEMA
- * for a missing column or a throughput column whose target already exists.
- */
-pm_status pm__dataset_aggregate(const pm_dataset *d, const pm_read_options *o,
-				const char *target, pm_aggregate method, int zero_ok,
-				pm_dataset **out, pm_read_info *info, pm_error *err);
 
 /* The JSON readers: text[0, len) (text[len] may be read) of file `name`,
  * one row per run with the parameters and PM_INGEST_TIME_COLUMN. */
@@ -37,7 +17,7 @@ pm_status pm__read_gbench(const char *text, size_t len, const char *name,
  * one). The cells keep their places in the file. */
 pm_status pm__read_extrap(const char *text, size_t len, const char *name, const char *region,
 			  const char *metric, pm_dataset **out, pm_error *err);
-/* Extra-P JSON and JSON Lines (lib/data/fmt_extrap_json.c), choosing likewise;
+/* Extra-P JSON and JSON Lines (lib/ingest/fmt_extrap_json.c), choosing likewise;
  * JSON Lines cells have their line. */
 pm_status pm__read_extrap_json(const char *text, size_t len, const char *name,
 			       const char *region, const char *metric, pm_dataset **out,
@@ -46,7 +26,7 @@ pm_status pm__read_extrap_jsonl(const char *text, size_t len, const char *name,
 				const char *region, const char *metric, pm_dataset **out,
 				pm_error *err);
 
-/* CUBE (lib/data/fmt_cube.c): one profile text[0, len) as one run in
+/* CUBE (lib/ingest/fmt_cube.c): one profile text[0, len) as one run in
  * PM_INGEST_TIME_COLUMN; a folder of run folders as runs with their
  * parameters (o: region, metric, inclusive, scaling). */
 pm_status pm__read_cube(const char *text, size_t len, const char *name, const pm_read_options *o,

@@ -13,9 +13,9 @@
 #include "core/error.h"
 #include "core/read_file.h"
 #include "core/strindex.h"
-#include "data/cube.h"
-#include "data/fmt_extrap_json.h"
-#include "data/ingest_impl.h"
+#include "ingest/cube.h"
+#include "ingest/fmt_extrap_json.h"
+#include "ingest/ingest_impl.h"
 #include "perfmodel/ingest.h"
 #include "perfmodel/perfmodel.h"
 

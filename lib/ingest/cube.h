@@ -1,4 +1,4 @@
-/* CUBE4 profiles (.cubex, as Score-P writes them; lib/data/cube.c): a
+/* CUBE4 profiles (.cubex, as Score-P writes them; lib/ingest/cube.c): a
  * metric's values of one call path at every location. Private to the
  * libraries; docs/formats.md "CUBE profiles" says what is read and from
  * which sources the layout was checked. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/ingest_impl.h"
+#include "ingest/ingest_impl.h"
 #include "core/json_read.h"
 #include "data/table.h"
 

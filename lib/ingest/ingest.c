@@ -7,9 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/aggregate.h"
 #include "data/dataset_impl.h"
 #include "core/error.h"
-#include "data/ingest_impl.h"
+#include "ingest/ingest_impl.h"
 #include "core/json_read.h"
 #include "core/read_file.h"
 

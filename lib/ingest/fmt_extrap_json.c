@@ -2,7 +2,7 @@
  * - JSON: {"parameters": ["p", "n"], "measurements": {CALLPATH: {METRIC:
  *   [{"point": [2, 1000], "values": [0.512, 0.498]}, ...]}}}; the older
  *   id-based JSON, whose "measurements" is an array, is read by
- *   lib/data/fmt_extrap_json_ids.c;
+ *   lib/ingest/fmt_extrap_json_ids.c;
  * - JSON Lines: one {"params": {"p": 2, "n": 1000}, "callpath": "stencil",
  *   "metric": "time", "value": 0.512} per line, "value" a number or a list
  *   of them (repetitions), callpath "<root>" and metric "<default>" when absent,
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/fmt_extrap_json.h"
-#include "data/ingest_impl.h"
+#include "ingest/fmt_extrap_json.h"
+#include "ingest/ingest_impl.h"
 
 #define MAX_PARAMS PM_EXTRAP_MAX_PARAMS
 

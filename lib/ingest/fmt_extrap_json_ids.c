@@ -12,13 +12,13 @@
  * one callpath, coordinate and metric are repetitions. Every id is listed
  * once and every reference names a listed one; a measurement's own id is
  * not read (nothing refers to it). The runs, columns and the choice of
- * region and metric are lib/data/fmt_extrap_json.c's, as for the newer layout. */
+ * region and metric are lib/ingest/fmt_extrap_json.c's, as for the newer layout. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "data/fmt_extrap_json.h"
+#include "ingest/fmt_extrap_json.h"
 
 enum { PARAMS, CALLPATHS, METRICS, COORDS, NLISTS };
 static const char *const list_key[NLISTS] = { "parameters", "callpaths", "metrics",

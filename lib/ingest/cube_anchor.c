@@ -1,4 +1,4 @@
-/* A CUBE profile's anchor.xml (data/cube_impl.h): <metrics> (nested
+/* A CUBE profile's anchor.xml (ingest/cube_impl.h): <metrics> (nested
  * <metric id type> with <uniq_name> and <dtype>), <program> (<region id>
  * with <name>, nested <cnode id calleeId>: the call tree), <system> (its
  * <location>s, at any depth), read with libxml2's streaming reader: what
@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "core/stop.h"
-#include "data/cube_impl.h"
+#include "ingest/cube_impl.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlversion.h>

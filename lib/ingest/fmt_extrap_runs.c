@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/fmt_extrap_json.h"
+#include "ingest/fmt_extrap_json.h"
 
 void pm__extrap_columns(pm_table *t, const char **names, size_t np)
 {

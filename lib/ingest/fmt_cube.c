@@ -14,8 +14,8 @@
 #include "core/error.h"
 #include "core/read_file.h"
 #include "core/stop.h"
-#include "data/cube.h"
-#include "data/ingest_impl.h"
+#include "ingest/cube.h"
+#include "ingest/ingest_impl.h"
 #include "data/table.h"
 
 #define MAX_PARAMS PM_CUBE_MAX_PARAMS

@@ -1,4 +1,4 @@
-/* The parts of a CUBE profile (data/cube.h) shared by its readers: the
+/* The parts of a CUBE profile (ingest/cube.h) shared by its readers: the
  * archive (cube_archive.c: tar members, zlib), the anchor (cube_anchor.c:
  * metrics, regions, call tree, locations) and the values (cube.c). Only
  * built with libxml2 and zlib (PM_HAVE_CUBE). */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/strindex.h"
-#include "data/cube.h"
+#include "ingest/cube.h"
 
 /* zlib's deflate compresses at most about 1032-fold */
 #define PM_CUBE_MAX_RATIO 1100u

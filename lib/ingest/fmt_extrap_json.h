@@ -1,4 +1,4 @@
-/* What Extra-P's JSON layouts and JSON Lines share (lib/data/fmt_extrap_runs.c):
+/* What Extra-P's JSON layouts and JSON Lines share (lib/ingest/fmt_extrap_runs.c):
  * the columns, the runs of one point, and choosing a region and a metric
  * run by run. Private to the libraries. */
 #ifndef PM_FMT_EXTRAP_JSON_H
@@ -64,7 +64,7 @@ pm_status pm__extrap_points_check(pm_extrap_points *ps, const pm_extrap_choice *
 				  const pm_table *t, const char *name, pm_error *err);
 void pm__extrap_points_free(pm_extrap_points *ps);
 
-/* Extra-P's older, id-based JSON layout (lib/data/fmt_extrap_json_ids.c): the
+/* Extra-P's older, id-based JSON layout (lib/ingest/fmt_extrap_json_ids.c): the
  * runs of root (an object) of region and metric (NULL: the only one) into
  * t, whose columns are named in names (PM_EXTRAP_MAX_PARAMS + 1 places). */
 pm_status pm__read_extrap_json_ids(pm_jctx *c, const cJSON *root, const char *region,

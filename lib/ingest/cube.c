@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "data/cube_impl.h"
+#include "ingest/cube_impl.h"
 
 #ifdef PM_HAVE_CUBE
 /* ---- the profile ---------------------------------------------------------- */

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
-#include "data/ingest_impl.h"
+#include "ingest/ingest_impl.h"
 #include "data/table.h"
 
 #define MAX_PARAMS 64

@@ -3,14 +3,14 @@
  * profile again for each pair costs more than the fits (docs/batch.md
  * measures it). The cache holds each pair's runs as read, before any
  * aggregation, so a read through it makes the dataset a read of the files
- * would (lib/data/ingest.c). Read-only once made: threads may share it. */
+ * would (lib/ingest/ingest.c). Read-only once made: threads may share it. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/read_file.h"
-#include "data/ingest_impl.h"
+#include "ingest/ingest_impl.h"
 
 struct pm_read_cache {
 	char *path;
