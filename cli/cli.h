@@ -164,20 +164,6 @@ enum fit_mode { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
 /* 'perfmodel fit', 'select' or 'discover': one parser, one run, one output;
  * -h prints usage. */
 int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode);
-/* The same run for a job of 'perfmodel batch' (batch.c): argv parsed and
- * checked as the command's, then the fit, with nothing printed but
- * diagnostics and nothing saved; a fitted model (not one cut short by a
- * signal) is handed to keep, whose failure is reported as any other.
- * spec_json (NULL: none) is an inline spec in place of --spec FILE. */
-struct fit_sink {
-	const char *spec_json, *spec_name;
-	pm_status (*keep)(const pm_model *m, void *arg, pm_error *err);
-	void *arg;
-	/* NULL, or runs already read for the data at path as o reads it
-	 * (pm_read_options.cache), or NULL from it: read the files */
-	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
-};
-int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */

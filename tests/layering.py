@@ -1,7 +1,7 @@
 """The architecture as a test (docs/architecture.md).
 
 lib/'s folders depend on each other one way, core <- data <- model <- results
-<- fit <- options <- analysis <- report, and cli/ sits on top: no file may include a header of,
+<- fit <- options <- analysis <- batch <- report, and cli/ sits on top: no file may include a header of,
 or call a function defined in, a folder above its own. And no two files,
 in lib/ or cli/, may call each other, directly or around a circle.
 
@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 
-LAYERS = ["core", "data", "model", "results", "fit", "options", "analysis", "report", "cli"]
+LAYERS = ["core", "data", "model", "results", "fit", "options", "analysis", "batch", "report", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
 
