@@ -79,8 +79,8 @@ void interrupt_hold(int hold);
 void progress_install(pm_fit_options *o, int quiet);
 void progress_end(void);
 
-/* Strict numeric option values: the whole text must be a number in range. */
-int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
+/* A strict number option value: the whole text a finite number (whole
+ * numbers: pm_parse_whole). */
 int parse_double(const char *text, double *out);
 /* --engine NAME into o->engine; a usage error of `cmd` (nonzero) if NAME
  * is no engine. */

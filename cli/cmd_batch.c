@@ -109,7 +109,7 @@ static int batch_parse_args(int argc, char **argv, struct batch_args *a, int *he
 		case OPT_RESUME: resume = optarg; break;
 		case OPT_TIMINGS: a->timings = 1; break;
 		case OPT_THREADS:
-			if (parse_uint(optarg, 1024, &u) || u == 0)
+			if (pm_parse_whole(optarg, 1024, &u) || u == 0)
 				return usage_error("batch", "--threads '%s': expected a whole number "
 						   "from 1 to 1024", optarg);
 			a->threads = optarg;
