@@ -29,8 +29,8 @@ int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void report_error(const pm_error *err);
 /* Where report_error, usage_error, report_warnings and cap_threads' note
- * go: stderr, unless diag_capture(f) sent this thread's to f (a batch job's
- * diagnostics, cmd_batch.c); diag_capture(NULL) restores stderr. Returns
+ * go: stderr, unless diag_capture(f) sent this thread's to f (the ranks of
+ * perfmodel-batch-mpi but rank 0, batch_mpi.c); diag_capture(NULL) restores stderr. Returns
  * the stream captured before. */
 FILE *diag(void);
 FILE *diag_capture(FILE *f);
@@ -100,9 +100,6 @@ struct role_flags {
 	/* --target-kind NAME (checked), --resource COL, --per COL: each NULL
 	 * to keep the spec's (pm_spec_set_target_kind) */
 	const char *target_kind, *resource, *per;
-	/* a batch job's inline spec (JSON text, named spec_name in errors) in
-	 * place of spec_path; NULL: none */
-	const char *spec_json, *spec_name;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 /* (pm_options_spec builds it: fit's options and these are one set of roles) */

@@ -271,8 +271,7 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 			       .extrinsic = r->extrinsic, .intrinsic = r->intrinsic,
 			       .categorical = r->categorical, .form = r->form,
 			       .ignore = r->ignore, .target_kind = r->target_kind,
-			       .resource = r->resource, .per = r->per,
-			       .spec_json = r->spec_json, .spec_name = r->spec_name };
+			       .resource = r->resource, .per = r->per };
 
 	return pm_options_spec(&o, out, err);
 }
