@@ -47,6 +47,11 @@ struct pm_batch {
 	volatile sig_atomic_t *stop;
 };
 
+/* j->argv[j->argc++] = a copy of text (the array has room): 0, or -1
+ * when out of memory. */
+int pm__job_push(struct pm__job *j, const char *text);
+/* "fit", "select" or "discover". */
+const char *pm__command_name(pm_command c);
 /* A new batch of path (copied) with o's settings; NULL: no memory. */
 pm_batch *pm__batch_new(const char *path, const pm_batch_options *o);
 /* Two jobs of one id (pm_batch_read's PM_EINVAL), checked in order.c. */

@@ -102,8 +102,7 @@ static char *read_id(const cJSON *v, const char *where, pm_batch_id *id)
 					      : "no \"id\": every job needs one");
 }
 
-/* argv[argc++] = a copy of text (the array has room). */
-static int push(struct pm__job *j, const char *text)
+int pm__job_push(struct pm__job *j, const char *text)
 {
 	return (j->argv[j->argc] = strdup(text)) ? (j->argc++, 0) : -1;
 }
@@ -121,7 +120,7 @@ static int output_key(const char *key)
 	return 0;
 }
 
-static const char *command_name(pm_command c)
+const char *pm__command_name(pm_command c)
 {
 	return c == PM_COMMAND_SELECT ? "select" : c == PM_COMMAND_DISCOVER ? "discover" : "fit";
 }
@@ -168,9 +167,10 @@ static void read_job(const cJSON *o, const char *jobs, const char *where, const 
 								     : PM_COMMAND_FIT;
 	/* the command, --threads, every member, "--" and the data */
 	j->argv = calloc((size_t)cJSON_GetArraySize(o) + 5, sizeof(*j->argv));
-	if (!j->argv || push(j, command_name(j->command)))
+	if (!j->argv || pm__job_push(j, pm__command_name(j->command)))
 		goto oom;
-	if (threads && (pm_snprintf(text, sizeof(text), "--threads=%s", threads), push(j, text)))
+	if (threads && (pm_snprintf(text, sizeof(text), "--threads=%s", threads),
+			pm__job_push(j, text)))
 		goto oom;
 	j->size = 1;
 	cJSON_ArrayForEach(v, o) {
@@ -210,7 +210,7 @@ static void read_job(const cJSON *o, const char *jobs, const char *where, const 
 				return;
 			}
 		}
-		if (push(j, text))
+		if (pm__job_push(j, text))
 			goto oom;
 		/* longest first: repeated fits and searches cost more */
 		if (!strcmp(key, "seeds") && cJSON_IsNumber(v) && v->valuedouble > 1)
@@ -221,7 +221,7 @@ static void read_job(const cJSON *o, const char *jobs, const char *where, const 
 				      cJSON_IsString(data) ? ", not empty" : "");
 		return;
 	}
-	if (data && (push(j, "--") || push(j, data->valuestring)))
+	if (data && (pm__job_push(j, "--") || pm__job_push(j, data->valuestring)))
 		goto oom;
 	if (data)
 		j->size *= data_bytes(jobs, data->valuestring);

@@ -44,12 +44,6 @@ pm_status pm_batch_check_shared(const char *profile, int argc, char *const *argv
 	return PM_OK;
 }
 
-/* argv[argc++] = a copy of text (the array has room). */
-static int push(struct pm__job *j, const char *text)
-{
-	return (j->argv[j->argc] = strdup(text)) ? (j->argc++, 0) : -1;
-}
-
 /* Pair i's job: argv as a jobs file's (command, --threads, the pair, the
  * shared options, "--", the profile). 0, or -1 when out of memory. */
 static int region_job(const pm_batch *b, const char *command, const char *threads, size_t i,
@@ -64,20 +58,20 @@ static int region_job(const pm_batch *b, const char *command, const char *thread
 	j->argv = calloc((size_t)b->regions->argc + 7, sizeof(*j->argv));
 	j->id.given = 1;
 	j->size = 1;
-	if (!text || !j->argv || push(j, command))
+	if (!text || !j->argv || pm__job_push(j, command))
 		goto out;
-	if (threads && (pm_snprintf(text, n, "--threads=%s", threads), push(j, text)))
+	if (threads && (pm_snprintf(text, n, "--threads=%s", threads), pm__job_push(j, text)))
 		goto out;
 	pm_snprintf(text, n, "--region=%s", l->region[i]);
-	if (push(j, text))
+	if (pm__job_push(j, text))
 		goto out;
 	pm_snprintf(text, n, "--metric=%s", l->metric[i]);
-	if (push(j, text))
+	if (pm__job_push(j, text))
 		goto out;
 	for (int k = 0; k < b->regions->argc; k++)
-		if (push(j, b->regions->argv[k]))
+		if (pm__job_push(j, b->regions->argv[k]))
 			goto out;
-	if (push(j, "--") || push(j, b->path))
+	if (pm__job_push(j, "--") || pm__job_push(j, b->path))
 		goto out;
 	pm_snprintf(text, n, "%s/%s", l->region[i], l->metric[i]);
 	j->id.text = text;
@@ -112,8 +106,6 @@ pm_status pm_batch_regions(const char *profile, pm_command command, int argc,
 			   char *const *argv, const pm_batch_options *o, pm_batch **out,
 			   pm_error *err)
 {
-	const char *cmd = command == PM_COMMAND_SELECT ? "select"
-			  : command == PM_COMMAND_DISCOVER ? "discover" : "fit";
 	pm_batch *b;
 	pm_status st;
 
@@ -133,7 +125,7 @@ pm_status pm_batch_regions(const char *profile, pm_command command, int argc,
 	}
 	for (size_t i = 0; i < b->regions->list->n; i++) {
 		b->job[b->n++].command = command;
-		if (region_job(b, cmd, o ? o->threads : NULL, i, &b->job[i])) {
+		if (region_job(b, pm__command_name(command), o ? o->threads : NULL, i, &b->job[i])) {
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
 			goto fail;
 		}
