@@ -403,3 +403,14 @@ Test(batch_lib, whole_numbers_are_strict)
 	cr_expect_eq(pm_parse_whole(NULL, 100, &u), PM_EINVAL);
 	cr_expect_eq(pm_parse_whole("1", 100, NULL), PM_EINVAL);
 }
+
+Test(batch_lib, a_member_given_twice_is_the_last)
+{
+	/* the first inline spec is freed (a leak once, found by fuzz_jobs) */
+	pm_batch *b = parse("{\"id\": 1, \"data\": \"x.csv\", \"spec\": {\"target\": \"a\"}, "
+			    "\"spec\": {\"target\": \"b\"}}\n", "j.jsonl");
+
+	cr_expect_eq(pm_batch_njobs(b), 1);
+	cr_expect_null(pm_batch_job_error(b, 0));
+	pm_batch_free(b);
+}

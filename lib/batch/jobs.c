@@ -191,6 +191,9 @@ static void read_job(const cJSON *o, const char *jobs, const char *where, const 
 			return;
 		}
 		if (!strcmp(key, "spec") && cJSON_IsObject(v)) {
+			/* a member given twice: the last, as an option given twice */
+			free(j->spec_json);
+			free(j->spec_name);
 			j->spec_json = cJSON_PrintUnformatted(v);
 			j->spec_name = job_errorf("%s: spec", where);
 			if (!j->spec_json || !j->spec_name)
