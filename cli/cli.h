@@ -30,8 +30,8 @@ int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf
 void report_error(const pm_error *err);
 /* Where report_error, usage_error, report_warnings and cap_threads' note
  * go: stderr, unless diag_capture(f) sent this thread's to f (the ranks of
- * perfmodel-batch-mpi but rank 0, batch_mpi.c); diag_capture(NULL) restores stderr. Returns
- * the stream captured before. */
+ * perfmodel-batch-mpi but rank 0, batch_mpi.c); diag_capture(NULL)
+ * restores stderr. Returns the stream captured before. */
 FILE *diag(void);
 FILE *diag_capture(FILE *f);
 /* Each of m's warnings as "perfmodel: warning: TEXT" on stderr. Printed
