@@ -1,7 +1,7 @@
 /* perfmodel-batch-mpi: perfmodel batch over MPI ranks (docs/batch.md). Every
  * rank reads the jobs file; rank 0 hands out job numbers one at a time, the
  * most costly first, to the other ranks and to a thread of its own, and
- * writes the results in job order (batch.c), so that the file is the same
+ * writes the results in job order (pm_batch_output), so that the file is the same
  * bytes for any number of ranks. On rank 0 only the main thread calls MPI;
  * a worker's heartbeat thread does beside its fits (MPI_THREAD_MULTIPLE),
  * so that rank 0 can tell a dead rank from a long fit. A program apart from
@@ -55,8 +55,20 @@ static void *heartbeat(void *arg)
 	return NULL;
 }
 
+/* A job's end as a message says it: its line, its error line, cut short
+ * by a signal, or no memory. */
+static int run(const pm_batch *b, size_t job, char **line)
+{
+	pm_batch_outcome outcome;
+
+	if (pm_batch_run(b, job, line, &outcome, NULL))
+		return RES_NOMEM;
+	return outcome == PM_BATCH_MODEL ? RES_LINE : outcome == PM_BATCH_FAILED ? RES_ERROR
+										: RES_STOPPED;
+}
+
 /* A worker rank: run each job rank 0 sends, send its result, until STOP. */
-static int worker(const struct batch *b, int beat)
+static int worker(const pm_batch *b, int beat)
 {
 	struct heart h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
 	pthread_t t;
@@ -64,7 +76,7 @@ static int worker(const struct batch *b, int beat)
 
 	beat = beat && !pthread_create(&t, NULL, heartbeat, &h);
 	for (;;) {
-		int job, r, error;
+		int job, r;
 		int32_t head[2];
 		MPI_Status st;
 		char *line, *msg;
@@ -76,10 +88,12 @@ static int worker(const struct batch *b, int beat)
 			rc = EXIT_OK;
 			break;
 		}
-		r = job >= 0 && (size_t)job < b->n ? batch_run(b, (size_t)job, &line, &error) : -1;
+		line = NULL;
+		r = job >= 0 && (size_t)job < pm_batch_njobs(b) ? run(b, (size_t)job, &line)
+								 : RES_NOMEM;
 		head[0] = job;
-		head[1] = r == 0 ? (error ? RES_ERROR : RES_LINE) : r == 1 ? RES_STOPPED : RES_NOMEM;
-		len = r == 0 ? strlen(line) : 0;
+		head[1] = r;
+		len = line ? strlen(line) : 0;
 		msg = malloc(HEADER + len);
 		if (!msg) {
 			head[1] = RES_NOMEM;
@@ -87,10 +101,9 @@ static int worker(const struct batch *b, int beat)
 			msg = (char *)head;
 		} else {
 			memcpy(msg, head, HEADER);
-			memcpy(msg + HEADER, r == 0 ? line : "", len);
+			memcpy(msg + HEADER, line ? line : "", len);
 		}
-		if (r == 0)
-			free(line);
+		free(line);
 		r = MPI_Send(msg, (int)(HEADER + len), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 		if (msg != (char *)head)
 			free(msg);
@@ -110,8 +123,9 @@ static int worker(const struct batch *b, int beat)
 /* Rank 0's queue, shared by its dispatcher and its own worker thread. */
 struct queue {
 	pthread_mutex_t mu;
-	const struct batch *b;
-	size_t *order, n, taken;	/* batch_order; handed out: order[0..taken) */
+	const pm_batch *b;
+	volatile sig_atomic_t *stop;
+	size_t *order, n, taken;	/* pm_batch_order; handed out: order[0..taken) */
 	/* the local thread's finished jobs, for the dispatcher to write */
 	size_t *fin_job, nfin;
 	char **fin_line;
@@ -125,7 +139,7 @@ static long take(struct queue *q)
 	long job = -1;
 
 	pthread_mutex_lock(&q->mu);
-	if (q->taken < q->n && !*q->b->stop)
+	if (q->taken < q->n && !*q->stop)
 		job = (long)q->order[q->taken++];
 	pthread_mutex_unlock(&q->mu);
 	return job;
@@ -138,15 +152,14 @@ static void *local_worker(void *arg)
 
 	while ((job = take(q)) >= 0) {
 		char *line = NULL;
-		int error, r = batch_run(q->b, (size_t)job, &line, &error);
+		int r = run(q->b, (size_t)job, &line);
 
 		pthread_mutex_lock(&q->mu);
 		q->fin_job[q->nfin] = (size_t)job;
 		q->fin_line[q->nfin] = line;
-		q->fin_res[q->nfin++] = r == 0 ? (error ? RES_ERROR : RES_LINE)
-					: r == 1 ? RES_STOPPED : RES_NOMEM;
+		q->fin_res[q->nfin++] = r;
 		pthread_mutex_unlock(&q->mu);
-		if (r)
+		if (r == RES_STOPPED || r == RES_NOMEM)
 			break;
 	}
 	pthread_mutex_lock(&q->mu);
@@ -158,11 +171,12 @@ static void *local_worker(void *arg)
 /* A job's end as the dispatcher sees it: its line to the output, or the
  * reason the batch cannot go on (*stopped: 1 a signal, 2 no memory or no
  * output). */
-static void finish(struct batch_out *o, const struct batch *b, size_t job, char *line, int res,
-		   int *stopped)
+static void finish(pm_batch_output *o, size_t job, char *line, int res, int *stopped)
 {
 	if (res == RES_LINE || res == RES_ERROR) {
-		batch_out_put(o, b, job, line, res == RES_ERROR);
+		/* the results cannot be kept (a full disk): no use running the rest */
+		if (pm_batch_output_put(o, job, line, res == RES_ERROR, NULL) && !*stopped)
+			*stopped = 2;
 		return;
 	}
 	free(line);
@@ -186,23 +200,24 @@ static double now(void)
 
 /* A worker rank gone (an MPI error, or silent for SILENCE_S): its job gets
  * an error line and it gets no other. */
-static void lost(struct batch_out *o, const struct batch *b, int r, struct rank *w,
-		 const char *why)
+static void lost(pm_batch_output *o, const pm_batch *b, int r, struct rank *w,
+		 const char *why, int *stopped)
 {
 	char msg[MPI_MAX_ERROR_STRING + 128];
 	char *line = NULL;
 
 	if (w->job >= 0) {
 		pm_snprintf(msg, sizeof(msg), "rank %d, which ran this job, was lost: %s", r, why);
-		if (pm_batch_line_to_json(&b->job[w->job].id, NULL, msg, 0, &line, NULL) == PM_OK)
-			batch_out_put(o, b, (size_t)w->job, line, 1);
+		if (pm_batch_line_to_json(pm_batch_job_id(b, (size_t)w->job), NULL, msg, 0, &line,
+					  NULL) == PM_OK)
+			finish(o, (size_t)w->job, line, RES_ERROR, stopped);
 	}
 	w->job = LOST;
 }
 
 /* One message from a worker, if one is waiting: 1 when one came. A
  * result goes to o (NULL: the output is closed, it is dropped). */
-static int receive(struct batch_out *o, const struct batch *b, struct rank *w, int *stopped)
+static int receive(pm_batch_output *o, const pm_batch *b, struct rank *w, int *stopped)
 {
 	MPI_Status st;
 	int flag = 0, n = 0;
@@ -231,22 +246,22 @@ static int receive(struct batch_out *o, const struct batch *b, struct rank *w, i
 	/* the line moves to the front of the buffer it came in */
 	memmove(msg, msg + HEADER, (size_t)n - HEADER);
 	msg[n - HEADER] = '\0';
-	if (o && head[0] >= 0 && (size_t)head[0] < b->n)
-		finish(o, b, (size_t)head[0], msg, head[1], stopped);
+	if (o && head[0] >= 0 && (size_t)head[0] < pm_batch_njobs(b))
+		finish(o, (size_t)head[0], msg, head[1], stopped);
 	else
 		free(msg);
 	return 1;
 }
 
 /* The local thread's finished jobs to the output: 1 when there were any. */
-static int drain(struct queue *q, struct batch_out *o, int *stopped, int *local_done)
+static int drain(struct queue *q, pm_batch_output *o, int *stopped, int *local_done)
 {
 	size_t n;
 
 	pthread_mutex_lock(&q->mu);
 	n = q->nfin;
 	for (size_t k = 0; k < n; k++)
-		finish(o, q->b, q->fin_job[k], q->fin_line[k], q->fin_res[k], stopped);
+		finish(o, q->fin_job[k], q->fin_line[k], q->fin_res[k], stopped);
 	q->nfin = 0;
 	*local_done = q->local_done;
 	pthread_mutex_unlock(&q->mu);
@@ -255,7 +270,8 @@ static int drain(struct queue *q, struct batch_out *o, int *stopped, int *local_
 
 /* Give idle workers a job each; give up on those that send fails or that
  * fell silent. 1 when something happened. */
-static int hand_out(struct queue *q, struct batch_out *o, struct rank *w, int size, int beat)
+static int hand_out(struct queue *q, pm_batch_output *o, struct rank *w, int size, int beat,
+		    int *stopped)
 {
 	char text[MPI_MAX_ERROR_STRING];
 	int progress = 0, len;
@@ -266,7 +282,7 @@ static int hand_out(struct queue *q, struct batch_out *o, struct rank *w, int si
 
 		if (beat && w[r].job >= 0 && now() - w[r].seen > SILENCE_S) {
 			pm_snprintf(text, sizeof(text), "no word from it for %.0f s", SILENCE_S);
-			lost(o, q->b, r, &w[r], text);
+			lost(o, q->b, r, &w[r], text, stopped);
 			progress = 1;
 		}
 		if (w[r].job != IDLE || (job = take(q)) < 0)
@@ -277,7 +293,7 @@ static int hand_out(struct queue *q, struct batch_out *o, struct rank *w, int si
 		e = MPI_Send(&(int){ (int)job }, 1, MPI_INT, r, TAG_JOB, MPI_COMM_WORLD);
 		if (e != MPI_SUCCESS) {
 			MPI_Error_string(e, text, &len);
-			lost(o, q->b, r, &w[r], text);
+			lost(o, q->b, r, &w[r], text, stopped);
 		}
 	}
 	return progress;
@@ -295,14 +311,15 @@ static int any_busy(const struct rank *w, int size)
 /* Rank 0: hand out, gather, write; then stop the workers. beat: they send
  * heartbeats. Returns the exit status, *lost_any when a rank was lost
  * (MPI_Finalize would wait for it). */
-static int dispatch(struct batch_out *o, const struct batch *b, int size, int beat, int *lost_any)
+static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_batch *b, int size,
+		    int beat, int *lost_any)
 {
-	struct queue q = { .mu = PTHREAD_MUTEX_INITIALIZER, .b = b };
+	struct queue q = { .mu = PTHREAD_MUTEX_INITIALIZER, .b = b, .stop = a->stop };
 	struct rank *w = malloc((size_t)size * sizeof(*w));
 	int stopped = 0, local_done = 0, rc;
 	pthread_t local;
 
-	q.order = batch_order(b, o->done, &q.n);
+	pm_batch_order(b, o, &q.order, &q.n, NULL);
 	q.fin_job = malloc((q.n + 1) * sizeof(*q.fin_job));
 	q.fin_line = malloc((q.n + 1) * sizeof(*q.fin_line));
 	q.fin_res = malloc((q.n + 1) * sizeof(*q.fin_res));
@@ -320,15 +337,12 @@ static int dispatch(struct batch_out *o, const struct batch *b, int size, int be
 	for (int r = 0; r < size; r++)
 		w[r] = (struct rank){ IDLE, now() };
 	do {
-		int progress = stopped ? 0 : hand_out(&q, o, w, size, beat);
+		int progress = stopped ? 0 : hand_out(&q, o, w, size, beat, &stopped);
 
 		progress |= receive(o, b, w, &stopped);
 		progress |= drain(&q, o, &stopped, &local_done);
-		if (*b->stop)
+		if (*a->stop)
 			stopped = 1;
-		/* the results cannot be kept (a full disk): no use running the rest */
-		if (o->write_errno && !stopped)
-			stopped = 2;
 		/* results take seconds: a millisecond's nap keeps this rank's
 		 * core for its own fits instead of polling */
 		if (!progress && !stopped)
@@ -339,7 +353,7 @@ static int dispatch(struct batch_out *o, const struct batch *b, int size, int be
 	 * signal on); rank 0's own fit stops at its next cost evaluation */
 	pthread_join(local, NULL);
 	drain(&q, o, &stopped, &local_done);
-	rc = batch_out_close(o, b, stopped == 1);
+	rc = batch_close(a, o, stopped == 1);
 	/* the workers had the signal too (mpirun and srun pass it on): their
 	 * answers, awaited a while so that MPI can end in order, come too
 	 * late for the file and are run again by --resume */
@@ -365,8 +379,8 @@ static int dispatch(struct batch_out *o, const struct batch *b, int size, int be
 int main(int argc, char **argv)
 {
 	struct batch_args a = { 0 };
-	struct batch b = { 0 };
-	struct batch_out o = { 0 };
+	pm_batch *b = NULL;
+	pm_batch_output *o = NULL;
 	int provided, rank = 0, size = 1, rc, all, beat, lost_any = 0;
 	FILE *quiet = NULL;
 
@@ -387,18 +401,18 @@ int main(int argc, char **argv)
 	if (rank)
 		diag_capture(quiet = fopen("/dev/null", "w"));
 	rc = batch_main(argc, argv, &a, &b);
-	if (!rc && !b.stop)
+	if (!rc && !b)
 		rc = -1;	/* -h: done */
 	if (!rank && !rc)
-		rc = batch_out_open(&o, &a, &b);
+		rc = batch_open(&a, b, &o);
 	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	/* every rank agrees on the heartbeats (the level may differ) */
 	MPI_Allreduce(MPI_IN_PLACE, &beat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (all == 0)
-		rc = rank ? worker(&b, beat) : dispatch(&o, &b, size, beat, &lost_any);
-	else if (!rank && o.line)
-		batch_out_close(&o, &b, 0);
-	batch_free(&b);
+		rc = rank ? worker(b, beat) : dispatch(&a, o, b, size, beat, &lost_any);
+	else if (!rank && o)
+		batch_close(&a, o, 0);
+	pm_batch_free(b);
 	batch_args_free(&a);
 	if (quiet)
 		fclose(quiet);

@@ -29,9 +29,9 @@ int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void report_error(const pm_error *err);
 /* Where report_error, usage_error, report_warnings and cap_threads' note
- * go: stderr, unless diag_capture(f) sent this thread's to f (a batch job's
- * diagnostics, cmd_batch.c); diag_capture(NULL) restores stderr. Returns
- * the stream captured before. */
+ * go: stderr, unless diag_capture(f) sent this thread's to f (the ranks of
+ * perfmodel-batch-mpi but rank 0, batch_mpi.c); diag_capture(NULL)
+ * restores stderr. Returns the stream captured before. */
 FILE *diag(void);
 FILE *diag_capture(FILE *f);
 /* Each of m's warnings as "perfmodel: warning: TEXT" on stderr. Printed
@@ -79,8 +79,8 @@ void interrupt_hold(int hold);
 void progress_install(pm_fit_options *o, int quiet);
 void progress_end(void);
 
-/* Strict numeric option values: the whole text must be a number in range. */
-int parse_uint(const char *text, unsigned long long max, unsigned long long *out);
+/* A strict number option value: the whole text a finite number (whole
+ * numbers: pm_parse_whole). */
 int parse_double(const char *text, double *out);
 /* --engine NAME into o->engine; a usage error of `cmd` (nonzero) if NAME
  * is no engine. */
@@ -100,9 +100,6 @@ struct role_flags {
 	/* --target-kind NAME (checked), --resource COL, --per COL: each NULL
 	 * to keep the spec's (pm_spec_set_target_kind) */
 	const char *target_kind, *resource, *per;
-	/* a batch job's inline spec (JSON text, named spec_name in errors) in
-	 * place of spec_path; NULL: none */
-	const char *spec_json, *spec_name;
 };
 pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *err);
 /* (pm_options_spec builds it: fit's options and these are one set of roles) */
@@ -164,20 +161,6 @@ enum fit_mode { MODE_FIT, MODE_SELECT, MODE_DISCOVER };
 /* 'perfmodel fit', 'select' or 'discover': one parser, one run, one output;
  * -h prints usage. */
 int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode);
-/* The same run for a job of 'perfmodel batch' (batch.c): argv parsed and
- * checked as the command's, then the fit, with nothing printed but
- * diagnostics and nothing saved; a fitted model (not one cut short by a
- * signal) is handed to keep, whose failure is reported as any other.
- * spec_json (NULL: none) is an inline spec in place of --spec FILE. */
-struct fit_sink {
-	const char *spec_json, *spec_name;
-	pm_status (*keep)(const pm_model *m, void *arg, pm_error *err);
-	void *arg;
-	/* NULL, or runs already read for the data at path as o reads it
-	 * (pm_read_options.cache), or NULL from it: read the files */
-	const pm_read_cache *(*cache)(void *arg, const char *path, const pm_read_options *o);
-};
-int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink);
 
 /* What a fit report adds to the fit's JSON document: select's table, or
  * discover's search and its scheme. */

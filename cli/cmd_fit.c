@@ -111,10 +111,8 @@ const char fit_usage[] =
 	"  -h, --help             this text\n";
 
 /* The command's options (perfmodel/options.h) into *o: 0; -1 after --help
- * printed the usage; else the exit status, after saying what is wrong. A
- * batch job (sink) prints no usage: --help is its error. */
-static int parse_args(int argc, char **argv, const char *usage, const char *cmd,
-		      const struct fit_sink *sink, pm_options *o)
+ * printed the usage; else the exit status, after saying what is wrong. */
+static int parse_args(int argc, char **argv, const char *usage, const char *cmd, pm_options *o)
 {
 	pm_error err;
 
@@ -127,10 +125,6 @@ static int parse_args(int argc, char **argv, const char *usage, const char *cmd,
 	}
 	if (!o->help)
 		return 0;
-	/* a batch job ends nothing but itself, and prints nothing */
-	if (sink)
-		return usage_error(NULL, "'%s' is --help, which is not an option of a batch job",
-				   o->help_text);
 	fputs(usage, stdout);
 	return -1;
 }
@@ -176,9 +170,7 @@ int cmd_fit(int argc, char **argv)
 	return fit_command(argc, argv, fit_usage, MODE_FIT);
 }
 
-/* fit_command, or with sink fit_command_to. */
-static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
-		   const struct fit_sink *sink)
+int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
 {
 	pm_options a = pm_options_default(mode == MODE_SELECT ? PM_COMMAND_SELECT
 					   : mode == MODE_DISCOVER ? PM_COMMAND_DISCOVER
@@ -195,23 +187,15 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	char *json = NULL;
 	int rc, to_stdout, select, discover;
 
-	if (sink) {
-		a.spec_json = sink->spec_json;
-		a.spec_name = sink->spec_name;
-	}
-	if ((rc = parse_args(argc, argv, usage, cmd, sink, &a))) {
+	if ((rc = parse_args(argc, argv, usage, cmd, &a))) {
 		pm_options_clear(&a);
 		return rc < 0 ? EXIT_OK : rc;
 	}
 	select = a.command == PM_COMMAND_SELECT;
 	discover = a.command == PM_COMMAND_DISCOVER;
-	/* a batch job prints nothing but its diagnostics and saves nothing */
-	a.quiet |= sink != NULL;
-	if (sink && sink->cache)
-		a.read.cache = sink->cache(sink->arg, a.data, &a.read);
 	cap_threads(&a.fit, a.quiet);
 	/* -o -: model.json on stdout, which the report then leaves alone */
-	to_stdout = !sink && strcmp(a.output, "-") == 0;
+	to_stdout = strcmp(a.output, "-") == 0;
 	if (to_stdout && a.json) {
 		pm_options_clear(&a);
 		return usage_error(cmd, "-o - and --json both write to standard output: choose one");
@@ -219,7 +203,7 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	rc = EXIT_FAIL;
 	/* before any work: an output that would destroy an input, or cannot
 	 * be a file, fails now rather than after the fit */
-	if ((!to_stdout && !sink &&
+	if ((!to_stdout &&
 	     pm_output_check(a.output, (const char *const[]){ a.data,
 							    a.spec_streamed ? NULL : a.spec_path,
 							    a.test_path }, 3, &err)) ||
@@ -253,21 +237,8 @@ static int fit_run(int argc, char **argv, const char *usage, enum fit_mode mode,
 	if (discover && table)
 		print_discovery(table, r->discovery, &a.discover.validate, a.discover.refine);
 	m = r->model;
-	/* a batch keeps whole fits only: one the signal touched (the fit, or
-	 * the calibration of its intervals) is run again (--resume) */
-	if (sink && *a.fit.stop) {
-		rc = EXIT_INTERRUPTED;
-		goto out;
-	}
 	/* the fit is over: a signal now waits until the file is whole */
 	interrupt_hold(1);
-	if (sink) {
-		if (sink->keep(m, sink->arg, &err))
-			report_error(&err);
-		else
-			rc = EXIT_OK;
-		goto out;
-	}
 	if (pm_model_to_json(m, &json, &err) ||
 	    (to_stdout ? (fputs(json, stdout), PM_OK)
 		       : pm_write_file_atomic(a.output, json, strlen(json), &err)) ||
@@ -308,16 +279,4 @@ out:
 	pm_spec_free(s);
 	pm_model_free(warm);
 	return rc;
-}
-
-int fit_command(int argc, char **argv, const char *usage, enum fit_mode mode)
-{
-	return fit_run(argc, argv, usage, mode, NULL);
-}
-
-int fit_command_to(int argc, char **argv, enum fit_mode mode, const struct fit_sink *sink)
-{
-	return fit_run(argc, argv, mode == MODE_SELECT ? select_usage
-				   : mode == MODE_DISCOVER ? discover_usage : fit_usage,
-		       mode, sink);
 }

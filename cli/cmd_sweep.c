@@ -113,7 +113,7 @@ static int parse_grid(const char *v, pm_sweep_options *so)
 		return -1;
 	*c1 = *c2 = '\0';
 	if (parse_double(buf, &so->lambda_lo) || parse_double(c1 + 1, &so->lambda_hi) ||
-	    parse_uint(c2 + 1, 10000, &n) || n == 0 || !(so->lambda_lo > 0) ||
+	    pm_parse_whole(c2 + 1, 10000, &n) || n == 0 || !(so->lambda_lo > 0) ||
 	    so->lambda_hi < so->lambda_lo)
 		return -1;
 	so->npoints = (unsigned)n;
@@ -170,7 +170,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 			return bad("test-fraction", v, "a number between 0 and 1");
 		return 0;
 	}
-	if (parse_uint(v, UINT64_MAX, &u))
+	if (pm_parse_whole(v, UINT64_MAX, &u))
 		return bad(sweep_options[c - OPT_SPEC].name, v, "a whole number");
 	switch (c) {
 	case OPT_CV:

@@ -126,21 +126,6 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int parse_uint(const char *text, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text || !*text || *text == '-' || *text == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int engine_option(const char *cmd, const char *name, pm_fit_options *o)
 {
 	pm_options set = { .fit = *o };
@@ -286,8 +271,7 @@ pm_status spec_from_flags(const struct role_flags *r, pm_spec **out, pm_error *e
 			       .extrinsic = r->extrinsic, .intrinsic = r->intrinsic,
 			       .categorical = r->categorical, .form = r->form,
 			       .ignore = r->ignore, .target_kind = r->target_kind,
-			       .resource = r->resource, .per = r->per,
-			       .spec_json = r->spec_json, .spec_name = r->spec_name };
+			       .resource = r->resource, .per = r->per };
 
 	return pm_options_spec(&o, out, err);
 }

@@ -24,26 +24,6 @@ static pm_status io_fail(pm_error *err, const char *path, int e)
 	return pm__fail(err, PM_EIO, "cannot write %s: %s", path, why);
 }
 
-/* The mode a newly created file would get: 0666 less the umask. umask()
- * can only be read by setting it, which would race with other threads, so
- * read it from /proc where Linux shows it; elsewhere assume 022. */
-static mode_t new_file_mode(void)
-{
-	mode_t mask = 022;
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (strncmp(line, "Umask:", 6) == 0) {
-				mask = (mode_t)strtoul(line + 6, NULL, 8) & 0777;
-				break;
-			}
-		fclose(f);
-	}
-	return 0666 & ~mask;
-}
-
 /* Make the durable rename survive a crash; best effort, the data is safe. */
 static void sync_folder(const char *path)
 {
@@ -195,7 +175,7 @@ pm_status pm_write_file_atomic(const char *path, const char *data, size_t len, p
 	}
 	/* mkstemp creates 0600: give the file the mode the old one had, or
 	 * the one a plain fopen would have given. Not fatal if refused. */
-	(void)fchmod(fd, exists ? old.st_mode & 07777 : new_file_mode());
+	(void)fchmod(fd, exists ? old.st_mode & 07777 : pm__new_file_mode());
 	while (done < len) {
 		ssize_t n = write(fd, data + done, len - done);
 

@@ -9,19 +9,20 @@
 #include "options/options_impl.h"
 
 /* Strict numbers: the whole text a number in range, locale-proof. */
-static int whole(const char *text, unsigned long long max, unsigned long long *out)
+pm_status pm_parse_whole(const char *text, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!text || !*text || *text == '-' || *text == '+')
-		return -1;
+	/* digits from the first: no sign, no space (which strtoull skips) */
+	if (!text || !out || *text < '0' || *text > '9')
+		return PM_EINVAL;
 	errno = 0;
 	v = strtoull(text, &end, 10);
 	if (errno || *end || v > max)
-		return -1;
+		return PM_EINVAL;
 	*out = v;
-	return 0;
+	return PM_OK;
 }
 
 static int number(const char *text, double *out)
@@ -65,7 +66,7 @@ static pm_status count(const pm_option_info *opt, const char *v, unsigned long l
 		       unsigned long long max, const char *want, unsigned long long *out,
 		       pm_error *err)
 {
-	if (whole(v, max, out) || *out < lo)
+	if (pm_parse_whole(v, max, out) || *out < lo)
 		return bad(err, opt, v, want);
 	return PM_OK;
 }
@@ -87,7 +88,7 @@ static int read_value(enum pm__option_id id, const pm_option_info *opt, const ch
 		return pm_aggregate_from_name(v, &r->aggregate, NULL)
 		       ? bad(err, opt, v, "median, mean, min or none") : PM_OK;
 	case PM__OPT_DROP_FIRST:
-		if (whole(v, 1000000, &u))
+		if (pm_parse_whole(v, 1000000, &u))
 			return bad(err, opt, v, "a whole number >= 0");
 		r->drop_first = (unsigned)u;
 		return PM_OK;

@@ -151,6 +151,11 @@ PM_API pm_status pm_options_spec(const pm_options *o, pm_spec **out, pm_error *e
  * none, or when the lists give no candidate. */
 PM_API pm_status pm_options_candidates(const pm_options *o, pm_candidate **cand, size_t *n,
 				       char **storage, pm_error *err);
+/* A strict whole number, as the options' counts are read: the whole text
+ * decimal digits (no sign, no space), at most max, into *out. PM_OK, or
+ * PM_EINVAL (*out unchanged). Locale-proof. */
+PM_API pm_status pm_parse_whole(const char *text, unsigned long long max,
+				unsigned long long *out);
 /* Free what o owns (the spec's text); o may be NULL. */
 PM_API void pm_options_clear(pm_options *o);
 
