@@ -354,7 +354,8 @@ static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, 
 /* Switch f of term k of h moved to the next distinct value of its input
  * (dir 1) or the one before (-1), the largest value excluded: the fitted
  * breakpoint of a two-segment model, climbed as the exponents are (a climb
- * for climbs() to screen). */
+ * for climbs() to screen). Moved past its end it is on at every row: the
+ * product without it (a one-factor switch has no such step). */
 static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
 		       struct batch *b, pm_error *err)
 {
@@ -362,14 +363,23 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 	const struct input *in = &s->in[t.f[f].input];
 	size_t at = 0;
 	unsigned idx;
+	int above = t.f[f].kind == F_INDICATOR;
 	pm_status st;
 
 	if (t.f[f].kind == F_POWER)
 		return PM_OK;
 	while (in->value[at] != t.f[f].thr)
 		at++;
-	if ((dir < 0 && at == 0) || (dir > 0 && at + 2 >= in->nvalues))
-		return PM_OK;
+	if ((dir < 0 && at == 0) || (dir > 0 && at + 2 >= in->nvalues)) {
+		/* [x > smallest] down, [x <= second largest] up: always on */
+		if (t.nf < 2 || (dir < 0) != above)
+			return PM_OK;
+		memmove(&t.f[f], &t.f[f + 1], (t.nf - f - 1) * sizeof(t.f[0]));
+		t.nf--;
+		if ((st = pm__disc_term_index(s, &t, &idx, err)))
+			return st;
+		return climb(b, k, idx, err);
+	}
 	t.f[f].thr = in->value[dir < 0 ? at - 1 : at + 1];
 	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
@@ -461,6 +471,14 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 			}
 	if (!st && h->nt)
 		st = climbs(s, h, b, err);
+	/* a term left out: a step back, to the fewer terms the search reached
+	 * only through more (two true terms found beside a third of 1e-11) */
+	for (unsigned k = 0; h->nt > 1 && k < h->nt && !st; k++) {
+		g = *h;
+		g.t[k] = g.t[--g.nt];
+		if (normal(&g) && !pm__disc_was_tried(s, &g))
+			st = pm__disc_consider(s, &g, b, err);
+	}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t c = 0; c < s->ncat && !st; c++)
 			for (int best = 0; best < 2 && !st; best++)
