@@ -387,37 +387,39 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 }
 
 /* Power f of term k of h (a product: a one-factor term takes any other
- * shape) with the next exponent of pm__disc_expo[] up (dir 1) or down (-1), or
- * (log) one log2 more or less: the exponents of a product climbed (a
- * climb for climbs()). */
-static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dir,
-		       int log, struct batch *b, pm_error *err)
+ * shape) moved dq quarters of pm__disc_expo[] up or down and dj log2s:
+ * the exponents of a product climbed (a climb for climbs()). Steps of up
+ * to two quarters and a log at once: a log traded for a power (x^1.5 *
+ * log2(x) and x^2 fit 5 points alike, and every single step from the one
+ * to the other fits worse). */
+static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dq,
+		       int dj, struct batch *b, pm_error *err)
 {
 	struct term t = s->pool[h->t[k]];
 	struct factor *fa = &t.f[f];
 	size_t e = 0;
+	int j = (int)fa->j + dj;
 	unsigned idx;
 	pm_status st;
 
-	if (t.nf < 2 || fa->kind != F_POWER)
+	if (t.nf < 2 || fa->kind != F_POWER || j < 0 || j > 2 ||
+	    (dj && !s->in[fa->input].log_ok))
 		return PM_OK;
-	if (log) {
-		if (!s->in[fa->input].log_ok || (dir < 0 && fa->j == 0) || (dir > 0 && fa->j == 2) ||
-		    (dir < 0 && fa->j == 1 && fa->e == 0))
+	if (fa->e == 0) {	/* log2(x)^j alone: its log only */
+		if (dq || j == 0)
 			return PM_OK;
-		fa->j = dir < 0 ? fa->j - 1 : fa->j + 1;
 	} else {
-		if (fa->e == 0)	/* log2(x)^j alone */
-			return PM_OK;
 		while (pm__disc_expo[e] != fa->e)
 			e++;
-		do
-			e += (size_t)dir;	/* to the next quarter (wraps at the ends) */
-		while (e < DISC_NEXPO && !pm__disc_quarter(pm__disc_expo[e]));
+		for (int q = 0; q < abs(dq) && e < DISC_NEXPO; q++)
+			do	/* to the next quarter (wraps at the ends) */
+				e += dq > 0 ? 1 : (size_t)-1;
+			while (e < DISC_NEXPO && !pm__disc_quarter(pm__disc_expo[e]));
 		if (e >= DISC_NEXPO)
 			return PM_OK;
 		fa->e = pm__disc_expo[e];
 	}
+	fa->j = (unsigned)j;
 	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
 	return climb(b, k, idx, err);
@@ -463,12 +465,14 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 				st = pm__disc_consider(s, &g, b, err);
 		}
 	for (unsigned k = 0; k < h->nt && !st; k++)
-		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++)
-			for (int dir = -1; dir <= 1 && !st; dir += 2) {
+		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++) {
+			for (int dir = -1; dir <= 1 && !st; dir += 2)
 				st = shift(s, h, k, f, dir, b, err);
-				for (int log = 0; climber && log < 2 && !st; log++)
-					st = nudge(s, h, k, f, dir, log, b, err);
-			}
+			for (int dq = -2; climber && dq <= 2 && !st; dq++)
+				for (int dj = -1; dj <= 1 && !st; dj++)
+					if (dq || dj)
+						st = nudge(s, h, k, f, dq, dj, b, err);
+		}
 	if (!st && h->nt)
 		st = climbs(s, h, b, err);
 	/* a term left out: a step back, to the fewer terms the search reached
