@@ -25,8 +25,8 @@ make_models() {
 			}
 	}' >train.csv
 	echo '{"target": "time_per_iter_s", "intrinsic": ["batch_size"], "categorical": ["activation"], "extrinsic": ["threads"]}' >spec.json
-	"$pm" fit --form additive train.csv --spec spec.json -q -o models/train.json || return 1
-	"$pm" fit --form additive train.csv --spec spec.json -q --no-intervals -o models/plain.json || return 1
+	"$pm" fit --form additive train.csv --spec spec.json -q -o models/train.json 2>fit.log || return 1
+	"$pm" fit --form additive train.csv --spec spec.json -q --no-intervals -o models/plain.json 2>>fit.log || return 1
 	cp models/train.json models/sub/train.json
 	cp models/train.json outside.json
 	ln -s ../outside.json models/out.json
