@@ -147,6 +147,9 @@ untouched "a missing input" "perfmodel model=train.json threads=8 activation=rel
 	"missing input 'batch_size'"
 untouched "a name with .." "perfmodel model=../outside.json threads=8" "a name with '..' is refused"
 untouched "a missing model" "perfmodel model=none.json threads=8" "model 'none.json' cannot be read"
+untouched "a limit beyond Slurm's longest" \
+	"perfmodel model=train.json threads=8 batch_size=64 activation=relu iterations=1e12" \
+	"^perfmodel: model 'train.json': the 0.95-quantile, [0-9]+ s, is longer than Slurm's longest limit: time limits left as submitted$"
 # strict: the site asked for it, so a job the model cannot answer is rejected
 submit "perfmodel model=train.json threads=8 activation=relu" true >x.txt
 if [ "$(head -1 x.txt | cut -f1)" = "-1" ] && grep -Eq "missing input .batch_size.*: job rejected$" x.txt
