@@ -45,6 +45,21 @@
 /* The message of a refusal, in `why`. */
 #define WHY_CHARS 640
 
+/* errno's text: strerror_r (XSI), since strerror may share one buffer
+ * between threads. */
+struct errtext {
+	char text[128];
+};
+
+static struct errtext error_text(int code)
+{
+	struct errtext e;
+
+	if (strerror_r(code, e.text, sizeof(e.text)))
+		pm_snprintf(e.text, sizeof(e.text), "error %d", code);
+	return e;
+}
+
 /* Fail with nil, message. */
 static int refuse(lua_State *L, const char *why)
 {
@@ -103,12 +118,12 @@ static int resolve(const char *models, const char *name, size_t name_len, char *
 				   "name a file inside the models folder", name), -1;
 	if (!models[0] || !realpath(models, root))
 		return pm_snprintf(why, WHY_CHARS, "the models folder '%s' cannot be found: %s",
-				   models, models[0] ? strerror(errno) : "it is empty"), -1;
+				   models, models[0] ? error_text(errno).text : "it is empty"), -1;
 	if ((size_t)pm_snprintf(joined, sizeof(joined), "%s/%s", root, name) >= sizeof(joined))
 		return pm_snprintf(why, WHY_CHARS, "model '%s': the path is too long", name), -1;
 	if (!realpath(joined, path))
 		return pm_snprintf(why, WHY_CHARS, "model '%s' cannot be read: %s", name,
-				   strerror(errno)), -1;
+				   error_text(errno).text), -1;
 	n = strlen(root);
 	if (strncmp(path, root, n) || (path[n] != '/' && root[n - 1] != '/'))
 		return pm_snprintf(why, WHY_CHARS, "model '%s': it links outside the models "
@@ -127,7 +142,7 @@ static int read_model_text(const char *path, const char *name, char **text, char
 	*text = NULL;
 	if (fd < 0)
 		return pm_snprintf(why, WHY_CHARS, "model '%s' cannot be read: %s", name,
-				   strerror(errno)), -1;
+				   error_text(errno).text), -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_MODEL_BYTES) {
 		close(fd);
 		return pm_snprintf(why, WHY_CHARS, "model '%s' is not a regular file of at most "
@@ -142,7 +157,7 @@ static int read_model_text(const char *path, const char *name, char **text, char
 			continue;
 		if (r < 0) {
 			pm_snprintf(why, WHY_CHARS, "model '%s' cannot be read: %s", name,
-				    strerror(errno));
+				    error_text(errno).text);
 			close(fd);
 			free(*text);
 			*text = NULL;
@@ -238,38 +253,50 @@ static int set_inputs(lua_State *L, int inputs, const pm_model *m, pm_point *p, 
 	return 0;
 }
 
-/* The limits at the point, into a new table on the stack. */
-static int push_limits(lua_State *L, const pm_model *m, const double *x, const pm_job *job,
-		       double time_q, double min_q, double margin, double unit_s, char *why)
-{
+/* What perfmodel.limits answers. */
+struct answer {
 	pm_slurm_limits l;
+	double predicted_s;	/* the job's predicted time, without the margin */
+};
+
+/* The limits at the point. */
+static int compute(const pm_model *m, const double *x, const pm_job *job, double time_q,
+		   double min_q, double margin, double unit_s, struct answer *a, char *why)
+{
 	pm_error err;
 	double predicted;
 
 	/* the margin scales the seconds before Slurm's rounding to minutes */
-	if (pm_slurm_limits_at(m, x, job, time_q, min_q, unit_s * margin, &l, &err) ||
+	if (pm_slurm_limits_at(m, x, job, time_q, min_q, unit_s * margin, &a->l, &err) ||
 	    pm_job_time(m, x, job, 0, &predicted, &err))
 		return pm_snprintf(why, WHY_CHARS, "%s", err.msg), -1;
-	lua_createtable(L, 0, 9);
-	lua_pushnumber(L, (lua_Number)l.time_minutes);
-	lua_setfield(L, -2, "time_minutes");
-	lua_pushnumber(L, (lua_Number)l.time_min_minutes);
-	lua_setfield(L, -2, "time_min_minutes");
-	lua_pushstring(L, l.time);
-	lua_setfield(L, -2, "time");
-	lua_pushstring(L, l.time_min);
-	lua_setfield(L, -2, "time_min");
-	lua_pushnumber(L, l.time_s);
-	lua_setfield(L, -2, "time_s");
-	lua_pushnumber(L, l.time_min_s);
-	lua_setfield(L, -2, "time_min_s");
-	lua_pushnumber(L, predicted * unit_s);
-	lua_setfield(L, -2, "predicted_s");
-	lua_pushboolean(L, l.extrapolated);
-	lua_setfield(L, -2, "extrapolated");
-	lua_pushnumber(L, l.distance);
-	lua_setfield(L, -2, "distance");
+	a->predicted_s = predicted * unit_s;
 	return 0;
+}
+
+/* The answer as a new table on the stack (after every allocation of ours
+ * is freed: Lua's may raise an error that skips what follows). */
+static void push_answer(lua_State *L, const struct answer *a)
+{
+	lua_createtable(L, 0, 9);
+	lua_pushnumber(L, (lua_Number)a->l.time_minutes);
+	lua_setfield(L, -2, "time_minutes");
+	lua_pushnumber(L, (lua_Number)a->l.time_min_minutes);
+	lua_setfield(L, -2, "time_min_minutes");
+	lua_pushstring(L, a->l.time);
+	lua_setfield(L, -2, "time");
+	lua_pushstring(L, a->l.time_min);
+	lua_setfield(L, -2, "time_min");
+	lua_pushnumber(L, a->l.time_s);
+	lua_setfield(L, -2, "time_s");
+	lua_pushnumber(L, a->l.time_min_s);
+	lua_setfield(L, -2, "time_min_s");
+	lua_pushnumber(L, a->predicted_s);
+	lua_setfield(L, -2, "predicted_s");
+	lua_pushboolean(L, a->l.extrapolated);
+	lua_setfield(L, -2, "extrapolated");
+	lua_pushnumber(L, a->l.distance);
+	lua_setfield(L, -2, "distance");
 }
 
 /* perfmodel.limits{...} (the header comment). */
@@ -283,6 +310,7 @@ static int limits(lua_State *L)
 	pm_model *m = NULL;
 	pm_point *p = NULL;
 	pm_error err;
+	struct answer a;
 	int rc;
 
 	if (lua_type(L, 1) != LUA_TTABLE)
@@ -311,7 +339,7 @@ static int limits(lua_State *L)
 		return refuse(L, err.msg);
 	}
 	rc = set_inputs(L, lua_gettop(L), m, p, why) ||
-	     push_limits(L, m, pm_point_values(p), &job, time_q, min_q, margin, unit_s, why);
+	     compute(m, pm_point_values(p), &job, time_q, min_q, margin, unit_s, &a, why);
 	pm_point_free(p);
 	pm_model_free(m);
 	if (rc) {
@@ -321,6 +349,7 @@ static int limits(lua_State *L)
 		pm_snprintf(full, sizeof(full), "model '%s': %s", name, why);
 		return refuse(L, full);
 	}
+	push_answer(L, &a);
 	return 1;
 }
 
