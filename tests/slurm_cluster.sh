@@ -38,6 +38,8 @@ stop_daemons() {
 	rm -rf "$work"
 }
 trap stop_daemons EXIT
+# a signal (meson's timeout) ends the script through the EXIT trap too
+trap 'exit 1' INT TERM
 make_models "$pm" || { echo "Bail out! the test's models cannot be fitted"; exit 1; }
 read -r want_time want_min <<<"$(advise_minutes "$pm" 2 64 relu 200000)"
 t=$(pwd)
