@@ -42,8 +42,9 @@ end
 local loaded, perfmodel = pcall(require, "perfmodel")
 
 -- The comment "perfmodel model=NAME key=value ... [iterations=N] [setup=S]"
--- as {model=, iterations=, setup=, inputs={key=value}}; nil when the comment
--- is not perfmodel's; false and a reason when it is, but malformed.
+-- as {model=, iterations=, setup=, inputs={key=value}}, values as text (the
+-- module reads numbers whatever the locale); nil when the comment is not
+-- perfmodel's; false and a reason when it is, but malformed.
 local function parse_comment(comment)
 	if type(comment) ~= "string" then
 		return nil
@@ -69,10 +70,7 @@ local function parse_comment(comment)
 		if key == "model" then
 			req.model = value
 		elseif key == "iterations" or key == "setup" then
-			req[key] = tonumber(value)
-			if not req[key] then
-				return false, string.format("%s=%s is not a number", key, value)
-			end
+			req[key] = value
 		else
 			req.inputs[key] = value
 		end
@@ -115,7 +113,7 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
 	end
 	local l, why = perfmodel.limits {
 		models = settings.models, model = req.model, inputs = req.inputs,
-		iterations = req.iterations or 1, setup = req.setup or 0,
+		iterations = req.iterations, setup = req.setup,
 		time_quantile = settings.time_quantile,
 		time_min_quantile = settings.time_min_quantile,
 		margin = settings.margin, unit_s = settings.unit_s,
@@ -129,9 +127,9 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
 	end
 	job_desc.time_limit = l.time_minutes
 	job_desc.time_min = l.time_min_minutes
-	slurm.log_user("%s", string.format("perfmodel: model '%s' predicts %.0f s for %g " ..
+	slurm.log_user("%s", string.format("perfmodel: model '%s' predicts %.0f s for %s " ..
 		"iterations; TimeLimit=%s (%s, its %g-quantile%s) and TimeMin=%s (%s, its " ..
-		"%g-quantile)%s", req.model, l.predicted_s, req.iterations or 1, l.time,
+		"%g-quantile)%s", req.model, l.predicted_s, req.iterations or "1", l.time,
 		minutes_text(l.time_minutes), settings.time_quantile,
 		settings.margin ~= 1 and string.format(" x %g", settings.margin) or "",
 		l.time_min, minutes_text(l.time_min_minutes), settings.time_min_quantile,

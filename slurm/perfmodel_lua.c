@@ -5,7 +5,7 @@
  *     local perfmodel = require "perfmodel"
  *     local l, why = perfmodel.limits{models = "/etc/slurm/models",
  *         model = "train.json", inputs = {threads = 8, batch_size = "64"},
- *         iterations = 2000, setup = 0, time_quantile = 0.95,
+ *         iterations = 2000, setup = "0", time_quantile = 0.95,
  *         time_min_quantile = 0.8, margin = 1, unit_s = 1}
  *
  * gives {time_minutes, time_min_minutes, time, time_min, time_s, time_min_s,
@@ -81,22 +81,33 @@ static const char *field_string(lua_State *L, int opts, const char *key, char *w
 	return s;
 }
 
-/* opts[key] as a number, def when absent; -1 with why filled if not a number. */
+/* opts[key] as a number, def when absent: a Lua number, or a text read
+ * whatever slurmctld's locale (a job's comment gives text); -1 with why
+ * filled for anything else. */
 static int field_number(lua_State *L, int opts, const char *key, double def, double *v,
 			char *why)
 {
+	const char *text = NULL;
+	char *end = NULL;
 	int rc = 0;
 
 	lua_getfield(L, opts, key);
-	if (lua_isnil(L, -1))
+	if (lua_isnil(L, -1)) {
 		*v = def;
-	else if (lua_type(L, -1) == LUA_TNUMBER)
+	} else if (lua_type(L, -1) == LUA_TNUMBER) {
 		*v = lua_tonumber(L, -1);
-	else
+	} else if (lua_type(L, -1) == LUA_TSTRING) {
+		text = lua_tostring(L, -1);
+		*v = pm_strtod(text, &end);
+		rc = end == text || *end ? -1 : 0;
+	} else {
 		rc = -1;
-	lua_pop(L, 1);
-	if (rc)
+	}
+	if (rc && text)
+		pm_snprintf(why, WHY_CHARS, "%s=%s is not a number", key, text);
+	else if (rc)
 		pm_snprintf(why, WHY_CHARS, "perfmodel.limits: '%s' must be a number", key);
+	lua_pop(L, 1);
 	return rc;
 }
 

@@ -52,6 +52,9 @@ else bad "perfmodel.limits: TimeLimit and TimeMin in minutes as advise --slurm's
 limits train.json '{threads = "8", batch_size = "64", activation = "relu"}' >out2.txt
 if cmp -s out.txt out2.txt; then ok "perfmodel.limits: numbers given as text read the same"
 else bad "perfmodel.limits: numbers given as text read the same" "$(cat out.txt out2.txt)"; fi
+limits train.json '{threads = 8, batch_size = 64, activation = "relu"}' 'iterations = "2e5"' >out4.txt
+if cmp -s out.txt out4.txt; then ok "perfmodel.limits: iterations given as text read the same"
+else bad "perfmodel.limits: iterations given as text read the same" "$(cat out.txt out4.txt)"; fi
 limits sub/train.json '{threads = 8, batch_size = 64, activation = "relu"}' >out3.txt
 if cmp -s out.txt out3.txt; then ok "perfmodel.limits: a model in a subfolder"
 else bad "perfmodel.limits: a model in a subfolder" "$(cat out.txt out3.txt)"; fi
@@ -93,6 +96,8 @@ refused "a model without intervals" "plain.json" "$in" "model 'plain.json': .*in
 refused "a missing models folder" "train.json" "$in" "the models folder '/nonexistent' cannot be found" \
 	'models = "/nonexistent"'
 refused "a margin below 1" "train.json" "$in" "'margin' must be a finite number >= 1" 'margin = 0.5'
+refused "iterations that are no number" "train.json" "$in" "iterations=many is not a number$" 'iterations = "many"'
+refused "a setup of the wrong type" "train.json" "$in" "'setup' must be a number" 'setup = true'
 refused "iterations of 0" "train.json" "$in" "model 'train.json': .*iterations" 'iterations = 0'
 
 # ---- job_submit.lua with a fake slurm table
