@@ -63,7 +63,10 @@ CASES=(
 	"logarithmic|200 + 10 * p^3 * log2(p)|terms|0"
 	"logarithmic|200 + 10 * log2(p)^2|lead|1"
 	"product|200 + 10 * p^1 * log2(p)^2 * q^(1.25)|terms|0"
-	# found since a product's power climbs two quarters and a log at once
+	# found since a product's power climbs by up to a half (any of the
+	# exponents) and a log at once
+	"product|200 + 10 * p^(2/3) * q^(3/4) * log2(q)|terms|0"
+	"product|200 + 10 * p^(4/3) * log2(p) * q^(1.5)|terms|0"
 	"product|200 + 10 * p^2 * q^(9/4)|terms|0"
 	"product|200 + 10 * p^(2.5) * q^(8/3)|terms|0"
 	"product|200 + 10 * p^(1/2) * q^(1/2) * log2(q)|lead|1"
@@ -86,8 +89,6 @@ KNOWN_MISSES=(
 	"logarithmic|200 + 10 * p^(1/3) * log2(p)|lead|1"
 	"product|200 + 10 * p^(1/4) * q^(1/3)|terms|0"
 	"product|200 + 10 * log2(p) * q^(1/2) * log2(q)|terms|0"
-	"product|200 + 10 * p^(2/3) * q^(3/4) * log2(q)|terms|0"
-	"product|200 + 10 * p^(4/3) * log2(p) * q^(1.5)|terms|0"
 	"product|200 + 10 * p^(1/3) * q^(1/2) * r^(2/3)|terms|0"
 	"sum|200 + 10 * log2(p)^2 + 20 * q^(1/2) * log2(q)|terms|0"
 	"sum|200 + 10 * p^1 * log2(p) + 20 * q^(1.25)|terms|0"

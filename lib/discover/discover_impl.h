@@ -147,7 +147,7 @@ enum { BREAKS = 6 };		/* values of an input where a switch may be */
 enum { DISC_NEXPO = 28 };	/* exponents of x^i: pm__disc_expo */
 /* The exponents, ascending: Extra-P's default set and negatives to -2. */
 extern const double pm__disc_expo[DISC_NEXPO];
-/* e is a quarter (a product's powers are: discover_pool.c). */
+/* e is a quarter (a product's seed factors are: discover_pool.c). */
 int pm__disc_quarter(double e);
 int pm__disc_same_factor(const struct factor *a, const struct factor *b);
 /* FNV-1a's step: hashes of terms and hypotheses. */

@@ -387,17 +387,16 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 }
 
 /* Power f of term k of h (a product: a one-factor term takes any other
- * shape) moved dq quarters of pm__disc_expo[] up or down and dj log2s:
- * the exponents of a product climbed (a climb for climbs()). Steps of up
- * to two quarters and a log at once: a log traded for a power (x^1.5 *
- * log2(x) and x^2 fit 5 points alike, and every single step from the one
- * to the other fits worse). */
-static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, int dq,
+ * shape) given exponent pm__disc_expo[e] (e = DISC_NEXPO: its own) and dj
+ * log2s more or less: the exponents of a product climbed (a climb for
+ * climbs()). The caller moves the exponent by up to a half and the log at
+ * once: a log traded for a power (x^1.5 * log2(x) and x^2 fit 5 points
+ * alike, and every single step from the one to the other fits worse). */
+static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, size_t e,
 		       int dj, struct batch *b, pm_error *err)
 {
 	struct term t = s->pool[h->t[k]];
 	struct factor *fa = &t.f[f];
-	size_t e = 0;
 	int j = (int)fa->j + dj;
 	unsigned idx;
 	pm_status st;
@@ -406,18 +405,15 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 	    (dj && !s->in[fa->input].log_ok))
 		return PM_OK;
 	if (fa->e == 0) {	/* log2(x)^j alone: its log only */
-		if (dq || j == 0)
+		if (e < DISC_NEXPO || j == 0)
 			return PM_OK;
-	} else {
-		while (pm__disc_expo[e] != fa->e)
-			e++;
-		for (int q = 0; q < abs(dq) && e < DISC_NEXPO; q++)
-			do	/* to the next quarter (wraps at the ends) */
-				e += dq > 0 ? 1 : (size_t)-1;
-			while (e < DISC_NEXPO && !pm__disc_quarter(pm__disc_expo[e]));
-		if (e >= DISC_NEXPO)
+	} else if (e < DISC_NEXPO) {
+		/* its own exponent is e = DISC_NEXPO's */
+		if (pm__disc_expo[e] == fa->e || !(fabs(pm__disc_expo[e] - fa->e) <= 0.5 + 1e-9))
 			return PM_OK;
 		fa->e = pm__disc_expo[e];
+	} else if (!dj) {
+		return PM_OK;	/* itself */
 	}
 	fa->j = (unsigned)j;
 	if ((st = pm__disc_term_index(s, &t, &idx, err)))
@@ -468,10 +464,9 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 		for (unsigned f = 0; f < s->pool[h->t[k]].nf && !st; f++) {
 			for (int dir = -1; dir <= 1 && !st; dir += 2)
 				st = shift(s, h, k, f, dir, b, err);
-			for (int dq = -2; climber && dq <= 2 && !st; dq++)
+			for (size_t e = 0; climber && e <= DISC_NEXPO && !st; e++)
 				for (int dj = -1; dj <= 1 && !st; dj++)
-					if (dq || dj)
-						st = nudge(s, h, k, f, dq, dj, b, err);
+					st = nudge(s, h, k, f, e, dj, b, err);
 		}
 	if (!st && h->nt)
 		st = climbs(s, h, b, err);

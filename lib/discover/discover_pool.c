@@ -24,11 +24,12 @@ const double pm__disc_expo[DISC_NEXPO] = {
 	2,	2.25, 7.0 / 3, 2.5, 8.0 / 3, 2.75, 3
 };
 
-/* A product's powers are quarters: the finer exponents of one input's
- * terms, multiplied across inputs, gave as many more products to choose
- * from, and on the bundled MLP and LeNet-5 sets the choice among them held
- * out worse (data/ddp_mlp.csv, a split of bench/select_vs_rf.sh: 42.9 %
- * rather than 20.5 %) */
+/* The factors that seed products are quarters: the finer exponents of one
+ * input's terms, multiplied across inputs, gave as many more products to
+ * choose from, and on the bundled MLP and LeNet-5 sets the choice among
+ * them held out worse (data/ddp_mlp.csv, a split of bench/select_vs_rf.sh:
+ * 42.9 % rather than 20.5 %). A product's climbs take every exponent
+ * (discover_moves.c), screened. */
 int pm__disc_quarter(double e)
 {
 	return e * 4 == nearbyint(e * 4);
