@@ -79,9 +79,6 @@ void interrupt_hold(int hold);
 void progress_install(pm_fit_options *o, int quiet);
 void progress_end(void);
 
-/* A strict number option value: the whole text a finite number (whole
- * numbers: pm_parse_whole). */
-int parse_double(const char *text, double *out);
 /* --engine NAME into o->engine; a usage error of `cmd` (nonzero) if NAME
  * is no engine. */
 int engine_option(const char *cmd, const char *name, pm_fit_options *o);

@@ -97,7 +97,7 @@ static int push(struct axis *a, double v)
 
 static int positive(const struct axis *a, const char *text, double *v)
 {
-	if (parse_double(text, v) || !(*v > 0))
+	if (pm_parse_number(text, v) || !(*v > 0))
 		return usage_error("advise", "--vary '%s': '%s' is not a number > 0", a->text, text);
 	return 0;
 }
@@ -116,10 +116,10 @@ static int parse_range(struct axis *a, char *spec, char *rest)
 	if (lo > hi)
 		return usage_error("advise", "--vary '%s': the range starts above its end", a->text);
 	if (step && step[0] == 'x') {
-		if (parse_double(step + 1, &f) || !(f > 1))
+		if (pm_parse_number(step + 1, &f) || !(f > 1))
 			return usage_error("advise", "--vary '%s': ':x' needs a factor > 1", a->text);
 	} else if (step && step[0] == '+') {
-		if (parse_double(step + 1, &d) || !(d > 0))
+		if (pm_parse_number(step + 1, &d) || !(d > 0))
 			return usage_error("advise", "--vary '%s': ':+' needs a step > 0", a->text);
 	} else if (step) {
 		return usage_error("advise", "--vary '%s': a step is ':xFACTOR' or ':+STEP'",
@@ -560,14 +560,14 @@ int cmd_advise(int argc, char **argv)
 			ax[nax++].text = optarg;
 			break;
 		case OPT_MINEFF:
-			if (parse_double(optarg, &o.min_efficiency) ||
+			if (pm_parse_number(optarg, &o.min_efficiency) ||
 			    !(o.min_efficiency > 0 && o.min_efficiency <= 1)) {
 				usage_error("advise", "--min-efficiency must be a number in (0, 1]");
 				goto out;
 			}
 			break;
 		case OPT_QUANTILE:
-			if (parse_double(optarg, &o.quantile) || !(o.quantile > 0 && o.quantile < 1)) {
+			if (pm_parse_number(optarg, &o.quantile) || !(o.quantile > 0 && o.quantile < 1)) {
 				usage_error("advise", "--quantile '%s': expected a probability "
 					    "between 0 and 1 (0.9)", optarg);
 				goto out;
@@ -576,7 +576,7 @@ int cmd_advise(int argc, char **argv)
 		case OPT_MAX_EXTRAPOLATION:
 			if (strcmp(optarg, "none") == 0) {
 				o.max_extrapolation = 0;
-			} else if (parse_double(optarg, &o.max_extrapolation) ||
+			} else if (pm_parse_number(optarg, &o.max_extrapolation) ||
 				   !(o.max_extrapolation >= 1 && isfinite(o.max_extrapolation))) {
 				usage_error("advise", "--max-extrapolation '%s': expected a factor "
 					    ">= 1 (2: twice the largest fitted value) or none",
@@ -585,7 +585,7 @@ int cmd_advise(int argc, char **argv)
 			}
 			break;
 		case OPT_ITERATIONS:
-			if (parse_double(optarg, &o.job.iterations) ||
+			if (pm_parse_number(optarg, &o.job.iterations) ||
 			    !(o.job.iterations > 0 && isfinite(o.job.iterations))) {
 				usage_error("advise", "--iterations '%s': expected a number > 0 (2000)",
 					    optarg);
@@ -593,7 +593,7 @@ int cmd_advise(int argc, char **argv)
 			}
 			break;
 		case OPT_SETUP:
-			if (parse_double(optarg, &o.job.setup) ||
+			if (pm_parse_number(optarg, &o.job.setup) ||
 			    !(o.job.setup >= 0 && isfinite(o.job.setup))) {
 				usage_error("advise", "--setup-time '%s': expected a number >= 0 in "
 					    "the model's time unit", optarg);
@@ -617,7 +617,7 @@ int cmd_advise(int argc, char **argv)
 			double *q = c == OPT_TIME_Q ? &sl.time_q : &sl.min_q;
 
 			slurm_opts = 1;
-			if (parse_double(optarg, q) || !(*q > 0 && *q < 1)) {
+			if (pm_parse_number(optarg, q) || !(*q > 0 && *q < 1)) {
 				usage_error("advise", "--%s '%s': expected a probability between 0 "
 					    "and 1", c == OPT_TIME_Q ? "time-quantile" :
 					    "time-min-quantile", optarg);

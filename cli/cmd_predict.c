@@ -77,7 +77,7 @@ static int interval_option(const char *v, struct quantiles *qs)
 {
 	double l;
 
-	if (parse_double(v, &l) || !(l > 0 && l < 1))
+	if (pm_parse_number(v, &l) || !(l > 0 && l < 1))
 		return bad("interval", v, "expected a probability between 0 and 1 (0.9)");
 	add_q(qs, (1 - l) / 2, "lower");
 	add_q(qs, (1 + l) / 2, "upper");
@@ -100,7 +100,7 @@ static int quantiles_option(const char *v, struct quantiles *qs)
 				   "separated by commas (0.5,0.95)");
 		memcpy(item, p, len);
 		item[len] = '\0';
-		if (parse_double(item, &q) || !(q > 0 && q < 1))
+		if (pm_parse_number(item, &q) || !(q > 0 && q < 1))
 			return usage_error("predict", "--quantiles: '%s' is not a probability "
 					   "between 0 and 1", item);
 		/* the interval's bounds may equal a quantile: their own columns */

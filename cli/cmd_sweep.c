@@ -112,7 +112,7 @@ static int parse_grid(const char *v, pm_sweep_options *so)
 	if (!c2)
 		return -1;
 	*c1 = *c2 = '\0';
-	if (parse_double(buf, &so->lambda_lo) || parse_double(c1 + 1, &so->lambda_hi) ||
+	if (pm_parse_number(buf, &so->lambda_lo) || pm_parse_number(c1 + 1, &so->lambda_hi) ||
 	    pm_parse_whole(c2 + 1, 10000, &n) || n == 0 || !(so->lambda_lo > 0) ||
 	    so->lambda_hi < so->lambda_lo)
 		return -1;
@@ -165,7 +165,7 @@ static int parse_one(int c, const char *v, struct sweep_args *a)
 		a->opt.scale = strcmp(v, "auto") ? PM_SCALE_NONE : PM_SCALE_AUTO;
 		return 0;
 	case OPT_TEST_FRACTION:
-		if (parse_double(v, &a->opt.test_fraction) || !(a->opt.test_fraction > 0) ||
+		if (pm_parse_number(v, &a->opt.test_fraction) || !(a->opt.test_fraction > 0) ||
 		    a->opt.test_fraction >= 1)
 			return bad("test-fraction", v, "a number between 0 and 1");
 		return 0;

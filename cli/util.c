@@ -1,4 +1,3 @@
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -145,21 +144,6 @@ void engine_defaults(pm_fit_options *o, int popsize_given, int tol_given)
 		o->popsize = d.popsize;
 	if (!tol_given)
 		o->tol = d.tol;
-}
-
-int parse_double(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	if (!text || !*text)
-		return -1;
-	errno = 0;
-	v = pm_strtod(text, &end);
-	if (errno || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
 }
 
 void csv_field(FILE *f, const char *text)

@@ -495,3 +495,23 @@ Test(options, one_option_by_name)
 	cr_expect_eq(pm_options_set(&o, NULL, "x", &err), PM_EINVAL);
 	cr_expect_eq(pm_options_set(NULL, "metric", "x", &err), PM_EINVAL);
 }
+
+/* The one strict number reader of the options and the CLI: the whole text
+ * a finite number, '.' whatever the locale; *out untouched on refusal. */
+Test(options, parse_number)
+{
+	static const char *const bad[] = { "", " 1", "1 ", "1,5", "0x", "nan", "inf", "1e999",
+					   "1.5x", "--1", NULL };
+	double v = 42;
+
+	cr_expect_eq(pm_parse_number("1.5", &v), PM_OK);
+	cr_expect_eq(v, 1.5);
+	cr_expect_eq(pm_parse_number("-2e-3", &v), PM_OK);
+	cr_expect_eq(v, -2e-3);
+	v = 42;
+	for (const char *const *t = bad; *t; t++)
+		cr_expect_eq(pm_parse_number(*t, &v), PM_EINVAL, "'%s'", *t);
+	cr_expect_eq(pm_parse_number(NULL, &v), PM_EINVAL);
+	cr_expect_eq(pm_parse_number("1", NULL), PM_EINVAL);
+	cr_expect_eq(v, 42);
+}

@@ -25,19 +25,20 @@ pm_status pm_parse_whole(const char *text, unsigned long long max, unsigned long
 	return PM_OK;
 }
 
-static int number(const char *text, double *out)
+pm_status pm_parse_number(const char *text, double *out)
 {
 	char *end;
 	double v;
 
-	if (!text || !*text)
-		return -1;
+	/* no leading space either, which strtod would skip */
+	if (!text || !*text || !out || strchr(" \t\n\v\f\r", *text))
+		return PM_EINVAL;
 	errno = 0;
 	v = pm_strtod(text, &end);
 	if (errno || *end || !isfinite(v))
-		return -1;
+		return PM_EINVAL;
 	*out = v;
-	return 0;
+	return PM_OK;
 }
 
 static pm_status bad(pm_error *err, const pm_option_info *opt, const char *v, const char *want)
@@ -52,12 +53,12 @@ static int mutation(const char *text, pm_fit_options *o)
 	char lo[64];
 
 	if (!comma)
-		return number(text, &o->mutation_lo) || (o->mutation_hi = o->mutation_lo, 0);
+		return pm_parse_number(text, &o->mutation_lo) || (o->mutation_hi = o->mutation_lo, 0);
 	if ((size_t)(comma - text) >= sizeof(lo))
 		return -1;
 	memcpy(lo, text, (size_t)(comma - text));
 	lo[comma - text] = '\0';
-	return number(lo, &o->mutation_lo) || number(comma + 1, &o->mutation_hi);
+	return pm_parse_number(lo, &o->mutation_lo) || pm_parse_number(comma + 1, &o->mutation_hi);
 }
 
 /* A whole number from lo to max into *out, or the message "from lo to
@@ -178,29 +179,29 @@ static int fit_value(enum pm__option_id id, const pm_option_info *opt, const cha
 		return st;
 	case PM__OPT_TOL:
 		o->tol_given = 1;
-		return number(v, &f->tol) || f->tol < 0 ? bad(err, opt, v, "a number >= 0") : PM_OK;
+		return pm_parse_number(v, &f->tol) || f->tol < 0 ? bad(err, opt, v, "a number >= 0") : PM_OK;
 	case PM__OPT_ATOL:
-		return number(v, &f->atol) || f->atol < 0 ? bad(err, opt, v, "a number >= 0") : PM_OK;
+		return pm_parse_number(v, &f->atol) || f->atol < 0 ? bad(err, opt, v, "a number >= 0") : PM_OK;
 	case PM__OPT_MUTATION:
 		return mutation(v, f) || !(f->mutation_lo >= 0 && f->mutation_lo <= f->mutation_hi &&
 					   f->mutation_hi <= 2)
 		       ? bad(err, opt, v, "F or LO,HI with 0 <= LO <= HI <= 2") : PM_OK;
 	case PM__OPT_RECOMBINATION:
-		return number(v, &f->recombination) || f->recombination < 0 || f->recombination > 1
+		return pm_parse_number(v, &f->recombination) || f->recombination < 0 || f->recombination > 1
 		       ? bad(err, opt, v, "a number in [0, 1]") : PM_OK;
 	case PM__OPT_LAMBDA:
-		if (number(v, &f->lambda_coef) || f->lambda_coef < 0)
+		if (pm_parse_number(v, &f->lambda_coef) || f->lambda_coef < 0)
 			return bad(err, opt, v, "a number >= 0");
 		f->lambda_power = f->lambda_coef;	/* unless --lambda-power says */
 		return PM_OK;
 	case PM__OPT_LAMBDA_POWER:
 		/* wins over --lambda whatever their order (pm_options_parse) */
-		if (number(v, &o->lambda_power) || o->lambda_power < 0)
+		if (pm_parse_number(v, &o->lambda_power) || o->lambda_power < 0)
 			return bad(err, opt, v, "a number >= 0");
 		o->lambda_power_given = 1;
 		return PM_OK;
 	case PM__OPT_TEST_FRACTION:
-		return number(v, &f->test_fraction) || !(f->test_fraction > 0) ||
+		return pm_parse_number(v, &f->test_fraction) || !(f->test_fraction > 0) ||
 			       f->test_fraction >= 1
 		       ? bad(err, opt, v, "a number between 0 and 1") : PM_OK;
 	default:

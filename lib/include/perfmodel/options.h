@@ -156,6 +156,11 @@ PM_API pm_status pm_options_candidates(const pm_options *o, pm_candidate **cand,
  * PM_EINVAL (*out unchanged). Locale-proof. */
 PM_API pm_status pm_parse_whole(const char *text, unsigned long long max,
 				unsigned long long *out);
+/* A strict finite number, as the options' values are read: the whole text
+ * one, no space around it (pm_strtod's syntax: '.' the decimal point
+ * whatever the locale), into
+ * *out. PM_OK, or PM_EINVAL (*out unchanged). */
+PM_API pm_status pm_parse_number(const char *text, double *out);
 /* Free what o owns (the spec's text); o may be NULL. */
 PM_API void pm_options_clear(pm_options *o);
 
