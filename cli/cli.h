@@ -182,6 +182,16 @@ void print_discovery(FILE *f, const pm_discovery *x, const pm_validation *v, int
 
 int cmd_fit(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+/* One --vary of advise: its text, its input's name and values. */
+struct axis {
+	const char *text;	/* NAME=VALUES as given */
+	char name[128];
+	double *values;
+	size_t n;
+};
+/* a->text into a's name and values (advise_vary.c); 0, or the usage
+ * error's exit status after saying it. */
+int advise_parse_axis(struct axis *a);
 int cmd_select(int argc, char **argv);
 int cmd_discover(int argc, char **argv);
 int cmd_predict(int argc, char **argv);

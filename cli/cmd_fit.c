@@ -1,4 +1,7 @@
-/* perfmodel fit: read measurements and roles, fit, print, save. */
+/* perfmodel fit, select and discover: read measurements and roles, fit
+ * (select: choose the form by cross-validation; discover: search the
+ * model's terms, then fit the formula found), print, save. One runner,
+ * fit_command; the three differ in their help and the form they fit. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,4 +282,87 @@ out:
 	pm_spec_free(s);
 	pm_model_free(warm);
 	return rc;
+}
+
+/* ---- select: choose the model form by cross-validation, then fit the best
+ * one to every row and save it, as 'perfmodel fit --form auto' ---- */
+const char select_usage[] =
+	"usage: perfmodel select DATA.csv [--forms F1,F2,...] [--validate S | --cv K]\n"
+	"                        [--cv-seed N] [--spec SPEC.json | ROLES] [fit options]\n"
+	"\n"
+	"Choose the model form by K-fold cross-validation: each candidate is fitted to\n"
+	"K-1 folds of the rows and measured on the fold left out, K times, on the same\n"
+	"seeded folds for every candidate (or by another --validate scheme). Prints a\n"
+	"table (form, unknowns, held-out MAPE mean +- std over the folds, held-out R^2,\n"
+	"time of one fit), then fits the form with the lowest held-out MAPE to every\n"
+	"row and saves it, as 'perfmodel fit' does. The same as 'perfmodel fit --form\n"
+	"auto'.\n"
+	"\n"
+	"  --forms LIST           candidate forms, comma-separated: additive (thesis eq. 4.4),\n"
+	"                         multiplicative, discover (the formula 'perfmodel discover'\n"
+	"                         finds, by the same validation), or a formula\n"
+	"                         (default: " PM_SELECT_DEFAULT_FORMS ")\n"
+	"  --loss LIST            losses to fit each form with (default: " PM_SELECT_DEFAULT_LOSSES ");\n"
+	"                         every form is cross-validated with every loss\n"
+	"  --validate S           how candidates are measured (docs/cli.md, Validation):\n"
+	"                         kfold[:K] (default kfold:5; stratified: every level in\n"
+	"                         every training fold; fewer rows than K: leave-one-out),\n"
+	"                         loo, extrapolate:COL[:F] (fit the smallest F of COL's\n"
+	"                         values, 0.5, measure the larger: choose the form that\n"
+	"                         extrapolates), or FILE (measure on its rows)\n"
+	"  --cv K                 kfold:K\n"
+	"  --cv-seed N            seed of the folds (default: the fit's --seed)\n"
+	"\n"
+	"Every option of 'perfmodel fit' applies to each fit ('perfmodel help fit'):\n"
+	"roles or --spec, --drop-incomplete, --reg, --seed, --threads, -o, --json,\n"
+	"--quiet, ...\n"
+	"With --json the table goes to stderr, the model document to stdout, with the\n"
+	"table in it as \"selection\". A candidate whose fit was constant (one prediction\n"
+	"for every row) is flagged and chosen only when strictly better.\n";
+
+int cmd_select(int argc, char **argv)
+{
+	return fit_command(argc, argv, select_usage, MODE_SELECT);
+}
+
+/* ---- discover: search the terms of the model (issue 21), then fit the
+ * chosen formula and save it as 'perfmodel fit --formula' would ---- */
+const char discover_usage[] =
+	"usage: perfmodel discover DATA.csv [--spec SPEC.json | ROLES] [--validate S]\n"
+	"                          [--max-terms K] [-o model.json] [--json] [fit options]\n"
+	"\n"
+	"Find the model's terms when no one knows them (docs/discover.md): hypotheses\n"
+	"t = c1*term1 + ... + C, each term x^i * log2(x)^j (i from -2 to 3, negative for\n"
+	"strong scaling; j 0 to 2), a switch [x > v] or [x <= v] (an effect that starts\n"
+	"or stops; v fitted), or a product of up to 8 factors; a categorical input's\n"
+	"per-level offsets in place of C, categoricals' per-level factors scaling the\n"
+	"terms, or a term per level ([device == \"gpu\"] * n^3: a curve per level).\n"
+	"Coefficients by least squares on relative error, all >= 0; hypotheses ranked\n"
+	"by held-out MAPE, found by a beam search over moves; those that collapse\n"
+	"or explode at twice an input's largest value are rejected. Prints the best\n"
+	"candidates, then fits the fewest terms within one standard error of the best\n"
+	"(as 'perfmodel fit --formula', loss mape unless --loss) and saves it; ranked\n"
+	"by kfold or loo, that fit is validated by the same folds (its test column).\n"
+	"\n"
+	"  --validate S           how hypotheses are ranked (default kfold:5): kfold[:K],\n"
+	"                         loo, extrapolate:COL[:F] (the hypothesis that extrapolates\n"
+	"                         along COL best), FILE (its rows); docs/cli.md, Validation\n"
+	"  --cv K, --cv-seed N    kfold:K, and the seed of its folds (default: --seed)\n"
+	"  --max-terms K          terms besides the constant, 1 to 6 (3)\n"
+	"  --beam B               hypotheses the beam keeps at each step, 1 to 64 (16)\n"
+	"  --top N                candidates printed, 1 to 100 (10)\n"
+	"  --refine               fit the chosen formula's powers from the data (x^p1, ...)\n"
+	"                         rather than keep the search's numbers (x^1.5)\n"
+	"\n"
+	"Roles are fit's (--target, --intrinsic, --extrinsic, --categorical, --ignore,\n"
+	"--spec; numeric inputs are searched, categorical ones give offsets; inferred,\n"
+	"they leave out a part or a copy of the target, as fit's do), and so is\n"
+	"--drop-incomplete (rows with an empty or nan cell in a column used). Every other\n"
+	"option of 'perfmodel fit' applies to the final fit: --loss, --seed, --threads,\n"
+	"-o, --json, --quiet, ... With --json the table goes to stderr and the model\n"
+	"document to stdout, with the search in it as \"discovery\".\n";
+
+int cmd_discover(int argc, char **argv)
+{
+	return fit_command(argc, argv, discover_usage, MODE_DISCOVER);
 }

@@ -40,14 +40,16 @@ bad=$(echo "$exported" | grep -vE '^pm_[a-z0-9]' || true)
 [ -z "$bad" ] || fail "exported besides public pm_ (pm__ is private): $bad"
 # a here-string, not `echo | grep -q`: grep -q leaves at the first match, and
 # under pipefail echo's SIGPIPE then reads as "missing" (seen on a loaded machine)
-missing=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' |
+# the predictor's headers: predict.h and advise.h, which it includes
+headers=("$prefix/include/perfmodel/predict.h" "$prefix/include/perfmodel/advise.h")
+missing=$(cat "${headers[@]}" | grep -o 'PM_API [^(]*(' | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' |
 	grep '^pm_' | while read -r f; do grep -qx "$f" <<<"$exported" || echo "$f"; done)
-[ -z "$missing" ] || fail "declared in predict.h but not exported: $missing"
-# and the other way: one header says all that the library exports
-declared=$(grep -o 'PM_API [^(]*(' "$prefix/include/perfmodel/predict.h" | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/')
+[ -z "$missing" ] || fail "declared in predict.h or advise.h but not exported: $missing"
+# and the other way: its headers say all that the library exports
+declared=$(cat "${headers[@]}" | grep -o 'PM_API [^(]*(' | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/')
 undeclared=$(while read -r f; do grep -qx "$f" <<<"$declared" || echo "$f"; done <<<"$exported")
-[ -z "$undeclared" ] || fail "exported but not declared in predict.h: $undeclared"
-echo "exports $(echo "$exported" | wc -l) symbols, all pm_, exactly those predict.h declares"
+[ -z "$undeclared" ] || fail "exported but not declared in predict.h or advise.h: $undeclared"
+echo "exports $(echo "$exported" | wc -l) symbols, all pm_, exactly those predict.h and advise.h declare"
 
 # every public header is installed and compiles on its own from there (each
 # includes what it uses; perfmodel.h, which includes them all, is one of them)
