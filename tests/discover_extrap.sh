@@ -80,6 +80,13 @@ CASES=(
 	"sum|200 + 10 * p^(1/2) + 20 * q^1 + 30 * r^(3/2)|terms|0"
 	"segmented|1000 + 10 * p^2 + 50 * [p > 16] * p^2|lead|0|4,8,12,16,20,24,28,32,36,40|44"
 	"segmented|[p <= 20] * log2(p) + [p > 20] * p^2|lead|0|4,8,12,16,20,24,28,32,36,40|44"
+	# a term that stops at the breakpoint and one that starts there: the
+	# segment move (each side's own best shape, an offset from there on)
+	"segmented|[p <= 5] * p^2 + 30 * [p > 5] + [p > 5] * p^1|terms|0|1,2,3,4,5,6,7,8,9,10|11"
+	"segmented|67 * [p <= 5] + 63 * [p <= 5] * p^(1/4) * log2(p)^2 + 93 * [p > 5] + 64 * [p > 5] * p^(5/3)|lead|0|1,2,3,4,5,6,7,8,9,10|11"
+	# two breakpoints, and a breakpoint of one parameter in a product of two
+	"segmented|100 + 10 * p^1 + 5 * [p > 12] * p^2 + 0.5 * [p > 24] * p^3|terms|0|2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40|42"
+	"segmented|200 + 10 * p^1 * q^1 + 50 * [p > 16] * p^2 * q^1|terms|0|4,8,12,16,20,24,28,32|36"
 	"constant|200|terms|0"
 	"constant|200|terms|1"
 )
@@ -92,8 +99,12 @@ KNOWN_MISSES=(
 	"product|200 + 10 * p^(1/3) * q^(1/2) * r^(2/3)|terms|0"
 	"sum|200 + 10 * log2(p)^2 + 20 * q^(1/2) * log2(q)|terms|0"
 	"sum|200 + 10 * p^1 * log2(p) + 20 * q^(1.25)|terms|0"
-	"segmented|[p <= 5] * p^2 + 30 * [p > 5] + [p > 5] * p^1|lead|0|1,2,3,4,5,6,7,8,9,10|11"
-	"segmented|67 * [p <= 5] + 63 * [p <= 5] * p^(1/4) * log2(p)^2 + 93 * [p > 5] + 64 * [p > 5] * p^(5/3)|lead|0|1,2,3,4,5,6,7,8,9,10|11"
+	# with 1 % noise the slope after the breakpoint (36 to 40 over 5 values)
+	# is taken for p^3 * log2(p) from the next value on
+	"segmented|[p <= 5] * p^2 + 30 * [p > 5] + [p > 5] * p^1|lead|1|1,2,3,4,5,6,7,8,9,10|11"
+	# a product whose shape changes at the breakpoint: the segment move keeps
+	# the product's shape on both sides, and the climbs do not reach p^2 * q^(1/2)
+	"segmented|100 * [p <= 16] + 10 * [p <= 16] * p^1 * q^1 + 300 * [p > 16] + 2 * [p > 16] * p^2 * q^(1/2)|lead|0|4,8,12,16,20,24,28,32|36"
 )
 
 # case_N.csv for the N-th line on stdin (from 1): TRUTH over the full grid of

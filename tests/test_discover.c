@@ -82,6 +82,24 @@ static pm_dataset *two_segments(void)
 	return parse(&t, "segments.csv");
 }
 
+/* (b''') a term that stops at the breakpoint: t = 1e-6 n^2 up to n = 512,
+ * 0.5 + 1e-3 n above (another algorithm from there on), + 0.01; 2 % noise. */
+static pm_dataset *segment_that_stops(void)
+{
+	static const double ns[] = { 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
+				     4096 };
+	struct text t = { 0 };
+	size_t r = 0;
+
+	put(&t, "n,time\n");
+	for (size_t i = 0; i < 13; i++)
+		for (int k = 0; k < 2; k++, r++)
+			put(&t, "%g,%.10g\n", ns[i],
+			    ((ns[i] <= 512 ? 1e-6 * ns[i] * ns[i] : 0.5 + 1e-3 * ns[i]) + 0.01) *
+				    (1 + noise(r, 0.02)));
+	return parse(&t, "stops.csv");
+}
+
 /* (c) a U-shaped thread grid: t = 40 / t + 0.5 t + 3, three repeats. */
 static pm_dataset *u_shaped(void)
 {
@@ -298,6 +316,15 @@ Test(discover, a_warm_up)
 Test(discover, two_segments)
 {
 	expect_chosen(two_segments, (const char *const[]){ "[n > 512]" }, 1);
+}
+
+/* A term that stops where another starts: the segment move, each side's
+ * own shape and an offset from the breakpoint on. */
+Test(discover, a_term_that_stops_at_the_breakpoint)
+{
+	expect_chosen(segment_that_stops, (const char *const[]){ "n^2 * [n <= 512]",
+								 "n^1 * [n > 512]", "[n > 512] +" },
+		      3);
 }
 
 /* A shape of its own per level: no level() can say n^2 on one device and

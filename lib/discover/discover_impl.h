@@ -239,7 +239,30 @@ struct search pm__disc_with_scratch(const struct search *s, const struct scratch
 pm_status pm__disc_run_batch(struct search *s, pm_pool *pool, struct batch *b, struct hyp *beam,
 			     size_t *nbeam, size_t width, pm_error *err);
 
-/* ---- the moves (discover_moves.c) ---- */
+/* ---- the moves (discover_moves.c, discover_segments.c) ---- */
+/* h with its terms sorted, none twice; 0 if two are the same. */
+int pm__disc_normal(struct hyp *h);
+/* A part of the rows: those of level `level` of categorical `cat`
+ * (by_level), or those where input `input` is above thr (above) or not. */
+struct part {
+	int by_level;
+	size_t cat;
+	uint32_t level;
+	unsigned input;
+	double thr;
+	int above;
+};
+/* The one-factor power term of input i (x^e * log2(x)^j, log2(x)^j) that
+ * best fits part p's rows alone as y ~ a * term + b, a > 0 (weights 1/t^2);
+ * s->nsingle: none, the part having fewer than 3 values of the input. */
+size_t pm__disc_part_shape(const struct search *s, unsigned i, const struct part *p);
+/* The segment move: h's term k, for each power of an input x of it,
+ * replaced by L * [x <= v] + R * [x > v], with and without an offset
+ * [x > v] (a two-segment model), at up to 16 breakpoints v with 3 values of
+ * x on either side, within max_terms; L and R are each side's own best
+ * shape of a one-factor term, a product's own shape on both sides. */
+pm_status pm__disc_segments(struct search *s, const struct hyp *h, unsigned k,
+			    unsigned max_terms, struct batch *b, pm_error *err);
 /* The hypotheses one move from h into b (pm__disc_consider): seed[0..nseed)
  * the factors that seed products, seed_term their one-factor terms in the
  * pool; max_terms: the step's budget; climber: h's products' exponents

@@ -13,8 +13,7 @@
 /* the moved switches and climbed exponents a hypothesis tries (climbs) */
 enum { CLIMB_SCREEN = 16 };
 
-/* h with its terms sorted, none twice; 0 if two are the same. */
-static int normal(struct hyp *h)
+int pm__disc_normal(struct hyp *h)
 {
 	for (unsigned i = 1; i < h->nt; i++)
 		for (unsigned j = i; j > 0 && h->t[j] < h->t[j - 1]; j--) {
@@ -52,55 +51,6 @@ static int times(const struct search *s, const struct hyp *h, unsigned k, const 
 	return 1;
 }
 
-/* The single term of input i that best fits the rows of level l of
- * categorical c alone (y ~ a * term + b, weights 1/t^2); nsingle: none, the
- * level's rows having fewer than 3 values of the input. */
-static size_t level_shape(const struct search *s, unsigned i, size_t c, uint32_t l)
-{
-	size_t best = s->nsingle, distinct = 0;
-	double best_sse = INFINITY, seen[3];
-
-	for (size_t r = 0; r < s->n && distinct < 3; r++) {
-		size_t k = 0;
-
-		if (pm__disc_level(s, c, r) != l)
-			continue;
-		while (k < distinct && seen[k] != s->in[i].x[r])
-			k++;
-		if (k == distinct)
-			seen[distinct++] = s->in[i].x[r];
-	}
-	for (size_t t = 0; t < s->nsingle && distinct == 3; t++) {
-		double G[4] = { 0 }, v[2] = { 0 }, a[2], sse = 0.0;
-
-		if (s->pool[t].f[0].input != i || s->pool[t].f[0].kind != F_POWER)
-			continue;
-		for (size_t r = 0; r < s->n; r++)
-			if (pm__disc_level(s, c, r) == l) {
-				double f = s->pool[t].col[r], w = s->w[r];
-
-				G[0] += w * f * f;
-				G[1] += w * f;
-				G[3] += w;
-				v[0] += w * f * s->y[r];
-				v[1] += w * s->y[r];
-			}
-		G[2] = G[1];
-		pm__nnls(G, v, 2, a);
-		for (size_t r = 0; r < s->n; r++)
-			if (pm__disc_level(s, c, r) == l) {
-				double e = s->y[r] - a[0] * s->pool[t].col[r] - a[1];
-
-				sse += s->w[r] * e * e;
-			}
-		if (a[0] > 0 && sse < best_sse) {
-			best_sse = sse;
-			best = t;
-		}
-	}
-	return best;
-}
-
 /* Term k of h split by categorical c: a term per level, with k's shape
  * or (best, for a one-factor term) each level's own best shape. */
 static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t c, int best,
@@ -120,7 +70,8 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 		unsigned idx;
 
 		if (best) {
-			size_t shape = level_shape(s, t->f[0].input, c, l);
+			size_t shape = pm__disc_part_shape(s, t->f[0].input,
+							   &(struct part){ .by_level = 1, .cat = c, .level = l });
 
 			if (shape == s->nsingle)
 				return PM_OK;
@@ -132,7 +83,7 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
 		t = &s->pool[h->t[k]];	/* the pool may have moved */
 		g.t[g.nt++] = idx;
 	}
-	if (!st && normal(&g))
+	if (!st && pm__disc_normal(&g))
 		st = pm__disc_consider(s, &g, b, err);
 	return st;
 }
@@ -185,7 +136,7 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 		struct hyp g = *h;
 
 		g.t[g.nt++] = pick[i];
-		if (normal(&g))
+		if (pm__disc_normal(&g))
 			st = pm__disc_consider(s, &g, b, err);
 	}
 	return st;
@@ -243,7 +194,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 				struct hyp g = *h;
 
 				g.t[k] = s->pool_set[slot] - 1;
-				if (!normal(&g) || pm__disc_was_tried(s, &g))
+				if (!pm__disc_normal(&g) || pm__disc_was_tried(s, &g))
 					continue;
 			}
 			j = n < MUL_SCREEN ? n++ : n - 1;
@@ -266,7 +217,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 		if ((st = pm__disc_term_index(s, &prod, &idx, err)))
 			break;
 		g.t[at[j]] = idx;
-		if (normal(&g))
+		if (pm__disc_normal(&g))
 			st = pm__disc_consider(s, &g, b, err);
 	}
 	return st;
@@ -329,7 +280,7 @@ static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, 
 			continue;
 		q = base - num * num / den;
 		g.t[k] = b->by[i];
-		if ((n == CLIMB_SCREEN && !(q < left[n - 1])) || !normal(&g) ||
+		if ((n == CLIMB_SCREEN && !(q < left[n - 1])) || !pm__disc_normal(&g) ||
 		    pm__disc_was_tried(s, &g))
 			continue;
 		j = n < CLIMB_SCREEN ? n++ : n - 1;
@@ -344,7 +295,7 @@ static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, 
 		struct hyp g = *h;
 
 		g.t[b->at[pick[j]]] = b->by[pick[j]];
-		if (normal(&g))
+		if (pm__disc_normal(&g))
 			st = pm__disc_consider(s, &g, b, err);
 	}
 	b->nclimb = 0;
@@ -426,7 +377,8 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
  * (if `climber`), move a switch (those two screened, climbs()); split a
  * term per level of a categorical; multiply a term by a seed factor
  * (screened, products()); scale the terms by a categorical's levels;
- * offsets in place of C. */
+ * offsets in place of C; segment a one-factor term at a breakpoint of its
+ * input (discover_segments.c). */
 pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct factor *seed,
 		       const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
 		       struct batch *b, pm_error *err)
@@ -457,7 +409,7 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 				continue;
 			g = *h;
 			g.t[k] = idx;
-			if (normal(&g))
+			if (pm__disc_normal(&g))
 				st = pm__disc_consider(s, &g, b, err);
 		}
 	for (unsigned k = 0; k < h->nt && !st; k++)
@@ -475,13 +427,15 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 	for (unsigned k = 0; h->nt > 1 && k < h->nt && !st; k++) {
 		g = *h;
 		g.t[k] = g.t[--g.nt];
-		if (normal(&g) && !pm__disc_was_tried(s, &g))
+		if (pm__disc_normal(&g) && !pm__disc_was_tried(s, &g))
 			st = pm__disc_consider(s, &g, b, err);
 	}
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t c = 0; c < s->ncat && !st; c++)
 			for (int best = 0; best < 2 && !st; best++)
 				st = split(s, h, k, c, best, b, err);
+	for (unsigned k = 0; k < h->nt && !st; k++)
+		st = pm__disc_segments(s, h, k, max_terms, b, err);
 	if (!st && nseed && h->nt)
 		st = products(s, h, seed, seed_term, nseed, b, err);
 	for (size_t c = 0; c < s->ncat && !st; c++) {
