@@ -71,12 +71,22 @@ CASES=(
 	"product|200 + 10 * p^(2.5) * q^(8/3)|terms|0"
 	"product|200 + 10 * p^(1/2) * q^(1/2) * log2(q)|lead|1"
 	"product|200 + 10 * p^1 * log2(p) * q^(5/4) * r^2|terms|0"
+	# found since every one-factor term is tried from C alone (an input of a
+	# small effect has seed factors), a log alone climbs to a small power and
+	# back, and exact data's ties go to the fewest terms
+	"product|200 + 10 * p^(1/4) * q^(1/3)|terms|0"
+	"product|200 + 10 * log2(p) * q^(1/2) * log2(q)|terms|0"
+	"product|200 + 10 * p^(1/3) * q^(1/2) * r^(2/3)|terms|0"
 	"sum|200 + 10 * p^(1/4) + 20 * q^(1/3)|terms|0"
 	"sum|200 + 10 * p^(2/3) + 20 * q^(3/4) * log2(q)|terms|0"
 	"sum|200 + 10 * p^(1.5) + 20 * q^(5/3)|terms|0"
 	"sum|200 + 10 * p^2 + 20 * q^(9/4)|terms|0"
 	"sum|200 + 10 * p^(2.5) + 20 * q^(8/3)|terms|0"
 	"sum|200 + 10 * p^1 + 20 * q^2|lead|1"
+	# found since Extra-P's combinations of each input's best term (sum,
+	# product, product plus one) join each budget's beam
+	"sum|200 + 10 * log2(p)^2 + 20 * q^(1/2) * log2(q)|terms|0"
+	"sum|200 + 10 * p^1 * log2(p) + 20 * q^(1.25)|terms|0"
 	"sum|200 + 10 * p^(1/2) + 20 * q^1 + 30 * r^(3/2)|terms|0"
 	"segmented|1000 + 10 * p^2 + 50 * [p > 16] * p^2|lead|0|4,8,12,16,20,24,28,32,36,40|44"
 	"segmented|[p <= 20] * log2(p) + [p > 20] * p^2|lead|0|4,8,12,16,20,24,28,32,36,40|44"
@@ -94,13 +104,8 @@ CASES=(
 # not failures. Move one up to CASES once it passes.
 KNOWN_MISSES=(
 	"logarithmic|200 + 10 * p^(1/3) * log2(p)|lead|1"
-	"product|200 + 10 * p^(1/4) * q^(1/3)|terms|0"
-	"product|200 + 10 * log2(p) * q^(1/2) * log2(q)|terms|0"
-	"product|200 + 10 * p^(1/3) * q^(1/2) * r^(2/3)|terms|0"
-	"sum|200 + 10 * log2(p)^2 + 20 * q^(1/2) * log2(q)|terms|0"
-	"sum|200 + 10 * p^1 * log2(p) + 20 * q^(1.25)|terms|0"
 	# with 1 % noise the slope after the breakpoint (36 to 40 over 5 values)
-	# is taken for p^3 * log2(p) from the next value on
+	# is taken for a steeper term (p^3) from the next value on
 	"segmented|[p <= 5] * p^2 + 30 * [p > 5] + [p > 5] * p^1|lead|1|1,2,3,4,5,6,7,8,9,10|11"
 	# a product whose shape changes at the breakpoint: the segment move keeps
 	# the product's shape on both sides, and the climbs do not reach p^2 * q^(1/2)

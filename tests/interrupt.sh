@@ -27,11 +27,11 @@ big lenet5_cpu 13 7 30000
 big gemm_cpu 3 1 100000
 lenet=(lenet5_cpu.csv --spec "$root/models/lenet5.json" --threads 2)
 # discover (and select, which runs it) refuses 30 000 rows of LeNet-5: its
-# pool of terms, a column of every row each, would take 3.5 GiB (its memory
-# estimate, docs/discover.md "Memory"); 6 000 rows stay within 1 GiB and
+# pool of terms, a column of every row each, would take 5.1 GiB (its memory
+# estimate, docs/discover.md "Memory"); 5 000 rows stay within 1 GiB and
 # still take seconds a step
-head -n 6001 lenet5_cpu.csv >lenet5_6k.csv
-lenet6k=(lenet5_6k.csv --spec "$root/models/lenet5.json" --threads 2)
+head -n 5001 lenet5_cpu.csv >lenet5_5k.csv
+lenet5k=(lenet5_5k.csv --spec "$root/models/lenet5.json" --threads 2)
 long=(--tol 0 --maxiter 100000000)
 
 # interrupted CMD...: run it, SIGINT after $delay seconds (1 unless set),
@@ -154,9 +154,9 @@ else
 fi
 rm -rf cubes one.cubex
 
-# discover: a search stopped chooses nothing and saves nothing (6 000 rows:
+# discover: a search stopped chooses nothing and saves nothing (5 000 rows:
 # a step of the search takes seconds; the stop is polled before each hypothesis)
-interrupted discover "${lenet6k[@]}" -o out.json
+interrupted discover "${lenet5k[@]}" -o out.json
 if [ $early = no ] && [ $rc -eq 130 ] && [ ! -e out.json ] &&
 	grep -q "interrupted during the search: nothing fitted" err.txt; then
 	ok "discover, during the search: exit 130, nothing fitted or saved"
@@ -165,7 +165,7 @@ else
 fi
 
 # select: during a fold nothing is chosen or saved
-interrupted select "${lenet6k[@]}" "${long[@]}" --cv 3 -o out.json
+interrupted select "${lenet5k[@]}" "${long[@]}" --cv 3 -o out.json
 if [ $early = no ] && [ $rc -eq 130 ] && [ ! -e out.json ] &&
 	grep -q "interrupted: no form chosen" err.txt; then
 	ok "select, during a cross-validation fold: exit 130, nothing chosen or saved"

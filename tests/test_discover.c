@@ -100,6 +100,58 @@ static pm_dataset *segment_that_stops(void)
 	return parse(&t, "stops.csv");
 }
 
+/* (e) Extra-P's grids: law over {2, 4, 8, 16, 32} in each of n parameters
+ * p, q, r, exact. */
+static pm_dataset *grid(unsigned n, double (*law)(const double *x), const char *name)
+{
+	struct text t = { 0 };
+	double x[3] = { 0 };
+
+	put(&t, "%s,time\n", n == 1 ? "p" : n == 2 ? "p,q" : "p,q,r");
+	for (unsigned i = 0; i < 125u; i++) {
+		if (n < 3 && i >= (n == 1 ? 5u : 25u))
+			break;
+		for (unsigned k = 0, v = i; k < n; k++, v /= 5)
+			x[k] = (double)(2u << (v % 5));
+		put(&t, n == 1 ? "%g" : n == 2 ? "%g,%g" : "%g,%g,%g", x[0], x[1], x[2]);
+		put(&t, ",%.17g\n", law(x));
+	}
+	return parse(&t, name);
+}
+
+/* one input of a small effect beside two of larger ones */
+static double three_thirds(const double *x)
+{
+	return 200 + 10 * cbrt(x[0]) * sqrt(x[1]) * pow(x[2], 2.0 / 3);
+}
+
+static pm_dataset *small_effect(void)
+{
+	return grid(3, three_thirds, "small_effect.csv");
+}
+
+/* a log alone in a product */
+static double log_product(const double *x)
+{
+	return 200 + 10 * log2(x[0]) * sqrt(x[1]) * log2(x[1]);
+}
+
+static pm_dataset *log_in_product(void)
+{
+	return grid(2, log_product, "log_product.csv");
+}
+
+/* a sum of one term of each input */
+static double sum_of_two(const double *x)
+{
+	return 200 + 10 * log2(x[0]) * log2(x[0]) + 20 * sqrt(x[1]) * log2(x[1]);
+}
+
+static pm_dataset *sum_of_inputs(void)
+{
+	return grid(2, sum_of_two, "sum.csv");
+}
+
 /* (c) a U-shaped thread grid: t = 40 / t + 0.5 t + 3, three repeats. */
 static pm_dataset *u_shaped(void)
 {
@@ -325,6 +377,28 @@ Test(discover, a_term_that_stops_at_the_breakpoint)
 	expect_chosen(segment_that_stops, (const char *const[]){ "n^2 * [n <= 512]",
 								 "n^1 * [n > 512]", "[n > 512] +" },
 		      3);
+}
+
+/* Extra-P's grids, exact: an input whose effect is the smallest still has
+ * its shapes tried from C alone (then its seed factors start the product),
+ * a log alone climbs from a small power, and a sum of each input's best
+ * term is tried when the budget grows; exact ties go to the fewest terms. */
+Test(discover, an_input_of_small_effect_in_a_product)
+{
+	expect_chosen(small_effect, (const char *const[]){ "c1 * p^(1/3) * q^(0.5) * r^(2/3) + C" },
+		      1);
+}
+
+Test(discover, a_log_alone_in_a_product)
+{
+	expect_chosen(log_in_product, (const char *const[]){ "c1 * log2(p) * q^(0.5) * log2(q) + C" },
+		      1);
+}
+
+Test(discover, a_sum_of_one_term_of_each_input)
+{
+	expect_chosen(sum_of_inputs,
+		      (const char *const[]){ "c1 * log2(p)^2 + c2 * q^(0.5) * log2(q) + C" }, 1);
 }
 
 /* A shape of its own per level: no level() can say n^2 on one device and

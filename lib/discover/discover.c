@@ -33,12 +33,13 @@ enum { CLIMBERS = 4 };
 enum { PAIR_INPUTS = 16 };
 /* What a search may take (memory_check), and the terms its moves add to
  * the pool per beam hypothesis and term of the budget, at most as measured
- * with a margin (LeNet-5: 11 829 terms in all, 534 of them one-factor ones,
- * since a product's powers climb by up to a half and a log at once: 235 a
- * beam hypothesis and term; the 1 000-column table of bench/wide_csv.py
- * 9 312 beyond its one-factor ones before that) */
+ * with a margin (the bundled MLP set: 17 807 terms in all, 564 of them
+ * one-factor ones, since every one-factor term is tried from C alone and
+ * products of more inputs' seed factors climb: 318 a beam hypothesis and
+ * term; LeNet-5 12 063; the 1 000-column table of bench/wide_csv.py 9 312
+ * beyond its one-factor ones before products climbed) */
 #define MEMORY_BUDGET (1024.0 * 1024 * 1024)
-enum { GROWTH_TERMS = 320 };
+enum { GROWTH_TERMS = 400 };
 
 pm_discover_options pm_discover_options_default(void)
 {
@@ -171,6 +172,86 @@ static void pair_inputs(const struct search *s, unsigned char *keep)
 	free(best);
 }
 
+/* Extra-P's combinations of each input's best one-factor term (its
+ * multi-parameter modeler's: the sum, the product, and the product plus
+ * one of them), of the COMBINE inputs whose best scored best, as
+ * hypotheses of up to `budget` terms into b. A sum of one-input terms
+ * (10 log2(p)^2 + 20 q^(1/2) log2(q)) is otherwise reached only from the
+ * beam, which products of both inputs fill: the best one-term hypotheses
+ * of each input alone are not in it. */
+enum { COMBINE = 4 };
+
+static pm_status combinations(struct search *s, unsigned budget, struct batch *b, pm_error *err)
+{
+	unsigned term[COMBINE], in[COMBINE];
+	double score[COMBINE];
+	size_t n = 0;
+	pm_status st = PM_OK;
+
+	for (size_t k = 0; k < s->nseen; k++) {
+		const struct hyp *h = &s->seen[k];
+		const struct term *t = h->nt == 1 ? &s->pool[h->t[0]] : NULL;
+		size_t i = 0;
+
+		if (!t || t->nf != 1 || t->sel || t->f[0].kind != F_POWER || h->mask ||
+		    h->offsets >= 0)
+			continue;
+		while (i < n && in[i] != t->f[0].input)
+			i++;
+		if (i < n && !(h->score < score[i]))
+			continue;
+		if (i == n) {
+			if (n == COMBINE && !(h->score < score[n - 1]))
+				continue;
+			i = n < COMBINE ? n++ : n - 1;
+		}
+		for (; i > 0 && h->score < score[i - 1]; i--) {	/* sorted by score */
+			score[i] = score[i - 1];
+			in[i] = in[i - 1];
+			term[i] = term[i - 1];
+		}
+		score[i] = h->score;
+		in[i] = t->f[0].input;
+		term[i] = h->t[0];
+	}
+	/* every subset of 2 or more of them: the sum; of 2, the product and
+	 * the product plus each */
+	for (unsigned set = 0; set < 1u << n && !st; set++) {
+		struct hyp g = { .offsets = -1 };
+		struct term prod = { 0 };
+		unsigned idx;
+
+		for (unsigned i = 0; i < n; i++)
+			if (set >> i & 1)
+				g.t[g.nt++] = term[i];
+		if (g.nt < 2)
+			continue;
+		if (g.nt <= budget && pm__disc_normal(&g))
+			st = pm__disc_consider(s, &g, b, err);
+		if (g.nt != 2 || st)
+			continue;
+		for (unsigned i = 0; i < 2; i++)	/* in input order */
+			prod.f[prod.nf++] = s->pool[g.t[i]].f[0];
+		if (prod.f[0].input > prod.f[1].input) {
+			struct factor f = prod.f[0];
+
+			prod.f[0] = prod.f[1];
+			prod.f[1] = f;
+		}
+		if ((st = pm__disc_term_index(s, &prod, &idx, err)))
+			break;
+		for (unsigned i = 0; i < 3 && i <= budget - 1 && !st; i++) {
+			struct hyp m = { .offsets = -1, .nt = 1, .t = { idx } };
+
+			if (i)
+				m.t[m.nt++] = g.t[i - 1];
+			if (pm__disc_normal(&m))
+				st = pm__disc_consider(s, &m, b, err);
+		}
+	}
+	return st;
+}
+
 /* The beam search from C alone: each step makes every move from every
  * hypothesis of the beam, which keeps the `beam` best so far. Up to one
  * term at first, then two, ... up to max_terms: the budget grows by one
@@ -236,6 +317,8 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 				break;
 			budget++;
 			step = -1;
+			if (!(st = combinations(s, budget, &b, err)))
+				st = pm__disc_run_batch(s, pool, &b, beam, &n, width, err);
 		}
 	}
 out:

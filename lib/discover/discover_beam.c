@@ -138,6 +138,21 @@ static void keep(const struct search *s, struct hyp *beam, size_t *n, size_t wid
 	beam[i] = *h;
 }
 
+int pm__disc_normal(struct hyp *h)
+{
+	for (unsigned i = 1; i < h->nt; i++)
+		for (unsigned j = i; j > 0 && h->t[j] < h->t[j - 1]; j--) {
+			unsigned t = h->t[j];
+
+			h->t[j] = h->t[j - 1];
+			h->t[j - 1] = t;
+		}
+	for (unsigned i = 1; i < h->nt; i++)
+		if (h->t[i] == h->t[i - 1])
+			return 0;
+	return 1;
+}
+
 /* h to be evaluated this step, unless tried or too large. */
 pm_status pm__disc_consider(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
 {

@@ -261,6 +261,9 @@ static pm_status add_candidate(const struct search *s, const struct hyp *h, pm_d
 	return PM_OK;
 }
 
+/* a held-out MAPE difference below this (%) is rounding, not a better fit */
+#define EXACT_PERCENT 1e-6
+
 /* The report: the `top` best finalists, and the one chosen by parsimony
  * (the least structure within one standard error of the best, or of the
  * noise floor, then the plainest shapes, then the best; then the plainest
@@ -276,8 +279,11 @@ static pm_status report(struct search *s, size_t nfinal, const pm_discover_optio
 
 	qsort(s->seen, nfinal, sizeof(*s->seen), by_score);
 	best = chosen = &s->seen[0];
-	/* no hypothesis is better than another run of the same configuration */
-	bar = fmax(best->score, isnan(x->noise_floor) ? 0.0 : x->noise_floor) + best->se;
+	/* no hypothesis is better than another run of the same configuration,
+	 * nor than rounding: on exact data the true law and the same with two
+	 * terms more held out 1e-13 % and 1e-14 % */
+	bar = fmax(best->score, isnan(x->noise_floor) ? 0.0 : x->noise_floor) + best->se +
+	      EXACT_PERCENT;
 	for (size_t k = 0; k < nfinal; k++)
 		any += s->seen[k].adequate;
 	for (size_t k = 1; k < nfinal; k++) {
@@ -300,7 +306,7 @@ static pm_status report(struct search *s, size_t nfinal, const pm_discover_optio
 		const struct hyp *h = &s->seen[k];
 
 		if (h->complexity == chosen->complexity && shape(s, h) < shape(s, chosen) &&
-		    h->score <= s->seen[first].score + s->seen[first].se &&
+		    h->score <= s->seen[first].score + s->seen[first].se + EXACT_PERCENT &&
 		    (!any || h->adequate))
 			chosen = h;
 	}

@@ -227,6 +227,8 @@ char *pm__disc_formula(const struct search *s, const struct hyp *h, int fitted);
 enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
 /* 1 if h was evaluated already. */
 int pm__disc_was_tried(const struct search *s, const struct hyp *h);
+/* h with its terms sorted, none twice; 0 if two are the same. */
+int pm__disc_normal(struct hyp *h);
 /* h into b, to be evaluated this step, unless tried or too large (then
  * PM_OK and nothing done). */
 pm_status pm__disc_consider(struct search *s, const struct hyp *h, struct batch *b,
@@ -240,8 +242,6 @@ pm_status pm__disc_run_batch(struct search *s, pm_pool *pool, struct batch *b, s
 			     size_t *nbeam, size_t width, pm_error *err);
 
 /* ---- the moves (discover_moves.c, discover_segments.c) ---- */
-/* h with its terms sorted, none twice; 0 if two are the same. */
-int pm__disc_normal(struct hyp *h);
 /* A part of the rows: those of level `level` of categorical `cat`
  * (by_level), or those where input `input` is above thr (above) or not. */
 struct part {

@@ -13,21 +13,6 @@
 /* the moved switches and climbed exponents a hypothesis tries (climbs) */
 enum { CLIMB_SCREEN = 16 };
 
-int pm__disc_normal(struct hyp *h)
-{
-	for (unsigned i = 1; i < h->nt; i++)
-		for (unsigned j = i; j > 0 && h->t[j] < h->t[j - 1]; j--) {
-			unsigned t = h->t[j];
-
-			h->t[j] = h->t[j - 1];
-			h->t[j - 1] = t;
-		}
-	for (unsigned i = 1; i < h->nt; i++)
-		if (h->t[i] == h->t[i - 1])
-			return 0;
-	return 1;
-}
-
 /* Term k of h times factor f (of an input the term lacks, or a switch of
  * one it has a power of, or the reverse), in input order. */
 static int times(const struct search *s, const struct hyp *h, unsigned k, const struct factor *f,
@@ -95,8 +80,11 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
  * with the residual e, among those that would enter with a coefficient
  * > 0. Screening keeps a step's cost from growing with the pool (on
  * LeNet-5 the pool grows to 12 000 terms: adding each to each hypothesis
- * of the beam took 80 000 hypotheses in one step); the others are
- * evaluated as before. */
+ * of the beam took 80 000 hypotheses in one step). From C alone, every
+ * one-factor term that would enter is tried: the inputs' seed factors are
+ * their best one-term hypotheses', and an input whose effect is smaller
+ * than the others' had none screened in (p^(1/3) * q^(1/2) * r^(2/3): p's
+ * shapes were not among the 128 best of the three inputs' 258). */
 static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *b,
 			   pm_error *err)
 {
@@ -109,6 +97,7 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 	for (size_t t = 0; t < s->npool; t++) {
 		const double *phi = s->pool[t].col;
 		double num = 0.0, den = 0.0, c;
+		struct hyp g;
 		size_t i;
 
 		if (s->pool[t].sel)
@@ -121,6 +110,13 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 		}
 		if (!(num > 0 && den > 0))
 			continue;
+		if (!h->nt) {	/* from C alone: every one-factor term (below) */
+			g = *h;
+			g.t[g.nt++] = (unsigned)t;
+			if ((st = pm__disc_consider(s, &g, b, err)))
+				return st;
+			continue;
+		}
 		c = num * num / den;
 		if (n == ADD_SCREEN && !(c > score[n - 1]))
 			continue;
@@ -338,12 +334,13 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 }
 
 /* Power f of term k of h (a product: a one-factor term takes any other
- * shape) given exponent pm__disc_expo[e] (e = DISC_NEXPO: its own) and dj
- * log2s more or less: the exponents of a product climbed (a climb for
- * climbs()). The caller moves the exponent by up to a half and the log at
- * once: a log traded for a power (x^1.5 * log2(x) and x^2 fit 5 points
- * alike, and every single step from the one to the other fits worse). */
-static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, size_t e,
+ * shape) given exponent `to`, within a half of its own, and dj log2s more
+ * or less: the exponents of a product climbed (a climb for climbs()). The
+ * exponent and the log move at once: a log traded for a power (x^1.5 *
+ * log2(x) and x^2 fit 5 points alike, and every single step from the one
+ * to the other fits worse), and the log alone (to = 0) for a small power
+ * (log2(p) * q^(1/2) from p^(1/2) * q^(1/2)). */
+static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, double to,
 		       int dj, struct batch *b, pm_error *err)
 {
 	struct term t = s->pool[h->t[k]];
@@ -353,19 +350,10 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 	pm_status st;
 
 	if (t.nf < 2 || fa->kind != F_POWER || j < 0 || j > 2 ||
-	    (dj && !s->in[fa->input].log_ok))
+	    ((dj || to == 0) && !s->in[fa->input].log_ok) || (to == fa->e && !dj) ||
+	    (to == 0 && !j) || !(fabs(to - fa->e) <= 0.5 + 1e-9))
 		return PM_OK;
-	if (fa->e == 0) {	/* log2(x)^j alone: its log only */
-		if (e < DISC_NEXPO || j == 0)
-			return PM_OK;
-	} else if (e < DISC_NEXPO) {
-		/* its own exponent is e = DISC_NEXPO's */
-		if (pm__disc_expo[e] == fa->e || !(fabs(pm__disc_expo[e] - fa->e) <= 0.5 + 1e-9))
-			return PM_OK;
-		fa->e = pm__disc_expo[e];
-	} else if (!dj) {
-		return PM_OK;	/* itself */
-	}
+	fa->e = to;
 	fa->j = (unsigned)j;
 	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
@@ -418,7 +406,8 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 				st = shift(s, h, k, f, dir, b, err);
 			for (size_t e = 0; climber && e <= DISC_NEXPO && !st; e++)
 				for (int dj = -1; dj <= 1 && !st; dj++)
-					st = nudge(s, h, k, f, e, dj, b, err);
+					st = nudge(s, h, k, f, e < DISC_NEXPO ? pm__disc_expo[e] : 0.0,
+						   dj, b, err);
 		}
 	if (!st && h->nt)
 		st = climbs(s, h, b, err);
