@@ -14,7 +14,8 @@ Prints, per cell, the share of functions predicted within 5 %, the median
 relative error, and the share whose lead-order term is right for every
 parameter (Extra-P's second score: the exponents i and j of the term that
 grows fastest in the parameter, the model's against the function's; see
-lead_order.py); with --detail FILE, one line per function (truth, formula,
+lead_order.py), and the seconds the cell's discover commands took (wall
+time, one thread, the process's start included); with --detail FILE, one line per function (truth, formula,
 error, lead right) for reading the failures.
 """
 import argparse
@@ -25,6 +26,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 from fractions import Fraction
 
 import lead_order
@@ -125,11 +127,13 @@ def run_one(perfmodel, workdir, f, nparams, noise, rng, extra):
                 t = value(f, xs) * (1 + rng.uniform(-noise, noise) / 100)
                 w.writerow(xs + ["%.17g" % t])
     model = os.path.join(workdir, "model.json")
+    start = time.monotonic()
     r = subprocess.run([perfmodel, "discover", data, "--target", "t", "-o", model,
                         "--threads", "1"] + extra,
                        capture_output=True, text=True)
+    took = time.monotonic() - start
     if r.returncode != 0:
-        return math.inf, "error: " + r.stderr.strip().splitlines()[-1]
+        return math.inf, "error: " + r.stderr.strip().splitlines()[-1], took
     formula = ""
     for line in r.stdout.splitlines():
         if line.strip().startswith("t = "):
@@ -141,10 +145,10 @@ def run_one(perfmodel, workdir, f, nparams, noise, rng, extra):
     r = subprocess.run([perfmodel, "predict", "-m", model, points],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        return math.inf, "predict error: " + r.stderr.strip()
+        return math.inf, "predict error: " + r.stderr.strip(), took
     pred = float(list(csv.DictReader(r.stdout.splitlines()))[0]["predicted"])
     truth = value(f, nxt)
-    return abs(pred - truth) / truth, formula
+    return abs(pred - truth) / truth, formula, took
 
 
 def main():
@@ -158,7 +162,7 @@ def main():
     ap.add_argument("extra", nargs="*")
     a = ap.parse_args()
     detail = open(a.detail, "w") if a.detail else None
-    print("parameters  noise %  functions  within 5 %  median error %  lead right")
+    print("parameters  noise %  functions  within 5 %  median error %  lead right  modeling s")
     with tempfile.TemporaryDirectory() as workdir:
         for nparams in map(int, a.params.split(",")):
             for noise in map(float, a.noise.split(",")):
@@ -167,13 +171,15 @@ def main():
                 nrng = random.Random(a.seed * 1000 + nparams * 100 + int(noise * 10))
                 errs = []
                 leads = 0
+                spent = 0.0
                 while len(errs) < a.functions:
                     f = draw(frng, nparams)
                     if not significant(f, nparams):
                         continue
-                    e, formula = run_one(a.perfmodel, workdir, f, nparams, noise, nrng,
-                                         a.extra)
+                    e, formula, took = run_one(a.perfmodel, workdir, f, nparams, noise, nrng,
+                                               a.extra)
                     errs.append(e)
+                    spent += took
                     right = lead_right(f, nparams, formula)
                     leads += right
                     if detail:
@@ -182,9 +188,9 @@ def main():
                             "lead right" if right else "lead wrong"))
                 within = sum(e <= 0.05 for e in errs) / len(errs)
                 errs.sort()
-                print("%10d  %7g  %9d  %9.1f %%  %15.2f  %8.1f %%" % (
+                print("%10d  %7g  %9d  %9.1f %%  %15.2f  %8.1f %%  %10.2f" % (
                     nparams, noise, len(errs), 100 * within, 100 * errs[len(errs) // 2],
-                    100 * leads / len(errs)))
+                    100 * leads / len(errs), spent))
                 sys.stdout.flush()
 
 
