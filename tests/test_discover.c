@@ -64,9 +64,8 @@ static pm_dataset *warm_up(void)
 	return parse(&t, "warm.csv");
 }
 
-/* (b'') two segments: t = 1e-6 n^2 + 0.01, and 2e-9 n^3 more above n = 512
- * (where a cache stops holding the data); 2 % noise. */
-static pm_dataset *two_segments(void)
+/* law(n) + 0.01 over n from 64 to 4096, two runs each, 2 % noise. */
+static pm_dataset *over_n(double (*law)(double n), const char *name)
 {
 	static const double ns[] = { 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
 				     4096 };
@@ -76,28 +75,32 @@ static pm_dataset *two_segments(void)
 	put(&t, "n,time\n");
 	for (size_t i = 0; i < 13; i++)
 		for (int k = 0; k < 2; k++, r++)
-			put(&t, "%g,%.10g\n", ns[i],
-			    (1e-6 * ns[i] * ns[i] + 2e-9 * pow(ns[i], 3) * (ns[i] > 512) + 0.01) *
-				    (1 + noise(r, 0.02)));
-	return parse(&t, "segments.csv");
+			put(&t, "%g,%.10g\n", ns[i], (law(ns[i]) + 0.01) * (1 + noise(r, 0.02)));
+	return parse(&t, name);
 }
 
-/* (b''') a term that stops at the breakpoint: t = 1e-6 n^2 up to n = 512,
- * 0.5 + 1e-3 n above (another algorithm from there on), + 0.01; 2 % noise. */
+/* (b'') two segments: 1e-6 n^2, and 2e-9 n^3 more above n = 512 (where a
+ * cache stops holding the data). */
+static double cache_spill(double n)
+{
+	return 1e-6 * n * n + 2e-9 * pow(n, 3) * (n > 512);
+}
+
+static pm_dataset *two_segments(void)
+{
+	return over_n(cache_spill, "segments.csv");
+}
+
+/* (b''') a term that stops at the breakpoint: 1e-6 n^2 up to n = 512,
+ * 0.5 + 1e-3 n above (another algorithm from there on). */
+static double algorithm_switch(double n)
+{
+	return n <= 512 ? 1e-6 * n * n : 0.5 + 1e-3 * n;
+}
+
 static pm_dataset *segment_that_stops(void)
 {
-	static const double ns[] = { 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072,
-				     4096 };
-	struct text t = { 0 };
-	size_t r = 0;
-
-	put(&t, "n,time\n");
-	for (size_t i = 0; i < 13; i++)
-		for (int k = 0; k < 2; k++, r++)
-			put(&t, "%g,%.10g\n", ns[i],
-			    ((ns[i] <= 512 ? 1e-6 * ns[i] * ns[i] : 0.5 + 1e-3 * ns[i]) + 0.01) *
-				    (1 + noise(r, 0.02)));
-	return parse(&t, "stops.csv");
+	return over_n(algorithm_switch, "stops.csv");
 }
 
 /* (e) Extra-P's grids: law over {2, 4, 8, 16, 32} in each of n parameters
