@@ -346,3 +346,31 @@ Test(plan, csv_and_json)
 	pm_plan_free(p);
 	files_free(&f);
 }
+
+/* Configurations measured unequally often: a resample of groups can hold
+ * more rows than the data (a buffer sized by the rows overflowed once). */
+Test(plan, groups_of_unequal_size)
+{
+	char text[2048];
+	size_t len = (size_t)snprintf(text, sizeof(text), "n,dev,t\n");
+	struct files f;
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	for (int rep = 0; rep < 12; rep++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "16,a,%.9g\n",
+					(0.1 + 2e-3 * 64) * (1 + 0.01 * (rep % 3 - 1)));
+	for (int n = 2; n <= 8; n *= 2)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d,a,%.9g\n%d,b,%.9g\n", n,
+					0.1 + 2e-3 * pow(n, 1.5), n, 0.1 + 2e-3 * pow(n, 1.5));
+	f = files_of(equal_cost, far);
+	unlink(f.data);
+	free(f.data);
+	f.data = temp_csv(text);
+	po.members = 64;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 5);
+	pm_plan_free(p);
+	files_free(&f);
+}

@@ -95,8 +95,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
 {
-	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets);
-	size_t *rows = malloc((pm_dataset_nrows(d) + 1) * sizeof(*rows));
+	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows, most = 0;
 	/* l[b * np + j]: kept member b's log prediction at point j */
 	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
 	pm_fit_options mo = *o;
@@ -104,6 +103,11 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	unsigned kept = 0;
 
 	memset(e, 0, sizeof(*e));
+	/* groups differ in size: a resample of them can hold more rows than d */
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (g->start[k + 1] - g->start[k] > most)
+			most = g->start[k + 1] - g->start[k];
+	rows = malloc((g->ngroups * most + 1) * sizeof(*rows));
 	if (!rows || !l) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
