@@ -17,11 +17,12 @@ against their measured times, the model fitted with the set's form to the rows
 measured so far. A strategy's error at cost C is that of its last state whose
 cost is <= C (its start when none is).
 
-Sets: synth (a known law on an 8 x 8 grid, 5 % noise, seed 1), gemm, ddp,
-lenet5 (data/; data/README.md). Needs python3 and numpy only.
+Sets: synth (a known law on an 8 x 8 grid, 5 % noise; the mean over --draws
+draws of the noise, seeds 1, 2, ...; synthK: draw K alone), gemm, ddp, lenet5
+(data/; data/README.md). Needs python3 and numpy only.
 
 usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,gemm,ddp,lenet5]
-                      [--seeds 3] [--members 16]
+                      [--seeds 5] [--draws 8] [--members 16]
 """
 import argparse
 import csv
@@ -35,10 +36,10 @@ import numpy as np
 FRACTIONS = (0.05, 0.1, 0.2, 1 / 3, 0.5)
 
 
-def synth_rows():
+def synth_rows(seed):
     """t = 2e-6 n^2 nodes^-0.85 + 0.02, n in 16..2048, nodes in 1..128 (x2),
-    each time times exp(0.05 N(0, 1)), numpy's PCG64 seed 1."""
-    rng = np.random.default_rng(1)
+    each time times exp(0.05 N(0, 1)), numpy's PCG64 seeded by seed."""
+    rng = np.random.default_rng(seed)
     rows = []
     for n in (16, 32, 64, 128, 256, 512, 1024, 2048):
         for nodes in (1, 2, 4, 8, 16, 32, 64, 128):
@@ -59,10 +60,11 @@ def sets(root):
     spec = lambda f: ["--spec", os.path.join(root, "models", f)]
     lenet_in = ["kernel_size", "pool_size", "activation", "optimizer", "dataset", "filters",
                 "learning_rate", "padding", "stride", "dropout", "threads", "batch_size"]
+    synth = lambda seed: (lambda: synth_rows(seed), ["n", "nodes"], "t", "nodes",
+                          ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes", "--form", "additive"],
+                          lambda r: r["n"] == "2048", 4, 2)
     return {
-        "synth": (synth_rows, ["n", "nodes"], "t", "nodes",
-                  ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes", "--form", "additive"],
-                  lambda r: r["n"] == "2048", 4, 2),
+        **{"synth%d" % d: synth(d) for d in range(1, 101)},
         "gemm": (lambda: data("gemm_cpu.csv"), ["n", "threads"], "time_s", "threads",
                  spec("gemm.json") + ["--form", "additive"], lambda r: r["n"] == "1536", 4, 1),
         "ddp": (lambda: data("ddp_mlp.csv"),
@@ -171,7 +173,19 @@ class Replay:
 
 
 def fmt(v):
-    return "%6.1f" % v if v == v else "   n/a"
+    return "   n/a" if v != v else " >1000" if v > 1000 else "%6.1f" % v
+
+
+def curves(pm, work, name, cfg, seeds, members):
+    """(replay, plan, random, cheapest, all) of one set."""
+    r = Replay(pm, work, name, cfg, members)
+    start = r.keys[: r.start]
+    rand = []
+    for seed in range(seeds):
+        order = list(r.keys)
+        np.random.default_rng(seed).shuffle(order)
+        rand.append(r.prefix_states(order, start))
+    return r, r.plan_states(), list(np.mean(rand, axis=0)), r.prefix_states(r.keys, start), r.error(r.keys)
 
 
 def main():
@@ -179,7 +193,8 @@ def main():
     ap.add_argument("pm")
     ap.add_argument("root")
     ap.add_argument("--sets", default="synth,gemm,ddp,lenet5")
-    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--draws", type=int, default=8)
     ap.add_argument("--members", type=int, default=16)
     a = ap.parse_args()
     all_sets = sets(a.root)
@@ -187,20 +202,15 @@ def main():
     print("error at the targets, MAPE %, against the cost spent as a fraction of the whole grid's")
     print("(random: mean of %d orders; all: every configuration, cost 1)\n" % a.seeds)
     for name in a.sets.split(","):
-        r = Replay(os.path.realpath(a.pm), work, name, all_sets[name], a.members)
-        start = r.keys[: r.start]
-        plan = r.plan_states()
-        cheap = r.prefix_states(r.keys, start)
-        rand = []
-        for seed in range(a.seeds):
-            order = list(r.keys)
-            np.random.default_rng(seed).shuffle(order)
-            rand.append(r.prefix_states(order, start))
-        rand = list(np.mean(rand, axis=0))
-        whole = r.error(r.keys)
+        draws = [name + str(d) for d in range(1, a.draws + 1)] if name == "synth" else [name]
+        runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds, a.members) for d in draws]
+        r = runs[0][0]
+        plan, rand, cheap = (list(np.mean([x[i] for x in runs], axis=0)) for i in (1, 2, 3))
+        whole = float(np.mean([x[4] for x in runs]))
         print("%s: %d configurations (%d targets' rows held out), start: the %d cheapest, "
-              "plan's batch %d, whole grid's cost %.4g" % (name, len(r.keys), len(r.targets), r.start,
-                                                            r.batch, r.total))
+              "plan's batch %d, whole grid's cost %.4g%s" % (
+                  name, len(r.keys), len(r.targets), r.start, r.batch, r.total,
+                  "; mean of %d noise draws" % len(runs) if len(runs) > 1 else ""))
         print("  %-9s" % "cost" + "".join("%8s" % ("%.3g" % f) for f in FRACTIONS) + "%8s" % "1")
         print("  %-9s" % "plan" + "".join("  " + fmt(v) for v in plan))
         print("  %-9s" % "random" + "".join("  " + fmt(v) for v in rand))
