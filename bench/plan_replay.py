@@ -6,7 +6,8 @@ the predictions at the targets (the largest configurations, never measurable)
 against the cost spent, for four strategies:
 
   plan      perfmodel plan picks a batch (--count B, cost: predicted time times
-            the set's resource column), repeatedly
+            the set's resource column), repeatedly (mean over --plan-seeds seeds
+            of its resamples on the real sets; seed 1 on each synthetic draw)
   random    configurations in a random order (mean over --seeds orders)
   cheapest  configurations in order of their measured cost
   all       every configuration of the grid but the targets
@@ -22,7 +23,7 @@ draws of the noise, seeds 1, 2, ...; synthK: draw K alone), gemm, ddp, lenet5
 (data/; data/README.md). Needs python3 and numpy only.
 
 usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,gemm,ddp,lenet5]
-                      [--seeds 5] [--draws 8] [--members 16]
+                      [--seeds 5] [--draws 8] [--plan-seeds 3] [--members 16]
 """
 import argparse
 import csv
@@ -145,11 +146,10 @@ class Replay:
             states.append((spent, self.error(taken)))
         return self.curve_at(states)
 
-    def plan_states(self):
+    def plan_states(self, seed):
         measured = list(self.keys[: self.start])
         spent = sum(self.cost(k) for k in measured)
         states = [(spent, self.error(measured))]
-        picks = 0
         while spent < FRACTIONS[-1] * self.total:
             cand = [k for k in self.keys if k not in set(measured)]
             if not cand:
@@ -159,7 +159,7 @@ class Replay:
             rc, out, err = self.run("plan", self.path("measured.csv"), *self.fit,
                                     "--candidates", self.path("cand.csv"), "--at", self.path("targets.csv"),
                                     "--count", str(self.batch), "--cost-scale", self.resource,
-                                    "--members", str(self.members), "--threads", "1",
+                                    "--members", str(self.members), "--seed", str(seed), "--threads", "1",
                                     "-o", self.path("next.csv"), "-q")
             if rc:
                 sys.exit("plan_replay: %s: perfmodel plan failed: %s" % (self.name, err.strip()))
@@ -167,7 +167,6 @@ class Replay:
             for k in nxt:
                 measured.append(k)
                 spent += self.cost(k)
-            picks += len(nxt)
             states.append((spent, self.error(measured)))
         return self.curve_at(states)
 
@@ -176,16 +175,17 @@ def fmt(v):
     return "   n/a" if v != v else " >1000" if v > 1000 else "%6.1f" % v
 
 
-def curves(pm, work, name, cfg, seeds, members):
+def curves(pm, work, name, cfg, seeds, plan_seeds, members):
     """(replay, plan, random, cheapest, all) of one set."""
     r = Replay(pm, work, name, cfg, members)
+    plan = list(np.mean([r.plan_states(seed) for seed in range(1, plan_seeds + 1)], axis=0))
     start = r.keys[: r.start]
     rand = []
     for seed in range(seeds):
         order = list(r.keys)
         np.random.default_rng(seed).shuffle(order)
         rand.append(r.prefix_states(order, start))
-    return r, r.plan_states(), list(np.mean(rand, axis=0)), r.prefix_states(r.keys, start), r.error(r.keys)
+    return r, plan, list(np.mean(rand, axis=0)), r.prefix_states(r.keys, start), r.error(r.keys)
 
 
 def main():
@@ -195,15 +195,19 @@ def main():
     ap.add_argument("--sets", default="synth,gemm,ddp,lenet5")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--draws", type=int, default=8)
+    ap.add_argument("--plan-seeds", type=int, default=3)
     ap.add_argument("--members", type=int, default=16)
     a = ap.parse_args()
     all_sets = sets(a.root)
     work = tempfile.mkdtemp(prefix="plan_replay_")
     print("error at the targets, MAPE %, against the cost spent as a fraction of the whole grid's")
-    print("(random: mean of %d orders; all: every configuration, cost 1)\n" % a.seeds)
+    print("(plan: mean of %d seeds of its resamples on the real sets, 1 on each synthetic draw;"
+          % a.plan_seeds)
+    print(" random: mean of %d orders; all: every configuration, cost 1)\n" % a.seeds)
     for name in a.sets.split(","):
         draws = [name + str(d) for d in range(1, a.draws + 1)] if name == "synth" else [name]
-        runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds, a.members) for d in draws]
+        runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds,
+                       1 if len(draws) > 1 else a.plan_seeds, a.members) for d in draws]
         r = runs[0][0]
         plan, rand, cheap = (list(np.mean([x[i] for x in runs], axis=0)) for i in (1, 2, 3))
         whole = float(np.mean([x[4] for x in runs]))

@@ -1,7 +1,7 @@
 /* The greedy design (plan_impl.h, docs/plan.md). The members' covariance
  * over the points is a S a^T, a the centred log predictions (points x
  * members) and S, members x members, the identity at first: measuring
- * candidate c with noise variance s2 conditions it to
+ * candidate c with noise variance s2 (its own: noise2[c]) conditions it to
  *   Σ - Σ[:,c] Σ[c,:] / (Σ[c,c] + s2) = a (S - u u^T / (a_c^T u + s2)) a^T,  u = S a_c,
  * a change of S alone. A pick costs members^2 per candidate and members
  * per target, whatever the number of points; nothing of size points^2. */
@@ -74,7 +74,7 @@ static void condition(struct design *d, size_t c, double noise2)
 }
 
 pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double *cost,
-			  const int *excluded, double noise2, const pm_plan_options *po,
+			  const int *excluded, const double *noise2, const pm_plan_options *po,
 			  pm_plan *p, pm_error *err)
 {
 	struct design d = { .e = e, .ncand = ncand, .ntargets = e->npoints - ncand,
@@ -106,7 +106,7 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 			if (excluded[c] || taken[c] || cost[c] > left)
 				continue;
 			/* strictly better: ties keep the earlier row, whatever the order of sums */
-			score = reduction(&d, c, noise2, &var) / cost[c];
+			score = reduction(&d, c, noise2[c], &var) / cost[c];
 			if (score > best_score) {
 				best_score = score;
 				best = c;
@@ -122,9 +122,10 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 		for (unsigned k = 0; k < d.nb; k++)	/* S was the identity then */
 			pk->spread += e->a[best * d.nb + k] * e->a[best * d.nb + k];
 		pk->spread = sqrt(pk->spread);
-		condition(&d, best, noise2);
+		condition(&d, best, noise2[best]);
 		after = target_variance(&d);
-		pk->gain = before > 0 ? 1 - sqrt(fmax(after, 0) / before) : 0;
+		/* rounding must not make a variance grow: the gain stays in [0, 1] */
+		pk->gain = before > 0 ? fmax(0, 1 - sqrt(fmax(after, 0) / before)) : 0;
 		before = after;
 		taken[best] = 1;
 		left -= cost[best];

@@ -44,29 +44,64 @@ static pm_status check_options(const pm_plan_options *po, pm_error *err)
 	return PM_OK;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The measurements' variance on log scale: the fit's residuals log(t / t^)
- * over the rows, per degree of freedom left, at least NOISE_FLOOR^2. */
-static pm_status noise_variance(const pm_model *m, const pm_dataset *d, double *out,
-				pm_error *err)
+ * over the rows, per degree of freedom left, at least NOISE_FLOOR^2, into
+ * *noise2; and the median measured value, the scale of the fit's
+ * absolute losses, into *median. */
+static pm_status noise_variance(const pm_model *m, const pm_dataset *d, double *noise2,
+				double *median, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), col, used = 0, np = pm_model_nparams(m);
-	double *pred = malloc((n + 1) * sizeof(*pred)), sum = 0, t;
+	double *pred = malloc((n + 1) * sizeof(*pred)), *seen = malloc((n + 1) * sizeof(*seen));
+	double sum = 0, t;
 	pm_status st;
 
-	if (!pred)
+	if (!pred || !seen) {
+		free(pred);
+		free(seen);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
+	}
 	st = pm_dataset_col_index(d, pm_model_target(m), &col, err);
 	if (!st)
 		st = pm_model_predict_dataset(m, d, pred, err);
 	for (size_t r = 0; r < n && !st; r++)
 		if (!pm_dataset_number(d, r, col, &t, NULL) && t > 0 && pred[r] > 0) {
 			sum += log(t / pred[r]) * log(t / pred[r]);
-			used++;
+			seen[used++] = t;
 		}
+	qsort(seen, used, sizeof(*seen), by_value);
+	*median = used ? seen[used / 2] : 1;
 	free(pred);
-	*out = used > np ? sum / (double)(used - np) : used ? sum / (double)used : 0;
-	*out = fmax(*out, NOISE_FLOOR * NOISE_FLOOR);
+	free(seen);
+	*noise2 = used > np ? sum / (double)(used - np) : used ? sum / (double)used : 0;
+	*noise2 = fmax(*noise2, NOISE_FLOOR * NOISE_FLOOR);
 	return st;
+}
+
+/* How much a measurement of candidate c will count in the fit, as a
+ * variance on log scale: under the relative losses (mape, log) every run
+ * counts alike; under the absolute ones (mae, mse) a run's residual
+ * weighs in proportion to its time, so a run of a tenth of the typical
+ * time moves the fit as one ten times noisier would (docs/plan.md). */
+static pm_status candidate_noise(const pm_model *m, const double *pred, size_t nc,
+				 double noise2, double median, double *out)
+{
+	pm_loss loss = pm_model_fit_info(m)->options.loss;
+	int absolute = loss == PM_LOSS_MAE || loss == PM_LOSS_MSE;
+
+	for (size_t c = 0; c < nc; c++) {
+		double ratio = absolute && pred[c] > 0 ? median / pred[c] : 1;
+
+		out[c] = fmax(noise2 * ratio * ratio, NOISE_FLOOR * NOISE_FLOOR);
+	}
+	return PM_OK;
 }
 
 /* Each candidate's cost: its column, or its predicted time pred[c] (times
@@ -165,7 +200,8 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s
 {
 	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates);
 	size_t nt = pm_dataset_nrows(p->targets);
-	double *xd = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL, noise2 = 0;
+	double *xd = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL, *noise = NULL;
+	double noise2 = 0, median = 1;
 	int *excluded = calloc(nc + 1, sizeof(*excluded)), *categorical;
 	pm_plan_groups g = { 0 };
 	pm_plan_ensemble e = { 0 };
@@ -174,7 +210,8 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s
 	categorical = calloc(nin + 1, sizeof(*categorical));
 	pred = malloc((nc + nt + 1) * sizeof(*pred));
 	cost = malloc((nc + 1) * sizeof(*cost));
-	if (!excluded || !categorical || !pred || !cost) {
+	noise = malloc((nc + 1) * sizeof(*noise));
+	if (!excluded || !categorical || !pred || !cost || !noise) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -188,11 +225,12 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s
 	    (st = pm_model_predict_dataset(p->model, p->targets, pred + nc, err)) ||
 	    (st = costs(p, &p->options, pred, cost, err)) ||
 	    (st = check_budget(p, cost, excluded, err)) ||
-	    (st = noise_variance(p->model, d, &noise2, err)) ||
+	    (st = noise_variance(p->model, d, &noise2, &median, err)) ||
 	    (st = pm__plan_groups(xd, pm_dataset_nrows(d), nin, categorical, &g, err)) ||
 	    (st = pm__plan_ensemble(d, &g, s, o, p->model, p->candidates, p->targets, &p->options,
 				    &e, err)) ||
-	    (st = pm__plan_design(&e, nc, cost, excluded, noise2, &p->options, p, err)))
+	    (st = candidate_noise(p->model, pred, nc, noise2, median, noise)) ||
+	    (st = pm__plan_design(&e, nc, cost, excluded, noise, &p->options, p, err)))
 		goto out;
 	p->members = e.nmembers;
 	p->noise = sqrt(noise2);
@@ -204,6 +242,7 @@ out:
 	free(xt);
 	free(pred);
 	free(cost);
+	free(noise);
 	free(excluded);
 	free(categorical);
 	pm__plan_groups_free(&g);

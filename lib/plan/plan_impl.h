@@ -62,9 +62,10 @@ void pm__plan_ensemble_free(pm_plan_ensemble *e);
  * covariance on it, and go on until po's count or budget is reached or no
  * candidate is affordable. The picks, their gains and costs go into p
  * (p->picks allocated, npicks, spread_before and _after, total_cost);
- * noise2 is the measurements' variance on log scale. PM_ENOMEM. */
+ * noise2[c] is candidate c's measurement variance on log scale, as the
+ * fit will weigh it. PM_ENOMEM. */
 pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double *cost,
-			  const int *excluded, double noise2, const pm_plan_options *po,
+			  const int *excluded, const double *noise2, const pm_plan_options *po,
 			  pm_plan *p, pm_error *err);
 
 #endif
