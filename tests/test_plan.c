@@ -374,3 +374,46 @@ Test(plan, groups_of_unequal_size)
 	pm_plan_free(p);
 	files_free(&f);
 }
+
+/* A run counts as the fit's loss weighs it: under an absolute loss (mae,
+ * the default) a run's noise is the plan's times the median measured time
+ * over its predicted time; under a relative one (log) it is the plan's. */
+Test(plan, noise_weighed_by_the_loss)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f.data };
+	pm_plan *p = NULL, *q = NULL;
+	pm_error err = { 0 };
+	/* the data's 12 times: the median is the upper middle one, the 7th
+	 * smallest, n = 8 on device b, 2 % low: (0.1 + 2e-3 * 8^1.5) * 0.98 */
+	double median = (0.1 + 2e-3 * pow(8, 1.5)) * 0.98;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "n", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_CATEGORICAL, "dev", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	cr_assert_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1,
+						      .cost_column = "cost" }, &p, &err),
+		     PM_OK, "%s", err.msg);
+	o.loss = PM_LOSS_LOG;
+	cr_assert_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1,
+						      .cost_column = "cost" }, &q, &err),
+		     PM_OK, "%s", err.msg);
+	for (size_t k = 0; k < p->npicks; k++)
+		cr_expect_float_eq(p->picks[k].noise,
+				   fmax(p->noise * median / p->picks[k].predicted, 1e-3), 1e-9,
+				   "pick %zu: noise %g, plan's %g, predicted %g", k + 1,
+				   p->picks[k].noise, p->noise, p->picks[k].predicted);
+	for (size_t k = 0; k < q->npicks; k++)
+		cr_expect_eq(q->picks[k].noise, q->noise);
+	pm_plan_free(p);
+	pm_plan_free(q);
+	pm_spec_free(s);
+	files_free(&f);
+}

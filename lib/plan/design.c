@@ -122,6 +122,7 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 		for (unsigned k = 0; k < d.nb; k++)	/* S was the identity then */
 			pk->spread += e->a[best * d.nb + k] * e->a[best * d.nb + k];
 		pk->spread = sqrt(pk->spread);
+		pk->noise = sqrt(noise2[best]);
 		condition(&d, best, noise2[best]);
 		after = target_variance(&d);
 		/* rounding must not make a variance grow: the gain stays in [0, 1] */

@@ -120,6 +120,8 @@ static void picks(pm_jw *w, const pm_plan *p)
 		pm__jw_double(w, pk->predicted);
 		pm__jw_key(w, "spread");
 		pm__jw_double(w, pk->spread);
+		pm__jw_key(w, "noise");
+		pm__jw_double(w, pk->noise);
 		pm__jw_object_end(w);
 	}
 	pm__jw_array_end(w);

@@ -52,6 +52,10 @@ typedef struct pm_plan_pick {
 	double gain;
 	double predicted;	/* the fit's prediction, in the model's quantity */
 	double spread;		/* its std of log prediction among the refits, before any pick */
+	/* its measurement's std on log scale as the fit will weigh it: the
+	 * plan's noise, times median measured / predicted time under the
+	 * absolute losses (mae, mse; docs/plan.md) */
+	double noise;
 } pm_plan_pick;
 
 /* A plan. Owned by itself: pm_plan_free frees it all (NULL: no-op). */
