@@ -101,6 +101,8 @@ expect_fail "a negative cost, at its cell" 1 "^perfmodel: negative.csv:3:5: cand
 : >empty.csv
 expect_fail "an empty candidates file" 1 "^perfmodel: empty.csv" -- \
 	"${run[@]}" --candidates empty.csv --at targets.csv
+expect_fail "-o over an input: refused before the fit" 1 "^perfmodel: cannot write cand.csv: it is the input cand.csv, which the output would replace$" -- \
+	"${run[@]}" --candidates cand.csv --at targets.csv -o cand.csv
 printf 'n,cost\n4,1\n' >allseen.csv
 expect_fail "every candidate measured already" 1 "every candidate of allseen.csv has been measured already" -- \
 	"${run[@]}" --candidates allseen.csv --at targets.csv

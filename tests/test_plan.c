@@ -417,3 +417,68 @@ Test(plan, noise_weighed_by_the_loss)
 	pm_spec_free(s);
 	files_free(&f);
 }
+
+/* A speedup model predicts no time to cost a run by: it needs a cost
+ * column, and plans with one. */
+Test(plan, target_kind_needs_a_cost_column)
+{
+	char *data = temp_csv("nodes,speedup\n1,1\n2,1.8\n4,3.1\n8,4.9\n");
+	char *cand = temp_csv("nodes,cost\n16,16\n32,32\n");
+	char *targets = temp_csv("nodes\n64\n");
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = data };
+	pm_plan_options po = pm_plan_options_default();
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "speedup", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "nodes", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target_kind(s, PM_TARGET_SPEEDUP, NULL, NULL, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, cand, targets, &po, &p, &err),
+		     PM_EINVAL);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "predicts a speedup, not a time"), "%s", err.msg);
+	po.cost_column = "cost";
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, cand, targets, &po, &p, &err),
+		     PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 2);
+	pm_plan_free(p);
+	pm_spec_free(s);
+	unlink(data);
+	unlink(cand);
+	unlink(targets);
+	free(data);
+	free(cand);
+	free(targets);
+}
+
+/* A stop request before the call: the fit stops at once, nothing is
+ * planned. */
+Test(plan, interrupted)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f.data };
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+	volatile sig_atomic_t stop = 1;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	o.stop = &stop;
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1 }, &p,
+				  &err),
+		     PM_EFIT);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "interrupted"), "%s", err.msg);
+	pm_spec_free(s);
+	files_free(&f);
+}
