@@ -197,6 +197,10 @@ int cmd_plan(int argc, char **argv)
 		rc = usage_error("plan", "--candidates FILE and --at FILE are both needed");
 		goto out;
 	}
+	if (o.json && a.output && !strcmp(a.output, "-")) {
+		rc = usage_error("plan", "-o - and --json both write to standard output: choose one");
+		goto out;
+	}
 	rc = EXIT_FAIL;
 	cap_threads(&o.fit, o.quiet);
 	o.fit.intervals = 0;	/* the refits measure the uncertainty */

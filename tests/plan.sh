@@ -54,6 +54,13 @@ assert d["spread_after"] < d["spread_before"], d'; then
 else
 	bad "--json: five picks, each costing its predicted time times nodes" "$(cat err.txt plan.json)"
 fi
+if "$pm" plan data.csv --candidates cand.csv --at targets.csv --target t --intrinsic n --threads 1 \
+	--forms additive,multiplicative --cost-column cost --json >auto.json 2>err.txt &&
+	python3 -c 'import json; d = json.load(open("auto.json")); assert d["form"] in ("additive", "multiplicative") and len(d["picks"]) == 5, d'; then
+	ok "no form given: chosen as select chooses, then planned"
+else
+	bad "no form given: chosen as select chooses, then planned" "$(cat err.txt auto.json)"
+fi
 printf 'n,cost\n4,1\n256,1\n' >measured.csv
 if "$pm" plan data.csv --candidates measured.csv --at targets.csv "${fit[@]}" --cost-column cost \
 	-o m.csv >/dev/null 2>err.txt && [ "$(wc -l <m.csv)" -eq 2 ] &&
@@ -79,6 +86,8 @@ expect_fail "--count 0: usage" 2 "--count '0': expected a whole number >= 1" -- 
 	"${run[@]}" --candidates cand.csv --at targets.csv --count 0
 expect_fail "--budget -1: usage" 2 "--budget '-1': expected a number > 0" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv --budget -1
+expect_fail "-o - with --json: usage" 2 "^perfmodel: -o - and --json both write to standard output: choose one" -- \
+	"${run[@]}" --candidates cand.csv --at targets.csv -o - --json
 expect_fail "an option of neither plan nor fit: usage" 2 "no-such" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv --no-such
 printf 'm,cost\n3,1\n' >nocol.csv
