@@ -12,7 +12,8 @@ against the cost spent, for four strategies:
   cheapest  configurations in order of their measured cost
   all       every configuration of the grid but the targets
 
-Cost of a configuration: the sum over its measured rows of time x resource
+Measuring a configuration is one run: its first row in the file (GEMM's grid
+holds up to 11 runs of one); its cost, that run's time x resource
 (node-seconds). Error: MAPE (%) of `perfmodel predict` at the targets' rows
 against their measured times, the model fitted with the set's form to the rows
 measured so far. A strategy's error at cost C is that of its last state whose
@@ -85,10 +86,12 @@ class Replay:
         self.pm, self.work, self.name, self.members = pm, work, name, members
         key = lambda r: tuple(r[i] for i in self.inputs)
         self.targets = [r for r in rows if is_target(r)]
+        # measuring a configuration is one run: its first row in the file
+        # (plan costs a candidate as one run; GEMM's grid has up to 11)
         self.configs = {}
         for r in rows:
             if not is_target(r):
-                self.configs.setdefault(key(r), []).append(r)
+                self.configs.setdefault(key(r), [r])
         self.keys = sorted(self.configs, key=lambda k: (self.cost(k), k))
         self.total = sum(self.cost(k) for k in self.keys)
         self.write("targets.csv", self.targets, self.header)
