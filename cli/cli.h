@@ -203,6 +203,7 @@ int cmd_ssgd(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 /* The plots of pm_report_plots as DIR/NAME.svg files, each written
  * atomically and never over one of inputs[0..ninputs) (pm_output_check); DIR is
  * made if missing (cmd_report.c). */
@@ -215,6 +216,7 @@ extern const char lif_usage[], ssgd_usage[];
 extern const char report_usage[];
 extern const char batch_usage[];
 extern const char inspect_usage[];
+extern const char plan_usage[];
 extern const char fit_usage[], predict_usage[], eval_usage[], help_usage[], sweep_usage[];
 
 #endif

@@ -21,6 +21,8 @@ const struct command pm_commands[] = {
 	  select_usage },
 	{ "discover", cmd_discover, "find the model's terms: a search over performance-model terms",
 	  discover_usage },
+	{ "plan", cmd_plan, "which runs to measure next: the most accuracy at the targets per cost",
+	  plan_usage },
 	{ "eval", cmd_eval, "accuracy of a fitted model on measurements", eval_usage },
 	{ "sweep", cmd_sweep, "choose lambda: regularised fits measured on held-out rows",
 	  sweep_usage },

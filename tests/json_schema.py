@@ -199,6 +199,15 @@ def main():
     run(v, "advise", ["advise", "-m", "gemm.json", "job.json", "--vary", "threads=1..8:x2",
                       "--vary", "n=10000000", "--slurm", "--json", "--max-extrapolation", "none"])
     covered.add("advise")
+    # plan (issue 37): the larger sizes as candidates and targets of gemm
+    with open("plan_cand.csv", "w") as f:
+        f.write("n,threads\n1792,1\n1792,2\n2048,1\n2048,2\n")
+    with open("plan_targets.csv", "w") as f:
+        f.write("n,threads\n4096,2\n")
+    run(v, "plan", ["plan", gemm, "--spec", os.path.join(models, "gemm.json"), "--form", "multiplicative",
+                    "--candidates", "plan_cand.csv", "--at", "plan_targets.csv", "--count", "2",
+                    "--members", "4", "--threads", "1", "--json"])
+    covered.add("plan")
     run(v, "lif", ["lif", ddp, "--spec", os.path.join(models, "ddp_mlp.json"), "--json"])
     run(v, "lif", ["lif", ddp, "--workers", "t_worker_1", "--json"], want_exit=1)
     covered.add("lif")

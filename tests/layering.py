@@ -1,8 +1,8 @@
 """The architecture as a test (docs/architecture.md).
 
 lib/'s folders depend on each other one way, core <- data <- ingest <- model
-<- results <- spec <- fit <- select <- discover <- options <- analysis <- batch
-<- report, and cli/ sits on top: no file may include a header of, or call a
+<- results <- spec <- fit <- select <- discover <- options <- analysis <- plan
+<- batch <- report, and cli/ sits on top: no file may include a header of, or call a
 function defined in, a folder above its own. And no two files, in lib/ or cli/,
 may call each other, directly or around a circle.
 
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 LAYERS = ["core", "data", "ingest", "model", "results", "spec", "fit", "select", "discover",
-          "options", "analysis", "batch", "report", "cli"]
+          "options", "analysis", "plan", "batch", "report", "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
 

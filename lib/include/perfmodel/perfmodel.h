@@ -26,5 +26,6 @@
 /* Load imbalance and the S-SGD phase model (thesis chapter 3). */
 #include "perfmodel/lif.h"
 #include "perfmodel/pipeline.h"	/* files to results: fit, select, discover, sweep */
+#include "perfmodel/plan.h"	/* which runs to measure next */
 
 #endif

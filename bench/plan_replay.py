@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""Replay of `perfmodel plan` (issue 37, docs/plan.md): on a grid measured in
+full, start from a few of its cheapest configurations, let a strategy choose
+what to "measure" next (looked up in the grid), refit, and report the error of
+the predictions at the targets (the largest configurations, never measurable)
+against the cost spent, for four strategies:
+
+  plan      perfmodel plan picks a batch (--count B, cost: predicted time times
+            the set's resource column), repeatedly (mean over --plan-seeds seeds
+            of its resamples on the real sets; seed 1 on each synthetic draw)
+  random    configurations in a random order (mean over --seeds orders)
+  cheapest  configurations in order of their measured cost
+  all       every configuration of the grid but the targets
+
+Measuring a configuration is one run: its first row in the file (GEMM's grid
+holds up to 11 runs of one); its cost, that run's time x resource
+(node-seconds). Error: MAPE (%) of `perfmodel predict` at the targets' rows
+against their measured times, the model fitted with the set's form to the rows
+measured so far. A strategy's error at cost C is that of its last state whose
+cost is <= C (its start when none is).
+
+Sets: synth (a known law on an 8 x 8 grid, 5 % noise; the mean over --draws
+draws of the noise, seeds 1, 2, ...; synthK: draw K alone), gemm, ddp, lenet5
+(data/; data/README.md). Needs python3 and numpy only.
+
+usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,gemm,ddp,lenet5]
+                      [--seeds 5] [--draws 8] [--plan-seeds 3] [--members 16]
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+FRACTIONS = (0.05, 0.1, 0.2, 1 / 3, 0.5)
+
+
+def synth_rows(seed):
+    """t = 2e-6 n^2 nodes^-0.85 + 0.02, n in 16..2048, nodes in 1..128 (x2),
+    each time times exp(0.05 N(0, 1)), numpy's PCG64 seeded by seed."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in (16, 32, 64, 128, 256, 512, 1024, 2048):
+        for nodes in (1, 2, 4, 8, 16, 32, 64, 128):
+            t = (2e-6 * n ** 2 * nodes ** -0.85 + 0.02) * np.exp(0.05 * rng.standard_normal())
+            rows.append({"n": str(n), "nodes": str(nodes), "t": "%.9g" % t})
+    return ["n", "nodes", "t"], rows
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        r = csv.DictReader(f)
+        return r.fieldnames, list(r)
+
+
+# name: (rows, inputs, target, resource, fit options, is_target(row), start, batch)
+def sets(root):
+    data = lambda f: read_csv(os.path.join(root, "data", f))
+    spec = lambda f: ["--spec", os.path.join(root, "models", f)]
+    lenet_in = ["kernel_size", "pool_size", "activation", "optimizer", "dataset", "filters",
+                "learning_rate", "padding", "stride", "dropout", "threads", "batch_size"]
+    synth = lambda seed: (lambda: synth_rows(seed), ["n", "nodes"], "t", "nodes",
+                          ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes", "--form", "additive"],
+                          lambda r: r["n"] == "2048", 4, 2)
+    return {
+        **{"synth%d" % d: synth(d) for d in range(1, 101)},
+        "gemm": (lambda: data("gemm_cpu.csv"), ["n", "threads"], "time_s", "threads",
+                 spec("gemm.json") + ["--form", "additive"], lambda r: r["n"] == "1536", 4, 1),
+        "ddp": (lambda: data("ddp_mlp.csv"),
+                ["hidden", "layers", "activation", "input_dim", "world_size", "batch_size"],
+                "time_per_iter_s", "world_size", spec("ddp_mlp.json") + ["--form", "multiplicative"],
+                lambda r: r["hidden"] == "1024", 16, 8),
+        "lenet5": (lambda: data("lenet5_cpu.csv"), lenet_in, "time_per_iter_s", "threads",
+                   spec("lenet5.json") + ["--form", "multiplicative"],
+                   lambda r: int(r["filters"]) * int(r["batch_size"]) >= 64 * 64, 40, 16),
+    }
+
+
+class Replay:
+    def __init__(self, pm, work, name, cfg, members):
+        load, self.inputs, self.target, self.resource, self.fit, is_target, self.start, self.batch = cfg
+        self.header, rows = load()
+        self.pm, self.work, self.name, self.members = pm, work, name, members
+        key = lambda r: tuple(r[i] for i in self.inputs)
+        self.targets = [r for r in rows if is_target(r)]
+        # measuring a configuration is one run: its first row in the file
+        # (plan costs a candidate as one run; GEMM's grid has up to 11)
+        self.configs = {}
+        for r in rows:
+            if not is_target(r):
+                self.configs.setdefault(key(r), [r])
+        self.keys = sorted(self.configs, key=lambda k: (self.cost(k), k))
+        self.total = sum(self.cost(k) for k in self.keys)
+        self.write("targets.csv", self.targets, self.header)
+
+    def cost(self, k):
+        return sum(float(r[self.target]) * float(r[self.resource]) for r in self.configs[k])
+
+    def path(self, f):
+        return os.path.join(self.work, self.name + "_" + f)
+
+    def write(self, f, rows, fields):
+        with open(self.path(f), "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+
+    def run(self, *args):
+        p = subprocess.run([self.pm, *args], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def error(self, measured):
+        """MAPE (%) at the targets of a fit to the configurations measured."""
+        self.write("data.csv", [r for k in measured for r in self.configs[k]], self.header)
+        rc, _, err = self.run("fit", self.path("data.csv"), *self.fit, "--no-intervals", "--threads", "1",
+                              "-q", "-o", self.path("model.json"))
+        if rc:
+            return float("nan")
+        rc, out, err = self.run("predict", "-m", self.path("model.json"), self.path("targets.csv"))
+        if rc:
+            return float("nan")
+        pred = [float(r["predicted"]) for r in csv.DictReader(out.splitlines())]
+        meas = [float(r[self.target]) for r in self.targets]
+        return 100 * float(np.mean([abs(p - t) / t for p, t in zip(pred, meas)]))
+
+    def curve_at(self, states):
+        """states: (cost, error) in order of cost -> the error at each fraction."""
+        out = []
+        for f in FRACTIONS:
+            fit = [e for c, e in states if c <= f * self.total + 1e-12]
+            out.append(fit[-1] if fit else states[0][1])
+        return out
+
+    def prefix_states(self, order, start):
+        """Errors at each fraction for configurations taken in this order: the
+        longest prefix whose cost is within the fraction's budget."""
+        states, spent, taken = [(sum(self.cost(k) for k in start), self.error(start))], 0.0, list(start)
+        spent = states[0][0]
+        rest = [k for k in order if k not in set(start)]
+        i = 0
+        for f in FRACTIONS:
+            while i < len(rest) and spent + self.cost(rest[i]) <= f * self.total:
+                spent += self.cost(rest[i])
+                taken.append(rest[i])
+                i += 1
+            states.append((spent, self.error(taken)))
+        return self.curve_at(states)
+
+    def plan_states(self, seed):
+        measured = list(self.keys[: self.start])
+        spent = sum(self.cost(k) for k in measured)
+        states = [(spent, self.error(measured))]
+        while spent < FRACTIONS[-1] * self.total:
+            cand = [k for k in self.keys if k not in set(measured)]
+            if not cand:
+                break
+            self.write("measured.csv", [r for k in measured for r in self.configs[k]], self.header)
+            self.write("cand.csv", [dict(zip(self.inputs, k)) for k in cand], self.inputs)
+            rc, out, err = self.run("plan", self.path("measured.csv"), *self.fit,
+                                    "--candidates", self.path("cand.csv"), "--at", self.path("targets.csv"),
+                                    "--count", str(self.batch), "--cost-scale", self.resource,
+                                    "--members", str(self.members), "--seed", str(seed), "--threads", "1",
+                                    "-o", self.path("next.csv"), "-q")
+            if rc:
+                sys.exit("plan_replay: %s: perfmodel plan failed: %s" % (self.name, err.strip()))
+            nxt = [tuple(r[i] for i in self.inputs) for r in csv.DictReader(open(self.path("next.csv")))]
+            for k in nxt:
+                measured.append(k)
+                spent += self.cost(k)
+            states.append((spent, self.error(measured)))
+        return self.curve_at(states)
+
+
+def fmt(v):
+    return "   n/a" if v != v else " >1000" if v > 1000 else "%6.1f" % v
+
+
+def curves(pm, work, name, cfg, seeds, plan_seeds, members):
+    """(replay, plan, random, cheapest, all) of one set."""
+    r = Replay(pm, work, name, cfg, members)
+    plan = list(np.mean([r.plan_states(seed) for seed in range(1, plan_seeds + 1)], axis=0))
+    start = r.keys[: r.start]
+    rand = []
+    for seed in range(seeds):
+        order = list(r.keys)
+        np.random.default_rng(seed).shuffle(order)
+        rand.append(r.prefix_states(order, start))
+    return r, plan, list(np.mean(rand, axis=0)), r.prefix_states(r.keys, start), r.error(r.keys)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pm")
+    ap.add_argument("root")
+    ap.add_argument("--sets", default="synth,gemm,ddp,lenet5")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--draws", type=int, default=8)
+    ap.add_argument("--plan-seeds", type=int, default=3)
+    ap.add_argument("--members", type=int, default=16)
+    a = ap.parse_args()
+    all_sets = sets(a.root)
+    work = tempfile.mkdtemp(prefix="plan_replay_")
+    print("error at the targets, MAPE %, against the cost spent as a fraction of the whole grid's")
+    print("(plan: mean of %d seeds of its resamples on the real sets, 1 on each synthetic draw;"
+          % a.plan_seeds)
+    print(" random: mean of %d orders; all: every configuration, cost 1)\n" % a.seeds)
+    for name in a.sets.split(","):
+        draws = [name + str(d) for d in range(1, a.draws + 1)] if name == "synth" else [name]
+        runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds,
+                       1 if len(draws) > 1 else a.plan_seeds, a.members) for d in draws]
+        r = runs[0][0]
+        plan, rand, cheap = (list(np.mean([x[i] for x in runs], axis=0)) for i in (1, 2, 3))
+        whole = float(np.mean([x[4] for x in runs]))
+        print("%s: %d configurations (%d targets' rows held out), start: the %d cheapest, "
+              "plan's batch %d, whole grid's cost %.4g%s" % (
+                  name, len(r.keys), len(r.targets), r.start, r.batch, r.total,
+                  "; mean of %d noise draws" % len(runs) if len(runs) > 1 else ""))
+        print("  %-9s" % "cost" + "".join("%8s" % ("%.3g" % f) for f in FRACTIONS) + "%8s" % "1")
+        print("  %-9s" % "plan" + "".join("  " + fmt(v) for v in plan))
+        print("  %-9s" % "random" + "".join("  " + fmt(v) for v in rand))
+        print("  %-9s" % "cheapest" + "".join("  " + fmt(v) for v in cheap))
+        print("  %-9s" % "all" + "".join("        " for _ in FRACTIONS) + "  " + fmt(whole))
+        print(flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+/* The ensemble: refits on bootstrap resamples of the measured
+ * configurations, and their log predictions at the candidates and targets
+ * (plan_impl.h, docs/plan.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/pcg32.h"
+#include "plan/plan_impl.h"
+
+/* Resample b's rows: in each stratum as many groups as it has, drawn with
+ * replacement from member b's own stream, each with all its rows. */
+static size_t resample(const pm_plan_groups *g, pm_pcg32 *rng, size_t *rows)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < g->nstrata; k++) {
+		size_t lo = g->sstart[k], ng = g->sstart[k + 1] - lo;
+
+		for (size_t j = 0; j < ng; j++) {
+			size_t grp = g->sgroups[lo + pm__pcg32_below(rng, (uint32_t)ng)];
+
+			for (size_t i = g->start[grp]; i < g->start[grp + 1]; i++)
+				rows[n++] = g->rows[i];
+		}
+	}
+	return n;
+}
+
+/* Member m's log predictions of d's rows into l[0..nrows): 0, or -1 when
+ * it cannot predict one (a level its resample lacked) or predicts no time
+ * > 0 there. */
+static int log_predict(const pm_model *m, const pm_dataset *d, double *l)
+{
+	size_t n = pm_dataset_nrows(d);
+
+	if (pm_model_predict_dataset(m, d, l, NULL))
+		return -1;
+	for (size_t r = 0; r < n; r++) {
+		if (!(l[r] > 0) || !isfinite(l[r]))
+			return -1;
+		l[r] = log(l[r]);
+	}
+	return 0;
+}
+
+/* One member: resample, refit, predict every point into l[npoints]. 1 when
+ * it is kept, 0 when left out, or the status of an error that ends the
+ * plan (PM_ENOMEM) as a negative number. */
+static int member(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
+		  const pm_fit_options *mo, const pm_dataset *cand, const pm_dataset *targets,
+		  uint64_t seed, unsigned b, size_t *rows, double *l)
+{
+	pm_pcg32 rng;
+	pm_dataset *sub = NULL;
+	pm_model *fit = NULL;
+	pm_error e;
+	pm_status st;
+	int kept = 0;
+
+	/* member b's own stream: the resamples are the same for any thread count */
+	pm__pcg32_seed(&rng, seed, b);
+	st = pm_dataset_subset(d, rows, resample(g, &rng, rows), &sub, &e);
+	if (!st)
+		st = pm_fit(sub, s, mo, &fit, &e);
+	if (st == PM_ENOMEM)
+		return -(int)PM_ENOMEM;
+	if (!st && !pm_model_fit_info(fit)->interrupted)
+		kept = !log_predict(fit, cand, l) &&
+		       !log_predict(fit, targets, l + pm_dataset_nrows(cand));
+	pm_model_free(fit);
+	pm_dataset_free(sub);
+	return kept;
+}
+
+/* Each point's members centred and scaled: a a^T the covariance. */
+static void centre(pm_plan_ensemble *e, const double *l)
+{
+	unsigned nb = e->nmembers;
+
+	for (size_t j = 0; j < e->npoints; j++) {
+		double mean = 0;
+
+		for (unsigned b = 0; b < nb; b++)
+			mean += l[(size_t)b * e->npoints + j];
+		mean /= nb;
+		for (unsigned b = 0; b < nb; b++)
+			e->a[j * nb + b] = (l[(size_t)b * e->npoints + j] - mean) / sqrt(nb - 1.0);
+	}
+}
+
+pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
+			    const pm_fit_options *o, const pm_model *fit,
+			    const pm_dataset *cand, const pm_dataset *targets,
+			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
+{
+	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows, most = 0;
+	/* l[b * np + j]: kept member b's log prediction at point j */
+	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
+	pm_fit_options mo = *o;
+	pm_status st = PM_OK;
+	unsigned kept = 0;
+
+	memset(e, 0, sizeof(*e));
+	/* groups differ in size: a resample of them can hold more rows than d */
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (g->start[k + 1] - g->start[k] > most)
+			most = g->start[k + 1] - g->start[k];
+	rows = malloc((g->ngroups * most + 1) * sizeof(*rows));
+	if (!rows || !l) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* each refit starts from the fit: a few generations, not a search */
+	mo.warm_start = fit;
+	mo.intervals = 0;
+	mo.test_fraction = 0;
+	mo.test = NULL;
+	mo.validate.scheme = PM_SCHEME_NONE;
+	mo.progress = NULL;
+	for (unsigned b = 0; b < po->members; b++) {
+		int r;
+
+		if (o->stop && *o->stop) {
+			st = pm__fail(err, PM_EFIT, "interrupted during the refits on resampled "
+				      "rows: nothing was planned");
+			goto out;
+		}
+		mo.seed = o->seed + b;
+		r = member(d, g, s, &mo, cand, targets, po->seed, b, rows, l + (size_t)kept * np);
+		if (r < 0) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			goto out;
+		}
+		kept += (unsigned)r;
+	}
+	if (kept < 2) {
+		st = pm__fail(err, PM_EFIT, "only %u of %u refits on resampled rows succeeded: too "
+			      "few to measure how uncertain the predictions are (measure more "
+			      "configurations, or raise --members)", kept, po->members);
+		goto out;
+	}
+	e->npoints = np;
+	e->nmembers = kept;
+	e->a = malloc((np * kept + 1) * sizeof(*e->a));
+	if (!e->a) {
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+		goto out;
+	}
+	centre(e, l);
+out:
+	free(rows);
+	free(l);
+	return st;
+}
+
+void pm__plan_ensemble_free(pm_plan_ensemble *e)
+{
+	free(e->a);
+	memset(e, 0, sizeof(*e));
+}

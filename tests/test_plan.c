@@ -1,0 +1,484 @@
+/* perfmodel plan's library (pm_plan_file): on a known law measured at small
+ * sizes only, the picks are the large candidates the targets' uncertainty
+ * hangs on; the same bits for any thread count; every refusal by name. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "leak_check.h"
+#include "perfmodel/perfmodel.h"
+
+PM_LEAK_CHECKED_SUITE(plan);
+
+/* text as a file of its own; the caller unlinks and frees the path */
+static char *temp_csv(const char *text)
+{
+	char *path = strdup("/tmp/pm_plan_XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f;
+
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* t = 0.1 + 2e-3 n^1.5, measured twice at each small n with +-1 to 2 %
+ * noise (a fixed pattern: the test repeats), on devices a and b alike */
+static char *measured(void)
+{
+	static const double ns[] = { 2, 4, 6, 8, 12, 16 };
+	char text[4096];
+	size_t len = (size_t)snprintf(text, sizeof(text), "n,dev,t\n");
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (int rep = 0; rep < 2; rep++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%g,%s,%.9g\n", ns[i],
+						rep ? "a" : "b",
+						(0.1 + 2e-3 * pow(ns[i], 1.5)) *
+							(1 + 0.02 * (rep ? 1 : -1) * (i % 2 ? 1 : 0.5)));
+	return temp_csv(text);
+}
+
+struct files {
+	char *data, *cand, *targets;
+};
+
+static struct files files_of(const char *cand, const char *targets)
+{
+	return (struct files){ measured(), temp_csv(cand), temp_csv(targets) };
+}
+
+static void files_free(struct files *f)
+{
+	unlink(f->data);
+	unlink(f->cand);
+	unlink(f->targets);
+	free(f->data);
+	free(f->cand);
+	free(f->targets);
+}
+
+/* small candidates, not measured, and large ones, each of cost 1 */
+static const char equal_cost[] = "n,dev,cost,nodes\n3,a,1,4\n5,a,1,4\n7,a,1,4\n10,a,1,4\n"
+				 "14,a,1,4\n64,a,1,4\n128,a,1,4\n256,a,1,4\n512,a,1,4\n";
+static const char far[] = "n,dev\n1024,a\n2048,a\n";
+
+/* The plan of f, fitted as t = a n^p + b_dev + C. */
+static pm_status plan_with(const struct files *f, unsigned threads, pm_plan_options po,
+			   pm_plan **out, pm_error *err)
+{
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f->data };
+	pm_status st;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "n", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_CATEGORICAL, "dev", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = threads;
+	st = pm_plan_file(&src, s, &o, NULL, 0, NULL, f->cand, f->targets, &po, out, err);
+	pm_spec_free(s);
+	return st;
+}
+
+static pm_plan_options by_column(void)
+{
+	pm_plan_options po = pm_plan_options_default();
+
+	po.cost_column = "cost";
+	return po;
+}
+
+static double cand_n(const pm_plan *p, size_t k)
+{
+	size_t col;
+
+	cr_assert_eq(pm_dataset_col_index(p->candidates, "n", &col, NULL), PM_OK);
+	return atof(pm_dataset_cell(p->candidates, p->picks[k].row, col));
+}
+
+/* The targets lie far beyond the data: the large candidates tell the
+ * power, the small ones repeat what is known. At equal cost every pick of
+ * three is a large one, each gains, and the targets' spread shrinks. */
+Test(plan, picks_large_before_small)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	po.count = 3;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->npicks, 3);
+	for (size_t k = 0; k < 3; k++) {
+		cr_expect_geq(cand_n(p, k), 64, "pick %zu is n = %g", k + 1, cand_n(p, k));
+		cr_expect(p->picks[k].gain > 0 && p->picks[k].gain < 1, "gain %g",
+			  p->picks[k].gain);
+		cr_expect_eq(p->picks[k].cost, 1);
+	}
+	cr_expect_lt(p->spread_after, p->spread_before);
+	cr_expect_eq(p->members, 16);
+	cr_expect_eq(p->total_cost, 3);
+	cr_expect_eq(p->ndropped, 0);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* The default cost is the predicted time (times --cost-scale's column),
+ * which makes the small candidates cheap: the plan weighs gain by cost. */
+Test(plan, cost_is_predicted_time_by_default)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_plan *p = NULL, *q = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = pm_plan_options_default();
+
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	po.cost_scale = "nodes";
+	cr_assert_eq(plan_with(&f, 1, po, &q, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->npicks, 5);
+	cr_assert_eq(q->npicks, 5);
+	for (size_t k = 0; k < 5; k++) {
+		cr_expect_eq(p->picks[k].cost, p->picks[k].predicted);
+		/* every candidate's cost scaled alike: the same order */
+		cr_expect_eq(q->picks[k].row, p->picks[k].row);
+		cr_expect_float_eq(q->picks[k].cost, 4 * p->picks[k].predicted, 1e-12);
+	}
+	pm_plan_free(p);
+	pm_plan_free(q);
+	files_free(&f);
+}
+
+/* A budget alone buys as many as it covers, and no more. */
+Test(plan, budget_limits_the_picks)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	po.count = 0;
+	po.budget = 2.5;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 2);
+	cr_expect_eq(p->total_cost, 2);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* The same seed: the same bits with 1 and 2 threads; another seed draws
+ * other resamples. */
+Test(plan, deterministic_for_any_thread_count)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_plan *p = NULL, *q = NULL, *r = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(plan_with(&f, 2, po, &q, &err), PM_OK, "%s", err.msg);
+	po.seed = 7;
+	cr_assert_eq(plan_with(&f, 1, po, &r, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->npicks, q->npicks);
+	cr_expect_eq(memcmp(p->picks, q->picks, p->npicks * sizeof(*p->picks)), 0);
+	cr_expect_eq(memcmp(&p->spread_before, &q->spread_before, sizeof(double)), 0);
+	cr_expect_eq(memcmp(&p->spread_after, &q->spread_after, sizeof(double)), 0);
+	cr_expect_neq(p->spread_before, r->spread_before);
+	pm_plan_free(p);
+	pm_plan_free(q);
+	pm_plan_free(r);
+	files_free(&f);
+}
+
+/* A candidate measured already is left out, with the data line it repeats;
+ * the others are planned. */
+Test(plan, measured_candidate_dropped)
+{
+	struct files f = files_of("n,dev,cost\n4,a,1\n64,a,1\n", far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(plan_with(&f, 1, by_column(), &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->ndropped, 1);
+	cr_expect_eq(p->dropped[0], 0);
+	cr_expect_eq(p->dropped_match[0], 5);	/* n = 4 on device a: data line 5 */
+	cr_assert_eq(p->npicks, 1);
+	cr_expect_eq(p->picks[0].row, 1);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* Each refusal, by its status and what it names. */
+static void refused(const char *cand, const char *targets, pm_plan_options po, pm_status want,
+		    const char *says, unsigned line)
+{
+	struct files f = files_of(cand, targets);
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+
+	cr_expect_eq(plan_with(&f, 1, po, &p, &err), want, "status %d: %s", err.code, err.msg);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, says), "'%s' does not say '%s'", err.msg, says);
+	if (line)
+		cr_expect_eq(err.line, line, "%s at line %u", err.msg, err.line);
+	files_free(&f);
+}
+
+Test(plan, candidates_without_an_input)
+{
+	refused("dev,cost\na,1\n", far, by_column(), PM_ESCHEMA, "no column 'n'", 0);
+}
+
+Test(plan, targets_without_an_input)
+{
+	refused(equal_cost, "n\n1024\n", by_column(), PM_ESCHEMA, "no column 'dev'", 0);
+}
+
+Test(plan, unknown_level_in_candidates)
+{
+	refused("n,dev,cost\n64,a,1\n128,gpu,1\n", far, by_column(), PM_EDOMAIN,
+		"unknown level 'gpu'", 3);
+}
+
+Test(plan, unknown_level_in_targets)
+{
+	refused(equal_cost, "n,dev\n1024,a\n2048,tpu\n", by_column(), PM_EDOMAIN,
+		"unknown level 'tpu'", 3);
+}
+
+Test(plan, target_measured_already)
+{
+	refused(equal_cost, "n,dev\n1024,a\n8,b\n", by_column(), PM_EINVAL,
+		"target 2 is a configuration already measured", 3);
+	/* and which data row it is */
+	refused(equal_cost, "n,dev\n8,b\n", by_column(), PM_EINVAL, "line 8)", 2);
+}
+
+Test(plan, every_candidate_measured)
+{
+	refused("n,dev,cost\n4,a,1\n2,b,1\n", far, by_column(), PM_EINVAL,
+		"has been measured already", 0);
+}
+
+Test(plan, no_budget_left)
+{
+	pm_plan_options po = by_column();
+
+	po.budget = 0.5;
+	refused(equal_cost, far, po, PM_EINVAL, "no budget left", 0);
+}
+
+Test(plan, both_cost_options)
+{
+	pm_plan_options po = by_column();
+
+	po.cost_scale = "nodes";
+	refused(equal_cost, far, po, PM_EINVAL, "give one of --cost-column and --cost-scale", 0);
+}
+
+Test(plan, negative_or_nonfinite_cost)
+{
+	refused("n,dev,cost\n64,a,1\n128,a,-2\n", far, by_column(), PM_EDOMAIN,
+		"candidate 2 costs -2", 3);
+	refused("n,dev,cost\n64,a,1\n128,a,0\n", far, by_column(), PM_EDOMAIN, "costs 0", 3);
+	refused("n,dev,cost\n64,a,1\n128,a,inf\n", far, by_column(), PM_ESCHEMA, "cost", 3);
+}
+
+Test(plan, cost_column_absent)
+{
+	pm_plan_options po = pm_plan_options_default();
+
+	po.cost_column = "price";
+	refused(equal_cost, far, po, PM_ESCHEMA, "no column 'price'", 0);
+}
+
+Test(plan, empty_files)
+{
+	refused("", far, by_column(), PM_EPARSE, "", 0);
+	refused("n,dev,cost\n", far, by_column(), PM_EPARSE, "", 0);
+	refused(equal_cost, "n,dev\n", by_column(), PM_EPARSE, "", 0);
+}
+
+Test(plan, neither_count_nor_budget)
+{
+	pm_plan_options po = by_column();
+
+	po.count = 0;
+	refused(equal_cost, far, po, PM_EINVAL, "no count and no budget", 0);
+	po = by_column();
+	po.members = 1;
+	refused(equal_cost, far, po, PM_EINVAL, "members 1", 0);
+}
+
+/* The CSV: the candidates' columns but cost, then cost and gain, in pick
+ * order; numbers that read back exactly. */
+Test(plan, csv_and_json)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+	char *csv = NULL, *json = NULL, line[256], want[256];
+
+	po.count = 2;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_plan_to_csv(p, &csv, &err), PM_OK);
+	cr_assert_eq(pm_plan_to_json(p, &json, &err), PM_OK);
+	cr_expect_eq(strncmp(csv, "n,dev,nodes,cost,gain\n", 22), 0, "%s", csv);
+	snprintf(want, sizeof(want), "%s,a,4,1,", pm_dataset_cell(p->candidates, p->picks[0].row, 0));
+	memcpy(line, csv + 22, strlen(want));
+	line[strlen(want)] = '\0';
+	cr_expect_str_eq(line, want);
+	cr_expect(strstr(json, "\"picks\""));
+	cr_expect(strstr(json, "\"spread_before\""));
+	free(csv);
+	cr_expect_eq(pm_plan_to_csv(NULL, &csv, &err), PM_EINVAL);
+	cr_expect_null(csv);
+	free(json);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* Configurations measured unequally often: a resample of groups can hold
+ * more rows than the data (a buffer sized by the rows overflowed once). */
+Test(plan, groups_of_unequal_size)
+{
+	char text[2048];
+	size_t len = (size_t)snprintf(text, sizeof(text), "n,dev,t\n");
+	struct files f;
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	for (int rep = 0; rep < 12; rep++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "16,a,%.9g\n",
+					(0.1 + 2e-3 * 64) * (1 + 0.01 * (rep % 3 - 1)));
+	for (int n = 2; n <= 8; n *= 2)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d,a,%.9g\n%d,b,%.9g\n", n,
+					0.1 + 2e-3 * pow(n, 1.5), n, 0.1 + 2e-3 * pow(n, 1.5));
+	f = files_of(equal_cost, far);
+	unlink(f.data);
+	free(f.data);
+	f.data = temp_csv(text);
+	po.members = 64;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 5);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* A run counts as the fit's loss weighs it: under an absolute loss (mae,
+ * the default) a run's noise is the plan's times the median measured time
+ * over its predicted time; under a relative one (log) it is the plan's. */
+Test(plan, noise_weighed_by_the_loss)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f.data };
+	pm_plan *p = NULL, *q = NULL;
+	pm_error err = { 0 };
+	/* the data's 12 times: the median is the upper middle one, the 7th
+	 * smallest, n = 8 on device b, 2 % low: (0.1 + 2e-3 * 8^1.5) * 0.98 */
+	double median = (0.1 + 2e-3 * pow(8, 1.5)) * 0.98;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "n", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_CATEGORICAL, "dev", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	cr_assert_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1,
+						      .cost_column = "cost" }, &p, &err),
+		     PM_OK, "%s", err.msg);
+	o.loss = PM_LOSS_LOG;
+	cr_assert_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1,
+						      .cost_column = "cost" }, &q, &err),
+		     PM_OK, "%s", err.msg);
+	for (size_t k = 0; k < p->npicks; k++)
+		cr_expect_float_eq(p->picks[k].noise,
+				   fmax(p->noise * median / p->picks[k].predicted, 1e-3), 1e-9,
+				   "pick %zu: noise %g, plan's %g, predicted %g", k + 1,
+				   p->picks[k].noise, p->noise, p->picks[k].predicted);
+	for (size_t k = 0; k < q->npicks; k++)
+		cr_expect_eq(q->picks[k].noise, q->noise);
+	pm_plan_free(p);
+	pm_plan_free(q);
+	pm_spec_free(s);
+	files_free(&f);
+}
+
+/* A speedup model predicts no time to cost a run by: it needs a cost
+ * column, and plans with one. */
+Test(plan, target_kind_needs_a_cost_column)
+{
+	char *data = temp_csv("nodes,speedup\n1,1\n2,1.8\n4,3.1\n8,4.9\n");
+	char *cand = temp_csv("nodes,cost\n16,16\n32,32\n");
+	char *targets = temp_csv("nodes\n64\n");
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = data };
+	pm_plan_options po = pm_plan_options_default();
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "speedup", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_EXTRINSIC, "nodes", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target_kind(s, PM_TARGET_SPEEDUP, NULL, NULL, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, cand, targets, &po, &p, &err),
+		     PM_EINVAL);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "predicts a speedup, not a time"), "%s", err.msg);
+	po.cost_column = "cost";
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, cand, targets, &po, &p, &err),
+		     PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 2);
+	pm_plan_free(p);
+	pm_spec_free(s);
+	unlink(data);
+	unlink(cand);
+	unlink(targets);
+	free(data);
+	free(cand);
+	free(targets);
+}
+
+/* A stop request before the call: the fit stops at once, nothing is
+ * planned. */
+Test(plan, interrupted)
+{
+	struct files f = files_of(equal_cost, far);
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f.data };
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+	volatile sig_atomic_t stop = 1;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	o.stop = &stop;
+	cr_expect_eq(pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets,
+				  &(pm_plan_options){ .count = 5, .members = 16, .seed = 1 }, &p,
+				  &err),
+		     PM_EFIT);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "interrupted"), "%s", err.msg);
+	pm_spec_free(s);
+	files_free(&f);
+}
