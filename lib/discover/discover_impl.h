@@ -98,6 +98,13 @@ struct search {
 	unsigned char *mark;		/* nconfigs: a term's support (discover_pool.c) */
 	const pm_folds *folds;
 	size_t *fold_start, *fold_rows;	/* the rows of each fold, CSR; nfolds: kept */
+	/* each fold's runs of one configuration as one group (their columns
+	 * are the same): a row of it, their weights' sum and their weighted
+	 * targets' sum; the groups of fold f are grp_start[f] .. [f + 1]. The
+	 * Grams sum over groups, not rows: 4 runs a configuration, a quarter
+	 * of the work */
+	size_t *grp_row, *grp_start, *grp_of;	/* grp_of: scratch, nconfigs */
+	double *grp_w, *grp_wy;
 	/* scratch of the thread evaluating (discover.c gives each its own):
 	 * the multipliers, MAX_FACTOR_CATS * MAX_STRATA; the Grams and vectors
 	 * of every row and of a fold's training rows, per level combination */

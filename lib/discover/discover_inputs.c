@@ -100,7 +100,13 @@ pm_status pm__disc_target_and_folds(struct search *s, const pm_spec *rs, pm_erro
 	s->w = malloc(s->n * sizeof(*s->w) + 1);
 	s->fold_start = calloc(nf + 1, sizeof(*s->fold_start));
 	s->fold_rows = malloc(s->n * sizeof(*s->fold_rows) + 1);
-	if (!s->y || !s->w || !s->fold_start || !s->fold_rows)
+	s->grp_row = malloc(s->n * sizeof(*s->grp_row) + 1);
+	s->grp_start = calloc(nf + 1, sizeof(*s->grp_start));
+	s->grp_of = malloc(s->nconfigs * sizeof(*s->grp_of) + 1);
+	s->grp_w = malloc(s->n * sizeof(*s->grp_w) + 1);
+	s->grp_wy = malloc(s->n * sizeof(*s->grp_wy) + 1);
+	if (!s->y || !s->w || !s->fold_start || !s->fold_rows || !s->grp_row || !s->grp_start ||
+	    !s->grp_of || !s->grp_w || !s->grp_wy)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	/* a speedup, efficiency or throughput is searched on its time scale
 	 * (1/S, 1/(n E), per/X), as pm_fit fits it */
@@ -143,6 +149,11 @@ void pm__disc_search_free(struct search *s)
 	free(s->w);
 	free(s->fold_start);
 	free(s->fold_rows);
+	free(s->grp_row);
+	free(s->grp_start);
+	free(s->grp_of);
+	free(s->grp_w);
+	free(s->grp_wy);
 	free(s->seen);
 	free(s->tried);
 	free(s->config);

@@ -164,26 +164,29 @@ static double fitted(const struct search *s, const struct hyp *h, const double *
 	return v + sk[s->strat[r]] * sum;
 }
 
-/* G += sign * w phi phi', b += sign * w y phi over the rows listed, phi the
- * unscaled columns, into the p x p block and p-vector of the row's level
- * combination (s->strat): the upper triangle of each block only (the
- * inner loop of a search; symmetric() completes it). */
-static void accumulate(const struct search *s, const struct hyp *h, const size_t *rows,
-		       size_t nrows, double sign, double *G0, double *b0)
+/* G += sign * w phi phi', b += sign * w y phi over fold f's groups (f >
+ * nfolds: every group), phi the unscaled columns, w and w y the group's
+ * sums, into the p x p block and p-vector of the group's level combination
+ * (s->strat): the upper triangle of each block only (the inner loop of a
+ * search; symmetric() completes it). */
+static void accumulate(const struct search *s, const struct hyp *h, size_t f, double sign,
+		       double *G0, double *b0)
 {
 	double phi[PM_NNLS_MAX];
-	size_t p = pm__disc_ncoef(s, h), on[PM_NNLS_MAX], nz;
+	size_t p = pm__disc_ncoef(s, h), on[PM_NNLS_MAX], nz, nf = s->folds->nfolds;
+	size_t g0 = s->grp_start[f > nf ? 0 : f], g1 = s->grp_start[f > nf ? nf + 1 : f + 1];
 
-	for (size_t i = 0; i < nrows; i++) {
-		size_t r = rows[i], blk = s->strat[r];
-		double w = sign * s->w[r], *G = G0 + blk * p * p, *b = b0 + blk * p;
+	for (size_t g = g0; g < g1; g++) {
+		size_t r = s->grp_row[g], blk = s->strat[r];
+		double w = sign * s->grp_w[g], wy = sign * s->grp_wy[g];
+		double *G = G0 + blk * p * p, *b = b0 + blk * p;
 
 		for (unsigned k = 0; k < h->nt; k++)
 			phi[k] = s->pool[h->t[k]].col[r];
 		for (size_t k = h->nt; k < p; k++)
 			phi[k] = 0.0;
 		phi[h->offsets < 0 ? h->nt : h->nt + pm__disc_level(s, (size_t)h->offsets, r)] = 1.0;
-		/* the row's nonzero columns only: a term of one level, an
+		/* the group's nonzero columns only: a term of one level, an
 		 * indicator or an offset is 0 on most rows */
 		nz = 0;
 		for (size_t k = 0; k < p; k++)
@@ -192,7 +195,7 @@ static void accumulate(const struct search *s, const struct hyp *h, const size_t
 		for (size_t i = 0; i < nz; i++) {
 			size_t k = on[i];
 
-			b[k] += w * s->y[r] * phi[k];
+			b[k] += wy * phi[k];
 			for (size_t j = i; j < nz; j++)
 				G[k * p + on[j]] += w * phi[k] * phi[on[j]];
 		}
@@ -369,8 +372,7 @@ static void solve_blocks(struct search *s, const struct hyp *h, const double *A,
 static void solve(struct search *s, const struct hyp *h, unsigned skip, const double *G,
 		  const double *b, double *c)
 {
-	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h), nr;
-	const size_t *rows = fold_rows(s, skip, &nr);
+	size_t blocks = pm__disc_strata(s, h->mask), p = pm__disc_ncoef(s, h);
 
 	if (skip < s->folds->nfolds && s->folded) {	/* every row's less the fold's */
 		const double *F = s->fold + skip * blocks * p * (p + 1), *f = F + blocks * p * p;
@@ -383,7 +385,7 @@ static void solve(struct search *s, const struct hyp *h, unsigned skip, const do
 		memcpy(s->gram, G, blocks * p * p * sizeof(*G));
 		memcpy(s->vec, b, blocks * p * sizeof(*b));
 		if (skip < s->folds->nfolds)
-			accumulate(s, h, rows, nr, -1.0, s->gram, s->vec);
+			accumulate(s, h, skip, -1.0, s->gram, s->vec);
 	}
 	if (skip < s->folds->nfolds)
 		symmetric(s->gram, blocks, p);
@@ -405,15 +407,13 @@ static void solve_all(struct search *s, const struct hyp *h, double *c)
 	memset(s->vec_all, 0, blocks * p * sizeof(*s->vec_all));
 	s->folded = nf * one <= FOLD_SCRATCH;
 	if (!s->folded) {
-		accumulate(s, h, s->fold_rows, s->n, 1.0, s->gram_all, s->vec_all);
+		accumulate(s, h, SIZE_MAX, 1.0, s->gram_all, s->vec_all);
 	} else {
 		memset(s->fold, 0, nf * one * sizeof(*s->fold));
 		for (unsigned f = 0; f < nf; f++) {
 			double *F = s->fold + f * one, *v = F + blocks * p * p;
-			size_t nr;
-			const size_t *rows = fold_rows(s, f, &nr);
 
-			accumulate(s, h, rows, nr, 1.0, F, v);
+			accumulate(s, h, f, 1.0, F, v);
 			for (size_t i = 0; i < blocks * p * p; i++)
 				s->gram_all[i] += F[i];
 			for (size_t i = 0; i < blocks * p; i++)
@@ -503,6 +503,33 @@ unsigned pm__disc_terms(const struct search *s, const struct hyp *h)
 	return n;
 }
 
+/* Each of the nf folds' rows (the kept ones last) into groups of one
+ * configuration, in the order of their first row. */
+static void group(struct search *s, size_t nf)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < s->nconfigs; c++)
+		s->grp_of[c] = SIZE_MAX;
+	for (size_t f = 0; f < nf; f++) {
+		size_t first = n;
+
+		s->grp_start[f] = n;
+		for (size_t i = s->fold_start[f]; i < s->fold_start[f + 1]; i++) {
+			size_t r = s->fold_rows[i], *g = &s->grp_of[s->config[r]];
+
+			if (*g == SIZE_MAX || *g < first) {	/* new in this fold */
+				*g = n++;
+				s->grp_row[*g] = r;
+				s->grp_w[*g] = s->grp_wy[*g] = 0.0;
+			}
+			s->grp_w[*g] += s->w[r];
+			s->grp_wy[*g] += s->w[r] * s->y[r];
+		}
+	}
+	s->grp_start[nf] = n;
+}
+
 pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err)
 {
 	size_t nf = f->nfolds + 1, *at = malloc((nf + 1) * sizeof(*at));
@@ -520,5 +547,6 @@ pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err)
 	for (size_t r = 0; r < s->n; r++)
 		s->fold_rows[at[f->fold[r] < f->nfolds ? f->fold[r] : f->nfolds]++] = r;
 	free(at);
+	group(s, nf);
 	return PM_OK;
 }
