@@ -11,7 +11,9 @@ The Python face of libperfmodel (docs/python.md): the same fits as the
 Options are the command's long options with ``_`` for ``-``
 (``test_fraction=0.3``; ``lam`` for ``--lambda``). Errors raise
 :class:`Error`, a :class:`ValueError` with the library's message and place
-(an argument of the wrong type: a :class:`TypeError` too).
+(an argument of the wrong type: a :class:`TypeError` too; a cell of a
+DataFrame: its ``row`` label and ``column`` name). A fit's warnings are
+:class:`FitWarning` warnings, as the command's ``perfmodel: warning:`` lines.
 """
 
 import os
@@ -20,14 +22,14 @@ import tempfile
 import numpy as np
 
 from . import _perfmodel
-from ._data import columns as _columns, csv_text as _csv_text, data_path as _data_path, \
-    is_dataframe as _is_dataframe
-from ._errors import error as _error, no_nul as _no_nul, path as _path, \
-    wrong_type as _wrong_type
+from ._data import Written as _Written, data_path as _data_path, \
+    is_dataframe as _is_dataframe, relocate as _relocate
+from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
+    warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
 
-__all__ = ["Error", "Model", "fit", "select", "discover", "inspect", "load", "loads", "cpu_count",
-           "__version__"]
+__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "inspect", "load",
+           "loads", "cpu_count", "__version__"]
 __version__ = _perfmodel.version
 
 _FIT, _SELECT, _DISCOVER = 0, 1, 2
@@ -120,14 +122,15 @@ def _normalise(options):
     return out
 
 
-def _word(name, key, v, tmp):
+def _word(name, key, v, tmp, written):
     """The word of one option (None: a flag not given); what is a path or
-    data becomes a path, data written to tmp."""
+    data becomes a path, data written to tmp (and recorded in written, as
+    data_path's)."""
     if not _TABLE[name][0]:
         return f"--{name}" if _flag(key, v) else None
     if name == "test" or (name == "validate" and not (isinstance(v, str) and _perfmodel._is_scheme(
             _no_nul(f"{key}={v!r}", v)))):
-        text = _data_path(v, key, tmp)
+        text = _data_path(v, key, tmp, written)
     elif name == "warm-start":
         text = "<Model>" if isinstance(v, Model) else _path(key, v)
     elif name in _LISTS:
@@ -139,11 +142,11 @@ def _word(name, key, v, tmp):
     return f"--{name}={text}"
 
 
-def _words(options, tmp):
+def _words(options, tmp, written):
     """The words of the options and the Model to start from (or None)."""
     words = []
     for name, (key, v) in _normalise(options).items():
-        w = _word(name, key, v, tmp)
+        w = _word(name, key, v, tmp, written)
         if w is not None:
             words.append(w)
     warm = options.get("warm_start")
@@ -160,14 +163,22 @@ def _run(mode, data, spec, options):
             raise _error(f"spec: not JSON: {e}") from None
     elif spec is not None:
         spec = _path("spec", spec)
+    written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, warm = _words(options, tmp)
+        words, warm = _words(options, tmp, written)
         if isinstance(spec, str):
             words.append("--spec=" + spec)
-        words += ["--", _data_path(data, "data", tmp)]
-        c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
-    return Model(c, selection=extra if mode == _SELECT else None,
-                 discovery=extra if mode == _DISCOVER else None)
+        words += ["--", _data_path(data, "data", tmp, written)]
+        try:
+            c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
+        except Error as e:
+            _relocate(e, written)
+            raise
+    model = Model(c, selection=extra if mode == _SELECT else None,
+                  discovery=extra if mode == _DISCOVER else None)
+    # fit, select or discover, then the user's line
+    _warn_fit(model.warnings, stacklevel=3)
+    return model
 
 
 def fit(data, spec=None, **options):
@@ -226,10 +237,16 @@ def inspect(data, key=None, **options):
         if not all(names):
             raise _error(f"key={key!r}: expected a column name or a list of them")
         key = names
+    written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words = [w for name, (k, v) in given.items() if (w := _word(name, k, v, tmp))]
-        words += ["--", _data_path(data, "data", tmp)]
-        return json.loads(_perfmodel._inspect(words, key))
+        words = [w for name, (k, v) in given.items()
+                 if (w := _word(name, k, v, tmp, written))]
+        words += ["--", _data_path(data, "data", tmp, written)]
+        try:
+            return json.loads(_perfmodel._inspect(words, key))
+        except Error as e:
+            _relocate(e, written)
+            raise
 
 
 def load(path):
@@ -291,27 +308,38 @@ class Model:
                 f"{len(self.params)} parameters>")
 
     def _points(self, points):
-        """(text or path, is_path) for the C core."""
+        """(text or path, is_path, {"<points>": Written} for a frame's text)
+        for the C core."""
         if isinstance(points, (str, bytes, os.PathLike)):
-            return _path("points", points), True
-        if isinstance(points, dict) or _is_dataframe(points):
-            return _csv_text(_columns(points, "points"), "points"), False
-        want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
-        if not isinstance(points, (list, tuple, np.ndarray)):
-            raise _wrong_type(f"points: expected a DataFrame, a dict of columns, {want} or a "
-                              f"file path, not {type(points).__name__}")
-        rows = np.asarray(points, dtype=object)
-        if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
-            raise _error(f"points: expected {want}, not shape {rows.shape}")
-        return _csv_text({name: list(rows[:, i]) for i, name in enumerate(self.inputs)},
-                         "points"), False
+            return _path("points", points), True, {}
+        if not (isinstance(points, dict) or _is_dataframe(points)):
+            want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
+            if not isinstance(points, (list, tuple, np.ndarray)):
+                raise _wrong_type(f"points: expected a DataFrame, a dict of columns, {want} or "
+                                  f"a file path, not {type(points).__name__}")
+            rows = np.asarray(points, dtype=object)
+            if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
+                raise _error(f"points: expected {want}, not shape {rows.shape}")
+            points = {name: list(rows[:, i]) for i, name in enumerate(self.inputs)}
+        w = _Written(points, "points")
+        return w.text, False, {"<points>": w}
+
+    def _predict(self, points, levels):
+        """(predictions, bounds) as the C core gives them, an error about a
+        cell of a frame placed in it."""
+        text, is_path, written = self._points(points)
+        try:
+            return self._c._predict(text, is_path, levels)
+        except Error as e:
+            _relocate(e, written)
+            raise
 
     def predict(self, points):
         """The model's predictions at points, as ``perfmodel predict``: a
         numpy array, a value per row. points: a DataFrame or dict of columns
         named as the inputs (extra columns ignored), a 2-D array of rows
         with the inputs in model order (self.inputs), or a CSV file path."""
-        pred, _ = self._c._predict(*self._points(points), ())
+        pred, _ = self._predict(points, ())
         return np.frombuffer(pred, dtype=np.float64).copy()
 
     def interval(self, points, level=0.9):
@@ -320,7 +348,7 @@ class Model:
         for a model without intervals (fitted with intervals=False)."""
         level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")("level",
                                                                                   level)
-        _, bounds = self._c._predict(*self._points(points), (level,))
+        _, bounds = self._predict(points, (level,))
         b = np.frombuffer(bounds, dtype=np.float64).reshape(-1, 2)
         return b[:, 0].copy(), b[:, 1].copy()
 

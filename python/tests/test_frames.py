@@ -1,0 +1,136 @@
+"""The package as a pandas user meets it (issue 39): a fit's warnings as
+perfmodel.FitWarning with the command's text, an error about a cell of a
+DataFrame named by the frame's own row label and column name."""
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import perfmodel
+
+pd = pytest.importorskip("pandas")
+
+WARNING = "perfmodel: warning: "
+
+
+def ddp(source):
+    return (str(source / "data" / "ddp_mlp.csv"), str(source / "models" / "ddp_mlp.json"),
+            dict(form="additive", seed=2, threads=1, intervals=False, reg="l2", lam=0.01))
+
+
+def gap_frame():
+    """12 rows whose x is NaN in the row labelled 'r3'."""
+    n = list(range(1, 13))
+    x = [1.0 + k % 3 for k in n]
+    x[3] = float("nan")
+    t = [0.01 * k ** 1.5 * (1 + k % 3) for k in n]
+    return pd.DataFrame({"n": n, "x": x, "time_s": t}, index=[f"r{k}" for k in range(12)])
+
+
+# ---- warnings: the command's, as Python warnings ---------------------------
+
+def test_fit_warnings_are_the_commands(cli, source, tmp_path):
+    data, spec, options = ddp(source)
+    out = subprocess.run([cli, "fit", data, "--spec", spec, "--form", "additive", "--seed", "2",
+                          "--threads", "1", "--no-intervals", "--reg", "l2", "--lambda", "0.01",
+                          "-q", "-o", str(tmp_path / "m.json")],
+                         check=True, capture_output=True, text=True)
+    want = [line[len(WARNING):] for line in out.stderr.splitlines() if line.startswith(WARNING)]
+    assert want, "the case must warn"
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        m = perfmodel.fit(data, spec, **options)
+    assert [str(w.message) for w in got] == want == m.warnings
+    assert all(w.category is perfmodel.FitWarning for w in got)
+    assert issubclass(perfmodel.FitWarning, UserWarning)
+    # the warning points at the caller's line, not into the package
+    assert all(w.filename == __file__ for w in got)
+
+
+def test_fit_warnings_can_be_errors(source):
+    data, spec, options = ddp(source)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", perfmodel.FitWarning)
+        with pytest.raises(perfmodel.FitWarning, match="activation"):
+            perfmodel.fit(data, spec, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", perfmodel.FitWarning)
+        with warnings.catch_warnings(record=True) as got:
+            m = perfmodel.fit(data, spec, **options)
+    assert got == [] and m.warnings       # filtered out, still on the model
+    script = textwrap.dedent(f"""
+        import perfmodel
+        perfmodel.fit({data!r}, {spec!r}, **{options!r})
+    """)
+    child = subprocess.run([sys.executable, "-W", "error", "-c", script], capture_output=True,
+                           text=True, timeout=120)
+    assert child.returncode == 1 and "perfmodel.FitWarning: column 'activation'" in child.stderr
+
+
+def test_select_and_discover_warn():
+    options = dict(target="time_s", threads=1, drop_incomplete=True, maxiter=20)
+    with pytest.warns(perfmodel.FitWarning, match=r"dropped 1 incomplete row"):
+        perfmodel.select(gap_frame(), forms="additive", **options)
+    with pytest.warns(perfmodel.FitWarning, match=r"dropped 1 incomplete row"):
+        perfmodel.discover(gap_frame(), max_terms=1, **options)
+
+
+def test_a_loaded_model_does_not_warn(source, tmp_path):
+    data, spec, options = ddp(source)
+    with pytest.warns(perfmodel.FitWarning):
+        m = perfmodel.fit(data, spec, **options)
+    m.save(tmp_path / "m.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        back = perfmodel.load(tmp_path / "m.json")
+    assert back.warnings == m.warnings
+
+
+# ---- errors: a cell of a DataFrame by its row label and column name --------
+
+def test_a_bad_cell_of_a_frame_names_its_row_and_column():
+    with pytest.raises(perfmodel.Error, match=r"^data: row 'r3', column 'x': column 'x': 'nan' "
+                       r"is not a finite number") as e:
+        perfmodel.fit(gap_frame(), target="time_s", form="additive", threads=1)
+    assert (e.value.row, e.value.column, e.value.file, e.value.line) == ("r3", "x", None, None)
+    assert e.value.message.startswith("column 'x': 'nan'")
+    # a column named by a number: the frame's own name, not its text
+    frame = gap_frame().rename(columns={"x": 5})
+    with pytest.raises(perfmodel.Error) as e:
+        perfmodel.fit(frame, target="time_s", form="additive", threads=1)
+    assert (e.value.row, e.value.column) == ("r3", 5)
+    # the same cell in a file: its line and column, no row
+    with pytest.raises(perfmodel.Error) as e:
+        perfmodel.inspect(str(__file__), format="csv")
+    assert e.value.row is None
+
+
+def test_a_bad_cell_of_test_rows_names_them(gemm):
+    data, spec = gemm
+    frame = pd.read_csv(data)
+    test = frame.head(5).set_index(pd.Index([10, 20, 30, 40, 50]))
+    test.loc[40, "time_s"] = -1.0
+    with pytest.raises(perfmodel.Error, match=r"^test: row 40, column 'time_s': target") as e:
+        perfmodel.fit(frame, spec, test=test, threads=1, maxiter=3)
+    assert (e.value.row, e.value.column) == (40, "time_s")
+
+
+def test_a_bad_point_names_its_row_and_column(gemm):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, seed=3, threads=1, maxiter=5)
+    # cells with newlines, commas and quotes before it: the CSV's lines are
+    # not the frame's rows
+    points = pd.DataFrame({"note": ["a\nb", 'c, "d"\n\ne', "é"], "n": [1, 2, -3],
+                           "threads": [1, 2, 4]}, index=[7, 8, 9])
+    with pytest.raises(perfmodel.Error, match=r"^points: row 9, column 'n': input 'n'") as e:
+        m.predict(points)
+    assert (e.value.row, e.value.column) == (9, "n")
+    with pytest.raises(perfmodel.Error) as e:
+        m.interval(points)
+    assert (e.value.row, e.value.column) == (9, "n")
+    # rows of an array: their position, the input's name
+    with pytest.raises(perfmodel.Error) as e:
+        m.predict([[1, 1], [2, -3]])
+    assert (e.value.row, e.value.column) == (1, "threads")
