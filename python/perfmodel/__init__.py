@@ -24,6 +24,8 @@ import numpy as np
 from . import _perfmodel
 from ._data import Written as _Written, data_path as _data_path, \
     is_dataframe as _is_dataframe, relocate as _relocate
+from ._frames import as_array as _as_array, bounds_of as _bounds_of, is_series as _is_series, \
+    one_row as _one_row, predictions as _predictions
 from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
     warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
@@ -61,6 +63,9 @@ def _number(ok, want):
             raise _error(f"{name}={v!r}: expected {want}")
         return x
     return conv
+
+
+_level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")
 
 
 def _text(name, v):
@@ -292,6 +297,7 @@ class Model:
         self.target = d["target"]
         self.target_kind = d["target_kind"]
         self.has_intervals = d["has_intervals"]
+        self._label = d["label"]
         self._inputs = c._inputs()
         self.inputs = [name for name, _, _ in self._inputs]
         self.levels = {name: levels for name, role, levels in self._inputs
@@ -312,11 +318,13 @@ class Model:
         for the C core."""
         if isinstance(points, (str, bytes, os.PathLike)):
             return _path("points", points), True, {}
+        if _is_series(points):
+            points = _one_row(points)
         if not (isinstance(points, dict) or _is_dataframe(points)):
             want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
             if not isinstance(points, (list, tuple, np.ndarray)):
-                raise _wrong_type(f"points: expected a DataFrame, a dict of columns, {want} or "
-                                  f"a file path, not {type(points).__name__}")
+                raise _wrong_type(f"points: expected a DataFrame, a Series, a dict of columns, "
+                                  f"{want} or a file path, not {type(points).__name__}")
             rows = np.asarray(points, dtype=object)
             if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
                 raise _error(f"points: expected {want}, not shape {rows.shape}")
@@ -324,33 +332,50 @@ class Model:
         w = _Written(points, "points")
         return w.text, False, {"<points>": w}
 
-    def _predict(self, points, levels):
-        """(predictions, bounds) as the C core gives them, an error about a
-        cell of a frame placed in it."""
+    def _predict(self, points, level):
+        """(predictions, bounds or None) as arrays, the bounds those of the
+        central interval of probability level (a checked number; None:
+        none); an error about a cell of a frame placed in it."""
+        levels = () if level is None else (level,)
         text, is_path, written = self._points(points)
         try:
-            return self._c._predict(text, is_path, levels)
+            pred, bounds = self._c._predict(text, is_path, levels)
         except Error as e:
             _relocate(e, written)
             raise
+        return _as_array(pred), _as_array(bounds).reshape(-1, 2) if levels else None
 
-    def predict(self, points):
-        """The model's predictions at points, as ``perfmodel predict``: a
-        numpy array, a value per row. points: a DataFrame or dict of columns
-        named as the inputs (extra columns ignored), a 2-D array of rows
-        with the inputs in model order (self.inputs), or a CSV file path."""
-        pred, _ = self._predict(points, ())
-        return np.frombuffer(pred, dtype=np.float64).copy()
+    def predict(self, points, interval=None):
+        """The model's predictions at points, as ``perfmodel predict``, shaped
+        as points.
+
+        points: a DataFrame, or a dict of columns, named as the inputs (extra
+        columns ignored); a Series, one configuration (its index the inputs'
+        names); a 2-D array of rows with the inputs in model order
+        (self.inputs); or a CSV file path.
+        Returns, for a DataFrame, a Series indexed as it, named as the
+        command's column ("predicted"); for a Series, a float; else a numpy
+        array, a value per row. interval=LEVEL (0.9) adds the central
+        prediction interval of that probability, as ``perfmodel predict
+        --interval LEVEL``: a DataFrame of predicted, lower and upper (a
+        Series of the three for a Series; a tuple of three arrays else).
+
+        >>> m.predict(pd.DataFrame({"n": [2048], "threads": [2]}, index=["big"]))
+        big    0.172253
+        Name: predicted, dtype: float64
+        """
+        level = None if interval is None else _level("interval", interval)
+        pred, bounds = self._predict(points, level)
+        return _predictions(points, self._label, pred, bounds)
 
     def interval(self, points, level=0.9):
         """(lower, upper): the central prediction interval of probability
-        level at each point, as ``perfmodel predict --interval LEVEL``. Error
-        for a model without intervals (fitted with intervals=False)."""
-        level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")("level",
-                                                                                  level)
-        _, bounds = self._predict(points, (level,))
-        b = np.frombuffer(bounds, dtype=np.float64).reshape(-1, 2)
-        return b[:, 0].copy(), b[:, 1].copy()
+        level at each point, as ``perfmodel predict --interval LEVEL``: two
+        Series indexed as a DataFrame's points (floats for a Series), else
+        two arrays. Error for a model without intervals (fitted with
+        intervals=False)."""
+        _, bounds = self._predict(points, _level("level", level))
+        return _bounds_of(points, bounds)
 
     def save(self, path):
         """Write model.json to path (atomically: a failure leaves any old

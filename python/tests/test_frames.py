@@ -6,6 +6,7 @@ import sys
 import textwrap
 import warnings
 
+import numpy as np
 import pytest
 
 import perfmodel
@@ -134,3 +135,63 @@ def test_a_bad_point_names_its_row_and_column(gemm):
     with pytest.raises(perfmodel.Error) as e:
         m.predict([[1, 1], [2, -3]])
     assert (e.value.row, e.value.column) == (1, "threads")
+
+
+# ---- predict: shaped as its input --------------------------------------------
+
+@pytest.fixture(scope="module")
+def gemm_model(gemm):
+    data, spec = gemm
+    return perfmodel.fit(data, spec, seed=3, threads=1)
+
+
+def hexes(values):
+    return [float(v).hex() for v in values]
+
+
+def test_predict_a_frame_keeps_its_index(gemm_model):
+    m = gemm_model
+    points = pd.DataFrame({"threads": [2, 2, 8], "n": [2048, 4096, 512], "other": ["x"] * 3},
+                          index=pd.Index(["b", "a", "c"], name="run"))
+    want = m.predict(points[["n", "threads"]].to_numpy())
+    got = m.predict(points)
+    assert isinstance(got, pd.Series) and got.name == "predicted"
+    assert got.index.equals(points.index) and hexes(got) == hexes(want)
+    lower, upper = m.interval(points, 0.8)
+    table = m.predict(points, interval=0.8)
+    assert list(table.columns) == ["predicted", "lower", "upper"]
+    assert table.index.equals(points.index)
+    assert hexes(table["predicted"]) == hexes(want)
+    assert hexes(table["lower"]) == hexes(lower) and hexes(table["upper"]) == hexes(upper)
+    assert lower.index.equals(points.index) and upper.name == "upper"
+    # a filtered frame: its labels, not positions
+    some = points[points.n > 1000]
+    assert list(m.predict(some).index) == ["b", "a"]
+
+
+def test_predict_a_series_is_one_configuration(gemm_model):
+    m = gemm_model
+    points = pd.DataFrame({"n": [2048, 4096], "threads": [2, 4]}, index=[10, 20])
+    row = points.loc[20]
+    got = m.predict(row)
+    assert isinstance(got, float) and got.hex() == float(m.predict(points)[20]).hex()
+    # so that a frame's rows can be mapped one by one
+    assert hexes(points.apply(m.predict, axis=1)) == hexes(m.predict(points))
+    three = m.predict(row, interval=0.9)
+    assert list(three.index) == ["predicted", "lower", "upper"] and three.name == 20
+    assert hexes(three) == hexes(m.predict(points, interval=0.9).loc[20])
+    assert m.interval(row, 0.9) == (three["lower"], three["upper"])
+    with pytest.raises(perfmodel.Error, match=r"^points: row 20, column 'n': input 'n'") as e:
+        m.predict(pd.Series({"n": -1, "threads": 2}, name=20))
+    assert (e.value.row, e.value.column) == (20, "n")
+
+
+def test_predict_without_pandas_stays_numpy(gemm_model):
+    m = gemm_model
+    rows = np.array([[2048.0, 2.0], [4096.0, 4.0]])
+    assert isinstance(m.predict(rows), np.ndarray)
+    pred, lower, upper = m.predict({"n": [2048, 4096], "threads": [2, 4]}, interval=0.9)
+    assert hexes(pred) == hexes(m.predict(rows))
+    assert (hexes(lower), hexes(upper)) == tuple(map(hexes, m.interval(rows, 0.9)))
+    with pytest.raises(perfmodel.Error, match=r"^interval=1.0: expected a probability"):
+        m.predict(rows, interval=1.0)
