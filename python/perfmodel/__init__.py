@@ -26,6 +26,7 @@ from ._data import Written as _Written, data_path as _data_path, \
     is_dataframe as _is_dataframe, relocate as _relocate
 from ._frames import as_array as _as_array, bounds_of as _bounds_of, is_series as _is_series, \
     one_row as _one_row, predictions as _predictions
+from ._display import model_html as _model_html, model_repr as _model_repr
 from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
     warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
@@ -254,6 +255,19 @@ def inspect(data, key=None, **options):
             raise
 
 
+def _write_atomic(path, text):
+    """text into path by a rename: a failure leaves any old file whole."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise _error(f"{path}: cannot write: {e.strerror}") from None
+
+
 def load(path):
     """A model saved by Model.save or perfmodel fit -o (model.json)."""
     return Model(_perfmodel._load(_path("path", path)))
@@ -310,8 +324,32 @@ class Model:
         self.discovery = discovery
 
     def __repr__(self):
-        return (f"<perfmodel.Model {self.target} ~ {self.formula or self.form}: "
-                f"{len(self.params)} parameters>")
+        return _model_repr(self)
+
+    def _repr_html_(self):
+        """The model in a notebook: its formula, parameters, accuracy and
+        warnings, and for a model fitted here (up to 5 000 rows) the
+        report's predicted-against-measured and scaling plots, inline SVG."""
+        return _model_html(self)
+
+    def report(self, path=None, data=None, test=None):
+        """The page of ``perfmodel report`` (one HTML file, its plots inline
+        SVG): its text, also written to path when given (atomically).
+        data, test: the rows to report on (a CSV path, a dict of columns or a
+        DataFrame; test, held-out rows); by default those the model was
+        fitted to (and its held-out rows), which a loaded model lacks."""
+        written = {}
+        with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+            files = [None if v is None else _data_path(v, what, tmp, written)
+                     for what, v in (("data", data), ("test", test))]
+            try:
+                page = self._c._report_html(*files, None)
+            except Error as e:
+                _relocate(e, written)
+                raise
+        if path is not None:
+            _write_atomic(_path("path", path), page)
+        return page
 
     def _points(self, points):
         """(text or path, is_path, {"<points>": Written} for a frame's text)

@@ -1,6 +1,7 @@
 """The package as a pandas user meets it (issue 39): a fit's warnings as
 perfmodel.FitWarning with the command's text, an error about a cell of a
 DataFrame named by the frame's own row label and column name."""
+import re
 import subprocess
 import sys
 import textwrap
@@ -195,3 +196,84 @@ def test_predict_without_pandas_stays_numpy(gemm_model):
     assert (hexes(lower), hexes(upper)) == tuple(map(hexes, m.interval(rows, 0.9)))
     with pytest.raises(perfmodel.Error, match=r"^interval=1.0: expected a probability"):
         m.predict(rows, interval=1.0)
+
+
+# ---- the model in a notebook: repr, HTML, report -----------------------------
+
+def test_repr_says_what_the_model_is(gemm):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, form="multiplicative", seed=3, threads=1)
+    text = repr(m)
+    assert text.startswith("<perfmodel.Model time_s ~ a * n^p_n * threads^q_threads + C: "
+                           "4 parameters, training MAPE ") and "object at" not in text
+    assert f"{m.metrics['training']['mape']:.3g} %" in text
+
+
+def test_repr_html_shows_the_reports_plots(cli, gemm, tmp_path):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, seed=3, threads=1)
+    page = m._repr_html_()
+    assert "additive (eq. 4.4)" in page and "Warnings" not in page
+    for name, value in m.params.items():
+        assert f"<th>{name}</th><td title=\"{value!r}\">" in page
+    assert f"<td>{m.metrics['training']['rows']}</td>" in page
+    # the plots perfmodel report draws of the same rows, byte for byte
+    m.save(tmp_path / "m.json")
+    subprocess.run([cli, "report", "-m", str(tmp_path / "m.json"), data, "--plot-dir",
+                    str(tmp_path / "plots")], check=True, capture_output=True)
+    shown = sorted(p.name for p in (tmp_path / "plots").iterdir()
+                   if not p.name.startswith("residuals_"))
+    assert shown == ["efficiency_threads.svg", "predicted_vs_measured.svg",
+                     "speedup_threads.svg", "time_threads.svg"]
+    for name in shown:
+        assert (tmp_path / "plots" / name).read_text() in page
+    assert page.count("<svg") == len(shown)
+
+
+def test_repr_html_of_many_rows_or_a_loaded_model_draws_nothing(gemm, tmp_path, monkeypatch):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, seed=3, threads=1, maxiter=5)
+    monkeypatch.setattr("perfmodel._display.INLINE_PLOT_ROWS", 99)
+    assert "<svg" not in m._repr_html_() and "100 rows: too many" in m._repr_html_()
+    m.save(tmp_path / "m.json")
+    back = perfmodel.load(tmp_path / "m.json")
+    assert "<svg" not in back._repr_html_() and "a loaded model" in back._repr_html_()
+
+
+def test_html_escapes_the_formula_and_lists_warnings(source):
+    data, spec, options = ddp(source)
+    with pytest.warns(perfmodel.FitWarning):
+        m = perfmodel.fit(data, spec, **options)
+    assert "<li>column 'activation' has no effect" in m._repr_html_()
+    frame = pd.DataFrame({"x": [1, 2, 3, 4, 5, 6, 7, 8], "t": [1.0, 1, 1, 1, 2, 2, 2, 2]})
+    step = perfmodel.fit(frame, target="t", formula="a * [x <= 4] + b * [x > 4]", threads=1,
+                         intervals=False)
+    assert "<code>a * [x &lt;= 4] + b * [x &gt; 4]</code>" in step._repr_html_()
+
+
+def test_report_is_the_commands_page(cli, gemm, tmp_path):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, seed=3, threads=1)
+    page = m.report(tmp_path / "r.html")
+    assert (tmp_path / "r.html").read_text() == page and page.startswith("<!DOCTYPE html>")
+    m.save(tmp_path / "m.json")
+    back = perfmodel.load(tmp_path / "m.json")
+    with pytest.raises(perfmodel.Error, match="loaded.*give the rows"):
+        back.report()
+    # the fit's own rows are the file's: the same page from the file, the
+    # fitted model and the loaded one, and from a frame but for the name of
+    # the file it was written to
+    assert back.report(data=data) == page
+    assert re.sub(r"[^<>]*perfmodel-[^<>/]+/data\.csv", data,
+                  m.report(data=pd.read_csv(data))) == page
+    subprocess.run([cli, "report", "-m", str(tmp_path / "m.json"), data, "-o",
+                    str(tmp_path / "cli.html")], check=True, capture_output=True)
+    cli_page = (tmp_path / "cli.html").read_text()
+    assert cli_page.count("<svg") == page.count("<svg") > 0
+    bad = pd.read_csv(data).set_index(pd.Index([f"r{i}" for i in range(100)]))
+    bad.loc["r9", "time_s"] = "slow"
+    with pytest.raises(perfmodel.Error, match=r"^data: row 'r9', column 'time_s'") as e:
+        m.report(data=bad)
+    assert (e.value.row, e.value.column) == ("r9", "time_s")
+    with pytest.raises(perfmodel.Error, match="cannot write"):
+        m.report(tmp_path / "no" / "such" / "r.html")
