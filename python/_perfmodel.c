@@ -170,7 +170,8 @@ PyMODINIT_FUNC PyInit__perfmodel(void)
 		"perfmodel.Error",
 		"An error of the perfmodel library: its message, and as attributes status, file, "
 		"line and column (None where it has no place); in a DataFrame or dict given as "
-		"data, row (the index label) and column (the column's name) instead of file and line.", PyExc_ValueError, NULL);
+		"data, row (the index label) and column (the column's name) instead of file and "
+		"line.", PyExc_ValueError, NULL);
 	if (!error_type || PyModule_AddObjectRef(mod, "Error", error_type) < 0 ||
 	    PyModule_AddObjectRef(mod, "CModel", (PyObject *)&pmpy_model_type) < 0 ||
 	    PyModule_AddStringConstant(mod, "version", pm_version()) < 0 ||

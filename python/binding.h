@@ -39,8 +39,9 @@ extern PyTypeObject pmpy_model_type;
  * without rows. */
 PyObject *pmpy_model_wrap(pm_model *m);
 
-/* ---- report_call.c: the Model's _report_html, _plots and _rows ---- */
+/* ---- report_call.c: the Model's _report_html, _plots, _eval and _rows ---- */
 PyObject *pmpy_model_report_html(PyObject *self, PyObject *args);
+PyObject *pmpy_model_eval(PyObject *self, PyObject *arg);
 PyObject *pmpy_model_plots(PyObject *self, PyObject *args);
 PyObject *pmpy_model_rows(PyObject *self, PyObject *unused);
 

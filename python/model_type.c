@@ -243,6 +243,7 @@ static PyMethodDef model_methods[] = {
 	{ "_plots", pmpy_model_plots, METH_VARARGS,
 	  "perfmodel report's plots: [(name, title, svg)]" },
 	{ "_rows", pmpy_model_rows, METH_NOARGS, "the fit's rows kept (None: none)" },
+	{ "_eval", pmpy_model_eval, METH_O, "perfmodel eval's metrics of a data file" },
 	{ NULL, NULL, 0, NULL },
 };
 

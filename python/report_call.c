@@ -1,7 +1,7 @@
-/* The report of perfmodel.Model (docs/python.md): perfmodel report's page and
+/* perfmodel.Model against rows (docs/python.md): perfmodel report's page and
  * plots, of the rows the model was fitted to (which a CModel made by a fit
  * keeps, fit_call.c) or of data files read for the model as perfmodel
- * report reads them (CSV, the rows as they are). */
+ * report reads them (CSV, the rows as they are); perfmodel eval's metrics. */
 #include <stdlib.h>
 
 #include "binding.h"
@@ -104,6 +104,31 @@ PyObject *pmpy_model_plots(PyObject *self, PyObject *args)
 	ret = st ? pmpy_raise(&err) : pmpy_list_of(plots->n, plot_item, plots);
 	pm_plots_free(plots);
 	rows_clear(&r);
+	return ret;
+}
+
+/* _eval(path): perfmodel eval's metrics of the model on the file at path,
+ * read as perfmodel eval reads it without options (pm_metrics as a dict). */
+PyObject *pmpy_model_eval(PyObject *self, PyObject *arg)
+{
+	const pm_read_options ro = pm_read_options_default();
+	PyObject *path = NULL, *ret;
+	pm_dataset *d = NULL;
+	pm_metrics x;
+	pm_error err = { 0 };
+	pm_status st;
+
+	if (!PyUnicode_FSConverter(arg, &path))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	st = pm_model_read_data(((pmpy_model *)self)->m, PyBytes_AS_STRING(path), &ro, &d, NULL,
+				&err);
+	if (!st)
+		st = pm_model_evaluate(((pmpy_model *)self)->m, d, &x, &err);
+	Py_END_ALLOW_THREADS
+	Py_DECREF(path);
+	ret = st ? pmpy_raise(&err) : pmpy_metrics_dict(&x);
+	pm_dataset_free(d);
 	return ret;
 }
 

@@ -24,8 +24,10 @@ import numpy as np
 from . import _perfmodel
 from ._data import Written as _Written, data_path as _data_path, \
     is_dataframe as _is_dataframe, relocate as _relocate
-from ._frames import as_array as _as_array, bounds_of as _bounds_of, is_series as _is_series, \
-    one_row as _one_row, predictions as _predictions
+from ._frames import as_array as _as_array, bounds_of as _bounds_of, \
+    discovery_table as _discovery_table, is_series as _is_series, \
+    metrics_series as _metrics_series, one_row as _one_row, predictions as _predictions, \
+    selection_table as _selection_table
 from ._display import model_html as _model_html, model_repr as _model_repr
 from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
     warn_fit as _warn_fit, wrong_type as _wrong_type
@@ -331,6 +333,36 @@ class Model:
         warnings, and for a model fitted here (up to 5 000 rows) the
         report's predicted-against-measured and scaling plots, inline SVG."""
         return _model_html(self)
+
+    @property
+    def selection_table(self):
+        """select()'s candidates as a pandas DataFrame, a row each in the
+        order of select's table: form, loss, params, mape, mape_std, r2,
+        folds, constant_folds, chosen, and each held-out metric's mean and
+        std over the folds (mean_mape, std_mape, ...); None for a model not
+        made by select()."""
+        return None if self.selection is None else _selection_table(self.selection)
+
+    @property
+    def discovery_table(self):
+        """discover()'s candidates as a pandas DataFrame: formula, terms,
+        mape, mape_se, chosen; None for a model not made by discover()."""
+        return None if self.discovery is None else _discovery_table(self.discovery)
+
+    def eval(self, data):
+        """The model's accuracy on data, as ``perfmodel eval -m MODEL DATA``:
+        a pandas Series of rows, mape_rows, mae, mape, mse, rmse, r2, smape
+        and adj_r2 (Model.metrics' keys), named as the target. data: a CSV
+        path, a dict of columns or a DataFrame holding the inputs and the
+        target, read as the command reads it. Needs pandas."""
+        written = {}
+        with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+            try:
+                metrics = self._c._eval(_data_path(data, "data", tmp, written))
+            except Error as e:
+                _relocate(e, written)
+                raise
+        return _metrics_series(metrics, self.target)
 
     def report(self, path=None, data=None, test=None):
         """The page of ``perfmodel report`` (one HTML file, its plots inline

@@ -61,3 +61,37 @@ def bounds_of(points, bounds):
 
 def as_array(values):
     return np.frombuffer(values, dtype=np.float64).copy()
+
+
+def need_pandas(what):
+    """pandas for what returns pandas objects whatever its input (imported
+    here, not with perfmodel); ImportError naming what when it is missing."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(f"{what} returns pandas objects: install pandas "
+                          "(Debian: python3-pandas)") from None
+    return pandas
+
+
+def metrics_series(metrics, name):
+    """A metrics dict (Model.metrics' keys) as a Series of floats (the row
+    counts too: exact as floats) named name."""
+    return need_pandas("Model.eval").Series(metrics, name=name, dtype=np.float64)
+
+
+def selection_table(selection):
+    """select's candidates, a row each in select's order: form, loss,
+    params, mape, mape_std, r2, folds, constant_folds, chosen, then the
+    held-out metrics' mean and std over the folds as mean_X and std_X."""
+    pd = need_pandas("Model.selection_table")
+    rows = [{**{k: v for k, v in c.items() if k not in ("mean", "std")},
+             **{f"mean_{k}": v for k, v in c["mean"].items()},
+             **{f"std_{k}": v for k, v in c["std"].items()}} for c in selection]
+    return pd.DataFrame(rows)
+
+
+def discovery_table(discovery):
+    """discover's candidates, a row each in its order: formula, terms, mape,
+    mape_se, chosen."""
+    return need_pandas("Model.discovery_table").DataFrame(discovery["candidates"])

@@ -1,6 +1,7 @@
 """The package as a pandas user meets it (issue 39): a fit's warnings as
 perfmodel.FitWarning with the command's text, an error about a cell of a
 DataFrame named by the frame's own row label and column name."""
+import json
 import re
 import subprocess
 import sys
@@ -277,3 +278,68 @@ def test_report_is_the_commands_page(cli, gemm, tmp_path):
     assert (e.value.row, e.value.column) == ("r9", "time_s")
     with pytest.raises(perfmodel.Error, match="cannot write"):
         m.report(tmp_path / "no" / "such" / "r.html")
+
+
+# ---- eval, select's and discover's tables as pandas objects ---------------------
+
+def test_eval_is_the_commands(cli, gemm, tmp_path):
+    data, spec = gemm
+    m = perfmodel.fit(data, spec, seed=3, threads=1, maxiter=20)
+    m.save(tmp_path / "m.json")
+    want = json.loads(subprocess.run([cli, "eval", "-m", str(tmp_path / "m.json"), data,
+                                      "--json"], check=True, capture_output=True,
+                                     text=True).stdout)
+    loaded = perfmodel.load(tmp_path / "m.json")
+    for got in (m.eval(data), loaded.eval(pd.read_csv(data)), m.eval(dict(pd.read_csv(data)))):
+        assert isinstance(got, pd.Series) and got.name == "time_s"
+        assert list(got.index) == list(m.metrics["training"])
+        assert {k: float(v).hex() for k, v in got.items() if k in want} == \
+            {k: float(want[k]).hex() for k in got.index if k in want}
+    bad = pd.read_csv(data).iloc[:10].set_index(pd.Index(list("abcdefghij")))
+    bad.loc["e", "n"] = -5
+    with pytest.raises(perfmodel.Error, match=r"^data: row 'e', column 'n'") as e:
+        m.eval(bad)
+    assert (e.value.row, e.value.column) == ("e", "n")
+
+
+def test_selection_and_discovery_tables(gemm):
+    data, spec = gemm
+    s = perfmodel.select(data, spec, forms="additive,multiplicative", loss="mae", threads=1,
+                         maxiter=20)
+    table = s.selection_table
+    assert isinstance(table, pd.DataFrame) and len(table) == len(s.selection) == 2
+    assert list(table.columns[:9]) == ["form", "loss", "params", "mape", "mape_std", "r2",
+                                       "folds", "constant_folds", "chosen"]
+    for row, c in zip(table.itertuples(index=False), s.selection):
+        assert (row.form, row.loss, row.mape, row.chosen) == (c["form"], c["loss"], c["mape"],
+                                                              c["chosen"])
+        assert (row.mean_rmse, row.std_mape) == (c["mean"]["rmse"], c["std"]["mape"])
+    assert table.loc[table.chosen, "form"].item() == s.form
+    assert s.discovery_table is None
+    d = perfmodel.discover(data, spec, threads=1, max_terms=1, maxiter=20)
+    table = d.discovery_table
+    assert list(table.columns) == ["formula", "terms", "mape", "mape_se", "chosen"]
+    assert table.to_dict("records") == d.discovery["candidates"]
+    assert table.chosen.sum() == 1 and d.selection_table is None
+
+
+def test_pandas_stays_optional():
+    """Without pandas: arrays in and out; what returns pandas whatever its
+    input says so."""
+    script = textwrap.dedent(f"""
+        import sys
+        sys.modules["pandas"] = None     # import pandas now fails
+        import perfmodel
+        m = perfmodel.fit({{"n": [1, 2, 4, 8, 16], "t": [1.0, 2.1, 3.9, 8.2, 15.8]}},
+                          target="t", intervals=False, threads=1)
+        print(type(m.predict({{"n": [3]}})).__name__, "<svg" in m._repr_html_())
+        try:
+            m.eval({{"n": [3], "t": [3.0]}})
+        except ImportError as e:
+            print(e)
+    """)
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=120)
+    assert child.stdout.splitlines() == [
+        "ndarray True", "Model.eval returns pandas objects: install pandas (Debian: "
+        "python3-pandas)"], child.stderr
