@@ -295,9 +295,14 @@ class Model:
     params: {name: value} as the formula writes them; params_std: their std
     over seeds (NaN for one fit); formula: the formula's text (None for the
     additive form, eq. 4.4); form; target; inputs: the input names in the
-    model's order; levels: {categorical input: its levels}; metrics: {"training": {...}, "test": {...} or None};
-    warnings: what a reader must know before trusting it; info: the fit's
-    record; selection / discovery: what select() and discover() tried."""
+    model's order; levels: {categorical input: its levels}; metrics:
+    {"training": {...}, "test": {...} or None}; warnings: what a reader must
+    know before trusting it (a fit raised each as a FitWarning); info: the
+    fit's record; selection / discovery: what select() and discover() tried
+    (selection_table / discovery_table: the same as DataFrames).
+    predict() and interval() answer in the shape of their points (a
+    DataFrame's index kept), eval() measures it on rows, report() writes
+    perfmodel report's page; in a notebook it shows its tables and plots."""
 
     def __init__(self, c, selection=None, discovery=None):
         if not isinstance(c, _perfmodel.CModel):
