@@ -93,7 +93,7 @@ def test_a_loaded_model_does_not_warn(source, tmp_path):
 
 # ---- errors: a cell of a DataFrame by its row label and column name --------
 
-def test_a_bad_cell_of_a_frame_names_its_row_and_column():
+def test_a_bad_cell_of_a_frame_names_its_row_and_column(tmp_path):
     with pytest.raises(perfmodel.Error, match=r"^data: row 'r3', column 'x': column 'x': 'nan' "
                        r"is not a finite number") as e:
         perfmodel.fit(gap_frame(), target="time_s", form="additive", threads=1)
@@ -104,10 +104,16 @@ def test_a_bad_cell_of_a_frame_names_its_row_and_column():
     with pytest.raises(perfmodel.Error) as e:
         perfmodel.fit(frame, target="time_s", form="additive", threads=1)
     assert (e.value.row, e.value.column) == ("r3", 5)
+    # inspect's reading too
+    with pytest.raises(perfmodel.Error, match=r"^data: row 'r3', column 'x': column 'x'") as e:
+        perfmodel.inspect(gap_frame(), target="x", key="n")
+    assert (e.value.row, e.value.column) == ("r3", "x")
     # the same cell in a file: its line and column, no row
-    with pytest.raises(perfmodel.Error) as e:
-        perfmodel.inspect(str(__file__), format="csv")
-    assert e.value.row is None
+    gap_frame().to_csv(tmp_path / "gap.csv", index=False)
+    with pytest.raises(perfmodel.Error, match=r"^column 'x': empty cell") as e:
+        perfmodel.fit(str(tmp_path / "gap.csv"), target="time_s", form="additive", threads=1)
+    assert (e.value.row, e.value.file, e.value.line, e.value.column) == \
+        (None, str(tmp_path / "gap.csv"), 5, 3)
 
 
 def test_a_bad_cell_of_test_rows_names_them(gemm):
