@@ -16,7 +16,8 @@ static PyObject *error_type;	/* perfmodel.Error, a ValueError */
 
 /* Raise perfmodel.Error from err: the message, and as attributes the
  * status's name, the file, line and column (None where the error has no
- * place). Returns NULL. */
+ * place) and row (None: perfmodel/_data.py names a DataFrame's row when the
+ * place is in one). Returns NULL. */
 PyObject *pmpy_raise(const pm_error *err)
 {
 	const char *msg = err->msg[0] ? err->msg : pm_status_string(err->code);
@@ -25,7 +26,8 @@ PyObject *pmpy_raise(const pm_error *err)
 	if (!e)
 		return NULL;
 	if (PyObject_SetAttrString(e, "status", PyUnicode_FromString(pm_status_string(err->code)))
-	    < 0 || PyObject_SetAttrString(e, "message", PyUnicode_FromString(msg)) < 0)
+	    < 0 || PyObject_SetAttrString(e, "message", PyUnicode_FromString(msg)) < 0 ||
+	    PyObject_SetAttrString(e, "row", Py_None) < 0)
 		goto out;
 	{
 		PyObject *file = err->file[0] ? PyUnicode_DecodeFSDefault(err->file) : Py_NewRef(Py_None);
@@ -167,7 +169,9 @@ PyMODINIT_FUNC PyInit__perfmodel(void)
 	error_type = PyErr_NewExceptionWithDoc(
 		"perfmodel.Error",
 		"An error of the perfmodel library: its message, and as attributes status, file, "
-		"line and column (None where it has no place).", PyExc_ValueError, NULL);
+		"line and column (None where it has no place); in a DataFrame or dict given as "
+		"data, row (the index label) and column (the column's name) instead of file and "
+		"line.", PyExc_ValueError, NULL);
 	if (!error_type || PyModule_AddObjectRef(mod, "Error", error_type) < 0 ||
 	    PyModule_AddObjectRef(mod, "CModel", (PyObject *)&pmpy_model_type) < 0 ||
 	    PyModule_AddStringConstant(mod, "version", pm_version()) < 0 ||

@@ -1,7 +1,8 @@
 /* What the files of the extension perfmodel._perfmodel share (docs/python.md):
  * _perfmodel.c the module and its errors, model_type.c the Model type,
- * fit_call.c the fits and inspect, options.c the options dict as the
- * library's structs, interrupt.c Ctrl-C during long calls. The extension
+ * report_call.c its report, fit_call.c the fits and inspect, options.c the
+ * options dict as the library's structs, interrupt.c Ctrl-C during long
+ * calls. The extension
  * exports PyInit__perfmodel alone (python/meson.build): these stay inside. */
 #ifndef PERFMODEL_PYTHON_BINDING_H
 #define PERFMODEL_PYTHON_BINDING_H
@@ -29,10 +30,20 @@ PyObject *pmpy_metrics_dict(const pm_metrics *x);
 typedef struct {
 	PyObject_HEAD
 	pm_model *m;
+	/* the rows a fit made it from, owned (NULL: a loaded model): its
+	 * report's (report_call.c) */
+	pm_dataset *data, *test;
 } pmpy_model;
 extern PyTypeObject pmpy_model_type;
-/* A CModel owning m (freed with it; freed here when it cannot be made). */
+/* A CModel owning m (freed with it; freed here when it cannot be made),
+ * without rows. */
 PyObject *pmpy_model_wrap(pm_model *m);
+
+/* ---- report_call.c: the Model's _report_html, _plots, _eval and _rows ---- */
+PyObject *pmpy_model_report_html(PyObject *self, PyObject *args);
+PyObject *pmpy_model_eval(PyObject *self, PyObject *arg);
+PyObject *pmpy_model_plots(PyObject *self, PyObject *args);
+PyObject *pmpy_model_rows(PyObject *self, PyObject *unused);
 
 /* ---- options.c: the options of perfmodel/__init__.py, as words ---- */
 /* An argument vector the library parses (pm_options_parse): argv[0] the

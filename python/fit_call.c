@@ -174,6 +174,11 @@ static PyObject *fit_result(pm_command mode, pm_fit_result *r, const pm_candidat
 		return NULL;
 	m = pmpy_model_wrap(r->model);
 	r->model = NULL;
+	if (m) {	/* the rows, for the model's report */
+		((pmpy_model *)m)->data = r->data;
+		((pmpy_model *)m)->test = r->test;
+		r->data = r->test = NULL;
+	}
 	ret = m ? Py_BuildValue("(NOi)", m, extra, (int)mode) : NULL;
 	Py_DECREF(extra);
 	return ret;

@@ -15,12 +15,17 @@ PyObject *pmpy_model_wrap(pm_model *m)
 		return NULL;
 	}
 	o->m = m;
+	o->data = o->test = NULL;
 	return (PyObject *)o;
 }
 
 static void model_dealloc(PyObject *self)
 {
-	pm_model_free(((pmpy_model *)self)->m);
+	pmpy_model *o = (pmpy_model *)self;
+
+	pm_model_free(o->m);
+	pm_dataset_free(o->data);
+	pm_dataset_free(o->test);
 	PyObject_Free(self);
 }
 
@@ -233,6 +238,12 @@ static PyMethodDef model_methods[] = {
 	{ "_predict", model_predict, METH_VARARGS, "predictions and interval bounds as bytes" },
 	{ "to_json", model_to_json, METH_NOARGS, "the model as model.json's text" },
 	{ "_save", model_save, METH_O, "write model.json atomically" },
+	{ "_report_html", pmpy_model_report_html, METH_VARARGS,
+	  "perfmodel report's page of data and test files (None: the fit's rows)" },
+	{ "_plots", pmpy_model_plots, METH_VARARGS,
+	  "perfmodel report's plots: [(name, title, svg)]" },
+	{ "_rows", pmpy_model_rows, METH_NOARGS, "the fit's rows kept (None: none)" },
+	{ "_eval", pmpy_model_eval, METH_O, "perfmodel eval's metrics of a data file" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -11,7 +11,9 @@ The Python face of libperfmodel (docs/python.md): the same fits as the
 Options are the command's long options with ``_`` for ``-``
 (``test_fraction=0.3``; ``lam`` for ``--lambda``). Errors raise
 :class:`Error`, a :class:`ValueError` with the library's message and place
-(an argument of the wrong type: a :class:`TypeError` too).
+(an argument of the wrong type: a :class:`TypeError` too; a cell of a
+DataFrame: its ``row`` label and ``column`` name). A fit's warnings are
+:class:`FitWarning` warnings, as the command's ``perfmodel: warning:`` lines.
 """
 
 import os
@@ -20,14 +22,19 @@ import tempfile
 import numpy as np
 
 from . import _perfmodel
-from ._data import columns as _columns, csv_text as _csv_text, data_path as _data_path, \
-    is_dataframe as _is_dataframe
-from ._errors import error as _error, no_nul as _no_nul, path as _path, \
-    wrong_type as _wrong_type
+from ._data import Written as _Written, data_path as _data_path, \
+    is_dataframe as _is_dataframe, relocate as _relocate
+from ._frames import as_array as _as_array, bounds_of as _bounds_of, \
+    discovery_table as _discovery_table, is_series as _is_series, \
+    metrics_series as _metrics_series, one_row as _one_row, predictions as _predictions, \
+    selection_table as _selection_table
+from ._display import model_html as _model_html, model_repr as _model_repr
+from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
+    warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
 
-__all__ = ["Error", "Model", "fit", "select", "discover", "inspect", "load", "loads", "cpu_count",
-           "__version__"]
+__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "inspect", "load",
+           "loads", "cpu_count", "__version__"]
 __version__ = _perfmodel.version
 
 _FIT, _SELECT, _DISCOVER = 0, 1, 2
@@ -59,6 +66,9 @@ def _number(ok, want):
             raise _error(f"{name}={v!r}: expected {want}")
         return x
     return conv
+
+
+_level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")
 
 
 def _text(name, v):
@@ -120,14 +130,15 @@ def _normalise(options):
     return out
 
 
-def _word(name, key, v, tmp):
+def _word(name, key, v, tmp, written):
     """The word of one option (None: a flag not given); what is a path or
-    data becomes a path, data written to tmp."""
+    data becomes a path, data written to tmp (and recorded in written, as
+    data_path's)."""
     if not _TABLE[name][0]:
         return f"--{name}" if _flag(key, v) else None
     if name == "test" or (name == "validate" and not (isinstance(v, str) and _perfmodel._is_scheme(
             _no_nul(f"{key}={v!r}", v)))):
-        text = _data_path(v, key, tmp)
+        text = _data_path(v, key, tmp, written)
     elif name == "warm-start":
         text = "<Model>" if isinstance(v, Model) else _path(key, v)
     elif name in _LISTS:
@@ -139,11 +150,11 @@ def _word(name, key, v, tmp):
     return f"--{name}={text}"
 
 
-def _words(options, tmp):
+def _words(options, tmp, written):
     """The words of the options and the Model to start from (or None)."""
     words = []
     for name, (key, v) in _normalise(options).items():
-        w = _word(name, key, v, tmp)
+        w = _word(name, key, v, tmp, written)
         if w is not None:
             words.append(w)
     warm = options.get("warm_start")
@@ -160,14 +171,22 @@ def _run(mode, data, spec, options):
             raise _error(f"spec: not JSON: {e}") from None
     elif spec is not None:
         spec = _path("spec", spec)
+    written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, warm = _words(options, tmp)
+        words, warm = _words(options, tmp, written)
         if isinstance(spec, str):
             words.append("--spec=" + spec)
-        words += ["--", _data_path(data, "data", tmp)]
-        c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
-    return Model(c, selection=extra if mode == _SELECT else None,
-                 discovery=extra if mode == _DISCOVER else None)
+        words += ["--", _data_path(data, "data", tmp, written)]
+        try:
+            c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
+        except Error as e:
+            _relocate(e, written)
+            raise
+    model = Model(c, selection=extra if mode == _SELECT else None,
+                  discovery=extra if mode == _DISCOVER else None)
+    # fit, select or discover, then the user's line
+    _warn_fit(model.warnings, stacklevel=3)
+    return model
 
 
 def fit(data, spec=None, **options):
@@ -226,10 +245,29 @@ def inspect(data, key=None, **options):
         if not all(names):
             raise _error(f"key={key!r}: expected a column name or a list of them")
         key = names
+    written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words = [w for name, (k, v) in given.items() if (w := _word(name, k, v, tmp))]
-        words += ["--", _data_path(data, "data", tmp)]
-        return json.loads(_perfmodel._inspect(words, key))
+        words = [w for name, (k, v) in given.items()
+                 if (w := _word(name, k, v, tmp, written))]
+        words += ["--", _data_path(data, "data", tmp, written)]
+        try:
+            return json.loads(_perfmodel._inspect(words, key))
+        except Error as e:
+            _relocate(e, written)
+            raise
+
+
+def _write_atomic(path, text):
+    """text into path by a rename: a failure leaves any old file whole."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise _error(f"{path}: cannot write: {e.strerror}") from None
 
 
 def load(path):
@@ -257,9 +295,14 @@ class Model:
     params: {name: value} as the formula writes them; params_std: their std
     over seeds (NaN for one fit); formula: the formula's text (None for the
     additive form, eq. 4.4); form; target; inputs: the input names in the
-    model's order; levels: {categorical input: its levels}; metrics: {"training": {...}, "test": {...} or None};
-    warnings: what a reader must know before trusting it; info: the fit's
-    record; selection / discovery: what select() and discover() tried."""
+    model's order; levels: {categorical input: its levels}; metrics:
+    {"training": {...}, "test": {...} or None}; warnings: what a reader must
+    know before trusting it (a fit raised each as a FitWarning); info: the
+    fit's record; selection / discovery: what select() and discover() tried
+    (selection_table / discovery_table: the same as DataFrames).
+    predict() and interval() answer in the shape of their points (a
+    DataFrame's index kept), eval() measures it on rows, report() writes
+    perfmodel report's page; in a notebook it shows its tables and plots."""
 
     def __init__(self, c, selection=None, discovery=None):
         if not isinstance(c, _perfmodel.CModel):
@@ -275,6 +318,7 @@ class Model:
         self.target = d["target"]
         self.target_kind = d["target_kind"]
         self.has_intervals = d["has_intervals"]
+        self._label = d["label"]
         self._inputs = c._inputs()
         self.inputs = [name for name, _, _ in self._inputs]
         self.levels = {name: levels for name, role, levels in self._inputs
@@ -287,42 +331,126 @@ class Model:
         self.discovery = discovery
 
     def __repr__(self):
-        return (f"<perfmodel.Model {self.target} ~ {self.formula or self.form}: "
-                f"{len(self.params)} parameters>")
+        return _model_repr(self)
+
+    def _repr_html_(self):
+        """The model in a notebook: its formula, parameters, accuracy and
+        warnings, and for a model fitted here (up to 5 000 rows) the
+        report's predicted-against-measured and scaling plots, inline SVG."""
+        return _model_html(self)
+
+    @property
+    def selection_table(self):
+        """select()'s candidates as a pandas DataFrame, a row each in the
+        order of select's table: form, loss, params, mape, mape_std, r2,
+        folds, constant_folds, chosen, and each held-out metric's mean and
+        std over the folds (mean_mape, std_mape, ...); None for a model not
+        made by select()."""
+        return None if self.selection is None else _selection_table(self.selection)
+
+    @property
+    def discovery_table(self):
+        """discover()'s candidates as a pandas DataFrame: formula, terms,
+        mape, mape_se, chosen; None for a model not made by discover()."""
+        return None if self.discovery is None else _discovery_table(self.discovery)
+
+    def eval(self, data):
+        """The model's accuracy on data, as ``perfmodel eval -m MODEL DATA``:
+        a pandas Series of rows, mape_rows, mae, mape, mse, rmse, r2, smape
+        and adj_r2 (Model.metrics' keys), named as the target. data: a CSV
+        path, a dict of columns or a DataFrame holding the inputs and the
+        target, read as the command reads it. Needs pandas."""
+        written = {}
+        with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+            try:
+                metrics = self._c._eval(_data_path(data, "data", tmp, written))
+            except Error as e:
+                _relocate(e, written)
+                raise
+        return _metrics_series(metrics, self.target)
+
+    def report(self, path=None, data=None, test=None):
+        """The page of ``perfmodel report`` (one HTML file, its plots inline
+        SVG): its text, also written to path when given (atomically).
+        data, test: the rows to report on (a CSV path, a dict of columns or a
+        DataFrame; test, held-out rows); by default those the model was
+        fitted to (and its held-out rows), which a loaded model lacks."""
+        written = {}
+        with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+            files = [None if v is None else _data_path(v, what, tmp, written)
+                     for what, v in (("data", data), ("test", test))]
+            try:
+                page = self._c._report_html(*files, None)
+            except Error as e:
+                _relocate(e, written)
+                raise
+        if path is not None:
+            _write_atomic(_path("path", path), page)
+        return page
 
     def _points(self, points):
-        """(text or path, is_path) for the C core."""
+        """(text or path, is_path, {"<points>": Written} for a frame's text)
+        for the C core."""
         if isinstance(points, (str, bytes, os.PathLike)):
-            return _path("points", points), True
-        if isinstance(points, dict) or _is_dataframe(points):
-            return _csv_text(_columns(points, "points"), "points"), False
-        want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
-        if not isinstance(points, (list, tuple, np.ndarray)):
-            raise _wrong_type(f"points: expected a DataFrame, a dict of columns, {want} or a "
-                              f"file path, not {type(points).__name__}")
-        rows = np.asarray(points, dtype=object)
-        if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
-            raise _error(f"points: expected {want}, not shape {rows.shape}")
-        return _csv_text({name: list(rows[:, i]) for i, name in enumerate(self.inputs)},
-                         "points"), False
+            return _path("points", points), True, {}
+        if _is_series(points):
+            points = _one_row(points)
+        if not (isinstance(points, dict) or _is_dataframe(points)):
+            want = f"a 2-D array of {len(self.inputs)} columns ({', '.join(self.inputs)})"
+            if not isinstance(points, (list, tuple, np.ndarray)):
+                raise _wrong_type(f"points: expected a DataFrame, a Series, a dict of columns, "
+                                  f"{want} or a file path, not {type(points).__name__}")
+            rows = np.asarray(points, dtype=object)
+            if rows.ndim != 2 or rows.shape[1] != len(self.inputs):
+                raise _error(f"points: expected {want}, not shape {rows.shape}")
+            points = {name: list(rows[:, i]) for i, name in enumerate(self.inputs)}
+        w = _Written(points, "points")
+        return w.text, False, {"<points>": w}
 
-    def predict(self, points):
-        """The model's predictions at points, as ``perfmodel predict``: a
-        numpy array, a value per row. points: a DataFrame or dict of columns
-        named as the inputs (extra columns ignored), a 2-D array of rows
-        with the inputs in model order (self.inputs), or a CSV file path."""
-        pred, _ = self._c._predict(*self._points(points), ())
-        return np.frombuffer(pred, dtype=np.float64).copy()
+    def _predict(self, points, level):
+        """(predictions, bounds or None) as arrays, the bounds those of the
+        central interval of probability level (a checked number; None:
+        none); an error about a cell of a frame placed in it."""
+        levels = () if level is None else (level,)
+        text, is_path, written = self._points(points)
+        try:
+            pred, bounds = self._c._predict(text, is_path, levels)
+        except Error as e:
+            _relocate(e, written)
+            raise
+        return _as_array(pred), _as_array(bounds).reshape(-1, 2) if levels else None
+
+    def predict(self, points, interval=None):
+        """The model's predictions at points, as ``perfmodel predict``, shaped
+        as points.
+
+        points: a DataFrame, or a dict of columns, named as the inputs (extra
+        columns ignored); a Series, one configuration (its index the inputs'
+        names); a 2-D array of rows with the inputs in model order
+        (self.inputs); or a CSV file path.
+        Returns, for a DataFrame, a Series indexed as it, named as the
+        command's column ("predicted"); for a Series, a float; else a numpy
+        array, a value per row. interval=LEVEL (0.9) adds the central
+        prediction interval of that probability, as ``perfmodel predict
+        --interval LEVEL``: a DataFrame of predicted, lower and upper (a
+        Series of the three for a Series; a tuple of three arrays else).
+
+        >>> m.predict(pd.DataFrame({"n": [2048], "threads": [2]}, index=["big"]))
+        big    0.172253
+        Name: predicted, dtype: float64
+        """
+        level = None if interval is None else _level("interval", interval)
+        pred, bounds = self._predict(points, level)
+        return _predictions(points, self._label, pred, bounds)
 
     def interval(self, points, level=0.9):
         """(lower, upper): the central prediction interval of probability
-        level at each point, as ``perfmodel predict --interval LEVEL``. Error
-        for a model without intervals (fitted with intervals=False)."""
-        level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")("level",
-                                                                                  level)
-        _, bounds = self._c._predict(*self._points(points), (level,))
-        b = np.frombuffer(bounds, dtype=np.float64).reshape(-1, 2)
-        return b[:, 0].copy(), b[:, 1].copy()
+        level at each point, as ``perfmodel predict --interval LEVEL``: two
+        Series indexed as a DataFrame's points (floats for a Series), else
+        two arrays. Error for a model without intervals (fitted with
+        intervals=False)."""
+        _, bounds = self._predict(points, _level("level", level))
+        return _bounds_of(points, bounds)
 
     def save(self, path):
         """Write model.json to path (atomically: a failure leaves any old

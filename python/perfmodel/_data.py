@@ -109,14 +109,85 @@ def csv_text(cols, what):
     return out.getvalue()
 
 
-def data_path(data, what, tmp):
-    """A path the library reads: data's own, or a CSV of its columns in tmp."""
+def _field_starts(text):
+    """Each record's fields as the (line, byte column) of their first byte,
+    both from 1, as the library's CSV reader places a cell: a quoted field
+    may hold a newline, which starts a line but not a record."""
+    records, fields, line, column, quoted, start = [], [], 1, 1, False, True
+    for b in text.encode("utf-8"):
+        if start:
+            fields.append((line, column))
+            start = False
+        column += 1
+        if b == 0x22:
+            quoted = not quoted
+        elif b == 0x2c and not quoted:
+            start = True
+        elif b == 0x0a:
+            line, column = line + 1, 1
+            if not quoted:
+                records.append(fields)
+                fields, start = [], True
+    return records
+
+
+class Written:
+    """A DataFrame or dict of columns as the CSV text the library reads, and
+    the way back from a place in that text (a line and column of the
+    library's error) to the frame's own row label and column name."""
+
+    def __init__(self, data, what):
+        cols = columns(data, what)
+        self.what = what
+        self.text = csv_text(cols, what)
+        self.names = list(data.columns if is_dataframe(data) else data)
+        self.labels = list(data.index) if is_dataframe(data) else None
+
+    def cell(self, line, column):
+        """(row label, column name) of the place; None for either that the
+        place does not name (a header's row, a row's column)."""
+        records = _field_starts(self.text)
+        r = next((i for i in range(len(records) - 1, -1, -1)
+                  if records[i] and records[i][0][0] <= line), None)
+        if r is None:
+            return None, None
+        row = None if r == 0 else self.labels[r - 1] if self.labels is not None else r - 1
+        if not column:
+            return row, None
+        starts = [k for k, at in enumerate(records[r]) if at <= (line, column)]
+        return row, self.names[starts[-1]] if starts else None
+
+    def relocate(self, e):
+        """Place e (an Error whose file is this text's) in the frame: row
+        and column its label and name, file and line None, its message
+        prefixed with them, the library's own left in e.message."""
+        row, name = self.cell(e.line, e.column) if e.line else (None, None)
+        e.file, e.line, e.row, e.column = None, None, row, name
+        place = ", ".join(f"{k} {v!r}" for k, v in (("row", row), ("column", name))
+                          if v is not None)
+        e.args = (f"{self.what}: {place}: {e.message}" if place else
+                  f"{self.what}: {e.message}",)
+
+
+def relocate(e, written):
+    """e placed in the frame it is about (Written.relocate) when its file is
+    one of written's ({path or name: Written}); else left as it is."""
+    w = written.get(e.file) if isinstance(e.file, str) else None
+    if w is not None:
+        w.relocate(e)
+
+
+def data_path(data, what, tmp, written):
+    """A path the library reads: data's own, or a CSV of its columns in tmp,
+    recorded in written ({path: Written}) to name the frame's cells in an
+    error."""
     if isinstance(data, (str, bytes, os.PathLike)):
         return path(what, data)
     if not (is_dataframe(data) or isinstance(data, dict)):
         raise wrong_type(f"{what}: expected {DATA_TYPES}, not {type(data).__name__}")
-    text = csv_text(columns(data, what), what)
+    w = Written(data, what)
     file = os.path.join(tmp, what + ".csv")
     with open(file, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
+        f.write(w.text)
+    written[file] = w
     return file

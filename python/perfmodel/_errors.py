@@ -1,8 +1,10 @@
 """perfmodel.Error for what the package checks itself (docs/python.md): an
 argument of the wrong type or value, named as the user wrote it, before any
-of it reaches the library, where a NUL would cut a string short."""
+of it reaches the library, where a NUL would cut a string short; and
+perfmodel.FitWarning, the warnings of a fit as Python warnings."""
 
 import os
+import warnings
 
 from ._perfmodel import Error
 
@@ -12,8 +14,25 @@ class WrongTypeError(Error, TypeError):
     so that code catching either catches it."""
 
 
+class FitWarning(UserWarning):
+    """What a reader must know before trusting a fitted model: each line that
+    ``perfmodel fit`` prints as ``perfmodel: warning: TEXT``, with the same
+    TEXT, raised through Python's warnings (so ``warnings.catch_warnings``,
+    ``-W error`` and pytest's capture see it). The model keeps them in
+    ``Model.warnings`` whatever the filters do."""
+    __module__ = "perfmodel"    # as tracebacks and -W name it
+
+
+def warn_fit(texts, stacklevel):
+    """Each text as a FitWarning; stacklevel as warnings.warn's, counted
+    from the caller of warn_fit."""
+    for text in texts:
+        warnings.warn(text, FitWarning, stacklevel=stacklevel + 1)
+
+
 def _fill(e, message):
     e.status, e.message, e.file, e.line, e.column = "invalid argument", message, None, None, None
+    e.row = None
     return e
 
 

@@ -189,7 +189,7 @@ def test_none_is_an_empty_cell():
     cols = {"n": n[:3] + [None] + n[4:], "t": [0.5 * x ** 1.5 for x in n]}
     with pytest.raises(perfmodel.Error, match="column 'n': empty cell") as e:
         perfmodel.fit(cols, target="t", form="additive", threads=1)
-    assert e.value.line == 5
+    assert (e.value.row, e.value.column) == (3, "n")
     m = perfmodel.fit(cols, target="t", form="additive", threads=1, drop_incomplete=True)
     assert m.metrics["training"]["rows"] == 6 and m.levels == {}
 

@@ -254,8 +254,10 @@ def test_model_attributes(gemm):
 
 
 def test_warnings(source):
-    m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"), str(source / "models" / "ddp_mlp.json"),
-                      form="additive", seed=2, threads=1, intervals=False, reg="l2", lam=0.01)
+    with pytest.warns(perfmodel.FitWarning, match="activation"):
+        m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"),
+                          str(source / "models" / "ddp_mlp.json"), form="additive", seed=2,
+                          threads=1, intervals=False, reg="l2", lam=0.01)
     assert any("activation" in w for w in m.warnings)
 
 
@@ -305,16 +307,18 @@ def test_a_gap_among_numbers_is_an_error_or_a_dropped_row(tmp_path):
                        r"--drop-incomplete") as e:
         perfmodel.fit(str(gap), target="time_s", form="additive", threads=1)
     assert (e.value.file, e.value.line, e.value.column) == (str(gap), 5, 3)
-    m = perfmodel.fit(str(gap), target="time_s", form="additive", threads=1,
-                      drop_incomplete=True)
+    with pytest.warns(perfmodel.FitWarning, match="dropped 1 incomplete row"):
+        m = perfmodel.fit(str(gap), target="time_s", form="additive", threads=1,
+                          drop_incomplete=True)
     assert any("dropped 1 incomplete row" in w and "(empty or nan in x)" in w
                for w in m.warnings)
     assert m.metrics["training"]["rows"] == 11
 
 
 def test_a_copy_of_the_target_is_not_an_inferred_input(source):
-    m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"), target="time_per_iter_s",
-                      form="additive", threads=1, maxiter=30)
+    with pytest.warns(perfmodel.FitWarning, match="left out of the inputs inferred"):
+        m = perfmodel.fit(str(source / "data" / "ddp_mlp.csv"), target="time_per_iter_s",
+                          form="additive", threads=1, maxiter=30)
     assert not any(i.startswith("t_worker") for i in m.inputs)
     assert sum("left out of the inputs inferred" in w for w in m.warnings) == 2
 
@@ -331,7 +335,8 @@ def test_zeros_fit_under_mae_and_are_refused_under_mape():
     with pytest.raises(perfmodel.Error, match=r"target 'calls': 0 is not a time > 0 "
                        r"\(loss mape divides by the values; use --loss mae or mse") as e:
         perfmodel.fit(data, spec, loss="mape")
-    assert e.value.line == 2
+    # a dict's row by its position, the column by its key
+    assert (e.value.row, e.value.column, e.value.line) == (0, "calls", None)
     with pytest.raises(perfmodel.Error, match="every value of target 'calls' is 0"):
         perfmodel.fit({"n": n, "calls": [0.0] * len(n)}, spec)
 
@@ -393,7 +398,7 @@ def test_predict_errors(gemm, tmp_path):
         m.predict([[1, 2, 3]])
     with pytest.raises(perfmodel.Error) as e:
         m.predict({"n": [100, -1], "threads": [1, 1]})
-    assert e.value.line == 3
+    assert (e.value.row, e.value.column, e.value.line) == (1, "n", None)
     with pytest.raises(perfmodel.Error, match="interval|level|probab|between"):
         m.interval({"n": [100], "threads": [1]}, 1.5)
     bare = perfmodel.fit(data, spec, seed=3, threads=1, intervals=False)
