@@ -1,0 +1,73 @@
+# Type hints of the perfmodel package (docs/python.md): what __init__.py
+# accepts and returns. Data and points are a path, a dict of columns, a
+# pandas DataFrame (or, for points, a Series: one configuration, or a numpy
+# array in the model's input order); a spec is a path or the spec's JSON as
+# a dict. Options are perfmodel fit's long options, '-' as '_'.
+import os
+from typing import Any, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+_Path = Union[str, os.PathLike[str]]
+_Data = Union[_Path, Mapping[str, Sequence[Any]], Any]  # Any: a pandas DataFrame
+_Points = Union[_Path, Mapping[str, Sequence[Any]], np.ndarray, Any]  # Any: DataFrame, Series
+_Spec = Union[_Path, Mapping[str, Any], None]
+
+__version__: str
+
+
+class Error(ValueError):
+    """The library's or the package's refusal: str(e) the whole message."""
+    status: str
+    message: str
+    file: Optional[str]
+    line: Optional[int]
+    column: Optional[Union[int, str, Any]]
+    row: Optional[Any]
+
+
+class FitWarning(UserWarning):
+    """A fit's warning, the text perfmodel fit prints after 'warning: '."""
+
+
+class Model:
+    params: dict[str, float]
+    params_std: dict[str, float]
+    form: str
+    formula: Optional[str]
+    target: str
+    target_kind: str
+    has_intervals: bool
+    inputs: list[str]
+    levels: dict[str, list[str]]
+    info: Optional[dict[str, Any]]
+    metrics: dict[str, Optional[dict[str, Any]]]
+    warnings: list[str]
+    selection: Optional[dict[str, Any]]
+    discovery: Optional[dict[str, Any]]
+
+    @property
+    def selection_table(self) -> Any: ...  # a pandas DataFrame, or None
+    @property
+    def discovery_table(self) -> Any: ...  # a pandas DataFrame, or None
+    def eval(self, data: _Data) -> Any: ...  # a pandas Series of metrics
+    def report(self, path: Optional[_Path] = None, data: Optional[_Data] = None,
+               test: Optional[_Data] = None) -> str: ...
+    # a DataFrame gives a Series (its index kept; with interval= a
+    # DataFrame predicted/lower/upper), a Series a float, anything else an
+    # ndarray (with interval= a tuple of three)
+    def predict(self, points: _Points, interval: Optional[float] = None) -> Any: ...
+    def interval(self, points: _Points, level: float = 0.9) -> Any: ...
+    def save(self, path: _Path) -> None: ...
+    def to_json(self) -> str: ...
+    def _repr_html_(self) -> str: ...
+
+
+def fit(data: _Data, spec: _Spec = None, **options: Any) -> Model: ...
+def select(data: _Data, spec: _Spec = None, **options: Any) -> Model: ...
+def discover(data: _Data, spec: _Spec = None, **options: Any) -> Model: ...
+def inspect(data: _Data, key: Union[str, Sequence[str], None] = None,
+            **options: Any) -> dict[str, Any]: ...
+def load(path: _Path) -> Model: ...
+def loads(text: Union[str, bytes, bytearray], name: str = "<string>") -> Model: ...
+def cpu_count() -> int: ...
