@@ -28,6 +28,30 @@ static size_t resample(const pm_plan_groups *g, pm_pcg32 *rng, size_t *rows)
 	return n;
 }
 
+/* The most rows a resample can hold: each stratum draws as many groups
+ * as it has, so at most that many times its largest group, summed over
+ * the strata (at most the rows times the largest stratum's groups, not
+ * rows^2). SIZE_MAX when the sum overflows. */
+static size_t resample_rows_most(const pm_plan_groups *g)
+{
+	size_t total = 0;
+
+	for (size_t k = 0; k < g->nstrata; k++) {
+		size_t lo = g->sstart[k], ng = g->sstart[k + 1] - lo, largest = 0;
+
+		for (size_t j = lo; j < lo + ng; j++) {
+			size_t grp = g->sgroups[j], size = g->start[grp + 1] - g->start[grp];
+
+			if (size > largest)
+				largest = size;
+		}
+		if (largest && ng > (SIZE_MAX - total) / largest)
+			return SIZE_MAX;
+		total += ng * largest;
+	}
+	return total;
+}
+
 /* Member m's log predictions of d's rows into l[0..nrows): 0, or -1 when
  * it cannot predict one (a level its resample lacked) or predicts no time
  * > 0 there. */
@@ -95,7 +119,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
 {
-	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows, most = 0;
+	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows = NULL, most;
 	/* l[b * np + j]: kept member b's log prediction at point j */
 	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
 	pm_fit_options mo = *o;
@@ -103,11 +127,9 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	unsigned kept = 0;
 
 	memset(e, 0, sizeof(*e));
-	/* groups differ in size: a resample of them can hold more rows than d */
-	for (size_t k = 0; k < g->ngroups; k++)
-		if (g->start[k + 1] - g->start[k] > most)
-			most = g->start[k + 1] - g->start[k];
-	rows = malloc((g->ngroups * most + 1) * sizeof(*rows));
+	most = resample_rows_most(g);
+	if (most < SIZE_MAX / sizeof(*rows))
+		rows = malloc((most + 1) * sizeof(*rows));
 	if (!rows || !l) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
@@ -122,15 +144,17 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	for (unsigned b = 0; b < po->members; b++) {
 		int r;
 
-		if (o->stop && *o->stop) {
-			st = pm__fail(err, PM_EFIT, "interrupted during the refits on resampled "
-				      "rows: nothing was planned");
-			goto out;
-		}
 		mo.seed = o->seed + b;
 		r = member(d, g, s, &mo, cand, targets, po->seed, b, rows, l + (size_t)kept * np);
 		if (r < 0) {
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			goto out;
+		}
+		/* after each refit, the last too: a refit the stop cut short is
+		 * the interruption, not a member left out */
+		if (o->stop && *o->stop) {
+			st = pm__fail(err, PM_EFIT, "interrupted during the refits on resampled "
+				      "rows: nothing was planned");
 			goto out;
 		}
 		kept += (unsigned)r;
