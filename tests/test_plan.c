@@ -679,12 +679,12 @@ Test(plan, test_rows_are_measured)
 	free(test);
 }
 
-/* Costs near the smallest double rank as costs of 1 do (gain / cost
+/* Subnormal costs (1e-320) rank as costs of 1 do (gain / cost
  * overflowed to inf for all: a tie, the first row won). */
 Test(plan, tiny_costs_rank_as_any_scale)
 {
-	static const char tiny[] = "n,dev,cost\n3,a,1e-300\n5,a,1e-300\n64,a,1e-300\n"
-				   "512,a,1e-300\n";
+	static const char tiny[] = "n,dev,cost\n3,a,1e-320\n5,a,1e-320\n64,a,1e-320\n"
+				   "512,a,1e-320\n";
 	struct files f = files_of(tiny, far), g = files_of("n,dev,cost\n3,a,1\n5,a,1\n64,a,1\n"
 							   "512,a,1\n", far);
 	pm_plan *p = NULL, *q = NULL;
