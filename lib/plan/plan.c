@@ -275,7 +275,8 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_dataset
 	struct measured ms = { { d, test }, { NULL, NULL } };
 	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates);
 	size_t nt = pm_dataset_nrows(p->targets);
-	double *xd = NULL, *xtest = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL, *noise = NULL;
+	double *xd = NULL, *xtest = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL;
+	double *noise = NULL;
 	double noise2 = 0, median = 1;
 	int *excluded = calloc(nc + 1, sizeof(*excluded)), *categorical;
 	pm_plan_groups g = { 0 };

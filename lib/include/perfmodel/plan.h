@@ -105,16 +105,17 @@ PM_API void pm_plan_free(pm_plan *p);
  * picks' summed cost is at most the budget to 1e-12 relative. Candidates
  * equal to a measured configuration (a row of src's data or test file) or
  * to an earlier candidate are left out (dropped); only the kept ones'
- * costs are read. On success
- * *out owns the plan; on failure it is NULL. Errors: PM_EINVAL (a NULL
- * argument, cost_column and cost_scale together, no count and no budget,
- * members out of range, a target equal to a measured row, naming both, every
- * candidate measured, no budget left, default costs for a model that does
- * not predict a time, fewer than 2 measured configurations); PM_ESCHEMA (a file without an input column, a cost
- * column that is absent); PM_EDOMAIN (an unknown level, a cost that is not
- * a finite number > 0, each at FILE:LINE:COL); PM_EFIT (fewer than 2
- * refits succeeded, the refits agree at the targets (rms spread under
- * 1e-4 on log scale), or interrupted by o->stop, during any refit); those of pm_fit_file,
+ * costs are read. On success *out owns the plan; on failure it is NULL.
+ * Errors: PM_EINVAL (a NULL argument, cost_column and cost_scale together,
+ * no count and no budget, members out of range, a target equal to a
+ * measured row, naming both, every candidate measured, no budget left,
+ * default costs for a model that does not predict a time, fewer than 2
+ * measured configurations); PM_ESCHEMA (a file without an input column, a
+ * cost column that is absent); PM_EDOMAIN (an unknown level, a cost that
+ * is not a finite number > 0, each at FILE:LINE:COL); PM_EFIT (fewer than
+ * 2 refits succeeded, the refits agree at the targets: rms spread under
+ * 1e-4 on log scale, or interrupted by o->stop, during any refit); those
+ * of pm_fit_file,
  * pm_select_file and pm_dataset_read_csv; PM_ENOMEM. */
 PM_API pm_status pm_plan_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
 			      const pm_candidate *cand, size_t ncand, const pm_validation *v,
