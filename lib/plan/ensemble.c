@@ -9,47 +9,50 @@
 #include "core/pcg32.h"
 #include "plan/plan_impl.h"
 
-/* Resample b's rows: in each stratum as many groups as it has, drawn with
- * replacement from member b's own stream, each with all its rows. */
-static size_t resample(const pm_plan_groups *g, pm_pcg32 *rng, size_t *rows)
-{
-	size_t n = 0;
+/* The rows of a resample, in a buffer that grows: a resample of groups
+ * of unequal size can hold more rows than the data, but a bound fixed in
+ * advance (groups x the largest group) is rows^2 at worst. */
+struct row_buffer {
+	size_t *rows, n, cap;
+};
 
+/* Append group grp's rows; 0, or -1 out of memory. */
+static int append_group(const pm_plan_groups *g, size_t grp, struct row_buffer *b)
+{
+	size_t size = g->start[grp + 1] - g->start[grp];
+
+	if (size > b->cap - b->n) {
+		size_t cap = b->cap, *rows;
+
+		while (size > cap - b->n) {
+			if (cap > SIZE_MAX / 2 / sizeof(*rows))
+				return -1;
+			cap *= 2;
+		}
+		if (!(rows = realloc(b->rows, cap * sizeof(*rows))))
+			return -1;
+		b->rows = rows;
+		b->cap = cap;
+	}
+	memcpy(&b->rows[b->n], &g->rows[g->start[grp]], size * sizeof(*b->rows));
+	b->n += size;
+	return 0;
+}
+
+/* Resample b's rows into buf: in each stratum as many groups as it has,
+ * drawn with replacement from member b's own stream, each with all its
+ * rows. 0, or -1 out of memory. */
+static int resample(const pm_plan_groups *g, pm_pcg32 *rng, struct row_buffer *buf)
+{
+	buf->n = 0;
 	for (size_t k = 0; k < g->nstrata; k++) {
 		size_t lo = g->sstart[k], ng = g->sstart[k + 1] - lo;
 
-		for (size_t j = 0; j < ng; j++) {
-			size_t grp = g->sgroups[lo + pm__pcg32_below(rng, (uint32_t)ng)];
-
-			for (size_t i = g->start[grp]; i < g->start[grp + 1]; i++)
-				rows[n++] = g->rows[i];
-		}
+		for (size_t j = 0; j < ng; j++)
+			if (append_group(g, g->sgroups[lo + pm__pcg32_below(rng, (uint32_t)ng)], buf))
+				return -1;
 	}
-	return n;
-}
-
-/* The most rows a resample can hold: each stratum draws as many groups
- * as it has, so at most that many times its largest group, summed over
- * the strata (at most the rows times the largest stratum's groups, not
- * rows^2). SIZE_MAX when the sum overflows. */
-static size_t resample_rows_most(const pm_plan_groups *g)
-{
-	size_t total = 0;
-
-	for (size_t k = 0; k < g->nstrata; k++) {
-		size_t lo = g->sstart[k], ng = g->sstart[k + 1] - lo, largest = 0;
-
-		for (size_t j = lo; j < lo + ng; j++) {
-			size_t grp = g->sgroups[j], size = g->start[grp + 1] - g->start[grp];
-
-			if (size > largest)
-				largest = size;
-		}
-		if (largest && ng > (SIZE_MAX - total) / largest)
-			return SIZE_MAX;
-		total += ng * largest;
-	}
-	return total;
+	return 0;
 }
 
 /* Member m's log predictions of d's rows into l[0..nrows): 0, or -1 when
@@ -74,7 +77,7 @@ static int log_predict(const pm_model *m, const pm_dataset *d, double *l)
  * plan (PM_ENOMEM) as a negative number. */
 static int member(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
 		  const pm_fit_options *mo, const pm_dataset *cand, const pm_dataset *targets,
-		  uint64_t seed, unsigned b, size_t *rows, double *l)
+		  uint64_t seed, unsigned b, struct row_buffer *rows, double *l)
 {
 	pm_pcg32 rng;
 	pm_dataset *sub = NULL;
@@ -85,7 +88,9 @@ static int member(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s
 
 	/* member b's own stream: the resamples are the same for any thread count */
 	pm__pcg32_seed(&rng, seed, b);
-	st = pm_dataset_subset(d, rows, resample(g, &rng, rows), &sub, &e);
+	if (resample(g, &rng, rows))
+		return -(int)PM_ENOMEM;
+	st = pm_dataset_subset(d, rows->rows, rows->n, &sub, &e);
 	if (!st)
 		st = pm_fit(sub, s, mo, &fit, &e);
 	if (st == PM_ENOMEM)
@@ -119,7 +124,8 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
 {
-	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows = NULL, most;
+	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets);
+	struct row_buffer rows = { NULL, 0, pm_dataset_nrows(d) + 1 };
 	/* l[b * np + j]: kept member b's log prediction at point j */
 	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
 	pm_fit_options mo = *o;
@@ -127,10 +133,8 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	unsigned kept = 0;
 
 	memset(e, 0, sizeof(*e));
-	most = resample_rows_most(g);
-	if (most < SIZE_MAX / sizeof(*rows))
-		rows = malloc((most + 1) * sizeof(*rows));
-	if (!rows || !l) {
+	rows.rows = malloc(rows.cap * sizeof(*rows.rows));
+	if (!rows.rows || !l) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -145,7 +149,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 		int r;
 
 		mo.seed = o->seed + b;
-		r = member(d, g, s, &mo, cand, targets, po->seed, b, rows, l + (size_t)kept * np);
+		r = member(d, g, s, &mo, cand, targets, po->seed, b, &rows, l + (size_t)kept * np);
 		if (r < 0) {
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
 			goto out;
@@ -174,7 +178,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	}
 	centre(e, l);
 out:
-	free(rows);
+	free(rows.rows);
 	free(l);
 	return st;
 }
