@@ -1,6 +1,7 @@
 /* perfmodel plan: which runs to measure next (docs/plan.md). Its own
  * options are taken out of the arguments; the rest are fit's, read by the
  * library's one parser. Parse, call pm_plan_file, print. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,8 +77,9 @@ static int plan_option(int argc, char **argv, int *i, struct plan_args *a)
 	case 0: a->candidates = v; return 1;
 	case 1: a->at = v; return 1;
 	case 3:
-		if (pm_parse_number(v, &a->po.budget) || !(a->po.budget > 0))
-			return -usage_error("plan", "--budget '%s': expected a number > 0", v);
+		if (pm_parse_number(v, &a->po.budget) || !(a->po.budget > 0) ||
+		    !isfinite(a->po.budget))
+			return -usage_error("plan", "--budget '%s': expected a finite number > 0", v);
 		return 1;
 	case 4: a->po.cost_column = v; return 1;
 	case 5: a->po.cost_scale = v; return 1;
@@ -85,7 +87,7 @@ static int plan_option(int argc, char **argv, int *i, struct plan_args *a)
 	}
 	if (pm_parse_whole(v, 1000000, &u) || u < (k == 2 ? 1u : 2u) || (k == 6 && u > 1000))
 		return -usage_error("plan", "--%s '%s': expected a whole number %s", names[k], v,
-				    k == 2 ? ">= 1" : "from 2 to 1000");
+				    k == 2 ? "from 1 to 1000000" : "from 2 to 1000");
 	if (k == 2) {
 		a->po.count = (unsigned)u;
 		a->count_given = 1;
@@ -122,15 +124,29 @@ static int split_args(int argc, char **argv, struct plan_args *a, char **rest, i
 	return 0;
 }
 
+/* The candidates left out, each naming the line it repeats: on stderr,
+ * with --json too (the document has them as "dropped"). */
+static void print_dropped(const pm_plan *p)
+{
+	for (size_t k = 0; k < p->ndropped; k++) {
+		unsigned line = pm_dataset_cell_line(p->candidates, p->dropped[k], 0);
+
+		if (p->dropped_in[k] == PM_PLAN_IN_CANDIDATES)
+			cprintf(diag(), "perfmodel: note: candidate at %s line %u repeats line %zu: "
+				"left out\n", pm_dataset_name(p->candidates), line,
+				p->dropped_match[k]);
+		else
+			cprintf(diag(), "perfmodel: note: candidate at %s line %u was measured "
+				"already (%s line %zu): left out\n", pm_dataset_name(p->candidates),
+				line, pm_plan_repeats_name(p->dropped_in[k]), p->dropped_match[k]);
+	}
+}
+
 static void print_table(FILE *f, const pm_plan *p)
 {
 	const pm_model *m = p->model;
 	size_t col;
 
-	for (size_t k = 0; k < p->ndropped; k++)
-		cprintf(diag(), "perfmodel: note: candidate at %s line %u was measured already "
-			"(data line %zu): left out\n", pm_dataset_name(p->candidates),
-			pm_dataset_cell_line(p->candidates, p->dropped[k], 0), p->dropped_match[k]);
 	cprintf(f, "%zu runs, cost %.6g; the targets' spread (log-scale std of %u refits) "
 		"%.3g -> %.3g expected; noise %.3g\n\n", p->npicks, p->total_cost, p->members,
 		p->spread_before, p->spread_after, p->noise);
@@ -224,6 +240,8 @@ int cmd_plan(int argc, char **argv)
 	}
 	progress_end();
 	interrupt_hold(1);
+	if (!o.quiet)
+		print_dropped(p);
 	if (a.output && write_csv(p, a.output, &err)) {
 		report_error(&err);
 		goto out;

@@ -69,6 +69,54 @@ if "$pm" plan data.csv --candidates measured.csv --at targets.csv "${fit[@]}" --
 else
 	bad "a candidate measured already is left out, with a note naming both lines" "$(cat err.txt)"
 fi
+if "$pm" plan data.csv --candidates measured.csv --at targets.csv "${fit[@]}" --cost-column cost \
+	--json >m.json 2>err.txt &&
+	grep -q "^perfmodel: note: candidate at measured.csv line 2 was measured already (data line 4): left out$" err.txt &&
+	python3 -c 'import json; d = json.load(open("m.json")); assert d["dropped"] == [{"line": 2, "repeats": "data", "repeats_line": 4}], d'; then
+	ok "--json: a dropped candidate in \"dropped\" with both lines, and the note on stderr"
+else
+	bad "--json: a dropped candidate in \"dropped\" with both lines, and the note on stderr" "$(cat err.txt m.json)"
+fi
+# levels that look like numbers are still levels: text in the JSON
+printf 'n,gpus,t\n2,1,0.11\n4,1,0.12\n8,1,0.16\n16,1,0.23\n2,2,0.12\n4,2,0.13\n8,2,0.17\n16,2,0.24\n' >lv.csv
+printf 'n,gpus\n64,1\n128,2\n' >lvcand.csv
+printf 'n,gpus\n1024,2\n' >lvtargets.csv
+if "$pm" plan lv.csv --candidates lvcand.csv --at lvtargets.csv --target t --intrinsic n \
+	--categorical gpus --form additive --threads 1 --json >lv.json 2>err.txt &&
+	python3 -c 'import json; d = json.load(open("lv.json")); p = d["picks"]
+assert p and all(isinstance(x["config"]["gpus"], str) and isinstance(x["config"]["n"], (int, float)) for x in p), p'; then
+	ok "--json: a categorical level is text in config, a numeric input a number"
+else
+	bad "--json: a categorical level is text in config, a numeric input a number" "$(cat err.txt lv.json)"
+fi
+printf 'n,cost\n64,1\n256,1\n64,1\n' >twice.csv
+if "$pm" plan data.csv --candidates twice.csv --at targets.csv "${fit[@]}" --cost-column cost \
+	-o tw.csv >/dev/null 2>err.txt && [ "$(wc -l <tw.csv)" -eq 3 ] &&
+	grep -q "^perfmodel: note: candidate at twice.csv line 4 repeats line 2: left out$" err.txt; then
+	ok "a candidate listed twice is planned once, with a note naming both lines"
+else
+	bad "a candidate listed twice is planned once, with a note naming both lines" "$(cat err.txt tw.csv)"
+fi
+# one configuration measured 8000 times beside 8000 measured once: a resample
+# buffer of groups x the largest group was 8001 x 8000 rows (512 MB); under a
+# 300 MB address space the plan must still be made
+python3 - <<'PY'
+with open("lopsided.csv", "w") as f:
+    f.write("n,t\n")
+    for i in range(8000):
+        f.write("4,%.6f\n" % ((0.1 + 2e-3 * 8) * (1 + 0.01 * (i % 7 - 3) / 3)))
+    for i in range(8000):
+        n = 5 + i % 80 * 0.5 + i * 1e-4
+        f.write("%.4f,%.6f\n" % (n, (0.1 + 2e-3 * n ** 1.5) * (1 + 0.3 * (i * 7919 % 13 - 6) / 6)))
+PY
+if grep -aq -e __asan_init -e __tsan_init "$pm" || ldd "$pm" | grep -q -e libasan -e libtsan; then
+	ok "a lopsided resample in 300 MB # SKIP a sanitizer's shadow memory needs more address space"
+elif (ulimit -v 300000 && "$pm" plan lopsided.csv --candidates cand.csv --at targets.csv "${fit[@]}" \
+	--count 1 --members 2 -o lop.csv >/dev/null 2>err.txt) && [ "$(wc -l <lop.csv)" -eq 2 ]; then
+	ok "a configuration measured 8000 times beside 8000 single ones: planned in 300 MB"
+else
+	bad "a configuration measured 8000 times beside 8000 single ones: planned in 300 MB" "$(cat err.txt)"
+fi
 if "$pm" help plan | grep -q '^usage: perfmodel plan DATA.csv --candidates' &&
 	"$pm" plan --help | grep -q -- '--cost-scale COL' && "$pm" help | grep -q '^  plan '; then
 	ok "help plan, plan --help, and plan in the command list"
@@ -82,10 +130,16 @@ expect_fail "no --at: usage" 2 "^perfmodel: --candidates FILE and --at FILE are 
 	"${run[@]}" --candidates cand.csv
 expect_fail "--cost-column with --cost-scale: usage" 2 "give one of --cost-column and --cost-scale" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv --cost-column cost --cost-scale nodes
-expect_fail "--count 0: usage" 2 "--count '0': expected a whole number >= 1" -- \
+expect_fail "--count 0: usage" 2 "--count '0': expected a whole number from 1 to 1000000" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv --count 0
-expect_fail "--budget -1: usage" 2 "--budget '-1': expected a number > 0" -- \
+expect_fail "--count above its limit: usage, naming it" 2 "--count '1000001': expected a whole number from 1 to 1000000" -- \
+	"${run[@]}" --candidates cand.csv --at targets.csv --count 1000001
+expect_fail "--budget -1: usage" 2 "--budget '-1': expected a finite number > 0" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv --budget -1
+expect_fail "--budget inf: usage" 2 "--budget 'inf': expected a finite number > 0" -- \
+	"${run[@]}" --candidates cand.csv --at targets.csv --budget inf
+expect_fail "--budget 1e309: usage" 2 "--budget '1e309': expected a finite number > 0" -- \
+	"${run[@]}" --candidates cand.csv --at targets.csv --budget 1e309
 expect_fail "-o - with --json: usage" 2 "^perfmodel: -o - and --json both write to standard output: choose one" -- \
 	"${run[@]}" --candidates cand.csv --at targets.csv -o - --json
 expect_fail "an option of neither plan nor fit: usage" 2 "no-such" -- \

@@ -47,15 +47,19 @@ static char *measured(void)
 
 struct files {
 	char *data, *cand, *targets;
+	char *test;	/* --test's rows; NULL: none */
 };
 
 static struct files files_of(const char *cand, const char *targets)
 {
-	return (struct files){ measured(), temp_csv(cand), temp_csv(targets) };
+	return (struct files){ measured(), temp_csv(cand), temp_csv(targets), NULL };
 }
 
 static void files_free(struct files *f)
 {
+	if (f->test)
+		unlink(f->test);
+	free(f->test);
 	unlink(f->data);
 	unlink(f->cand);
 	unlink(f->targets);
@@ -75,7 +79,7 @@ static pm_status plan_with(const struct files *f, unsigned threads, pm_plan_opti
 {
 	pm_spec *s;
 	pm_fit_options o = pm_fit_options_default();
-	pm_source src = { .path = f->data };
+	pm_source src = { .path = f->data, .test_path = f->test };
 	pm_status st;
 
 	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
@@ -230,6 +234,17 @@ static void refused(const char *cand, const char *targets, pm_plan_options po, p
 	if (line)
 		cr_expect_eq(err.line, line, "%s at line %u", err.msg, err.line);
 	files_free(&f);
+}
+
+/* f with its data replaced by text. */
+static struct files files_with_data(const char *data, const char *cand, const char *targets)
+{
+	struct files f = files_of(cand, targets);
+
+	unlink(f.data);
+	free(f.data);
+	f.data = temp_csv(data);
+	return f;
 }
 
 Test(plan, candidates_without_an_input)
@@ -480,5 +495,197 @@ Test(plan, interrupted)
 	cr_expect_null(p);
 	cr_expect(strstr(err.msg, "interrupted"), "%s", err.msg);
 	pm_spec_free(s);
+	files_free(&f);
+}
+
+/* The plan of data as t = a n^p + C (no device), t of the kind given:
+ * its status, and the message. */
+static pm_status plan_n_only(const char *data, pm_target_kind kind, pm_plan **p, pm_error *err)
+{
+	struct files f = files_with_data(data, "n,cost\n3,1\n64,1\n", "n\n1024\n");
+	pm_spec *s;
+	pm_fit_options o = pm_fit_options_default();
+	pm_source src = { .path = f.data };
+	pm_plan_options po = by_column();
+	pm_status st;
+
+	cr_assert_eq(pm_spec_new(&s, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target(s, "t", NULL), PM_OK);
+	cr_assert_eq(pm_spec_add_names(s, PM_SPEC_INTRINSIC, "n", NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_target_kind(s, kind, NULL, NULL, NULL), PM_OK);
+	cr_assert_eq(pm_spec_set_form(s, "additive", NULL), PM_OK);
+	o.threads = 1;
+	st = pm_plan_file(&src, s, &o, NULL, 0, NULL, f.cand, f.targets, &po, p, err);
+	pm_spec_free(s);
+	files_free(&f);
+	return st;
+}
+
+/* One configuration measured (four times): every resample is the same,
+ * the spread is no uncertainty; refused, saying what to measure. */
+Test(plan, one_configuration_refused)
+{
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+
+	cr_expect_eq(plan_n_only("n,t\n4,0.11\n4,0.12\n4,0.115\n4,0.118\n", PM_TARGET_TIME, &p, &err),
+		     PM_EINVAL, "%s", err.msg);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "holds 1 measured configuration:") &&
+		  strstr(err.msg, "at least 2 (better as many as the model has unknowns, 3)"),
+		  "%s", err.msg);
+}
+
+/* A constant law the data pins exactly: the refits agree at the target
+ * (to the optimiser's 1e-5); refused rather than ranked by that. */
+Test(plan, no_spread_refused)
+{
+	pm_plan *p = (pm_plan *)&p;
+	pm_error err = { 0 };
+
+	cr_expect_eq(plan_n_only("n,t\n2,1\n4,1\n8,1\n16,1\n32,1\n", PM_TARGET_TIME, &p, &err),
+		     PM_EFIT,
+		     "%s", err.msg);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "predict the targets alike"), "%s", err.msg);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A throughput model is fitted on 1/X: under mae a run's noise is the
+ * plan's times the median measured 1/X over the candidate's predicted 1/X
+ * (it was X over X^: the weights inverted). */
+Test(plan, noise_on_the_time_scale_of_a_throughput)
+{
+	static const double ns[] = { 2, 4, 6, 8, 12, 16 };
+	char text[1024];
+	size_t len = (size_t)snprintf(text, sizeof(text), "n,t\n");
+	double inv[12];
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+
+	for (size_t i = 0; i < 6; i++)
+		for (int rep = 0; rep < 2; rep++) {
+			double x = 1 / ((0.1 + 2e-3 * pow(ns[i], 1.5)) * (1 + 0.01 * (rep ? 1 : -1)));
+
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%g,%.9g\n", ns[i], x);
+			inv[2 * i + (size_t)rep] = 1 / atof(strrchr(text, ',') + 1);
+		}
+	qsort(inv, 12, sizeof(*inv), by_value);	/* the upper middle one is the median */
+	cr_assert_eq(plan_n_only(text, PM_TARGET_THROUGHPUT, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->npicks, 2);
+	for (size_t k = 0; k < p->npicks; k++)
+		cr_expect_float_eq(p->picks[k].noise,
+				   fmax(p->noise * inv[6] * p->picks[k].predicted, 1e-3), 1e-9,
+				   "pick %zu: noise %g, plan's %g, predicted %g", k + 1,
+				   p->picks[k].noise, p->noise, p->picks[k].predicted);
+	pm_plan_free(p);
+}
+
+/* A candidate listed twice is one configuration: the later row is left
+ * out, naming the first, and never picked twice. */
+Test(plan, duplicate_candidates_are_one)
+{
+	struct files f = files_of("n,dev,cost\n512,a,1\n64,a,1\n512,a,1\n", far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(plan_with(&f, 1, by_column(), &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->ndropped, 1);
+	cr_expect_eq(p->dropped[0], 2);
+	cr_expect_eq(p->dropped_in[0], PM_PLAN_IN_CANDIDATES);
+	cr_expect_eq(p->dropped_match[0], 2);
+	cr_assert_eq(p->npicks, 2);
+	cr_expect_neq(p->picks[0].row, 2);
+	cr_expect_neq(p->picks[1].row, 2);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* A measured candidate is left out: its cost is never used, so not checked. */
+Test(plan, cost_of_a_dropped_candidate_not_checked)
+{
+	struct files f = files_of("n,dev,cost\n4,a,-1\n64,a,1\n", far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+
+	cr_assert_eq(plan_with(&f, 1, by_column(), &p, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(p->ndropped, 1);
+	cr_expect_eq(p->npicks, 1);
+	pm_plan_free(p);
+	files_free(&f);
+}
+
+/* The rows of --test were measured too: a candidate among them is left
+ * out (naming the test file's line), a target among them refused. */
+Test(plan, test_rows_are_measured)
+{
+	struct files f = files_of("n,dev,cost\n64,a,1\n32,a,1\n", far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+
+	f.test = temp_csv("n,dev,t\n32,a,0.46\n1024,b,65\n");
+	cr_assert_eq(plan_with(&f, 1, by_column(), &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->ndropped, 1);
+	cr_expect_eq(p->dropped[0], 1);
+	cr_expect_eq(p->dropped_in[0], PM_PLAN_IN_TEST);
+	cr_expect_eq(p->dropped_match[0], 2);
+	pm_plan_free(p);
+	p = (pm_plan *)&p;
+	unlink(f.targets);
+	free(f.targets);
+	f.targets = temp_csv("n,dev\n1024,b\n");
+	cr_expect_eq(plan_with(&f, 1, by_column(), &p, &err), PM_EINVAL, "%s", err.msg);
+	cr_expect_null(p);
+	cr_expect(strstr(err.msg, "target 1 is a configuration already measured") &&
+		  strstr(err.msg, "line 3)"), "%s", err.msg);
+	files_free(&f);
+}
+
+/* Subnormal costs (1e-320) rank as costs of 1 do (gain / cost
+ * overflowed to inf for all: a tie, the first row won). */
+Test(plan, tiny_costs_rank_as_any_scale)
+{
+	static const char tiny[] = "n,dev,cost\n3,a,1e-320\n5,a,1e-320\n64,a,1e-320\n"
+				   "512,a,1e-320\n";
+	struct files f = files_of(tiny, far), g = files_of("n,dev,cost\n3,a,1\n5,a,1\n64,a,1\n"
+							   "512,a,1\n", far);
+	pm_plan *p = NULL, *q = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	po.count = 3;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(plan_with(&g, 1, po, &q, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(p->npicks, 3);
+	for (size_t k = 0; k < 3; k++)
+		cr_expect_eq(p->picks[k].row, q->picks[k].row, "pick %zu: row %zu, not %zu", k + 1,
+			     p->picks[k].row, q->picks[k].row);
+	cr_expect_geq(cand_n(p, 0), 64);
+	pm_plan_free(p);
+	pm_plan_free(q);
+	files_free(&f);
+	files_free(&g);
+}
+
+/* Costs 0.1 and 0.2 fit in a budget of 0.3, though 0.3 - 0.1 < 0.2 in
+ * doubles. */
+Test(plan, exact_decimal_budget)
+{
+	struct files f = files_of("n,dev,cost\n256,a,0.1\n512,a,0.2\n", far);
+	pm_plan *p = NULL;
+	pm_error err = { 0 };
+	pm_plan_options po = by_column();
+
+	po.count = 0;
+	po.budget = 0.3;
+	cr_assert_eq(plan_with(&f, 1, po, &p, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(p->npicks, 2);
+	pm_plan_free(p);
 	files_free(&f);
 }

@@ -44,7 +44,8 @@ pm_status pm__plan_inputs(const pm_model *m, const pm_dataset *d, const char *wh
 			if (pm_model_input_role(m, i) == PM_ROLE_CATEGORICAL) {
 				st = pm_model_level_index(m, i, pm_dataset_cell(d, r, col[i]), &level,
 							  err);
-				*v = (double)level;
+				if (!st)
+					*v = (double)level;
 			} else {
 				st = pm_dataset_number(d, r, col[i], v, err);
 			}

@@ -3,14 +3,20 @@
  * members) and S, members x members, the identity at first: measuring
  * candidate c with noise variance s2 (its own: noise2[c]) conditions it to
  *   Σ - Σ[:,c] Σ[c,:] / (Σ[c,c] + s2) = a (S - u u^T / (a_c^T u + s2)) a^T,  u = S a_c,
- * a change of S alone. A pick costs members^2 per candidate and members
- * per target, whatever the number of points; nothing of size points^2. */
+ * a change of S alone. A pick costs members^2 per candidate and per
+ * target, whatever the number of points; nothing of size points^2. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "plan/plan_impl.h"
+
+/* The targets' rms spread (log scale) below which the refits agree: a
+ * tenth of the noise floor (plan.c), 0.01 %, is the refits' own optimiser
+ * tolerance and rounding, no uncertainty a run could reduce (a constant
+ * law fitted exactly leaves about 1e-5). */
+#define NO_SPREAD 1e-4
 
 struct design {
 	const pm_plan_ensemble *e;
@@ -81,7 +87,7 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 			    .nb = e->nmembers };
 	size_t limit = po->count ? po->count : ncand;
 	int *taken = calloc(ncand + 1, sizeof(*taken));
-	double left = po->budget > 0 ? po->budget : INFINITY, before;
+	double budget = po->budget > 0 ? po->budget : INFINITY, before;
 	pm_status st = PM_OK;
 
 	d.s = calloc((size_t)d.nb * d.nb, sizeof(*d.s));
@@ -95,19 +101,29 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 		d.s[(size_t)i * d.nb + i] = 1;
 	before = target_variance(&d);
 	p->spread_before = d.ntargets ? sqrt(before / d.ntargets) : 0;
+	if (!(p->spread_before > NO_SPREAD)) {
+		st = pm__fail(err, PM_EFIT, "the %u refits on resampled configurations predict "
+			      "the targets alike (spread %.3g on log scale, under 0.01 %%): no run "
+			      "can be expected to make them more certain; nothing was planned", d.nb,
+			      p->spread_before);
+		goto out;
+	}
 	while (p->npicks < limit) {
 		size_t best = ncand;
-		double best_score = -1, var, after;
+		double best_score = -INFINITY, var, after;
 		pm_plan_pick *pk;
 
 		for (size_t c = 0; c < ncand; c++) {
 			double score;
 
-			if (excluded[c] || taken[c] || cost[c] > left)
+			if (excluded[c] || taken[c] ||
+			    !pm__plan_affordable(p->total_cost, cost[c], budget))
 				continue;
+			/* gain per cost as logarithms: a cost near the smallest double
+			 * must not make every score infinite (and the ranking a tie) */
+			score = log(reduction(&d, c, noise2[c], &var)) - log(cost[c]);
 			/* strictly better: ties keep the earlier row, whatever the order of sums */
-			score = reduction(&d, c, noise2[c], &var) / cost[c];
-			if (score > best_score) {
+			if (best == ncand || score > best_score) {
 				best_score = score;
 				best = c;
 			}
@@ -129,7 +145,6 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 		pk->gain = before > 0 ? fmax(0, 1 - sqrt(fmax(after, 0) / before)) : 0;
 		before = after;
 		taken[best] = 1;
-		left -= cost[best];
 		p->total_cost += cost[best];
 	}
 	p->spread_after = d.ntargets ? sqrt(fmax(before, 0) / d.ntargets) : 0;

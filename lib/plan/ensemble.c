@@ -9,23 +9,50 @@
 #include "core/pcg32.h"
 #include "plan/plan_impl.h"
 
-/* Resample b's rows: in each stratum as many groups as it has, drawn with
- * replacement from member b's own stream, each with all its rows. */
-static size_t resample(const pm_plan_groups *g, pm_pcg32 *rng, size_t *rows)
-{
-	size_t n = 0;
+/* The rows of a resample, in a buffer that grows: a resample of groups
+ * of unequal size can hold more rows than the data, but a bound fixed in
+ * advance (groups x the largest group) is rows^2 at worst. */
+struct row_buffer {
+	size_t *rows, n, cap;
+};
 
+/* Append group grp's rows; 0, or -1 out of memory. */
+static int append_group(const pm_plan_groups *g, size_t grp, struct row_buffer *b)
+{
+	size_t size = g->start[grp + 1] - g->start[grp];
+
+	if (size > b->cap - b->n) {
+		size_t cap = b->cap, *rows;
+
+		while (size > cap - b->n) {
+			if (cap > SIZE_MAX / 2 / sizeof(*rows))
+				return -1;
+			cap *= 2;
+		}
+		if (!(rows = realloc(b->rows, cap * sizeof(*rows))))
+			return -1;
+		b->rows = rows;
+		b->cap = cap;
+	}
+	memcpy(&b->rows[b->n], &g->rows[g->start[grp]], size * sizeof(*b->rows));
+	b->n += size;
+	return 0;
+}
+
+/* Resample b's rows into buf: in each stratum as many groups as it has,
+ * drawn with replacement from member b's own stream, each with all its
+ * rows. 0, or -1 out of memory. */
+static int resample(const pm_plan_groups *g, pm_pcg32 *rng, struct row_buffer *buf)
+{
+	buf->n = 0;
 	for (size_t k = 0; k < g->nstrata; k++) {
 		size_t lo = g->sstart[k], ng = g->sstart[k + 1] - lo;
 
-		for (size_t j = 0; j < ng; j++) {
-			size_t grp = g->sgroups[lo + pm__pcg32_below(rng, (uint32_t)ng)];
-
-			for (size_t i = g->start[grp]; i < g->start[grp + 1]; i++)
-				rows[n++] = g->rows[i];
-		}
+		for (size_t j = 0; j < ng; j++)
+			if (append_group(g, g->sgroups[lo + pm__pcg32_below(rng, (uint32_t)ng)], buf))
+				return -1;
 	}
-	return n;
+	return 0;
 }
 
 /* Member m's log predictions of d's rows into l[0..nrows): 0, or -1 when
@@ -50,7 +77,7 @@ static int log_predict(const pm_model *m, const pm_dataset *d, double *l)
  * plan (PM_ENOMEM) as a negative number. */
 static int member(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
 		  const pm_fit_options *mo, const pm_dataset *cand, const pm_dataset *targets,
-		  uint64_t seed, unsigned b, size_t *rows, double *l)
+		  uint64_t seed, unsigned b, struct row_buffer *rows, double *l)
 {
 	pm_pcg32 rng;
 	pm_dataset *sub = NULL;
@@ -61,7 +88,9 @@ static int member(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s
 
 	/* member b's own stream: the resamples are the same for any thread count */
 	pm__pcg32_seed(&rng, seed, b);
-	st = pm_dataset_subset(d, rows, resample(g, &rng, rows), &sub, &e);
+	if (resample(g, &rng, rows))
+		return -(int)PM_ENOMEM;
+	st = pm_dataset_subset(d, rows->rows, rows->n, &sub, &e);
 	if (!st)
 		st = pm_fit(sub, s, mo, &fit, &e);
 	if (st == PM_ENOMEM)
@@ -95,7 +124,8 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
 {
-	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets), *rows, most = 0;
+	size_t np = pm_dataset_nrows(cand) + pm_dataset_nrows(targets);
+	struct row_buffer rows = { NULL, 0, pm_dataset_nrows(d) + 1 };
 	/* l[b * np + j]: kept member b's log prediction at point j */
 	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
 	pm_fit_options mo = *o;
@@ -103,12 +133,8 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	unsigned kept = 0;
 
 	memset(e, 0, sizeof(*e));
-	/* groups differ in size: a resample of them can hold more rows than d */
-	for (size_t k = 0; k < g->ngroups; k++)
-		if (g->start[k + 1] - g->start[k] > most)
-			most = g->start[k + 1] - g->start[k];
-	rows = malloc((g->ngroups * most + 1) * sizeof(*rows));
-	if (!rows || !l) {
+	rows.rows = malloc(rows.cap * sizeof(*rows.rows));
+	if (!rows.rows || !l) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -122,15 +148,17 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	for (unsigned b = 0; b < po->members; b++) {
 		int r;
 
+		mo.seed = o->seed + b;
+		r = member(d, g, s, &mo, cand, targets, po->seed, b, &rows, l + (size_t)kept * np);
+		if (r < 0) {
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+			goto out;
+		}
+		/* after each refit, the last too: a refit the stop cut short is
+		 * the interruption, not a member left out */
 		if (o->stop && *o->stop) {
 			st = pm__fail(err, PM_EFIT, "interrupted during the refits on resampled "
 				      "rows: nothing was planned");
-			goto out;
-		}
-		mo.seed = o->seed + b;
-		r = member(d, g, s, &mo, cand, targets, po->seed, b, rows, l + (size_t)kept * np);
-		if (r < 0) {
-			st = pm__fail(err, PM_ENOMEM, "out of memory");
 			goto out;
 		}
 		kept += (unsigned)r;
@@ -150,7 +178,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	}
 	centre(e, l);
 out:
-	free(rows);
+	free(rows.rows);
 	free(l);
 	return st;
 }

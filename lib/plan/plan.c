@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "model/model_impl.h"
 #include "plan/plan_impl.h"
 
 /* The noise floor on log scale: timings repeat to 0.1 % at best, and an
@@ -26,6 +27,9 @@ void pm_plan_free(pm_plan *p)
 	free(p->picks);
 	free(p->dropped);
 	free(p->dropped_match);
+	free(p->dropped_in);
+	free(p->data_name);
+	free(p->test_name);
 	free(p);
 }
 
@@ -51,14 +55,29 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Measured value y of row x (inputs as numbers) on the time scale the fit
+ * works on (docs/maths.md, "Target kinds"): the library's own conversion,
+ * with the model's resource and per inputs. */
+static double time_scale(const pm_model *m, const double *x, double y)
+{
+	size_t res = pm_model_target_resource(m), per = pm_model_target_per(m);
+	pm_target_kind kind = pm_model_target_kind(m);
+
+	return pm__target_swap(kind, y,
+			       pm__target_w(kind, res < SIZE_MAX ? x[res] : 1,
+					    per < SIZE_MAX ? x[per] : 1));
+}
+
 /* The measurements' variance on log scale: the fit's residuals log(t / t^)
- * over the rows, per degree of freedom left, at least NOISE_FLOOR^2, into
- * *noise2; and the median measured value, the scale of the fit's
- * absolute losses, into *median. */
-static pm_status noise_variance(const pm_model *m, const pm_dataset *d, double *noise2,
-				double *median, pm_error *err)
+ * over the rows (the same on the time scale: t = w / y with one w), per
+ * degree of freedom left, at least NOISE_FLOOR^2, into *noise2; and the
+ * median measured time scale, the scale of the fit's absolute losses,
+ * into *median. x: d's inputs as numbers. */
+static pm_status noise_variance(const pm_model *m, const pm_dataset *d, const double *x,
+				double *noise2, double *median, pm_error *err)
 {
 	size_t n = pm_dataset_nrows(d), col, used = 0, np = pm_model_nparams(m);
+	size_t nin = pm_model_ninputs(m);
 	double *pred = malloc((n + 1) * sizeof(*pred)), *seen = malloc((n + 1) * sizeof(*seen));
 	double sum = 0, t;
 	pm_status st;
@@ -74,7 +93,7 @@ static pm_status noise_variance(const pm_model *m, const pm_dataset *d, double *
 	for (size_t r = 0; r < n && !st; r++)
 		if (!pm_dataset_number(d, r, col, &t, NULL) && t > 0 && pred[r] > 0) {
 			sum += log(t / pred[r]) * log(t / pred[r]);
-			seen[used++] = t;
+			seen[used++] = time_scale(m, &x[r * nin], t);
 		}
 	qsort(seen, used, sizeof(*seen), by_value);
 	*median = used ? seen[used / 2] : 1;
@@ -87,17 +106,26 @@ static pm_status noise_variance(const pm_model *m, const pm_dataset *d, double *
 
 /* How much a measurement of candidate c will count in the fit, as a
  * variance on log scale: under the relative losses (mape, log) every run
- * counts alike; under the absolute ones (mae, mse) a run's residual
- * weighs in proportion to its time, so a run of a tenth of the typical
- * time moves the fit as one ten times noisier would (docs/plan.md). */
-static pm_status candidate_noise(const pm_model *m, const double *pred, size_t nc,
-				 double noise2, double median, double *out)
+ * counts alike; under the absolute ones (mae, mse) a run's residual on the
+ * time scale weighs in proportion to its time scale, so a run of a tenth
+ * of the typical time moves the fit as one ten times noisier would
+ * (docs/plan.md). xc: the candidates' inputs as numbers. */
+static pm_status candidate_noise(const pm_model *m, const double *xc, size_t nc,
+				 double noise2, double median, double *out, pm_error *err)
 {
 	pm_loss loss = pm_model_fit_info(m)->options.loss;
-	int absolute = loss == PM_LOSS_MAE || loss == PM_LOSS_MSE;
+	pm_status st;
 
+	if (loss != PM_LOSS_MAE && loss != PM_LOSS_MSE) {
+		for (size_t c = 0; c < nc; c++)
+			out[c] = noise2;
+		return PM_OK;
+	}
+	/* pm_model_predict's scale is the time scale */
+	if ((st = pm_model_predict_batch(m, xc, nc, out, err)))
+		return st;
 	for (size_t c = 0; c < nc; c++) {
-		double ratio = absolute && pred[c] > 0 ? median / pred[c] : 1;
+		double ratio = out[c] > 0 ? median / out[c] : 1;
 
 		out[c] = fmax(noise2 * ratio * ratio, NOISE_FLOOR * NOISE_FLOOR);
 	}
@@ -105,9 +133,10 @@ static pm_status candidate_noise(const pm_model *m, const double *pred, size_t n
 }
 
 /* Each candidate's cost: its column, or its predicted time pred[c] (times
- * the cost_scale column's value). */
+ * the cost_scale column's value). Only those kept are read and checked: a
+ * candidate left out is never run (its cost is set to 1). */
 static pm_status costs(const pm_plan *p, const pm_plan_options *po, const double *pred,
-		       double *cost, pm_error *err)
+		       const int *excluded, double *cost, pm_error *err)
 {
 	const pm_dataset *cd = p->candidates;
 	const char *name = po->cost_column ? po->cost_column : po->cost_scale;
@@ -125,6 +154,9 @@ static pm_status costs(const pm_plan *p, const pm_plan_options *po, const double
 	for (size_t c = 0; c < pm_dataset_nrows(cd); c++) {
 		double v = 1;
 
+		cost[c] = 1;
+		if (excluded[c])
+			continue;
 		if (name && (st = pm_dataset_number(cd, c, col, &v, err)))
 			return st;
 		cost[c] = po->cost_column ? v : pred[c] * v;
@@ -138,36 +170,64 @@ static pm_status costs(const pm_plan *p, const pm_plan_options *po, const double
 	return PM_OK;
 }
 
-/* Targets must be unmeasured (their time is known: nothing to plan for);
- * candidates measured already are left out, with the row they repeat. */
-static pm_status match_measured(pm_plan *p, const pm_dataset *data, const double *xd,
-				const double *xc, const double *xt, int *excluded, pm_error *err)
+/* The measured rows: the fit's, and the test file's (--test): both are
+ * known times. */
+struct measured {
+	const pm_dataset *d[2];	/* data, test (NULL: none) */
+	const double *x[2];
+};
+
+/* Where x was measured: 1 with *where and *line set, else 0. */
+static int find_measured(const struct measured *ms, size_t nin, const double *x,
+			 pm_plan_repeats *where, size_t *line)
 {
-	size_t nin = pm_model_ninputs(p->model), nd = pm_dataset_nrows(data);
-	size_t nc = pm_dataset_nrows(p->candidates);
+	for (int k = 0; k < 2; k++) {
+		size_t n = ms->d[k] ? pm_dataset_nrows(ms->d[k]) : 0;
+		size_t r = pm__plan_find(ms->x[k], n, nin, x);
 
-	for (size_t t = 0; t < pm_dataset_nrows(p->targets); t++) {
-		size_t r = pm__plan_find(xd, nd, nin, &xt[t * nin]);
+		if (r < n) {
+			*where = k ? PM_PLAN_IN_TEST : PM_PLAN_IN_DATA;
+			*line = pm_dataset_cell_line(ms->d[k], r, 0);
+			return 1;
+		}
+	}
+	return 0;
+}
 
-		if (r < nd)
+/* Targets must be unmeasured (their time is known: nothing to plan for);
+ * candidates measured already, or equal to an earlier candidate, are left
+ * out, with the row they repeat. */
+static pm_status match_measured(pm_plan *p, const struct measured *ms, const double *xc,
+				const double *xt, int *excluded, pm_error *err)
+{
+	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates), line;
+	pm_plan_repeats where;
+
+	for (size_t t = 0; t < pm_dataset_nrows(p->targets); t++)
+		if (find_measured(ms, nin, &xt[t * nin], &where, &line))
 			return pm__fail_at(err, PM_EINVAL, pm_dataset_name(p->targets),
 					   pm_dataset_cell_line(p->targets, t, 0), 0,
 					   "target %zu is a configuration already measured (%s line "
-					   "%u): its time is known; leave it out of the targets", t + 1,
-					   pm_dataset_name(data), pm_dataset_cell_line(data, r, 0));
-	}
+					   "%zu): its time is known; leave it out of the targets", t + 1,
+					   pm_dataset_name(ms->d[where]), line);
 	p->dropped = malloc((nc + 1) * sizeof(*p->dropped));
 	p->dropped_match = malloc((nc + 1) * sizeof(*p->dropped_match));
-	if (!p->dropped || !p->dropped_match)
+	p->dropped_in = malloc((nc + 1) * sizeof(*p->dropped_in));
+	if (!p->dropped || !p->dropped_match || !p->dropped_in)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t c = 0; c < nc; c++) {
-		size_t r = pm__plan_find(xd, nd, nin, &xc[c * nin]);
+		size_t first = pm__plan_find(xc, c, nin, &xc[c * nin]);
 
-		if (r < nd) {
-			excluded[c] = 1;
-			p->dropped[p->ndropped] = c;
-			p->dropped_match[p->ndropped++] = pm_dataset_cell_line(data, r, 0);
+		if (first < c) {
+			where = PM_PLAN_IN_CANDIDATES;
+			line = pm_dataset_cell_line(p->candidates, first, 0);
+		} else if (!find_measured(ms, nin, &xc[c * nin], &where, &line)) {
+			continue;
 		}
+		excluded[c] = 1;
+		p->dropped[p->ndropped] = c;
+		p->dropped_in[p->ndropped] = where;
+		p->dropped_match[p->ndropped++] = line;
 	}
 	if (p->ndropped == nc)
 		return pm__fail(err, PM_EINVAL, "every candidate of %s has been measured already: "
@@ -186,7 +246,7 @@ static pm_status check_budget(const pm_plan *p, const double *cost, const int *e
 	for (size_t c = 0; c < pm_dataset_nrows(p->candidates); c++)
 		if (!excluded[c] && (cheapest == SIZE_MAX || cost[c] < cost[cheapest]))
 			cheapest = c;
-	if (cost[cheapest] <= p->options.budget)
+	if (pm__plan_affordable(0, cost[cheapest], p->options.budget))
 		return PM_OK;
 	return pm__fail(err, PM_EINVAL, "no budget left: the budget %g is less than the cheapest "
 			"candidate's cost, %g (%s line %u)", p->options.budget, cost[cheapest],
@@ -194,13 +254,29 @@ static pm_status check_budget(const pm_plan *p, const double *cost, const int *e
 			pm_dataset_cell_line(p->candidates, cheapest, 0));
 }
 
-/* Everything after the fit: d the rows it was fitted to. */
-static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s,
-			       const pm_fit_options *o, pm_error *err)
+/* A bootstrap of one configuration draws it every time: the refits all
+ * agree, whatever the model does not know. */
+static pm_status check_configurations(const pm_plan *p, const pm_dataset *d,
+				      const pm_plan_groups *g, pm_error *err)
 {
+	if (g->ngroups >= 2)
+		return PM_OK;
+	return pm__fail(err, PM_EINVAL, "%s holds %zu measured configuration%s: nothing to "
+			"measure the predictions' uncertainty by; measure at least 2 (better as "
+			"many as the model has unknowns, %zu) before planning", pm_dataset_name(d),
+			g->ngroups, g->ngroups == 1 ? "" : "s", pm_model_nparams(p->model));
+}
+
+/* Everything after the fit: d the rows it was fitted to, test the test
+ * file's (NULL: none), measured too. */
+static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_dataset *test,
+			       const pm_spec *s, const pm_fit_options *o, pm_error *err)
+{
+	struct measured ms = { { d, test }, { NULL, NULL } };
 	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates);
 	size_t nt = pm_dataset_nrows(p->targets);
-	double *xd = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL, *noise = NULL;
+	double *xd = NULL, *xtest = NULL, *xc = NULL, *xt = NULL, *pred = NULL, *cost = NULL;
+	double *noise = NULL;
 	double noise2 = 0, median = 1;
 	int *excluded = calloc(nc + 1, sizeof(*excluded)), *categorical;
 	pm_plan_groups g = { 0 };
@@ -218,18 +294,23 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s
 	for (size_t i = 0; i < nin; i++)
 		categorical[i] = pm_model_input_role(p->model, i) == PM_ROLE_CATEGORICAL;
 	if ((st = pm__plan_inputs(p->model, d, "the measurements", &xd, err)) ||
+	    (test && (st = pm__plan_inputs(p->model, test, "the test rows", &xtest, err))) ||
 	    (st = pm__plan_inputs(p->model, p->candidates, "the candidates", &xc, err)) ||
-	    (st = pm__plan_inputs(p->model, p->targets, "the targets", &xt, err)) ||
-	    (st = match_measured(p, d, xd, xc, xt, excluded, err)) ||
+	    (st = pm__plan_inputs(p->model, p->targets, "the targets", &xt, err)))
+		goto out;
+	ms.x[0] = xd;
+	ms.x[1] = xtest;
+	if ((st = match_measured(p, &ms, xc, xt, excluded, err)) ||
+	    (st = pm__plan_groups(xd, pm_dataset_nrows(d), nin, categorical, &g, err)) ||
+	    (st = check_configurations(p, d, &g, err)) ||
 	    (st = pm_model_predict_dataset(p->model, p->candidates, pred, err)) ||
 	    (st = pm_model_predict_dataset(p->model, p->targets, pred + nc, err)) ||
-	    (st = costs(p, &p->options, pred, cost, err)) ||
+	    (st = costs(p, &p->options, pred, excluded, cost, err)) ||
 	    (st = check_budget(p, cost, excluded, err)) ||
-	    (st = noise_variance(p->model, d, &noise2, &median, err)) ||
-	    (st = pm__plan_groups(xd, pm_dataset_nrows(d), nin, categorical, &g, err)) ||
+	    (st = noise_variance(p->model, d, xd, &noise2, &median, err)) ||
 	    (st = pm__plan_ensemble(d, &g, s, o, p->model, p->candidates, p->targets, &p->options,
 				    &e, err)) ||
-	    (st = candidate_noise(p->model, pred, nc, noise2, median, noise)) ||
+	    (st = candidate_noise(p->model, xc, nc, noise2, median, noise, err)) ||
 	    (st = pm__plan_design(&e, nc, cost, excluded, noise, &p->options, p, err)))
 		goto out;
 	p->members = e.nmembers;
@@ -238,6 +319,7 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_spec *s
 		p->picks[k].predicted = pred[p->picks[k].row];
 out:
 	free(xd);
+	free(xtest);
 	free(xc);
 	free(xt);
 	free(pred);
@@ -276,9 +358,13 @@ pm_status pm_plan_file(const pm_source *src, const pm_spec *s, const pm_fit_opti
 	if (!st) {
 		p->model = r->model;
 		r->model = NULL;
-		if (!(st = pm_dataset_read_csv(candidates_path, &p->candidates, err)) &&
-		    !(st = pm_dataset_read_csv(targets_path, &p->targets, err)))
-			st = plan_from_fit(p, r->data, s, o, err);
+		p->data_name = strdup(pm_dataset_name(r->data));
+		p->test_name = r->test ? strdup(pm_dataset_name(r->test)) : NULL;
+		if (!p->data_name || (r->test && !p->test_name))
+			st = pm__fail(err, PM_ENOMEM, "out of memory");
+		else if (!(st = pm_dataset_read_csv(candidates_path, &p->candidates, err)) &&
+			 !(st = pm_dataset_read_csv(targets_path, &p->targets, err)))
+			st = plan_from_fit(p, r->data, r->test, s, o, err);
 	}
 	p->options.cost_column = p->options.cost_scale = NULL;
 	pm_fit_result_free(r);

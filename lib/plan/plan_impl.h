@@ -68,4 +68,12 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 			  const int *excluded, const double *noise2, const pm_plan_options *po,
 			  pm_plan *p, pm_error *err);
 
+/* Whether a run of cost `cost` fits in budget once `spent` is spent: the
+ * sum may exceed the budget by its rounding, 1e-12 relative, so that costs
+ * 0.1 and 0.2 fit in a budget of 0.3 (docs/plan.md). */
+static inline int pm__plan_affordable(double spent, double cost, double budget)
+{
+	return spent + cost <= budget * (1 + 1e-12);
+}
+
 #endif

@@ -38,6 +38,13 @@ static void number(FILE *f, double v)
 	fputs(buf, f);
 }
 
+const char *pm_plan_repeats_name(pm_plan_repeats where)
+{
+	static const char *const names[] = { "data", "test", "candidates" };
+
+	return (unsigned)where < 3 ? names[where] : NULL;
+}
+
 pm_status pm_plan_to_csv(const pm_plan *p, char **out, pm_error *err)
 {
 	const pm_dataset *cd;
@@ -77,13 +84,14 @@ pm_status pm_plan_to_csv(const pm_plan *p, char **out, pm_error *err)
 	return PM_OK;
 }
 
-/* A cell as a JSON value: a number if it is one, else its text. */
-static void cell(pm_jw *w, const char *text)
+/* A cell as a JSON value: a numeric input's number if it is one, else
+ * its text (a categorical level is text, whatever it looks like). */
+static void cell(pm_jw *w, const char *text, int categorical)
 {
 	char *end;
 	double v = pm_strtod(text, &end);
 
-	if (*text && !*end && isfinite(v))
+	if (!categorical && *text && !*end && isfinite(v))
 		pm__jw_double(w, v);
 	else
 		pm__jw_string(w, text);
@@ -109,7 +117,8 @@ static void picks(pm_jw *w, const pm_plan *p)
 			if (pm_dataset_col_index(cd, pm_model_input_name(p->model, i), &col, NULL))
 				continue;
 			pm__jw_key(w, pm_model_input_name(p->model, i));
-			cell(w, pm_dataset_cell(cd, pk->row, col));
+			cell(w, pm_dataset_cell(cd, pk->row, col),
+			     pm_model_input_role(p->model, i) == PM_ROLE_CATEGORICAL);
 		}
 		pm__jw_object_end(w);
 		pm__jw_key(w, "cost");
@@ -151,10 +160,18 @@ pm_status pm_plan_to_json(const pm_plan *p, char **out, pm_error *err)
 	pm__jw_double(&w, p->spread_after);
 	pm__jw_key(&w, "total_cost");
 	pm__jw_double(&w, p->total_cost);
-	pm__jw_key(&w, "dropped_lines");
-	pm__jw_array_begin_line(&w);
-	for (size_t k = 0; k < p->ndropped; k++)
+	pm__jw_key(&w, "dropped");
+	pm__jw_array_begin(&w);
+	for (size_t k = 0; k < p->ndropped; k++) {
+		pm__jw_object_begin_line(&w);
+		pm__jw_key(&w, "line");
 		pm__jw_uint(&w, pm_dataset_cell_line(p->candidates, p->dropped[k], 0));
+		pm__jw_key(&w, "repeats");
+		pm__jw_string(&w, pm_plan_repeats_name(p->dropped_in[k]));
+		pm__jw_key(&w, "repeats_line");
+		pm__jw_uint(&w, p->dropped_match[k]);
+		pm__jw_object_end(&w);
+	}
 	pm__jw_array_end(&w);
 	picks(&w, p);
 	pm__jw_object_end(&w);

@@ -53,10 +53,21 @@ typedef struct pm_plan_pick {
 	double predicted;	/* the fit's prediction, in the model's quantity */
 	double spread;		/* its std of log prediction among the refits, before any pick */
 	/* its measurement's std on log scale as the fit will weigh it: the
-	 * plan's noise, times median measured / predicted time under the
-	 * absolute losses (mae, mse; docs/plan.md) */
+	 * plan's noise, times median measured / predicted time scale under the
+	 * absolute losses (mae, mse; the time scale of a speedup S is 1/S, of
+	 * an efficiency 1/(n E), of a throughput 1/X or per/X: docs/plan.md) */
 	double noise;
 } pm_plan_pick;
+
+/* Where a dropped candidate's configuration was seen first. */
+typedef enum pm_plan_repeats {
+	PM_PLAN_IN_DATA,	/* a measured row of the data */
+	PM_PLAN_IN_TEST,	/* a measured row of the test file (--test) */
+	PM_PLAN_IN_CANDIDATES	/* an earlier candidate */
+} pm_plan_repeats;
+
+/* "data", "test", "candidates"; NULL for no such value. */
+PM_API const char *pm_plan_repeats_name(pm_plan_repeats where);
 
 /* A plan. Owned by itself: pm_plan_free frees it all (NULL: no-op). */
 typedef struct pm_plan {
@@ -65,10 +76,13 @@ typedef struct pm_plan {
 	pm_dataset *targets;
 	size_t npicks;
 	pm_plan_pick *picks;
-	/* candidate rows equal to a measured configuration: left out, with
-	 * the line of the data file each repeats */
+	/* candidate rows left out: equal to a measured configuration (a row
+	 * of the data or of the test file) or to an earlier candidate, with
+	 * the line each repeats, in the file dropped_in[k] names */
 	size_t ndropped;
 	size_t *dropped, *dropped_match;
+	pm_plan_repeats *dropped_in;
+	char *data_name, *test_name;	/* the files measured rows come from (test: NULL if none) */
 	unsigned members;	/* refits that succeeded (of options.members) */
 	double noise;		/* the measurements' std on log scale (>= 0.001) */
 	/* the targets' rms std of log prediction among the refits, before
@@ -87,16 +101,21 @@ PM_API void pm_plan_free(pm_plan *p);
  * measured configurations (rows of equal inputs drawn together, within
  * each combination of categorical levels; each refit warm-started from the
  * fit, seeded by po->seed: the same bits for any thread count) and pick
- * candidates greedily by expected gain per cost (docs/plan.md). Candidates
- * equal to a measured configuration are left out (dropped). On success
- * *out owns the plan; on failure it is NULL. Errors: PM_EINVAL (a NULL
- * argument, cost_column and cost_scale together, no count and no budget,
- * members out of range, a target equal to a measured row, naming both, every
- * candidate measured, no budget left, default costs for a model that does
- * not predict a time); PM_ESCHEMA (a file without an input column, a cost
- * column that is absent); PM_EDOMAIN (an unknown level, a cost that is not
- * a finite number > 0, each at FILE:LINE:COL); PM_EFIT (fewer than 2
- * refits succeeded, or interrupted by o->stop); those of pm_fit_file,
+ * candidates greedily by expected gain per cost (docs/plan.md), while the
+ * picks' summed cost is at most the budget to 1e-12 relative. Candidates
+ * equal to a measured configuration (a row of src's data or test file) or
+ * to an earlier candidate are left out (dropped); only the kept ones'
+ * costs are read. On success *out owns the plan; on failure it is NULL.
+ * Errors: PM_EINVAL (a NULL argument, cost_column and cost_scale together,
+ * no count and no budget, members out of range, a target equal to a
+ * measured row, naming both, every candidate measured, no budget left,
+ * default costs for a model that does not predict a time, fewer than 2
+ * measured configurations); PM_ESCHEMA (a file without an input column, a
+ * cost column that is absent); PM_EDOMAIN (an unknown level, a cost that
+ * is not a finite number > 0, each at FILE:LINE:COL); PM_EFIT (fewer than
+ * 2 refits succeeded, the refits agree at the targets: rms spread under
+ * 1e-4 on log scale, or interrupted by o->stop, during any refit); those
+ * of pm_fit_file,
  * pm_select_file and pm_dataset_read_csv; PM_ENOMEM. */
 PM_API pm_status pm_plan_file(const pm_source *src, const pm_spec *s, const pm_fit_options *o,
 			      const pm_candidate *cand, size_t ncand, const pm_validation *v,
