@@ -10,6 +10,7 @@
 #include "kfold.h"
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
+#include "temp_csv.h"
 #include "spec/spec_impl.h"
 
 PM_LEAK_CHECKED_SUITE(pipeline);
@@ -31,21 +32,6 @@ static char *path_of(const char *env, const char *rel)
 static const char *ddp(void)
 {
 	return path_of("PM_SOURCE_ROOT", "data/ddp_mlp.csv");
-}
-
-/* text as a file of its own; the caller unlinks and frees the path */
-static char *temp_csv(const char *text)
-{
-	char *path = strdup("/tmp/pm_pipeline_XXXXXX");
-	int fd = mkstemp(path);
-	FILE *f;
-
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
 }
 
 /* the roles of models/ddp_mlp.json, with `target` */

@@ -10,23 +10,9 @@
 
 #include "leak_check.h"
 #include "perfmodel/perfmodel.h"
+#include "temp_csv.h"
 
 PM_LEAK_CHECKED_SUITE(plan);
-
-/* text as a file of its own; the caller unlinks and frees the path */
-static char *temp_csv(const char *text)
-{
-	char *path = strdup("/tmp/pm_plan_XXXXXX");
-	int fd = mkstemp(path);
-	FILE *f;
-
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
 
 /* t = 0.1 + 2e-3 n^1.5, measured twice at each small n with +-1 to 2 %
  * noise (a fixed pattern: the test repeats), on devices a and b alike */
