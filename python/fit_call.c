@@ -22,15 +22,28 @@ struct fit_job {
 	pm_model *warm;		/* the warm start, owned: loaded, or a copy */
 	volatile sig_atomic_t stop;
 	pm_fit_result *r;	/* the result */
+	/* perfmodel.plan: the candidates' and targets' files (copies), what
+	 * to plan, and the plan made */
+	char *cand_path, *targets_path;
+	pm_plan_options po;
+	pm_plan *plan;
 	pm_status st;
 	pm_error err;
 };
+
+enum { MODE_PLAN = 3 };	/* after pm_command's fit, select, discover */
 
 static void fit_run(void *job)
 {
 	struct fit_job *j = job;
 	pm_options *o = &j->o;
 
+	if (j->cand_path) {
+		j->st = pm_plan_file(&j->src, j->s, &o->fit, j->cand, j->ncand,
+				     &o->select_validation, j->cand_path, j->targets_path, &j->po,
+				     &j->plan, &j->err);
+		return;
+	}
 	j->st = o->command == PM_COMMAND_SELECT
 		? pm_select_file(&j->src, j->s, &o->fit, j->cand, j->ncand, &o->select_validation,
 				 &j->r, &j->err)
@@ -44,6 +57,9 @@ static void fit_drop(void *job)
 	struct fit_job *j = job;
 
 	pm_fit_result_free(j->r);
+	pm_plan_free(j->plan);
+	free(j->cand_path);
+	free(j->targets_path);
 	free(j->cand);
 	free(j->names);
 	pm_spec_free(j->s);
@@ -72,7 +88,7 @@ static pm_status warm_start(PyObject *w, struct fit_job *j)
 	return j->st;
 }
 
-static const char *const command_name[] = { "fit", "select", "discover" };
+static const char *const command_name[] = { "fit", "select", "discover", "plan" };
 
 /* The job of _fit's arguments; NULL with an exception. */
 static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json, PyObject *warm)
@@ -89,7 +105,7 @@ static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json,
 		goto fail;
 	}
 	o = &j->o;
-	*o = pm_options_default((pm_command)mode);
+	*o = pm_options_default(mode == MODE_PLAN ? PM_COMMAND_FIT : (pm_command)mode);
 	o->spec_json = j->spec_json;
 	o->spec_name = "spec";
 	if ((j->st = pm_options_parse(o, j->words.argc, j->words.argv, &j->err)))
@@ -212,6 +228,62 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop, &j->stop) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->o.command, j->r, j->cand);
+	fit_drop(j);
+	return ret;
+}
+
+/* ---- plan ------------------------------------------------------------------------ */
+/* The picks' rows in the candidates (0-based), in pick order. */
+static PyObject *pick_row(const void *ctx, size_t i)
+{
+	return PyLong_FromSize_t(((const pm_plan *)ctx)->picks[i].row);
+}
+
+/* _plan(words, spec_json, candidates, targets, count, budget, cost_column,
+ * cost_scale, members): perfmodel plan of the words (fit's options, the
+ * data after "--"), the candidates' and targets' files; count, budget and
+ * members 0 for their defaults (count 0 with a budget: no limit). Returns
+ * (the plan's JSON document, the picks' rows in the candidates). */
+PyObject *pmpy_plan(PyObject *mod, PyObject *args)
+{
+	PyObject *words, *ret = NULL;
+	const char *spec_json, *cand, *targets, *cost_column, *cost_scale;
+	Py_ssize_t len = 0;
+	unsigned count, members;
+	double budget;
+	struct fit_job *j;
+	char *doc = NULL;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "O!z#ssIdzzI", &PyList_Type, &words, &spec_json, &len, &cand,
+			      &targets, &count, &budget, &cost_column, &cost_scale, &members))
+		return NULL;
+	if (spec_json && strlen(spec_json) != (size_t)len)
+		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
+					  strlen(spec_json));
+	if (!(j = fit_job(MODE_PLAN, words, spec_json, Py_None)))
+		return NULL;
+	j->po = pm_plan_options_default();
+	if (count || budget > 0)
+		j->po.count = count;
+	j->po.budget = budget;
+	j->po.cost_column = cost_column;	/* read during the call only */
+	j->po.cost_scale = cost_scale;
+	if (members)
+		j->po.members = members;
+	j->po.seed = j->o.fit.seed;
+	j->o.fit.intervals = 0;	/* the refits measure the uncertainty */
+	if (!(j->cand_path = strdup(cand)) || !(j->targets_path = strdup(targets))) {
+		fit_drop(j);
+		return PyErr_NoMemory();
+	}
+	if (pmpy_run_watched(fit_run, fit_drop, j, &j->stop, &j->stop) < 0)
+		return NULL;
+	if (j->st || (j->st = pm_plan_to_json(j->plan, &doc, &j->err)))
+		ret = pmpy_raise(&j->err);
+	else
+		ret = Py_BuildValue("(sN)", doc, pmpy_list_of(j->plan->npicks, pick_row, j->plan));
+	free(doc);
 	fit_drop(j);
 	return ret;
 }

@@ -33,7 +33,7 @@ from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _pa
     warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
 
-__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "inspect", "load",
+__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "plan", "inspect", "load",
            "loads", "cpu_count", "__version__"]
 __version__ = _perfmodel.version
 
@@ -220,6 +220,71 @@ def discover(data, spec=None, **options):
     beam=, top=, refine=True, validate=); the Model's .discovery holds the
     search and its formula is the one chosen."""
     return _run(_DISCOVER, data, spec, options)
+
+
+def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=None,
+         cost_scale=None, members=None, **options):
+    """Which runs to measure next, as ``perfmodel plan`` (docs/plan.md): fit
+    data as fit() does (options as fit's), refit it to bootstrap resamples of
+    the measured configurations, and pick the candidates whose measurement
+    is expected to shrink the spread of the predictions at the targets (at)
+    most per unit of cost, each pick counting the ones before it.
+
+    data, candidates, at: paths, dicts of columns or DataFrames (candidates
+    and at: the inputs' columns). count: picks at most (default 5; with a
+    budget alone, no limit); budget: their costs' sum at most; cost_column:
+    the candidates' column of costs, or cost_scale: a column the predicted
+    time is multiplied by (nodes, GPUs); default cost: the predicted time;
+    members: refits (16). A DataFrame of candidates gives a DataFrame: its
+    picked rows in pick order, index kept, with cost, gain (the expected
+    shrink of the targets' spread, 0 to 1) and predicted columns, and the
+    whole plan (perfmodel plan --json's document) in .attrs["plan"];
+    otherwise that document as a dict. Deterministic for a seed=. Raises
+    Error; Ctrl-C stops it (KeyboardInterrupt)."""
+    import json
+    spec_json = None
+    if isinstance(spec, dict):
+        try:
+            spec_json = json.dumps(spec, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise _error(f"spec: not JSON: {e}") from None
+    elif spec is not None:
+        spec = _path("spec", spec)
+    wanted = [_number(lambda v: v >= 1 and v == int(v), "a whole number >= 1")("count", count)
+              if count is not None else 0,
+              _number(lambda v: 0 < v < float("inf"), "a finite number > 0")("budget", budget)
+              if budget is not None else 0.0,
+              _text("cost_column", cost_column) if cost_column is not None else None,
+              _text("cost_scale", cost_scale) if cost_scale is not None else None,
+              _number(lambda v: 2 <= v <= 1000 and v == int(v), "a whole number from 2 to "
+                      "1000")("members", members) if members is not None else 0]
+    if "warm_start" in options:
+        raise _error("plan: warm_start is fit's: each refit starts from plan's own fit")
+    written = {}
+    with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+        words, _ = _words(options, tmp, written)
+        if isinstance(spec, str):
+            words.append("--spec=" + spec)
+        words += ["--", _data_path(data, "data", tmp, written)]
+        paths = [_data_path(candidates, "candidates", tmp, written),
+                 _data_path(at, "at", tmp, written)]
+        try:
+            doc, rows = _perfmodel._plan(words, spec_json, *paths, int(wanted[0]),
+                                         float(wanted[1]), *wanted[2:4], int(wanted[4]))
+        except Error as e:
+            _relocate(e, written)
+            raise
+    doc = json.loads(doc)
+    for key in ("candidates", "targets"):    # a frame's temporary file: the frame
+        if doc.get(key) in written:
+            doc[key] = f"<{written[doc[key]].what}>"
+    if not _is_dataframe(candidates):
+        return doc
+    picked = candidates.iloc[rows].copy()
+    for key in ("cost", "gain", "predicted"):
+        picked[key] = [p[key] for p in doc["picks"]]
+    picked.attrs["plan"] = doc
+    return picked
 
 
 _READ_OPTIONS = ("format", "aggregate", "drop_first", "throughput", "per", "name_pattern",

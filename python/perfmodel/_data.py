@@ -171,10 +171,20 @@ class Written:
 
 def relocate(e, written):
     """e placed in the frame it is about (Written.relocate) when its file is
-    one of written's ({path or name: Written}); else left as it is."""
+    one of written's ({path or name: Written}); else a temporary file's path
+    in its message named as the frame ("<candidates>"), which the user
+    never saw."""
     w = written.get(e.file) if isinstance(e.file, str) else None
     if w is not None:
         w.relocate(e)
+        return
+    text = str(e)
+    for file, w in written.items():
+        if isinstance(file, str) and os.path.isabs(file) and file in text:
+            text = text.replace(file, f"<{w.what}>")
+            if isinstance(getattr(e, "message", None), str):
+                e.message = e.message.replace(file, f"<{w.what}>")
+    e.args = (text,)
 
 
 def data_path(data, what, tmp, written):
