@@ -65,6 +65,8 @@ PyObject *pmpy_option_table(PyObject *mod, PyObject *unused);
 /* ---- fit_call.c: the module's _fit and _inspect ---- */
 PyObject *pmpy_fit(PyObject *mod, PyObject *args);
 PyObject *pmpy_plan(PyObject *mod, PyObject *args);
+PyObject *pmpy_batch(PyObject *mod, PyObject *args);
+PyObject *pmpy_check(PyObject *mod, PyObject *args);
 PyObject *pmpy_inspect(PyObject *mod, PyObject *args);
 
 /* ---- interrupt.c ---- */

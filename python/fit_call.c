@@ -232,6 +232,33 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 	return ret;
 }
 
+/* _check(mode, words, spec_json): the words parsed and the spec read as
+ * _fit(mode, ...) would, nothing run: None, or the error raised (the
+ * options every job of fit_groups shares, checked once). */
+PyObject *pmpy_check(PyObject *mod, PyObject *args)
+{
+	int mode;
+	PyObject *words;
+	const char *spec_json;
+	Py_ssize_t len = 0;
+	struct fit_job *j;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "iO!z#", &mode, &PyList_Type, &words, &spec_json, &len))
+		return NULL;
+	if (mode < PM_COMMAND_FIT || mode > PM_COMMAND_DISCOVER) {
+		PyErr_SetString(PyExc_TypeError, "_check: mode 0, 1 or 2");
+		return NULL;
+	}
+	if (spec_json && strlen(spec_json) != (size_t)len)
+		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
+					  strlen(spec_json));
+	if (!(j = fit_job(mode, words, spec_json, Py_None)))
+		return NULL;
+	fit_drop(j);
+	Py_RETURN_NONE;
+}
+
 /* ---- plan ------------------------------------------------------------------------ */
 /* The picks' rows in the candidates (0-based), in pick order. */
 static PyObject *pick_row(const void *ctx, size_t i)

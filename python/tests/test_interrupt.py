@@ -17,6 +17,8 @@ import pytest
 import perfmodel
 
 PROMPT_S = 2.0      # how soon KeyboardInterrupt must follow the SIGINT
+# a fit that would run for hours
+LONG = 'form="additive", maxiter=100000000, tol=0, atol=0, intervals=False'
 
 
 def line(proc, timeout=60):
@@ -141,3 +143,29 @@ def test_a_handler_that_does_not_raise_lets_inspect_end(tmp_path):
             os.close(fd)
     assert proc.returncode == 0, err.decode()
     assert out == b"2\n"
+
+
+@pytest.mark.parametrize("call", ["fit_groups", "plan"])
+def test_ctrl_c_during_groups_and_plan_is_prompt(gemm, call):
+    """fit_groups' jobs run by the library's batch on threads of their own,
+    and plan's fit and refits: both stop at the SIGINT."""
+    data, spec = gemm
+    how = (f'perfmodel.fit_groups(df, "k", {spec!r}, threads=2, {LONG})' if call == "fit_groups"
+           else f'perfmodel.plan({data!r}, df[["n", "threads"]].head(3) * 4, '
+                f'df[["n", "threads"]].tail(1) * 8, {spec!r}, threads=2, {LONG})')
+    lines, took = interrupt_child(f"""
+        import signal, perfmodel, pandas as pd
+        df = pd.read_csv({data!r})
+        df["k"] = [i % 2 for i in range(len(df))]
+        print("ready", flush=True)
+        try:
+            {how}
+            print("returned")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        print("ok")
+    """)
+    assert lines == ["KeyboardInterrupt", "ok"]
+    assert took < PROMPT_S
+
