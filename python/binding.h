@@ -39,10 +39,11 @@ extern PyTypeObject pmpy_model_type;
  * without rows. */
 PyObject *pmpy_model_wrap(pm_model *m);
 
-/* ---- report_call.c: the Model's _report_html, _plots, _eval and _rows ---- */
+/* ---- report_call.c: the Model's _report_html, _plots, _eval, _scaling and _rows ---- */
 PyObject *pmpy_model_report_html(PyObject *self, PyObject *args);
 PyObject *pmpy_model_eval(PyObject *self, PyObject *arg);
 PyObject *pmpy_model_plots(PyObject *self, PyObject *args);
+PyObject *pmpy_model_scaling(PyObject *self, PyObject *args);
 PyObject *pmpy_model_rows(PyObject *self, PyObject *unused);
 
 /* ---- options.c: the options of perfmodel/__init__.py, as words ---- */

@@ -1,7 +1,8 @@
 /* perfmodel.Model against rows (docs/python.md): perfmodel report's page and
  * plots, of the rows the model was fitted to (which a CModel made by a fit
  * keeps, fit_call.c) or of data files read for the model as perfmodel
- * report reads them (CSV, the rows as they are); perfmodel eval's metrics. */
+ * report reads them (CSV, the rows as they are); perfmodel eval's metrics;
+ * the scaling report. */
 #include <stdlib.h>
 
 #include "binding.h"
@@ -103,6 +104,34 @@ PyObject *pmpy_model_plots(PyObject *self, PyObject *args)
 	Py_END_ALLOW_THREADS
 	ret = st ? pmpy_raise(&err) : pmpy_list_of(plots->n, plot_item, plots);
 	pm_plots_free(plots);
+	rows_clear(&r);
+	return ret;
+}
+
+/* _scaling(data): perfmodel fit --json's document (docs/json.md: the
+ * model's members, "scaling" and "baseline") of the scaling report of the
+ * data file's rows (None: the model's own), as a str. */
+PyObject *pmpy_model_scaling(PyObject *self, PyObject *args)
+{
+	const char *data;
+	struct report_rows r;
+	pm_scaling_report *rep = NULL;
+	pm_error err = { 0 };
+	pm_status st;
+	char *doc = NULL;
+	PyObject *ret;
+
+	if (!PyArg_ParseTuple(args, "z", &data) ||
+	    rows_read((pmpy_model *)self, data, NULL, &r) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	st = pm_scaling_report_new(((pmpy_model *)self)->m, r.rd.data, &rep, &err);
+	if (!st)
+		st = pm_fit_report_to_json(((pmpy_model *)self)->m, rep, &doc, &err);
+	Py_END_ALLOW_THREADS
+	ret = st ? pmpy_raise(&err) : PyUnicode_FromString(doc);
+	free(doc);
+	pm_scaling_report_free(rep);
 	rows_clear(&r);
 	return ret;
 }

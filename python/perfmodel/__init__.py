@@ -536,6 +536,36 @@ class Model:
             _write_atomic(_path("path", path), page)
         return page
 
+    def scaling(self, data=None):
+        """The scaling report (thesis §4.3; perfmodel fit's "scaling"): for
+        each extrinsic input, the predicted time at each of its values in
+        the rows (other inputs at the baseline: each numeric input's median,
+        each categorical's most frequent level), the speedup and the
+        efficiency. data: the rows (a path, dict of columns or DataFrame);
+        default those the model was fitted to. A pandas DataFrame indexed by
+        (input, value), columns time, speedup, efficiency; .attrs["inputs"]
+        {input: {parameter, q, q_std, power, doubling, effective_exponent}},
+        .attrs["baseline"] {input: value}."""
+        import json
+        import pandas as pd
+        written = {}
+        with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+            file = None if data is None else _data_path(data, "data", tmp, written)
+            try:
+                doc = json.loads(self._c._scaling(file))
+            except Error as e:
+                _relocate(e, written)
+                raise
+        rows = [(s["input"], p["value"], p["time"], p["speedup"], p["efficiency"])
+                for s in doc["scaling"] for p in s["points"]]
+        frame = pd.DataFrame(rows, columns=["input", "value", "time", "speedup", "efficiency"])
+        frame = frame.set_index(["input", "value"])
+        frame.attrs["inputs"] = {s["input"]: {k: v for k, v in s.items()
+                                              if k not in ("input", "points")}
+                                 for s in doc["scaling"]}
+        frame.attrs["baseline"] = doc["baseline"]
+        return frame
+
     def _points(self, points):
         """(text or path, is_path, {"<points>": Written} for a frame's text)
         for the C core."""

@@ -51,6 +51,8 @@ class Model:
     @property
     def discovery_table(self) -> Any: ...  # a pandas DataFrame, or None
     def eval(self, data: _Data) -> Any: ...  # a pandas Series of metrics
+    # a DataFrame indexed by (input, value): time, speedup, efficiency
+    def scaling(self, data: Optional[_Data] = None) -> Any: ...
     def report(self, path: Optional[_Path] = None, data: Optional[_Data] = None,
                test: Optional[_Data] = None) -> str: ...
     # a DataFrame gives a Series (its index kept; with interval= a
