@@ -147,6 +147,7 @@ static PyMethodDef module_methods[] = {
 	{ "_plan", pmpy_plan, METH_VARARGS, "which runs to measure next (perfmodel.plan)" },
 	{ "_batch", pmpy_batch, METH_VARARGS, "jobs run by the library's batch (fit_groups)" },
 	{ "_check", pmpy_check, METH_VARARGS, "fit's options checked, nothing run" },
+	{ "_lif", pmpy_lif, METH_VARARGS, "perfmodel lif --json's document" },
 	{ "_load", py_load, METH_O, "load a model.json file" },
 	{ "_loads", py_loads, METH_VARARGS, "load a model.json text" },
 	{ "_is_scheme", py_is_scheme, METH_VARARGS, "whether validate= names a scheme, not a file" },

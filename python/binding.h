@@ -68,6 +68,7 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args);
 PyObject *pmpy_plan(PyObject *mod, PyObject *args);
 PyObject *pmpy_batch(PyObject *mod, PyObject *args);
 PyObject *pmpy_check(PyObject *mod, PyObject *args);
+PyObject *pmpy_lif(PyObject *mod, PyObject *args);
 PyObject *pmpy_inspect(PyObject *mod, PyObject *args);
 
 /* ---- interrupt.c ---- */

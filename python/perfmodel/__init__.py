@@ -34,7 +34,7 @@ from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _pa
 from ._perfmodel import Error, cpu_count
 
 __all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "fit_groups", "plan",
-           "inspect", "load",
+           "lif", "inspect", "load",
            "loads", "cpu_count", "__version__"]
 __version__ = _perfmodel.version
 
@@ -303,6 +303,52 @@ def fit_groups(data, by, spec=None, command="fit", threads=None, **options):
     index = pd.MultiIndex.from_tuples([k for k, _ in groups], names=keys) if len(keys) > 1 \
         else pd.Index([k for k, _ in groups], name=keys[0])
     return pd.Series(out, index=index, dtype=object, name="model")
+
+
+def lif(data, workers, n_col=None, target=None, extrinsic=None):
+    """The load-imbalance factor of thesis eq. 3.8, LIF = N max t_i / sum
+    t_i, of every row from its per-worker times, per configuration, and
+    eq. 3.9's regression t = b0 + b1 N + b2 LIF, as ``perfmodel lif``.
+
+    data: a path, dict of columns or DataFrame; workers: the per-worker time
+    columns, names or globs (a list or "a,b": "t_worker_*"); n_col: N's
+    column (default: the row's non-empty worker times); target: t's column
+    (default: the row's slowest worker); extrinsic: the columns that make a
+    configuration (default: N). An empty cell (None; in a DataFrame NaN
+    too) is a worker the row lacks. A DataFrame gives a DataFrame of its rows
+    (its index kept): n, lif, t; .attrs["groups"] a DataFrame of the
+    configurations (their columns, count, mean, std) and
+    .attrs["regression"] eq. 3.9's coefficients, standard errors and R^2,
+    or None with .attrs["regression_error"] saying why. Otherwise perfmodel
+    lif --json's document as a dict."""
+    import json
+    names = lambda what, v: None if v is None else _names(what, v)
+    frame = data
+    if _is_dataframe(data):     # pandas' NaN, a worker the row lacks: an empty cell
+        frame = data.astype(object).where(data.notna(), None)
+    written = {}
+    with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
+        path = _data_path(frame, "data", tmp, written)
+        try:
+            doc = json.loads(_perfmodel._lif(path, _names("workers", workers),
+                                             names("n_col", n_col), names("target", target),
+                                             names("extrinsic", extrinsic)))
+        except Error as e:
+            _relocate(e, written)
+            raise
+    if path in written:
+        doc["file"] = f"<{written[path].what}>"
+    if not _is_dataframe(data):
+        return doc
+    import pandas as pd
+    rows = pd.DataFrame([(r["n"], r["lif"], r["t"]) for r in doc["rows"]],
+                        columns=["n", "lif", "t"], index=data.index)
+    rows.attrs["groups"] = pd.DataFrame([{**g["config"], "count": g["count"], "mean": g["mean"],
+                                          "std": g["std"]} for g in doc["groups"]])
+    rows.attrs["regression"] = doc["regression"]
+    rows.attrs["regression_error"] = doc.get("regression_error")
+    rows.attrs["workers"] = doc["workers"]
+    return rows
 
 
 def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=None,

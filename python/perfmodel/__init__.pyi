@@ -73,6 +73,10 @@ def discover(data: _Data, spec: _Spec = None, **options: Any) -> Model: ...
 def fit_groups(data: Any, by: Union[str, Sequence[str]], spec: _Spec = None,
                command: str = "fit", threads: Optional[int] = None,
                **options: Any) -> Any: ...
+# a DataFrame gives a DataFrame of its rows (n, lif, t), else the dict
+def lif(data: _Data, workers: Union[str, Sequence[str]], n_col: Optional[str] = None,
+        target: Optional[str] = None,
+        extrinsic: Union[str, Sequence[str], None] = None) -> Any: ...
 # a DataFrame of candidates gives a DataFrame (the picks, index kept, with
 # cost, gain and predicted; the document in .attrs["plan"]), else the dict
 def plan(data: _Data, candidates: _Data, at: _Data, spec: _Spec = None,
