@@ -44,6 +44,8 @@ PyObject *pmpy_model_report_html(PyObject *self, PyObject *args);
 PyObject *pmpy_model_eval(PyObject *self, PyObject *arg);
 PyObject *pmpy_model_plots(PyObject *self, PyObject *args);
 PyObject *pmpy_model_scaling(PyObject *self, PyObject *args);
+/* ---- advise_call.c: the Model's _advise ---- */
+PyObject *pmpy_model_advise(PyObject *self, PyObject *args);
 PyObject *pmpy_model_rows(PyObject *self, PyObject *unused);
 
 /* ---- options.c: the options of perfmodel/__init__.py, as words ---- */

@@ -245,6 +245,7 @@ static PyMethodDef model_methods[] = {
 	{ "_rows", pmpy_model_rows, METH_NOARGS, "the fit's rows kept (None: none)" },
 	{ "_eval", pmpy_model_eval, METH_O, "perfmodel eval's metrics of a data file" },
 	{ "_scaling", pmpy_model_scaling, METH_VARARGS, "the scaling report (fit --json's)" },
+	{ "_advise", pmpy_model_advise, METH_VARARGS, "perfmodel advise --json's document" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -612,6 +612,63 @@ class Model:
         frame.attrs["baseline"] = doc["baseline"]
         return frame
 
+    def advise(self, at, vary, resource=None, min_efficiency=0.7, quantile=None,
+               max_extrapolation=2, iterations=1, setup_time=0):
+        """Which configuration to run, as ``perfmodel advise``: every
+        combination of the varied inputs' values (vary: {input: values},
+        up to 8 numeric inputs), the others as in at ({input: value}, a
+        level's text for a categorical; a dict or a pandas Series), and
+        three picks: the fastest, the cheapest (resource x time; resource:
+        a varied input, default the first) and the largest resource count
+        whose efficiency is at least min_efficiency. quantile: rank by that
+        quantile of the time (a model with intervals); max_extrapolation:
+        leave out combinations beyond that factor of the fitted data (None:
+        no limit); iterations, setup_time: the job's time is setup_time +
+        iterations x the model's time. A pandas DataFrame with a row per
+        pick (fastest, cheapest, largest): the varied inputs' values, time,
+        cost, speedup, efficiency, extrapolated; the whole perfmodel advise
+        --json document in .attrs["advice"]. Without pandas: that dict."""
+        import json
+        if _is_series(at):
+            at = at.to_dict()
+        if not isinstance(at, dict):
+            raise _wrong_type(f"at: expected a dict or a pandas Series, not {type(at).__name__}")
+        if not isinstance(vary, dict) or not vary:
+            raise _wrong_type(f"vary: expected {{input: values}}, not {vary!r}")
+        items = []
+        for name, values in vary.items():
+            if not isinstance(name, str):
+                raise _wrong_type(f"vary: input names are strings, not {name!r}")
+            values = list(values) if isinstance(values, (list, tuple, range, np.ndarray)) \
+                else [values]
+            items.append((name, [_number(lambda v: 0 < v, "numbers > 0")(f"vary[{name!r}]", v)
+                                 for v in values]))
+        point = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in at.items()}
+        try:
+            text = json.dumps(point, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise _error(f"at: not a configuration: {e}") from None
+        number = lambda name, v, ok, want: _number(ok, want)(name, v)
+        doc = json.loads(self._c._advise(
+            text, items, None if resource is None else _text("resource", resource),
+            number("min_efficiency", min_efficiency, lambda v: 0 < v <= 1, "a number in (0, 1]"),
+            0.0 if quantile is None else _level("quantile", quantile),
+            0.0 if max_extrapolation is None else
+            number("max_extrapolation", max_extrapolation, lambda v: v >= 1, "a number >= 1"),
+            number("iterations", iterations, lambda v: v > 0, "a number > 0"),
+            number("setup_time", setup_time, lambda v: v >= 0, "a number >= 0")))
+        try:
+            import pandas as pd
+        except ImportError:
+            return doc
+        rows = {pick: {**doc[pick].get("values", {}),
+                       **{k: doc[pick].get(k) for k in ("time", "cost", "speedup", "efficiency",
+                                                        "extrapolated")}}
+                for pick in ("fastest", "cheapest", "largest") if pick in doc}
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.attrs["advice"] = doc
+        return frame
+
     def _points(self, points):
         """(text or path, is_path, {"<points>": Written} for a frame's text)
         for the C core."""

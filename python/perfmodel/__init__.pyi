@@ -51,6 +51,11 @@ class Model:
     @property
     def discovery_table(self) -> Any: ...  # a pandas DataFrame, or None
     def eval(self, data: _Data) -> Any: ...  # a pandas Series of metrics
+    # a DataFrame with a row per pick (fastest, cheapest, largest)
+    def advise(self, at: Mapping[str, Any], vary: Mapping[str, Any],
+               resource: Optional[str] = None, min_efficiency: float = 0.7,
+               quantile: Optional[float] = None, max_extrapolation: Optional[float] = 2,
+               iterations: float = 1, setup_time: float = 0) -> Any: ...
     # a DataFrame indexed by (input, value): time, speedup, efficiency
     def scaling(self, data: Optional[_Data] = None) -> Any: ...
     def report(self, path: Optional[_Path] = None, data: Optional[_Data] = None,
