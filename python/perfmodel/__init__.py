@@ -162,16 +162,20 @@ def _words(options, tmp, written):
     return words, warm._c if isinstance(warm, Model) else None
 
 
-def _run(mode, data, spec, options):
+def _spec_of(spec):
+    """(its path, its JSON text), one of them None or both: a spec given as
+    a path or as the spec's JSON (a dict), as the library takes it."""
     import json
-    spec_json = None
     if isinstance(spec, dict):
         try:
-            spec_json = json.dumps(spec, allow_nan=False)
+            return None, json.dumps(spec, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise _error(f"spec: not JSON: {e}") from None
-    elif spec is not None:
-        spec = _path("spec", spec)
+    return (None if spec is None else _path("spec", spec)), None
+
+
+def _run(mode, data, spec, options):
+    spec, spec_json = _spec_of(spec)
     written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
         words, warm = _words(options, tmp, written)
@@ -263,23 +267,16 @@ def fit_groups(data, by, spec=None, command="fit", threads=None, **options):
     workers = cpu_count() if threads is None else \
         int(_number(lambda v: 1 <= v <= 1024 and v == int(v), "a whole number from 1 to "
                     "1024")("threads", threads))
-    if isinstance(spec, dict):
-        try:
-            spec_member = json.loads(json.dumps(spec, allow_nan=False))
-        except (TypeError, ValueError) as e:
-            raise _error(f"spec: not JSON: {e}") from None
-    else:
-        spec_member = None if spec is None else _path("spec", spec)
+    spec_path, spec_json = _spec_of(spec)
+    spec_member = spec_path if spec_json is None else json.loads(spec_json)
     groups = list(data.groupby(keys if len(keys) > 1 else keys[0], sort=True, dropna=False))
     written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
         words, _ = _words(options, tmp, written)
         # checked once here, not as every group's error
         _perfmodel._check({"fit": _FIT, "select": _SELECT, "discover": _DISCOVER}[command],
-                          words + (["--spec=" + spec_member] if isinstance(spec_member, str)
-                                   else []) + ["--", "group"],
-                          None if spec_member is None or isinstance(spec_member, str)
-                          else json.dumps(spec_member))
+                          words + (["--spec=" + spec_path] if spec_path else []) +
+                          ["--", "group"], spec_json)
         shared = _job_members(words)
         if spec_member is not None:
             shared["spec"] = spec_member
@@ -371,14 +368,7 @@ def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=N
     otherwise that document as a dict. Deterministic for a seed=. Raises
     Error; Ctrl-C stops it (KeyboardInterrupt)."""
     import json
-    spec_json = None
-    if isinstance(spec, dict):
-        try:
-            spec_json = json.dumps(spec, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise _error(f"spec: not JSON: {e}") from None
-    elif spec is not None:
-        spec = _path("spec", spec)
+    spec, spec_json = _spec_of(spec)
     wanted = [_number(lambda v: v >= 1 and v == int(v), "a whole number >= 1")("count", count)
               if count is not None else 0,
               _number(lambda v: 0 < v < float("inf"), "a finite number > 0")("budget", budget)
