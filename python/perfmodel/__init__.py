@@ -174,14 +174,20 @@ def _spec_of(spec):
     return (None if spec is None else _path("spec", spec)), None
 
 
+def _command_words(options, spec_path, data, tmp, written):
+    """fit's words of the options, the spec's path and the data (after
+    "--"), and the Model to start from (or None)."""
+    words, warm = _words(options, tmp, written)
+    if spec_path is not None:
+        words.append("--spec=" + spec_path)
+    return words + ["--", _data_path(data, "data", tmp, written)], warm
+
+
 def _run(mode, data, spec, options):
     spec, spec_json = _spec_of(spec)
     written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, warm = _words(options, tmp, written)
-        if isinstance(spec, str):
-            words.append("--spec=" + spec)
-        words += ["--", _data_path(data, "data", tmp, written)]
+        words, warm = _command_words(options, spec, data, tmp, written)
         try:
             c, extra, mode = _perfmodel._fit(mode, words, spec_json, warm)
         except Error as e:
@@ -381,10 +387,7 @@ def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=N
         raise _error("plan: warm_start is fit's: each refit starts from plan's own fit")
     written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, _ = _words(options, tmp, written)
-        if isinstance(spec, str):
-            words.append("--spec=" + spec)
-        words += ["--", _data_path(data, "data", tmp, written)]
+        words, _ = _command_words(options, spec, data, tmp, written)
         paths = [_data_path(candidates, "candidates", tmp, written),
                  _data_path(at, "at", tmp, written)]
         try:
