@@ -145,7 +145,7 @@ static PyObject *py_cpu_count(PyObject *mod, PyObject *unused)
 static PyMethodDef module_methods[] = {
 	{ "_fit", pmpy_fit, METH_VARARGS, "fit, select or discover (perfmodel.fit and friends)" },
 	{ "_plan", pmpy_plan, METH_VARARGS, "which runs to measure next (perfmodel.plan)" },
-	{ "_batch", pmpy_batch, METH_VARARGS, "jobs run by the library's batch (fit_groups)" },
+	{ "_batch", pmpy_batch, METH_VARARGS, "jobs run by the library's batch (batch, fit_groups)" },
 	{ "_check", pmpy_check, METH_VARARGS, "fit's options checked, nothing run" },
 	{ "_lif", pmpy_lif, METH_VARARGS, "perfmodel lif --json's document" },
 	{ "_load", py_load, METH_O, "load a model.json file" },

@@ -1,6 +1,7 @@
-/* perfmodel.fit_groups' batch: jobs (JSON Lines text, docs/batch.md) run
- * by the library's batch (perfmodel/batch.h) on threads of their own, each
- * job's result line kept in job order; Ctrl-C as interrupt.c says. */
+/* perfmodel.batch's and fit_groups' batch: jobs (JSON Lines text,
+ * docs/batch.md) run by the library's batch (perfmodel/batch.h) on threads
+ * of their own, each job's result line kept in job order; Ctrl-C as
+ * interrupt.c says. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 struct batch_job {
 	char *text;		/* the jobs, a copy */
 	size_t len;
+	const char *name;	/* what the jobs are, as their errors name them */
 	char threads[24];	/* each job's --threads */
 	unsigned workers;	/* jobs at once */
 	pm_batch *b;
@@ -59,9 +61,17 @@ static void batch_run(void *job)
 	pthread_t t[64];
 	unsigned started = 0;
 
-	if ((j->st = pm_batch_parse(j->text, j->len, "groups", &o, &j->b, &j->err)))
+	if ((j->st = pm_batch_parse(j->text, j->len, j->name, &o, &j->b, &j->err)))
 		return;
 	j->n = pm_batch_njobs(j->b);
+	for (size_t i = 0; i < j->n; i++)
+		if (pm_batch_job_error(j->b, i)) {	/* "NAME:LINE: why", placed */
+			j->st = j->err.code = PM_EINVAL;
+			snprintf(j->err.msg, sizeof(j->err.msg), "%s", pm_batch_job_error(j->b, i));
+			snprintf(j->err.file, sizeof(j->err.file), "%s", j->name);
+			j->err.line = (unsigned)(i + 1);
+			return;
+		}
 	if (!(j->lines = calloc(j->n + 1, sizeof(*j->lines)))) {
 		j->st = PM_ENOMEM;
 		j->err.code = PM_ENOMEM;
@@ -94,19 +104,21 @@ static PyObject *line_item(const void *ctx, size_t i)
 	return PyUnicode_FromString(((const struct batch_job *)ctx)->lines[i]);
 }
 
-/* _batch(jobs, workers, threads): the jobs (JSON Lines text), workers of
- * them at once, each fit on `threads` threads. Returns their result lines
- * in job order. */
+/* _batch(jobs, workers, threads, name): the jobs (JSON Lines text, named
+ * name), workers of them at once, each fit on `threads` threads. Returns
+ * their result lines in job order; a line that is no job (the package
+ * wrote a member the batch refuses) raises Error before any job runs,
+ * placed at name:LINE. */
 PyObject *pmpy_batch(PyObject *mod, PyObject *args)
 {
-	const char *text;
+	const char *text, *name;
 	Py_ssize_t len;
 	unsigned workers, threads;
 	struct batch_job *j;
 	PyObject *ret;
 
 	(void)mod;
-	if (!PyArg_ParseTuple(args, "s#II", &text, &len, &workers, &threads))
+	if (!PyArg_ParseTuple(args, "s#IIs", &text, &len, &workers, &threads, &name))
 		return NULL;
 	if (!(j = calloc(1, sizeof(*j))) || !(j->text = malloc((size_t)len + 1))) {
 		free(j);
@@ -114,6 +126,7 @@ PyObject *pmpy_batch(PyObject *mod, PyObject *args)
 	}
 	memcpy(j->text, text, (size_t)len + 1);
 	j->len = (size_t)len;
+	j->name = name;
 	j->workers = workers ? workers : 1;
 	snprintf(j->threads, sizeof(j->threads), "%u", threads ? threads : 1);
 	pthread_mutex_init(&j->mu, NULL);
@@ -122,7 +135,7 @@ PyObject *pmpy_batch(PyObject *mod, PyObject *args)
 	if (j->st)
 		ret = pmpy_raise(&j->err);
 	else if (j->stopped)	/* a stop that was no Ctrl-C of this call */
-		ret = pmpy_raise_message("the batch was stopped before every group was fitted");
+		ret = pmpy_raise_message("the batch was stopped before every job was run");
 	else
 		ret = pmpy_list_of(j->n, line_item, j);
 	batch_drop(j);

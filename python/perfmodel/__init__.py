@@ -32,8 +32,9 @@ from ._display import model_html as _model_html, model_repr as _model_repr
 from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _path, \
     warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
+from ._jobs import batch, fit_groups
 
-__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "fit_groups", "plan",
+__all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "fit_groups", "batch", "plan",
            "lif", "inspect", "load",
            "loads", "cpu_count", "__version__"]
 __version__ = _perfmodel.version
@@ -231,81 +232,6 @@ def discover(data, spec=None, **options):
     beam=, top=, refine=True, validate=); the Model's .discovery holds the
     search and its formula is the one chosen."""
     return _run(_DISCOVER, data, spec, options)
-
-
-def _job_members(words):
-    """perfmodel fit's words as a batch job's members (docs/batch.md):
-    --key=value as "key": "value", a flag as true."""
-    out = {}
-    for w in words:
-        key, eq, value = w[2:].partition("=")
-        out[key] = value if eq else True
-    return out
-
-
-def fit_groups(data, by, spec=None, command="fit", threads=None, **options):
-    """One model per group of data's rows, the way Thicket users model each
-    call-tree node with Extra-P: data a pandas DataFrame, by a column name
-    or a list of them (the groups: rows whose by-columns are equal, in
-    pandas' groupby order, NaN a key of its own); each group's rows, its
-    by-columns left out, fitted as fit() fits (command="select" or
-    "discover": as those) with spec and options, by the library's batch
-    (perfmodel batch's jobs): `threads` groups at once (default: the CPUs),
-    each fit on one thread, the same models for any number.
-
-    Returns a pandas Series indexed by the groups' keys (a MultiIndex for
-    several columns): each group's Model, or the perfmodel.Error its fit
-    failed with (not raised: the other groups are fitted). A model's
-    warnings are raised as FitWarnings, each prefixed with its group."""
-    import json
-    if not _is_dataframe(data):
-        raise _wrong_type(f"data: expected a pandas DataFrame, not {type(data).__name__}")
-    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else None
-    if not keys or not all(isinstance(k, str) for k in keys):
-        raise _wrong_type(f"by={by!r}: expected a column name or a list of them")
-    missing = [k for k in keys if k not in data.columns]
-    if missing:
-        raise _error(f"by: no column '{missing[0]}' in data")
-    if command not in ("fit", "select", "discover"):
-        raise _error(f"command={command!r}: expected 'fit', 'select' or 'discover'")
-    if "warm_start" in options:
-        raise _error("fit_groups: warm_start is fit's: each group starts on its own")
-    workers = cpu_count() if threads is None else \
-        int(_number(lambda v: 1 <= v <= 1024 and v == int(v), "a whole number from 1 to "
-                    "1024")("threads", threads))
-    spec_path, spec_json = _spec_of(spec)
-    spec_member = spec_path if spec_json is None else json.loads(spec_json)
-    groups = list(data.groupby(keys if len(keys) > 1 else keys[0], sort=True, dropna=False))
-    written = {}
-    with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, _ = _words(options, tmp, written)
-        # checked once here, not as every group's error
-        _perfmodel._check({"fit": _FIT, "select": _SELECT, "discover": _DISCOVER}[command],
-                          words + (["--spec=" + spec_path] if spec_path else []) +
-                          ["--", "group"], spec_json)
-        shared = _job_members(words)
-        if spec_member is not None:
-            shared["spec"] = spec_member
-        lines = []
-        for i, (key, rows) in enumerate(groups):
-            job = {"id": i, "command": command, **shared,
-                   "data": _data_path(rows.drop(columns=keys), f"group{i}", tmp, written)}
-            lines.append(json.dumps(job, allow_nan=False))
-        results = _perfmodel._batch("\n".join(lines) + "\n", workers, 1) if lines else []
-    out = []
-    for (key, _), line in zip(groups, results):
-        r = json.loads(line)
-        if "model" in r:
-            m = Model(_perfmodel._loads(json.dumps(r["model"]), f"group {key!r}"))
-            _warn_fit([f"group {key!r}: {w}" for w in m.warnings], stacklevel=2)
-            out.append(m)
-        else:
-            e = _error(f"group {key!r}: {r['error']}")
-            out.append(e)
-    import pandas as pd
-    index = pd.MultiIndex.from_tuples([k for k, _ in groups], names=keys) if len(keys) > 1 \
-        else pd.Index([k for k, _ in groups], name=keys[0])
-    return pd.Series(out, index=index, dtype=object, name="model")
 
 
 def lif(data, workers, n_col=None, target=None, extrinsic=None):
