@@ -33,6 +33,9 @@ from ._errors import FitWarning, error as _error, no_nul as _no_nul, path as _pa
     warn_fit as _warn_fit, wrong_type as _wrong_type
 from ._perfmodel import Error, cpu_count
 from ._jobs import batch, fit_groups
+from ._options import command_words as _command_words, flag as _flag, level as _level, \
+    names as _names, normalise as _normalise, number as _number, spec_of as _spec_of, \
+    text as _text, word as _word
 
 __all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "fit_groups", "batch", "plan",
            "lif", "inspect", "load",
@@ -40,148 +43,6 @@ __all__ = ["Error", "FitWarning", "Model", "fit", "select", "discover", "fit_gro
 __version__ = _perfmodel.version
 
 _FIT, _SELECT, _DISCOVER = 0, 1, 2
-
-
-# ---- options: the command line's words, parsed by the library --------------
-# The table, each value's checks and the checks together are the library's
-# (perfmodel/options.h), as perfmodel fit's; here only the Python types.
-
-# name -> (takes a value, flags), the CLI's long options
-_TABLE = {name: (takes, flags) for name, takes, flags in _perfmodel._option_table()}
-_NOT_PYTHON = _perfmodel.OPTION_OUTPUT | _perfmodel.OPTION_HELP
-# Python spellings of options whose CLI name is a keyword; polish= and
-# intervals= are --no-polish and --no-intervals turned around
-_ALIASES = {"lam": "lambda", "lambda_": "lambda"}
-_TURNED = {"polish": "no-polish", "intervals": "no-intervals"}
-_LISTS = ("extrinsic", "intrinsic", "categorical", "ignore", "workers", "forms")
-
-
-def _number(ok, want):
-    def conv(name, v):
-        try:
-            if isinstance(v, bool):
-                raise ValueError
-            x = float(v)
-        except (TypeError, ValueError):
-            raise _error(f"{name}={v!r}: expected {want}") from None
-        if not (np.isfinite(x) and ok(x)):
-            raise _error(f"{name}={v!r}: expected {want}")
-        return x
-    return conv
-
-
-_level = _number(lambda x: 0 < x < 1, "a probability between 0 and 1 (0.9)")
-
-
-def _text(name, v):
-    if not isinstance(v, str):
-        raise _wrong_type(f"{name}={v!r}: expected a string")
-    return _no_nul(f"{name}={v!r}", v)
-
-
-def _names(name, v):
-    """Column names: a comma-separated string or a list of names, as the
-    library takes them: one string, split at commas, each name trimmed. A
-    name in a list that would not come back whole (a comma, blanks at
-    either end, empty) is an error naming it (a column name so is named in
-    the spec instead)."""
-    if isinstance(v, str):
-        return _no_nul(f"{name}={v!r}", v)
-    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
-        raise _wrong_type(f"{name}={v!r}: expected a column name or a list of them")
-    for x in v:
-        if "," in x or x != x.strip() or not x:
-            raise _error(f"{name}={v!r}: {x!r} would not come through whole (the list "
-                         "goes as one comma-separated text, each item trimmed)")
-        _no_nul(f"{name}={v!r}", x)
-    return ",".join(v)
-
-
-def _flag(name, v):
-    if not isinstance(v, (bool, np.bool_)):
-        raise _wrong_type(f"{name}={v!r}: expected True or False")
-    return bool(v)
-
-
-def _scalar(name, v):
-    """A value as the command line's text: a string as it is, a number
-    written back exactly; the library checks it."""
-    if isinstance(v, str):
-        return _no_nul(f"{name}={v!r}", v)
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    if isinstance(v, (float, np.floating)):
-        return repr(float(v))
-    raise _wrong_type(f"{name}={v!r}: expected a string or a number")
-
-
-def _normalise(options):
-    """{CLI name: (key as given, value)}; unknown names raise Error."""
-    out = {}
-    for key, value in options.items():
-        name = _ALIASES.get(key, key.replace("_", "-"))
-        if name in _TURNED:
-            name, value = _TURNED[name], not _flag(key, value)
-        if name not in _TABLE or _TABLE[name][1] & _NOT_PYTHON:
-            raise _error(f"unknown option '{key}'")
-        if name in out:
-            raise _error(f"option '{key}' given twice")
-        out[name] = (key, value)
-    return out
-
-
-def _word(name, key, v, tmp, written):
-    """The word of one option (None: a flag not given); what is a path or
-    data becomes a path, data written to tmp (and recorded in written, as
-    data_path's)."""
-    if not _TABLE[name][0]:
-        return f"--{name}" if _flag(key, v) else None
-    if name == "test" or (name == "validate" and not (isinstance(v, str) and _perfmodel._is_scheme(
-            _no_nul(f"{key}={v!r}", v)))):
-        text = _data_path(v, key, tmp, written)
-    elif name == "warm-start":
-        text = "<Model>" if isinstance(v, Model) else _path(key, v)
-    elif name in _LISTS:
-        text = _names(key, v)
-    elif name in ("loss", "mutation") and isinstance(v, (list, tuple)):
-        text = ",".join(_scalar(key, x) for x in v)
-    else:
-        text = _scalar(key, v)
-    return f"--{name}={text}"
-
-
-def _words(options, tmp, written):
-    """The words of the options and the Model to start from (or None)."""
-    words = []
-    for name, (key, v) in _normalise(options).items():
-        w = _word(name, key, v, tmp, written)
-        if w is not None:
-            words.append(w)
-    warm = options.get("warm_start")
-    return words, warm._c if isinstance(warm, Model) else None
-
-
-def _spec_of(spec):
-    """(its path, its JSON text), one of them None or both: a spec given as
-    a path or as the spec's JSON (a dict), as the library takes it."""
-    import json
-    if isinstance(spec, dict):
-        try:
-            return None, json.dumps(spec, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise _error(f"spec: not JSON: {e}") from None
-    return (None if spec is None else _path("spec", spec)), None
-
-
-def _command_words(options, spec_path, data, tmp, written):
-    """fit's words of the options, the spec's path and the data (after
-    "--"), and the Model to start from (or None)."""
-    words, warm = _words(options, tmp, written)
-    if spec_path is not None:
-        words.append("--spec=" + spec_path)
-    return words + ["--", _data_path(data, "data", tmp, written)], warm
 
 
 def _run(mode, data, spec, options):
@@ -339,7 +200,7 @@ _READ_OPTIONS = ("format", "aggregate", "drop_first", "throughput", "per", "name
                  "region", "callpath", "metric", "weights", "inclusive", "scaling", "target")
 
 
-def inspect(data, key=None, **options):
+def inspect(data, key=None, frame=False, **options):
     """What a measurements file or a folder of CUBE run folders holds, read
     as fit reads it (``perfmodel inspect --json``, docs/formats.md): a dict
     with the format, the columns and their roles, the points with their runs,
@@ -347,7 +208,24 @@ def inspect(data, key=None, **options):
     call tree. data: a path or columns (as fit's); key: the columns that
     make a point (a list or "a,b"; default every column but the target);
     options: the reading options of fit (target=, region=/callpath=,
-    metric=, inclusive=, scaling=, format=, aggregate=, ...)."""
+    metric=, inclusive=, scaling=, format=, aggregate=, ...).
+    frame=True: the points as a pandas DataFrame instead, a row each in
+    the document's order: the key columns' values, runs, value (the
+    point's value of its runs: the median unless aggregate= says) and cv
+    (their coefficient of variation, NaN for one run); the dict in
+    .attrs["inspect"].
+
+    >>> info = perfmodel.inspect("data/gemm_cpu.csv", target="time_s", key="n,threads")
+    >>> info["points"]["count"], info["runs"]
+    (16, 100)
+    >>> points = perfmodel.inspect("data/gemm_cpu.csv", target="time_s",
+    ...                            key=["n", "threads"], frame=True)
+    >>> points.head(3).round(6)
+         n  threads  runs     value        cv
+    0  128        1     3  0.000088  0.013820
+    1  128        2     5  0.000052  0.251936
+    2  192        1     9  0.000271  0.029227
+    """
     import json
     given = _normalise(options)
     bad = [k for k, _ in given.values() if k not in _READ_OPTIONS]
@@ -364,10 +242,18 @@ def inspect(data, key=None, **options):
                  if (w := _word(name, k, v, tmp, written))]
         words += ["--", _data_path(data, "data", tmp, written)]
         try:
-            return json.loads(_perfmodel._inspect(words, key))
+            doc = json.loads(_perfmodel._inspect(words, key))
         except Error as e:
             _relocate(e, written)
             raise
+    if not _flag("frame", frame):
+        return doc
+    import pandas as pd
+    points = pd.DataFrame([{**p["point"], "runs": p["runs"], "value": p["value"],
+                            "cv": np.nan if p["cv"] is None else p["cv"]}
+                           for p in doc["points"]["list"]])
+    points.attrs["inspect"] = doc
+    return points
 
 
 def _write_atomic(path, text):

@@ -13,6 +13,7 @@ import numpy as np
 from . import _perfmodel
 from ._data import column_names, data_path, is_dataframe, relocate
 from ._errors import error, warn_fit, wrong_type
+from ._options import number, spec_of, words
 from ._perfmodel import Error, cpu_count
 
 COMMANDS = {"fit": 0, "select": 1, "discover": 2}
@@ -20,10 +21,9 @@ _NAMED = ("id", "command", "data", "spec")      # a job's members that are no op
 
 
 def _workers(threads):
-    from . import _number
     if threads is None:
         return cpu_count()
-    return int(_number(lambda v: 1 <= v <= 1024 and v == int(v),
+    return int(number(lambda v: 1 <= v <= 1024 and v == int(v),
                        "a whole number from 1 to 1024")("threads", threads))
 
 
@@ -45,8 +45,7 @@ def _job_members(words):
 
 def _spec_member(spec):
     """A spec (a path or a dict) as a job's "spec" member, or None."""
-    from . import _spec_of
-    path, text = _spec_of(spec)
+    path, text = spec_of(spec)
     return path if text is None else json.loads(text)
 
 
@@ -59,7 +58,7 @@ def run_jobs(jobs, labels, workers, written):
     caller. A job the batch refuses (no job: an output option, --help, an
     empty "data") raises Error naming its label before any job runs."""
     from . import Model
-    # the members are text, true and a spec _spec_of has made JSON
+    # the members are text, true and a spec spec_of has made JSON
     lines = [json.dumps({"id": i, **job}, allow_nan=False) + "\n" for i, job in enumerate(jobs)]
     try:
         results = _perfmodel._batch("".join(lines), workers, 1, "jobs") if lines else []
@@ -107,7 +106,6 @@ def fit_groups(data, by, spec=None, command="fit", threads=None, **options):
     ['m', 'n', 'k']
     """
     import pandas as pd
-    from . import _spec_of, _words
     if not is_dataframe(data):
         raise wrong_type(f"data: expected a pandas DataFrame, not {type(data).__name__}")
     keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else None
@@ -120,17 +118,18 @@ def fit_groups(data, by, spec=None, command="fit", threads=None, **options):
     if "warm_start" in options:
         raise error("fit_groups: warm_start is fit's: each group starts on its own")
     workers = _workers(threads)
-    spec_path, spec_json = _spec_of(spec)
+    spec_path, spec_json = spec_of(spec)
     spec_member = spec_path if spec_json is None else json.loads(spec_json)
     groups = list(data.groupby(keys if len(keys) > 1 else keys[0], sort=True, dropna=False))
     labels = [f"group {key!r}" for key, _ in groups]
     written = {}
     with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
-        words, _ = _words(options, tmp, written)
+        shared_words, _ = words(options, tmp, written)
         # checked once here, not as every group's error
-        _perfmodel._check(COMMANDS[command], words + (["--spec=" + spec_path] if spec_path
-                                                      else []) + ["--", "group"], spec_json)
-        shared = _job_members(words)
+        _perfmodel._check(COMMANDS[command], shared_words + (["--spec=" + spec_path] if
+                                                             spec_path else []) +
+                          ["--", "group"], spec_json)
+        shared = _job_members(shared_words)
         if spec_member is not None:
             shared["spec"] = spec_member
         jobs = [{"command": command, **shared,
@@ -172,7 +171,7 @@ def _members(job, label, folder, written):
     """A job's dict as the batch's members: the options as fit() takes them
     (Python's spelling or the command line's), data or test in memory
     written to a CSV in folder, a Model to start from saved there."""
-    from . import Model, _words
+    from . import Model
     if not isinstance(job, dict):
         raise wrong_type(f"{label}: expected a dict of docs/batch.md's members, not "
                          f"{type(job).__name__}")
@@ -190,8 +189,8 @@ def _members(job, label, folder, written):
             if isinstance(options.get(key), Model):
                 options[key] = os.path.join(folder, "warm-start.json")
                 job[key].save(options[key])
-        words, _ = _words(options, folder, written)
-        members = {"command": command, **_job_members(words),
+        job_words, _ = words(options, folder, written)
+        members = {"command": command, **_job_members(job_words),
                    "data": data_path(job["data"], "data", folder, written)}
         spec = _spec_member(job.get("spec"))
     except Error as e:
