@@ -76,7 +76,14 @@ def fit(data, spec=None, **options):
     folds disagree (docs/model-selection.md); form="additive" is the
     thesis's fit. Returns a Model; raises Error.
     The GIL is released while the fit runs; Ctrl-C stops it
-    (KeyboardInterrupt)."""
+    (KeyboardInterrupt).
+
+    >>> m = perfmodel.fit("data/gemm_cpu.csv", "models/gemm.json", seed=1)
+    >>> m
+    <perfmodel.Model time_s ~ additive (eq. 4.4): 4 parameters, training MAPE 9.93 %>
+    >>> m.inputs, round(m.params["p_n"], 2), round(m.metrics["training"]["r2"], 2)
+    (['n', 'threads'], 3.01, 0.92)
+    """
     return _run(_FIT, data, spec, options)
 
 
@@ -159,7 +166,17 @@ def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=N
     shrink of the targets' spread, 0 to 1) and predicted columns, and the
     whole plan (perfmodel plan --json's document) in .attrs["plan"];
     otherwise that document as a dict. Deterministic for a seed=. Raises
-    Error; Ctrl-C stops it (KeyboardInterrupt)."""
+    Error; Ctrl-C stops it (KeyboardInterrupt).
+
+    >>> import pandas as pd
+    >>> candidates = pd.DataFrame({"n": [2048, 3072], "threads": [1, 2]}, index=["c", "d"])
+    >>> picks = perfmodel.plan("data/gemm_cpu.csv", candidates, {"n": [4096], "threads": [2]},
+    ...                        "models/gemm.json", seed=1, count=1)
+    >>> picks.index.tolist(), picks.columns.tolist()
+    (['d'], ['n', 'threads', 'cost', 'gain', 'predicted'])
+    >>> 0 < picks["gain"]["d"] <= 1
+    True
+    """
     import json
     spec, spec_json = _spec_of(spec)
     wanted = [_number(lambda v: v >= 1 and v == int(v), "a whole number >= 1")("count", count)
@@ -227,6 +244,7 @@ def inspect(data, key=None, frame=False, **options):
     2  192        1     9  0.000271  0.029227
     """
     import json
+    frame = _flag("frame", frame)
     given = _normalise(options)
     bad = [k for k, _ in given.values() if k not in _READ_OPTIONS]
     if bad:
@@ -246,7 +264,7 @@ def inspect(data, key=None, frame=False, **options):
         except Error as e:
             _relocate(e, written)
             raise
-    if not _flag("frame", frame):
+    if not frame:
         return doc
     import pandas as pd
     points = pd.DataFrame([{**p["point"], "runs": p["runs"], "value": p["value"],
@@ -270,7 +288,16 @@ def _write_atomic(path, text):
 
 
 def load(path):
-    """A model saved by Model.save or perfmodel fit -o (model.json)."""
+    """A model saved by Model.save or perfmodel fit -o (model.json).
+
+    >>> import tempfile
+    >>> m = perfmodel.fit("data/gemm_cpu.csv", "models/gemm.json", seed=1)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     m.save(os.path.join(folder, "gemm.json"))
+    ...     again = perfmodel.load(os.path.join(folder, "gemm.json"))
+    >>> again.params == m.params, again.inputs
+    (True, ['n', 'threads'])
+    """
     return Model(_perfmodel._load(_path("path", path)))
 
 
@@ -358,7 +385,13 @@ class Model:
         a pandas Series of rows, mape_rows, mae, mape, mse, rmse, r2, smape
         and adj_r2 (Model.metrics' keys), named as the target. data: a CSV
         path, a dict of columns or a DataFrame holding the inputs and the
-        target, read as the command reads it. Needs pandas."""
+        target, read as the command reads it. Needs pandas.
+
+        >>> m = perfmodel.fit("data/gemm_cpu.csv", "models/gemm.json", seed=1)
+        >>> metrics = m.eval("data/gemm_cpu.csv")
+        >>> metrics.name, int(metrics["rows"]), round(metrics["mape"], 1)
+        ('time_s', 100, 9.9)
+        """
         written = {}
         with tempfile.TemporaryDirectory(prefix="perfmodel-") as tmp:
             try:
@@ -521,9 +554,18 @@ class Model:
         --interval LEVEL``: a DataFrame of predicted, lower and upper (a
         Series of the three for a Series; a tuple of three arrays else).
 
-        >>> m.predict(pd.DataFrame({"n": [2048], "threads": [2]}, index=["big"]))
-        big    0.172253
+        >>> import pandas as pd
+        >>> m = perfmodel.fit("data/gemm_cpu.csv", "models/gemm.json", seed=1)
+        >>> m.predict(pd.DataFrame({"n": [1024, 2048], "threads": [2, 2]},
+        ...                        index=["mid", "big"])).round(3)
+        mid    0.021
+        big    0.172
         Name: predicted, dtype: float64
+        >>> m.predict({"n": [1024], "threads": [2]}).round(3)
+        array([0.021])
+        >>> p = m.predict(pd.Series({"n": 1024, "threads": 2}), interval=0.9)
+        >>> p.index.tolist(), bool(p["lower"] <= p["predicted"] <= p["upper"])
+        (['predicted', 'lower', 'upper'], True)
         """
         level = None if interval is None else _level("interval", interval)
         pred, bounds = self._predict(points, level)
