@@ -6,8 +6,10 @@ the predictions at the targets (the largest configurations, never measurable)
 against the cost spent, for four strategies:
 
   plan      perfmodel plan picks a batch (--count B, cost: predicted time times
-            the set's resource column), repeatedly (mean over --plan-seeds seeds
-            of its resamples on the real sets; seed 1 on each synthetic draw)
+            the set's resource column) within what is left of each budget
+            (--budget), repeatedly until nothing more fits (mean over
+            --plan-seeds seeds of its resamples on the real sets; seed 1 on
+            each synthetic draw)
   random    configurations in a random order (mean over --seeds orders)
   cheapest  configurations in order of their measured cost
   all       every configuration of the grid but the targets
@@ -15,8 +17,11 @@ against the cost spent, for four strategies:
 Measuring a configuration is one run: its first row in the file (GEMM's grid
 holds up to 11 runs of one); its cost, that run's time x resource
 (node-seconds). Error: MAPE (%) of `perfmodel predict` at the targets' rows
-against their measured times, the model fitted with the set's form to the rows
-measured so far. A strategy's error at cost C is that of its last state whose
+against their measured times, the model fitted to the rows measured so far by
+`perfmodel fit` with the set's roles and (--fit auto, the default) no form: the
+automatic choice a user gets, as plan makes it too; or (--fit form) the set's
+eq. 4.4 form (additive: synthetic, GEMM; multiplicative: DDP, LeNet-5), given
+to fit and plan alike. A strategy's error at cost C is that of its last state whose
 cost is <= C (its start when none is).
 
 Sets: synth (a known law on an 8 x 8 grid, 5 % noise; the mean over --draws
@@ -25,6 +30,7 @@ draws of the noise, seeds 1, 2, ...; synthK: draw K alone), gemm, ddp, lenet5
 
 usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,gemm,ddp,lenet5]
                       [--seeds 5] [--draws 8] [--plan-seeds 3] [--members 16]
+                      [--fit auto|form]
 """
 import argparse
 import csv
@@ -56,32 +62,35 @@ def read_csv(path):
         return r.fieldnames, list(r)
 
 
-# name: (rows, inputs, target, resource, fit options, is_target(row), start, batch)
+# name: (rows, inputs, target, resource, roles, eq. 4.4 form, is_target(row), start,
+# batch); the fit is the default's choice of form (--fit auto) or the set's eq. 4.4
+# form (--fit form)
 def sets(root):
     data = lambda f: read_csv(os.path.join(root, "data", f))
     spec = lambda f: ["--spec", os.path.join(root, "models", f)]
     lenet_in = ["kernel_size", "pool_size", "activation", "optimizer", "dataset", "filters",
                 "learning_rate", "padding", "stride", "dropout", "threads", "batch_size"]
     synth = lambda seed: (lambda: synth_rows(seed), ["n", "nodes"], "t", "nodes",
-                          ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes", "--form", "additive"],
+                          ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes"], "additive",
                           lambda r: r["n"] == "2048", 4, 2)
     return {
         **{"synth%d" % d: synth(d) for d in range(1, 101)},
         "gemm": (lambda: data("gemm_cpu.csv"), ["n", "threads"], "time_s", "threads",
-                 spec("gemm.json") + ["--form", "additive"], lambda r: r["n"] == "1536", 4, 1),
+                 spec("gemm.json"), "additive", lambda r: r["n"] == "1536", 4, 1),
         "ddp": (lambda: data("ddp_mlp.csv"),
                 ["hidden", "layers", "activation", "input_dim", "world_size", "batch_size"],
-                "time_per_iter_s", "world_size", spec("ddp_mlp.json") + ["--form", "multiplicative"],
+                "time_per_iter_s", "world_size", spec("ddp_mlp.json"), "multiplicative",
                 lambda r: r["hidden"] == "1024", 16, 8),
         "lenet5": (lambda: data("lenet5_cpu.csv"), lenet_in, "time_per_iter_s", "threads",
-                   spec("lenet5.json") + ["--form", "multiplicative"],
+                   spec("lenet5.json"), "multiplicative",
                    lambda r: int(r["filters"]) * int(r["batch_size"]) >= 64 * 64, 40, 16),
     }
 
 
 class Replay:
-    def __init__(self, pm, work, name, cfg, members):
-        load, self.inputs, self.target, self.resource, self.fit, is_target, self.start, self.batch = cfg
+    def __init__(self, pm, work, name, cfg, members, fit):
+        load, self.inputs, self.target, self.resource, roles, form, is_target, self.start, self.batch = cfg
+        self.fit = roles + (["--form", form] if fit == "form" else [])
         self.header, rows = load()
         self.pm, self.work, self.name, self.members = pm, work, name, members
         key = lambda r: tuple(r[i] for i in self.inputs)
@@ -150,27 +159,44 @@ class Replay:
         return self.curve_at(states)
 
     def plan_states(self, seed):
+        """Errors at each fraction for plan's batches: up to --count runs at a
+        time within what is left of the fraction's budget (--budget), refit
+        and plan again until nothing more is affordable, then the next
+        fraction."""
         measured = list(self.keys[: self.start])
         spent = sum(self.cost(k) for k in measured)
         states = [(spent, self.error(measured))]
-        while spent < FRACTIONS[-1] * self.total:
-            cand = [k for k in self.keys if k not in set(measured)]
-            if not cand:
-                break
-            self.write("measured.csv", [r for k in measured for r in self.configs[k]], self.header)
-            self.write("cand.csv", [dict(zip(self.inputs, k)) for k in cand], self.inputs)
-            rc, out, err = self.run("plan", self.path("measured.csv"), *self.fit,
-                                    "--candidates", self.path("cand.csv"), "--at", self.path("targets.csv"),
-                                    "--count", str(self.batch), "--cost-scale", self.resource,
-                                    "--members", str(self.members), "--seed", str(seed), "--threads", "1",
-                                    "-o", self.path("next.csv"), "-q")
-            if rc:
-                sys.exit("plan_replay: %s: perfmodel plan failed: %s" % (self.name, err.strip()))
-            nxt = [tuple(r[i] for i in self.inputs) for r in csv.DictReader(open(self.path("next.csv")))]
-            for k in nxt:
-                measured.append(k)
-                spent += self.cost(k)
-            states.append((spent, self.error(measured)))
+        for f in FRACTIONS:
+            while True:
+                cand = [k for k in self.keys if k not in set(measured)]
+                left = f * self.total - spent
+                if not cand or left <= 0:
+                    break
+                self.write("measured.csv", [r for k in measured for r in self.configs[k]], self.header)
+                self.write("cand.csv", [dict(zip(self.inputs, k)) for k in cand], self.inputs)
+                rc, out, err = self.run("plan", self.path("measured.csv"), *self.fit,
+                                        "--candidates", self.path("cand.csv"), "--at", self.path("targets.csv"),
+                                        "--count", str(self.batch), "--budget", "%.17g" % left,
+                                        "--cost-scale", self.resource, "--members", str(self.members),
+                                        "--seed", str(seed), "--threads", "1", "-o", self.path("next.csv"), "-q")
+                if rc and "no budget left" in err:
+                    break
+                if rc:
+                    sys.exit("plan_replay: %s: perfmodel plan failed: %s" % (self.name, err.strip()))
+                nxt = [tuple(r[i] for i in self.inputs) for r in csv.DictReader(open(self.path("next.csv")))]
+                if not nxt:
+                    break
+                # the plan costs by predicted time, the replay by measured
+                # time: a pick the measurement makes too dear is not run
+                took = 0
+                for k in nxt:
+                    if spent + self.cost(k) <= f * self.total:
+                        measured.append(k)
+                        spent += self.cost(k)
+                        took += 1
+                if not took:
+                    break
+                states.append((spent, self.error(measured)))
         return self.curve_at(states)
 
 
@@ -178,9 +204,9 @@ def fmt(v):
     return "   n/a" if v != v else " >1000" if v > 1000 else "%6.1f" % v
 
 
-def curves(pm, work, name, cfg, seeds, plan_seeds, members):
+def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit):
     """(replay, plan, random, cheapest, all) of one set."""
-    r = Replay(pm, work, name, cfg, members)
+    r = Replay(pm, work, name, cfg, members, fit)
     plan = list(np.mean([r.plan_states(seed) for seed in range(1, plan_seeds + 1)], axis=0))
     start = r.keys[: r.start]
     rand = []
@@ -200,17 +226,20 @@ def main():
     ap.add_argument("--draws", type=int, default=8)
     ap.add_argument("--plan-seeds", type=int, default=3)
     ap.add_argument("--members", type=int, default=16)
+    ap.add_argument("--fit", choices=("auto", "form"), default="auto")
     a = ap.parse_args()
     all_sets = sets(a.root)
     work = tempfile.mkdtemp(prefix="plan_replay_")
     print("error at the targets, MAPE %, against the cost spent as a fraction of the whole grid's")
     print("(plan: mean of %d seeds of its resamples on the real sets, 1 on each synthetic draw;"
           % a.plan_seeds)
-    print(" random: mean of %d orders; all: every configuration, cost 1)\n" % a.seeds)
+    print(" random: mean of %d orders; all: every configuration, cost 1;" % a.seeds)
+    print(" fit: %s)\n" % ("the default's choice of form" if a.fit == "auto" else
+                           "each set's eq. 4.4 form (--form)"))
     for name in a.sets.split(","):
         draws = [name + str(d) for d in range(1, a.draws + 1)] if name == "synth" else [name]
         runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds,
-                       1 if len(draws) > 1 else a.plan_seeds, a.members) for d in draws]
+                       1 if len(draws) > 1 else a.plan_seeds, a.members, a.fit) for d in draws]
         r = runs[0][0]
         plan, rand, cheap = (list(np.mean([x[i] for x in runs], axis=0)) for i in (1, 2, 3))
         whole = float(np.mean([x[4] for x in runs]))
