@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 """Thread scaling of perfmodel's commands (issue 38, docs/benchmarks.md,
 "Thread scaling"): for each thread count, the whole command's wall time and
-the fit's own (the model's run.wall_time_s), the median over seeds, the
-speed-up over one thread, and whether every seed's model is bit-identical
-to its one-thread model (every member of the saved model but "run", which
+the fit's own (the model's run.wall_time_s) and the prediction intervals'
+calibration (by difference: the same command with --no-intervals takes
+that much less; "–" where the difference is lost in the noise), the
+median over seeds, the speed-up over one thread, and whether every seed's
+model is bit-identical to its one-thread model (every member of the saved model but "run", which
 holds the times and thread counts). On one thread it also splits the
-whole command's time into its phases by difference: the fit's own time,
-the prediction intervals' calibration (the same command with
---no-intervals takes that much less) and the rest (reading, checks,
-writing).
+whole command's time into its phases: the fit's own time, the
+calibration and the rest (reading, choosing the form, checks, writing).
 
 Commands, on data/lenet5_cpu.csv with models/lenet5.json:
   fit eq4.4   perfmodel fit --form multiplicative
@@ -82,32 +82,39 @@ def main():
         base = {}
         rows = []
         for t in counts:
-            whole, own, same = [], [], True
+            whole, own, plain, same = [], [], [], True
             for seed in range(1, a.seeds + 1):
                 wall, model = run(pm, a.root, args, t, seed, os.path.join(work, "m.json"))
                 whole.append(wall)
                 own.append(model.get("run", {}).get("wall_time_s") or float("nan"))
+                if key != "discover":
+                    plain.append(run(pm, a.root, args + ["--no-intervals"], t, seed,
+                                     os.path.join(work, "n.json"))[0])
                 if t == counts[0]:
                     base[seed] = model
                 else:
                     same &= same_bits(base[seed], model)
-            rows.append((t, statistics.median(whole), statistics.median(own), same))
+            w = statistics.median(whole)
+            # a difference lost in the noise (or no intervals: discover) is none
+            calib = w - statistics.median(plain) if plain else float("nan")
+            calib = calib if calib > 0 else float("nan")
+            rows.append((t, w, statistics.median(own), calib, same))
         print("%s (perfmodel %s)" % (name, " ".join(args)))
-        print("| threads | whole command | speed-up | the fit's own | speed-up | bits as on 1 thread |")
-        print("|---|---|---|---|---|---|")
-        for t, whole, own, same in rows:
-            print("| %d | %.2f | %.2f× | %.2f | %.2f× | %s |" % (
-                t, whole, rows[0][1] / whole, own, rows[0][2] / own if own > 0 else float("nan"),
-                "yes" if same else "NO"))
+        print("| threads | whole command | speed-up | the fit's own | speed-up | calibration "
+              "| speed-up | bits as on 1 thread |")
+        print("|---|---|---|---|---|---|---|---|")
+        num = lambda v, f: "–" if v != v else f % v
+        for t, whole, own, calib, same in rows:
+            print("| %d | %.2f | %.2f× | %s | %s | %s | %s | %s |" % (
+                t, whole, rows[0][1] / whole, num(own, "%.2f"), num(rows[0][2] / own, "%.2f×"),
+                num(calib, "%.2f"), num(rows[0][3] / calib, "%.2f×"), "yes" if same else "NO"))
         if key != "discover":
-            plain = statistics.median(
-                run(pm, a.root, args + ["--no-intervals"], 1, s, os.path.join(work, "n.json"))[0]
-                for s in range(1, a.seeds + 1))
-            whole, own = rows[0][1], rows[0][2]
-            calib = max(whole - plain, 0.0)
+            whole, own, calib = rows[0][1], rows[0][2], rows[0][3]
+            calib = calib if calib == calib else 0.0
             print("\nphases on one thread (by difference): the fit's own %.0f %%, the intervals' "
-                  "calibration %.0f %%, the rest (reading, choosing the form, checks, writing) %.0f %%" % (
-                      100 * own / whole, 100 * calib / whole, 100 * max(whole - own - calib, 0) / whole))
+                  "calibration %.0f %%, the rest (reading, choosing the form, checks, writing) "
+                  "%.0f %%" % (100 * own / whole, 100 * calib / whole,
+                               100 * max(whole - own - calib, 0) / whole))
         print(flush=True)
 
 

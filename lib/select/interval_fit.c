@@ -15,6 +15,7 @@
 #include "model/interval.h"
 #include "model/model_impl.h"
 #include "select/interval_fit.h"
+#include "select/seeds.h"
 #include "select/yardstick.h"
 
 static int ascending(const void *a, const void *b)
@@ -300,19 +301,25 @@ static pm_status yardstick(pm_model *m, const pm_dataset *rows, const pm_spec *s
 				     fi->yard_model_mape, folds->what);
 }
 
-/* The fold fits and their residuals, fold after fold as cross-validation
- * runs them (each fit on the pool's threads); *stopped when a stop request
- * ended or cut short a fit (then nothing is kept). */
+/* The fold fits and their residuals: the folds' fits side by side, each on
+ * a share of the threads (pm__fit_batch: a short warm-started fit gains
+ * little from threads of its own, whole fits in parallel share nothing;
+ * each fit is deterministic, so the residuals do not depend on how many
+ * run at once), their residuals gathered fold after fold; *stopped when a
+ * stop request ended, cut short or left unbegun a fold's fit (then
+ * nothing is kept). */
 static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s,
 			   const pm_fit_options *o, int loo, int *stopped, pm_error *err)
 {
 	pm_validation v = { .scheme = loo ? PM_SCHEME_LOO : PM_SCHEME_KFOLD,
 			    .folds = o->intervals, .seed = o->split_seed };
 	pm_folds folds = { 0 };
-	pm_fit_options fo = *o;
+	pm_fit_options fo = *o, *fos = NULL;
+	pm_dataset **train = NULL, **test = NULL;
 	pm_model **fm = NULL;
 	double *r = NULL, *mape = NULL;
 	size_t n = 0;
+	unsigned nf;
 	pm_status st;
 
 	/* the fold fits are plain fits of their rows */
@@ -329,33 +336,43 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 	fo.warm_start = m;
 	if ((st = pm_validation_folds(rows, s, &v, &folds, err)))
 		return st;
+	nf = folds.nfolds;
 	r = malloc(pm_dataset_nrows(rows) * sizeof(*r) + 1);
-	fm = calloc(folds.nfolds + 1, sizeof(*fm));
-	mape = malloc((folds.nfolds + 1) * sizeof(*mape));
-	if (!r || !fm || !mape)
+	fm = calloc(nf + 1, sizeof(*fm));
+	mape = malloc((nf + 1) * sizeof(*mape));
+	train = calloc(nf + 1, sizeof(*train));
+	test = calloc(nf + 1, sizeof(*test));
+	fos = malloc((nf + 1) * sizeof(*fos));
+	if (!r || !fm || !mape || !train || !test || !fos)
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
-	for (unsigned f = 0; f < folds.nfolds && !st && !*stopped; f++) {
-		pm_dataset *train = NULL, *test = NULL;
-
-		if (pm__stop_requested(o->stop))
-			*stopped = 1;
-		else if (!(st = pm__fold_subsets(rows, folds.fold, f, &train, &test, err)) &&
-			 !(st = pm__fit_held_out(train, s, &fo, &fm[f], err))) {
-			if (fm[f]->info.interrupted)
-				*stopped = 1;
-			else
-				st = residuals(fm[f], test, r, &n, &mape[f], err);
-		}
-		pm_dataset_free(train);
-		pm_dataset_free(test);
+	for (unsigned f = 0; f < nf && !st; f++) {
+		fos[f] = fo;
+		st = pm__fold_subsets(rows, folds.fold, f, &train[f], &test[f], err);
 	}
+	if (!st)
+		st = pm__fit_batch(nf, 0, (const pm_dataset *const *)train, s, fos, o->threads, fm,
+				   err);
+	for (unsigned f = 0; f < nf && !st; f++)
+		if (!fm[f] || fm[f]->info.interrupted)
+			*stopped = 1;
+	for (unsigned f = 0; f < nf && !st && !*stopped; f++)
+		st = residuals(fm[f], test[f], r, &n, &mape[f], err);
 	if (!st && !*stopped)
-		st = keep(m, rows, r, n, fm, folds.nfolds, err);
+		st = keep(m, rows, r, n, fm, nf, err);
 	if (!st && !*stopped)
 		st = yardstick(m, rows, s, &folds, mape, err);
-	for (unsigned f = 0; fm && f < folds.nfolds; f++)
-		pm_model_free(fm[f]);
+	for (unsigned f = 0; f < nf; f++) {
+		if (fm)
+			pm_model_free(fm[f]);
+		if (train)
+			pm_dataset_free(train[f]);
+		if (test)
+			pm_dataset_free(test[f]);
+	}
 	free(fm);
+	free(train);
+	free(test);
+	free(fos);
 	free(r);
 	free(mape);
 	pm_folds_free(&folds);
