@@ -11,11 +11,11 @@
 
 #include "core/error.h"
 #include "core/stop.h"
+#include "fit/fit_batch.h"
 #include "fit/holdout.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
 #include "select/interval_fit.h"
-#include "select/seeds.h"
 #include "select/yardstick.h"
 
 static int ascending(const void *a, const void *b)
@@ -350,7 +350,7 @@ static pm_status calibrate(pm_model *m, const pm_dataset *rows, const pm_spec *s
 		st = pm__fold_subsets(rows, folds.fold, f, &train[f], &test[f], err);
 	}
 	if (!st)
-		st = pm__fit_batch(nf, 0, (const pm_dataset *const *)train, s, fos, o->threads, fm,
+		st = pm__fit_batch(pm__fit_held_out, nf, 0, (const pm_dataset *const *)train, s, fos, o->threads, fm,
 				   err);
 	for (unsigned f = 0; f < nf && !st; f++)
 		if (!fm[f] || fm[f]->info.interrupted)

@@ -9,7 +9,7 @@
 #include "core/jsonw.h"
 #include "fit/holdout.h"
 #include "model/model_impl.h"
-#include "select/seeds.h"
+#include "fit/fit_batch.h"
 
 void pm_sweep_free(pm_sweep *sw)
 {
@@ -153,7 +153,7 @@ pm_status pm_sweep_run(const pm_dataset *d, const pm_spec *s, const pm_fit_optio
 			opt[j].test = test[f];
 	}
 	/* the first λ's folds always run: an interrupted sweep has a point */
-	if ((st = pm__fit_batch(njobs, nf, rows, s, opt, o->threads, model, err)))
+	if ((st = pm__fit_batch(pm_fit, njobs, nf, rows, s, opt, o->threads, model, err)))
 		goto out;
 	sw->nparams = model[0]->nparams;
 	sw->folds = so->validate.scheme ? folds.nfolds : 0;
