@@ -90,13 +90,18 @@ static pm_status warm_start(PyObject *w, struct fit_job *j)
 
 static const char *const command_name[] = { "fit", "select", "discover", "plan" };
 
-/* The job of _fit's arguments; NULL with an exception. */
-static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json, PyObject *warm)
+/* The job of _fit's arguments (spec_json of spec_len bytes, NUL-free); NULL with an
+ * exception. */
+static struct fit_job *fit_job(int mode, PyObject *words, const char *spec_json,
+			       Py_ssize_t spec_len, PyObject *warm)
 {
-	struct fit_job *j = calloc(1, sizeof(*j));
+	struct fit_job *j;
 	pm_options *o;
 
-	if (!j)
+	if (spec_json && strlen(spec_json) != (size_t)spec_len)	/* C reads it up to there */
+		return (void *)pmpy_raise_message("spec: contains a NUL character (at %zu)",
+						  strlen(spec_json));
+	if (!(j = calloc(1, sizeof(*j))))
 		return (void *)PyErr_NoMemory();
 	if (pmpy_argv(words, command_name[mode], NULL, &j->words) < 0)
 		goto fail;
@@ -221,10 +226,7 @@ PyObject *pmpy_fit(PyObject *mod, PyObject *args)
 		PyErr_SetString(PyExc_TypeError, "_fit: mode 0, 1 or 2, warm a CModel or None");
 		return NULL;
 	}
-	if (spec_json && strlen(spec_json) != (size_t)len)
-		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
-					  strlen(spec_json));
-	j = fit_job(mode, words, spec_json, warm);
+	j = fit_job(mode, words, spec_json, len, warm);
 	if (!j || pmpy_run_watched(fit_run, fit_drop, j, &j->stop, &j->stop) < 0)
 		return NULL;
 	ret = j->st ? pmpy_raise(&j->err) : fit_result(j->o.command, j->r, j->cand);
@@ -250,10 +252,7 @@ PyObject *pmpy_check(PyObject *mod, PyObject *args)
 		PyErr_SetString(PyExc_TypeError, "_check: mode 0, 1 or 2");
 		return NULL;
 	}
-	if (spec_json && strlen(spec_json) != (size_t)len)
-		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
-					  strlen(spec_json));
-	if (!(j = fit_job(mode, words, spec_json, Py_None)))
+	if (!(j = fit_job(mode, words, spec_json, len, Py_None)))
 		return NULL;
 	fit_drop(j);
 	Py_RETURN_NONE;
@@ -285,10 +284,7 @@ PyObject *pmpy_plan(PyObject *mod, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O!z#ssIdzzI", &PyList_Type, &words, &spec_json, &len, &cand,
 			      &targets, &count, &budget, &cost_column, &cost_scale, &members))
 		return NULL;
-	if (spec_json && strlen(spec_json) != (size_t)len)
-		return pmpy_raise_message("spec: contains a NUL character (at %zu)",
-					  strlen(spec_json));
-	if (!(j = fit_job(MODE_PLAN, words, spec_json, Py_None)))
+	if (!(j = fit_job(MODE_PLAN, words, spec_json, len, Py_None)))
 		return NULL;
 	j->po = pm_plan_options_default();
 	if (count || budget > 0)
