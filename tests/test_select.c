@@ -53,6 +53,57 @@ Test(select, folds_repeat)
 	pm_dataset_free(d);
 }
 
+/* The candidates' fold fits run side by side (pm__cross_validate_set): each
+ * candidate's result is the one it gets validated alone, on the same
+ * folds, and the choice and its model keep their bits on 1 and 3 threads. */
+Test(select, candidates_validated_together_as_alone)
+{
+	pm_dataset *d = syn_dataset(90, 0.1, 41);
+	pm_spec *s = syn_spec(), *fs = NULL;
+	pm_fit_options o = quick();
+	pm_candidate c[] = { { .form = "additive", .loss = PM_LOSS_LOG },
+			     { .form = "multiplicative", .loss = PM_LOSS_LOG },
+			     { .form = "additive", .loss = PM_LOSS_MAE } };
+	pm_cv_result cv1[3], cv3[3], alone;
+	pm_model *m1 = NULL, *m3 = NULL;
+	size_t best1 = 9, best3 = 8;
+	pm_error err = { 0 };
+
+	o.intervals = 0;
+	o.threads = 1;
+	cr_assert_eq(pm_select(d, s, &o, c, 3, KFOLD(3, 5), cv1, &best1, &m1, &err), PM_OK, "%s",
+		     err.msg);
+	o.threads = 3;
+	cr_assert_eq(pm_select(d, s, &o, c, 3, KFOLD(3, 5), cv3, &best3, &m3, &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect_eq(best1, best3);
+	for (size_t i = 0; i < 3; i++) {
+		pm_fit_options co = o;
+
+		cr_expect(same_cv(&cv1[i], &cv3[i]), "candidate %zu: %.17g on 1 thread, %.17g on 3",
+			  i, cv1[i].mape, cv3[i].mape);
+		cr_assert_eq(pm__spec_copy(s, &fs, &err), PM_OK, "%s", err.msg);
+		cr_assert_eq(pm_spec_set_form(fs, c[i].form, &err), PM_OK, "%s", err.msg);
+		co.loss = c[i].loss;
+		cr_assert_eq(pm_cross_validate(d, fs, &co, KFOLD(3, 5), &alone, &err), PM_OK, "%s",
+			     err.msg);
+		cr_expect(same_cv(&cv1[i], &alone), "candidate %zu: %.17g together, %.17g alone", i,
+			  cv1[i].mape, alone.mape);
+		pm_spec_free(fs);
+	}
+	cr_expect(!same_cv(&cv1[0], &cv1[2]), "the losses gave the same result");
+	for (size_t k = 0; k < pm_model_nparams(m1); k++) {
+		double a = pm_model_param_value(m1, k), b = pm_model_param_value(m3, k);
+
+		cr_expect_eq(memcmp(&a, &b, sizeof(double)), 0, "parameter %zu: %.17g, %.17g", k, a,
+			     b);
+	}
+	pm_model_free(m1);
+	pm_model_free(m3);
+	pm_spec_free(s);
+	pm_dataset_free(d);
+}
+
 /* Noiseless data from the model itself: every held-out row is predicted
  * (almost) exactly. */
 Test(select, cv_of_the_true_form_is_near_zero)

@@ -94,6 +94,8 @@ struct search {
 	size_t npool, cap, nsingle;
 	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
+	double **slab;		/* the terms' columns (discover_pool.c) */
+	size_t nslab, slab_free;	/* columns left in the last slab */
 	size_t *config, nconfigs;	/* each row's configuration (configs.h) */
 	unsigned char *mark;		/* nconfigs: a term's support (discover_pool.c) */
 	const pm_folds *folds;
@@ -139,6 +141,11 @@ struct batch {
 	 * it replaced by pool term by[i] */
 	unsigned *at, *by;
 	size_t nclimb, capclimb;
+	/* the add moves' screen: each pool term's numerator and denominator
+	 * (discover_moves.c), 2 * capscreen */
+	double *screen;
+	size_t capscreen;
+	pm_pool *pool;		/* the search's threads */
 	volatile sig_atomic_t *stop;
 };
 

@@ -136,8 +136,9 @@ void pm__disc_search_free(struct search *s)
 		free(s->in[i].x);
 		free(s->in[i].value);
 	}
-	for (size_t i = 0; i < s->npool; i++)
-		free(s->pool[i].col);
+	for (size_t i = 0; i < s->nslab; i++)
+		free(s->slab[i]);
+	free(s->slab);
 	free(s->in);
 	free(s->indicator);
 	free(s->cat);

@@ -85,29 +85,53 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
  * their best one-term hypotheses', and an input whose effect is smaller
  * than the others' had none screened in (p^(1/3) * q^(1/2) * r^(2/3): p's
  * shapes were not among the 128 best of the three inputs' 258). */
+/* Pool term t's numerator and denominator of the add screen into
+ * b->screen: one index of a pm__pool_for, the terms on every thread (the
+ * screen is a pass over every row of every term of the pool, the larger
+ * part of making the moves, which run between the parallel batches). */
+static void screen_one(void *ctx, size_t t, unsigned worker)
+{
+	const struct batch *b = ctx;
+	const struct search *s = b->s;
+	const double *e = b->resid, *m = e + s->n, *phi = s->pool[t].col;
+	double num = 0.0, den = 0.0;
+
+	(void)worker;
+	for (size_t r = 0; !s->pool[t].sel && r < s->n; r++) {
+		double v = m[r] * phi[r];
+
+		num += s->w[r] * e[r] * v;
+		den += s->w[r] * v * v;
+	}
+	b->screen[2 * t] = num;
+	b->screen[2 * t + 1] = den;
+}
+
 static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *b,
 			   pm_error *err)
 {
-	const double *e = b->resid, *m = e + s->n;
 	double score[ADD_SCREEN];
 	unsigned pick[ADD_SCREEN];
-	size_t n = 0;
+	size_t n = 0, npool = s->npool;
 	pm_status st = PM_OK;
 
-	for (size_t t = 0; t < s->npool; t++) {
-		const double *phi = s->pool[t].col;
-		double num = 0.0, den = 0.0, c;
+	if (npool > b->capscreen) {
+		double *more = realloc(b->screen, 2 * npool * sizeof(*more));
+
+		if (!more)
+			return pm__fail(err, PM_ENOMEM, "out of memory");
+		b->screen = more;
+		b->capscreen = npool;
+	}
+	b->s = s;
+	pm__pool_for(b->pool, npool, screen_one, b);
+	for (size_t t = 0; t < npool; t++) {
+		double num = b->screen[2 * t], den = b->screen[2 * t + 1], c;
 		struct hyp g;
 		size_t i;
 
 		if (s->pool[t].sel)
 			continue;
-		for (size_t r = 0; r < s->n; r++) {
-			double v = m[r] * phi[r];
-
-			num += s->w[r] * e[r] * v;
-			den += s->w[r] * v * v;
-		}
 		if (!(num > 0 && den > 0))
 			continue;
 		if (!h->nt) {	/* from C alone: every one-factor term (below) */

@@ -1,5 +1,5 @@
-/* pm__fit_batch: many independent fits at once, on the library's pool
- * (fit/fit_batch.h). */
+/* pm__fit_each and pm__fit_batch: many independent fits at once, on the
+ * library's pool (fit/fit_batch.h). */
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -11,7 +11,7 @@
 struct batch {
 	pm_fit_fn fit;
 	const pm_dataset *const *d;
-	const pm_spec *s;
+	const pm_spec *const *s;
 	const pm_fit_options *o;
 	pm_model **model;
 	pm_status *st;
@@ -33,7 +33,7 @@ static void fit_one(void *ctx, size_t i, unsigned worker)
 
 	(void)worker;
 	if (i < b->always || !pm__stop_requested(b->o[i].stop))
-		b->st[i] = b->fit(b->d[i], b->s, &b->o[i], &b->model[i], &b->err[i]);
+		b->st[i] = b->fit(b->d[i], b->s[i], &b->o[i], &b->model[i], &b->err[i]);
 	atomic_fetch_add(&b->done, 1);
 }
 
@@ -48,18 +48,21 @@ static void batch_progress(const pm_progress *p, void *arg)
 	b->progress(&q, b->progress_arg);
 }
 
-pm_status pm__fit_batch(pm_fit_fn fit, size_t n, size_t always, const pm_dataset *const *d,
-			const pm_spec *s, pm_fit_options *o, unsigned threads, pm_model **model,
-			pm_error *err)
+pm_status pm__fit_each(pm_fit_fn fit, size_t n, size_t always, const pm_dataset *const *d,
+		       const pm_spec *const *s, pm_fit_options *o, unsigned threads,
+		       pm_model **model, pm_status *st, pm_error *err, pm_error *batch_err)
 {
-	struct batch b = { .fit = fit, .d = d, .s = s, .o = o, .model = model, .n = n,
-			   .always = always };
+	struct batch b = { .fit = fit, .d = d, .s = s, .o = o, .model = model, .st = st,
+			   .err = err, .n = n, .always = always };
 	unsigned workers;
 	pm_pool *pool = NULL;
-	pm_status st;
+	pm_status pst;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		model[i] = NULL;
+		st[i] = PM_OK;
+		err[i] = (pm_error){ 0 };
+	}
 	if (n == 0)
 		return PM_OK;
 	atomic_init(&b.done, 0);
@@ -75,28 +78,43 @@ pm_status pm__fit_batch(pm_fit_fn fit, size_t n, size_t always, const pm_dataset
 		o[i].progress = b.progress ? batch_progress : NULL;
 		o[i].progress_arg = &b;
 	}
-	b.st = calloc(n, sizeof(*b.st));
-	b.err = calloc(n, sizeof(*b.err));
-	if (!b.st || !b.err) {
+	if ((pst = pm__pool_new(workers, &pool, batch_err)))
+		return pst;
+	pm__pool_for(pool, n, fit_one, &b);
+	pm__pool_free(pool);
+	return PM_OK;
+}
+
+pm_status pm__fit_batch(pm_fit_fn fit, size_t n, size_t always, const pm_dataset *const *d,
+			const pm_spec *s, pm_fit_options *o, unsigned threads, pm_model **model,
+			pm_error *err)
+{
+	const pm_spec **specs = calloc(n ? n : 1, sizeof(*specs));
+	pm_status *sts = calloc(n ? n : 1, sizeof(*sts)), st;
+	pm_error *errs = calloc(n ? n : 1, sizeof(*errs));
+
+	for (size_t i = 0; i < n; i++)
+		model[i] = NULL;
+	if (!specs || !sts || !errs) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = pm__pool_new(workers, &pool, err)))
-		goto out;
-	pm__pool_for(pool, n, fit_one, &b);
+	for (size_t i = 0; i < n; i++)
+		specs[i] = s;
+	st = pm__fit_each(fit, n, always, d, specs, o, threads, model, sts, errs, err);
 	for (size_t i = 0; i < n && !st; i++) {
-		st = b.st[i];
+		st = sts[i];
 		if (st && err)
-			*err = b.err[i];
+			*err = errs[i];
 	}
-out:
 	if (st)
 		for (size_t i = 0; i < n; i++) {
 			pm_model_free(model[i]);
 			model[i] = NULL;
 		}
-	pm__pool_free(pool);
-	free(b.st);
-	free(b.err);
+out:
+	free(specs);
+	free(sts);
+	free(errs);
 	return st;
 }

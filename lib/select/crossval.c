@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/stop.h"
+#include "fit/fit_batch.h"
 #include "fit/holdout.h"
 #include "select/crossval.h"
 
@@ -18,35 +19,6 @@
 static pm_status cut_short(pm_error *err)
 {
 	return pm__fail(err, PM_EFIT, "interrupted: no form chosen, the folds are not all fitted");
-}
-
-/* Fit to the rows outside fold f and measure on the rows inside it (with
- * no folds, fit every row of d and measure on o->test); *constant: the fit
- * predicted one value for all its rows. */
-static pm_status one_fold(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-			  const pm_folds *folds, unsigned f, pm_metrics *held, double *fit_time,
-			  size_t *nparams, int *constant, pm_error *err)
-{
-	pm_dataset *train = NULL, *test = NULL;
-	pm_fit_options fo = *o;
-	pm_model *m = NULL;
-	pm_status st = PM_OK;
-
-	/* the fold's rows are the held-out ones */
-	fo.test = NULL;
-	if (folds->fold)
-		st = pm__fold_subsets(d, folds->fold, f, &train, &test, err);
-	if (!st && !(st = pm__fit_held_out(train ? train : d, s, &fo, &m, err)) &&
-	    !(st = pm_model_fit_info(m)->interrupted ? cut_short(err) : PM_OK) &&
-	    !(st = pm_model_evaluate(m, test ? test : o->test, held, err))) {
-		*fit_time = pm_model_fit_info(m)->wall_time_s;
-		*nparams = pm_model_nparams(m);
-		*constant = pm_model_fit_info(m)->constant;
-	}
-	pm_model_free(m);
-	pm_dataset_free(test);
-	pm_dataset_free(train);
-	return st;
 }
 
 /* The held-out metrics pm_cv_result gives a mean and a std of. */
@@ -59,9 +31,8 @@ static double *metric(pm_metrics *x, int k)
 	return v[k];
 }
 
-/* The folds of v, or with no scheme one "fold": o->test. */
-static pm_status folds_of(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
-			  const pm_validation *v, pm_folds *folds, pm_error *err)
+pm_status pm__cv_folds(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
+		       const pm_validation *v, pm_folds *folds, pm_error *err)
 {
 	if (v && v->scheme != PM_SCHEME_NONE)
 		return pm_validation_folds(d, s, v, folds, err);
@@ -82,12 +53,8 @@ pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_
 				const pm_validation *v, const pm_folds *given, pm_cv_result *out,
 				pm_error *err)
 {
-	pm_fit_options fo;
 	pm_folds folds = { 0 };
-	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
-	unsigned nf, measured[NMETRICS] = { 0 };	/* folds in each metric's mean */
-	int single = 0;		/* a fold held out one row */
-	pm_status st;
+	pm_status st, one = PM_OK;
 
 	if (!out)
 		return pm__fail(err, PM_EINVAL, "no place for the cross-validation");
@@ -96,45 +63,39 @@ pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_
 		return pm__fail(err, PM_EINVAL, "cross-validation needs data, a spec and options");
 	if (given)
 		folds = *given;
-	else if ((st = folds_of(d, s, o, v, &folds, err)))
+	else if ((st = pm__cv_folds(d, s, o, v, &folds, err)))
 		return st;
-	nf = out->folds = folds.nfolds;
-	out->kept = folds.kept;
-	memcpy(out->what, folds.what, sizeof(out->what));
-	/* the folds are the held-out rows */
-	fo = *o;
-	fo.test_fraction = 0;
-	fo.validate.scheme = PM_SCHEME_NONE;
-	for (unsigned f = 0; f < nf; f++) {
-		pm_metrics held;
-		double t = 0.0;
-		int constant = 0;
+	st = pm__cross_validate_set(d, 1, &s, o, &folds, out, &one, err, err);
+	if (!given)
+		pm_folds_free(&folds);
+	return st ? st : one;
+}
 
-		/* checked before each fold too: even stopped at once, a fit
-		 * on many rows takes a good part of a second */
-		st = pm__stop_requested(o->stop)
-			     ? cut_short(err)
-			     : one_fold(d, s, &fo, &folds, f, &held, &t, &out->nparams, &constant,
-					err);
-		if (st) {
-			pm__err_append(err, " (%s, fold %u of %u)", folds.fold ? "cross-validation"
-				       : "held-out rows", f + 1, nf);
-			goto out;
-		}
+/* One candidate's means and stds over its folds, from the folds' held-out
+ * metrics in fold order. */
+static void summarise(const pm_metrics *held, unsigned nf, const double *fit_time,
+		      pm_cv_result *out)
+{
+	double sum[NMETRICS] = { 0 }, sumsq[NMETRICS] = { 0 }, time = 0.0;
+	unsigned measured[NMETRICS] = { 0 };	/* folds in each metric's mean */
+	int single = 0;		/* a fold held out one row */
+
+	for (unsigned f = 0; f < nf; f++) {
+		pm_metrics h = held[f];
+
 		for (int k = 0; k < NMETRICS; k++) {
 			/* a fold whose held-out values are all 0 has no MAPE
 			 * (pm_metrics_compute): the mean is the other folds' */
-			if (k == 0 && isnan(held.mape))
+			if (k == 0 && isnan(h.mape))
 				continue;
-			sum[k] += *metric(&held, k);
-			sumsq[k] += *metric(&held, k) * *metric(&held, k);
+			sum[k] += *metric(&h, k);
+			sumsq[k] += *metric(&h, k) * *metric(&h, k);
 			measured[k]++;
 		}
-		out->mean.n += held.n;
-		out->mean.mape_n += held.mape_n;
-		single |= held.n < 2;
-		out->constant_folds += constant != 0;
-		time += t;
+		out->mean.n += h.n;
+		out->mean.mape_n += h.mape_n;
+		single |= h.n < 2;
+		time += fit_time[f];
 	}
 	for (int k = 0; k < NMETRICS; k++) {
 		unsigned m = measured[k];
@@ -156,8 +117,105 @@ pm_status pm__cross_validate_on(const pm_dataset *d, const pm_spec *s, const pm_
 	out->mape_std = out->std.mape;
 	out->r2 = out->mean.r2;
 	out->fit_time_s = time / nf;
-out:
-	if (!given)
-		pm_folds_free(&folds);
+}
+
+/* Candidate i's folds measured, in fold order, from its fits fm[0..nf) on
+ * the folds' training rows (fst, ferr: each fit's status and error; a NULL
+ * model of status PM_OK was not begun, a stop request came first) against
+ * the rows each held out. */
+static pm_status measure(pm_model *const *fm, const pm_status *fst, const pm_error *ferr,
+			 const pm_folds *folds, pm_dataset *const *test, const pm_dataset *o_test,
+			 pm_cv_result *out, pm_error *err)
+{
+	unsigned nf = folds->nfolds;
+	pm_metrics *held = calloc(nf, sizeof(*held));
+	double *fit_time = calloc(nf, sizeof(*fit_time));
+	pm_status st = held && fit_time ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+
+	for (unsigned f = 0; f < nf && !st; f++) {
+		if (fst[f]) {
+			st = fst[f];
+			if (err)
+				*err = ferr[f];
+		} else if (!fm[f] || pm_model_fit_info(fm[f])->interrupted) {
+			st = cut_short(err);
+		} else if (!(st = pm_model_evaluate(fm[f], test[f] ? test[f] : o_test, &held[f],
+						    err))) {
+			fit_time[f] = pm_model_fit_info(fm[f])->wall_time_s;
+			out->nparams = pm_model_nparams(fm[f]);
+			out->constant_folds += pm_model_fit_info(fm[f])->constant != 0;
+			continue;
+		}
+		pm__err_append(err, " (%s, fold %u of %u)", folds->fold ? "cross-validation"
+			       : "held-out rows", f + 1, nf);
+	}
+	if (!st)
+		summarise(held, nf, fit_time, out);
+	free(held);
+	free(fit_time);
 	return st;
+}
+
+/* Why fits to the folds' training rows run side by side: each is a whole
+ * fit that shares nothing with the others, whereas one fit on many threads
+ * synchronises them every generation and polishes on one; so n candidates
+ * of nf folds are n * nf fits at once (pm__fit_each), each deterministic,
+ * and the results do not depend on the thread count. */
+pm_status pm__cross_validate_set(const pm_dataset *d, size_t n, const pm_spec *const *s,
+				 const pm_fit_options *o, const pm_folds *folds,
+				 pm_cv_result *out, pm_status *st, pm_error *cerr, pm_error *err)
+{
+	unsigned nf = folds->nfolds;
+	size_t njobs = n * nf;
+	pm_dataset **train = calloc(nf, sizeof(*train)), **test = calloc(nf, sizeof(*test));
+	const pm_dataset **rows = calloc(njobs ? njobs : 1, sizeof(*rows));
+	const pm_spec **specs = calloc(njobs ? njobs : 1, sizeof(*specs));
+	pm_fit_options *fo = calloc(njobs ? njobs : 1, sizeof(*fo));
+	pm_model **fm = calloc(njobs ? njobs : 1, sizeof(*fm));
+	pm_status *fst = calloc(njobs ? njobs : 1, sizeof(*fst)), bst = PM_OK;
+	pm_error *ferr = calloc(njobs ? njobs : 1, sizeof(*ferr));
+
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (pm_cv_result){ .folds = nf, .kept = folds->kept };
+		memcpy(out[i].what, folds->what, sizeof(out[i].what));
+		st[i] = PM_OK;
+	}
+	if (!train || !test || !rows || !specs || !fo || !fm || !fst || !ferr)
+		bst = pm__fail(err, PM_ENOMEM, "out of memory");
+	/* the folds' rows, once for every candidate */
+	for (unsigned f = 0; f < nf && !bst && folds->fold; f++)
+		bst = pm__fold_subsets(d, folds->fold, f, &train[f], &test[f], err);
+	for (size_t j = 0; j < njobs && !bst; j++) {
+		size_t i = j / nf;
+
+		rows[j] = train[j % nf] ? train[j % nf] : d;
+		specs[j] = s[i];
+		/* the folds are the held-out rows */
+		fo[j] = o[i];
+		fo[j].test = NULL;
+		fo[j].test_fraction = 0;
+		fo[j].validate.scheme = PM_SCHEME_NONE;
+	}
+	/* a stop request before any fold: none is begun */
+	if (!bst)
+		bst = pm__fit_each(pm__fit_held_out, njobs, 0, rows, specs, fo, o[0].threads, fm,
+				   fst, ferr, err);
+	for (size_t i = 0; i < n && !bst; i++)
+		st[i] = measure(fm + i * nf, fst + i * nf, ferr + i * nf, folds, test, o[i].test,
+				&out[i], &cerr[i]);
+	for (size_t j = 0; fm && j < njobs; j++)
+		pm_model_free(fm[j]);
+	for (unsigned f = 0; f < nf && train; f++)
+		pm_dataset_free(train[f]);
+	for (unsigned f = 0; f < nf && test; f++)
+		pm_dataset_free(test[f]);
+	free(train);
+	free(test);
+	free(rows);
+	free(specs);
+	free(fo);
+	free(fm);
+	free(fst);
+	free(ferr);
+	return bst;
 }

@@ -206,48 +206,85 @@ static void where(const pm_error *e, char *out, size_t size)
 }
 
 /* Each candidate validated by v on the same folds into cv[], *measured
- * counting those that could be. A candidate that cannot be (more unknowns
- * than a fold's rows, a loss the data refuse, a search with nothing to
- * search) is left out with a note, its MAPE NaN, and the first such error
- * kept in *first; a stop request or no memory ends it all. */
+ * counting those that could be; their fold fits run side by side
+ * (pm__cross_validate_set). A candidate that cannot be (more unknowns than
+ * a fold's rows, a loss the data refuse, a search with nothing to search)
+ * is left out with a note, its MAPE NaN, and the first such error kept in
+ * *first; a stop request or no memory ends it all. */
 static pm_status validate_all(const pm_dataset *d, pm_spec *const *fs, const pm_candidate *cand,
 			      size_t n, const pm_fit_options *o, const pm_validation *v,
-			      const pm_folds *folds, pm_cv_result *cv, size_t *measured,
+			      const pm_folds *given, pm_cv_result *cv, size_t *measured,
 			      pm_error *first, pm_status *first_st, pm_error *err)
 {
-	pm_fit_options co = *o;
+	pm_folds folds = { 0 };
+	const pm_spec **run = calloc(n, sizeof(*run));
+	pm_fit_options *co = calloc(n, sizeof(*co));
+	pm_cv_result *rcv = calloc(n, sizeof(*rcv));
+	pm_status *rst = calloc(n, sizeof(*rst)), st = PM_OK, fst;
+	pm_error *rerr = calloc(n, sizeof(*rerr));
+	size_t nrun = 0, k = 0;
 
 	*measured = 0;
 	*first_st = PM_OK;
-	for (size_t i = 0; i < n; i++) {
+	if (!run || !co || !rcv || !rst || !rerr)
+		st = pm__fail(err, PM_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && !st; i++)
+		if (!cand[i].skip) {
+			run[nrun] = fs[i];
+			co[nrun] = *o;
+			co[nrun++].loss = cand[i].loss;
+		}
+	if (given)
+		folds = *given;
+	else if (!st && nrun && (fst = pm__cv_folds(d, run[0], o, v, &folds, &rerr[0]))) {
+		/* no folds (no held-out rows either): every candidate's error */
+		for (size_t j = 0; j < nrun; j++) {
+			rst[j] = fst;
+			rerr[j] = rerr[0];
+		}
+		nrun = 0;
+	}
+	if (!st && nrun)
+		st = pm__cross_validate_set(d, nrun, run, co, &folds, rcv, rst, rerr, err);
+	for (size_t i = 0; i < n && !st; i++) {
 		pm_error e = { 0 };
-		pm_status st;
+		pm_status cst;
 
-		co.loss = cand[i].loss;
 		if (cand[i].skip) {
-			st = pm__fail(&e, PM_EINVAL, "%s", cand[i].skip);
+			cst = pm__fail(&e, PM_EINVAL, "%s", cand[i].skip);
 			cv[i] = (pm_cv_result){ 0 };
-		} else if (!(st = pm__cross_validate_on(d, fs[i], &co, v, folds, &cv[i], &e))) {
+		} else if (!(cst = rst[k])) {
+			cv[i] = rcv[k++];
 			(*measured)++;
 			continue;
 		} else {
+			cv[i] = rcv[k];	/* its folds, no means */
+			e = rerr[k++];
 			pm__err_append(&e, " (form '%s', loss %s)", cand[i].form,
-				       pm_loss_name(co.loss));
+				       pm_loss_name(cand[i].loss));
 		}
-		if (st == PM_ENOMEM || pm__stop_requested(o->stop)) {
+		if (cst == PM_ENOMEM || pm__stop_requested(o->stop)) {
 			if (err)
 				*err = e;
-			return st;
+			st = cst;
+			break;
 		}
 		if (!*first_st) {
-			*first_st = st;
+			*first_st = cst;
 			*first = e;
 		}
 		cv[i].mape = cv[i].mape_std = cv[i].r2 = NAN;
 		cv[i].mean.mape = cv[i].mean.r2 = NAN;
 		where(&e, cv[i].note, sizeof(cv[i].note));
 	}
-	return PM_OK;
+	if (!given)
+		pm_folds_free(&folds);
+	free(run);
+	free(co);
+	free(rcv);
+	free(rst);
+	free(rerr);
+	return st;
 }
 
 /* No candidate could be validated (a handful of rows): the first listed
