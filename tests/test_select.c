@@ -92,6 +92,16 @@ Test(select, candidates_validated_together_as_alone)
 		pm_spec_free(fs);
 	}
 	cr_expect(!same_cv(&cv1[0], &cv1[2]), "the losses gave the same result");
+	/* 10 folds: in two windows of 8 and 2 on 1 thread, in one on 8 */
+	o.threads = 1;
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(10, 5), &cv1[0], &err), PM_OK, "%s",
+		     err.msg);
+	o.threads = 8;
+	cr_assert_eq(pm_cross_validate(d, s, &o, KFOLD(10, 5), &cv3[0], &err), PM_OK, "%s",
+		     err.msg);
+	cr_expect(same_cv(&cv1[0], &cv3[0]), "10 folds: %.17g on 1 thread, %.17g on 8",
+		  cv1[0].mape, cv3[0].mape);
+	cr_expect_eq(cv1[0].folds, 10);
 	for (size_t k = 0; k < pm_model_nparams(m1); k++) {
 		double a = pm_model_param_value(m1, k), b = pm_model_param_value(m3, k);
 

@@ -119,103 +119,152 @@ static void summarise(const pm_metrics *held, unsigned nf, const double *fit_tim
 	out->fit_time_s = time / nf;
 }
 
-/* Candidate i's folds measured, in fold order, from its fits fm[0..nf) on
- * the folds' training rows (fst, ferr: each fit's status and error; a NULL
- * model of status PM_OK was not begun, a stop request came first) against
- * the rows each held out. */
-static pm_status measure(pm_model *const *fm, const pm_status *fst, const pm_error *ferr,
-			 const pm_folds *folds, pm_dataset *const *test, const pm_dataset *o_test,
+/* Fold f of a candidate measured from its fit m (fst, ferr: the fit's
+ * status and error; a NULL model of status PM_OK was not begun, a stop
+ * request came first) on the rows the fold held out: held, the fit's wall
+ * time, into out its unknowns and whether it was constant. */
+static pm_status measure(pm_model *m, pm_status fst, const pm_error *ferr, const pm_folds *folds,
+			 unsigned f, const pm_dataset *test, pm_metrics *held, double *fit_time,
 			 pm_cv_result *out, pm_error *err)
 {
-	unsigned nf = folds->nfolds;
-	pm_metrics *held = calloc(nf, sizeof(*held));
-	double *fit_time = calloc(nf, sizeof(*fit_time));
-	pm_status st = held && fit_time ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
+	pm_status st;
 
-	for (unsigned f = 0; f < nf && !st; f++) {
-		if (fst[f]) {
-			st = fst[f];
-			if (err)
-				*err = ferr[f];
-		} else if (!fm[f] || pm_model_fit_info(fm[f])->interrupted) {
-			st = cut_short(err);
-		} else if (!(st = pm_model_evaluate(fm[f], test[f] ? test[f] : o_test, &held[f],
-						    err))) {
-			fit_time[f] = pm_model_fit_info(fm[f])->wall_time_s;
-			out->nparams = pm_model_nparams(fm[f]);
-			out->constant_folds += pm_model_fit_info(fm[f])->constant != 0;
-			continue;
-		}
-		pm__err_append(err, " (%s, fold %u of %u)", folds->fold ? "cross-validation"
-			       : "held-out rows", f + 1, nf);
+	if (fst) {
+		st = fst;
+		if (err)
+			*err = *ferr;
+	} else if (!m || pm_model_fit_info(m)->interrupted) {
+		st = cut_short(err);
+	} else if (!(st = pm_model_evaluate(m, test, held, err))) {
+		*fit_time = pm_model_fit_info(m)->wall_time_s;
+		out->nparams = pm_model_nparams(m);
+		out->constant_folds += pm_model_fit_info(m)->constant != 0;
+		return PM_OK;
 	}
-	if (!st)
-		summarise(held, nf, fit_time, out);
-	free(held);
-	free(fit_time);
+	pm__err_append(err, " (%s, fold %u of %u)", folds->fold ? "cross-validation" : "held-out rows",
+		       f + 1, folds->nfolds);
 	return st;
+}
+
+/* What one window of folds holds: the folds' rows, and each fit's options,
+ * model, status and error, for the candidates still measured. */
+struct window {
+	pm_dataset **train, **test;
+	const pm_dataset **rows;
+	const pm_spec **specs;
+	pm_fit_options *fo;
+	pm_model **fm;
+	pm_status *fst;
+	pm_error *ferr;
+	size_t *cand;		/* each fit's candidate */
+	unsigned *fold;		/* and fold */
+};
+
+static void window_free(struct window *w, unsigned nw, size_t njobs)
+{
+	for (size_t j = 0; w->fm && j < njobs; j++)
+		pm_model_free(w->fm[j]);
+	for (unsigned f = 0; f < nw && w->train; f++)
+		pm_dataset_free(w->train[f]);
+	for (unsigned f = 0; f < nw && w->test; f++)
+		pm_dataset_free(w->test[f]);
+	free(w->train);
+	free(w->test);
+	free(w->rows);
+	free(w->specs);
+	free(w->fo);
+	free(w->fm);
+	free(w->fst);
+	free(w->ferr);
+	free(w->cand);
+	free(w->fold);
+}
+
+/* Folds [f0, f0 + nw) of the candidates not failed yet (st[i] PM_OK),
+ * fitted side by side, then measured in fold order into held and fit_time
+ * (n * nf each, candidate-major); a candidate's first failing fold ends it
+ * (st[i], cerr[i]). */
+static pm_status run_window(const pm_dataset *d, size_t n, const pm_spec *const *s,
+			    const pm_fit_options *o, const pm_folds *folds, unsigned f0,
+			    unsigned nw, pm_metrics *held, double *fit_time, pm_cv_result *out,
+			    pm_status *st, pm_error *cerr, pm_error *err)
+{
+	unsigned nf = folds->nfolds;
+	size_t most = n * nw, njobs = 0;
+	struct window w = {
+		.train = calloc(nw, sizeof(*w.train)), .test = calloc(nw, sizeof(*w.test)),
+		.rows = calloc(most, sizeof(*w.rows)), .specs = calloc(most, sizeof(*w.specs)),
+		.fo = calloc(most, sizeof(*w.fo)), .fm = calloc(most, sizeof(*w.fm)),
+		.fst = calloc(most, sizeof(*w.fst)), .ferr = calloc(most, sizeof(*w.ferr)),
+		.cand = calloc(most, sizeof(*w.cand)), .fold = calloc(most, sizeof(*w.fold))
+	};
+	pm_status bst = PM_OK;
+
+	if (!w.train || !w.test || !w.rows || !w.specs || !w.fo || !w.fm || !w.fst || !w.ferr ||
+	    !w.cand || !w.fold)
+		bst = pm__fail(err, PM_ENOMEM, "out of memory");
+	for (unsigned k = 0; k < nw && !bst && folds->fold; k++)
+		bst = pm__fold_subsets(d, folds->fold, f0 + k, &w.train[k], &w.test[k], err);
+	for (size_t i = 0; i < n && !bst; i++)
+		for (unsigned k = 0; k < nw && !st[i]; k++, njobs++) {
+			w.cand[njobs] = i;
+			w.fold[njobs] = k;
+			w.rows[njobs] = w.train[k] ? w.train[k] : d;
+			w.specs[njobs] = s[i];
+			/* the folds are the held-out rows */
+			w.fo[njobs] = o[i];
+			w.fo[njobs].test = NULL;
+			w.fo[njobs].test_fraction = 0;
+			w.fo[njobs].validate.scheme = PM_SCHEME_NONE;
+		}
+	/* a stop request before a fold: it is not begun */
+	if (!bst)
+		bst = pm__fit_each(pm__fit_held_out, njobs, 0, w.rows, w.specs, w.fo, o[0].threads,
+				   w.fm, w.fst, w.ferr, err);
+	for (size_t j = 0; j < njobs && !bst; j++) {
+		size_t i = w.cand[j], at = i * nf + f0 + w.fold[j];
+
+		if (!st[i])
+			st[i] = measure(w.fm[j], w.fst[j], &w.ferr[j], folds, f0 + w.fold[j],
+					w.test[w.fold[j]] ? w.test[w.fold[j]] : o[i].test, &held[at],
+					&fit_time[at], &out[i], &cerr[i]);
+	}
+	window_free(&w, nw, njobs);
+	return bst;
 }
 
 /* Why fits to the folds' training rows run side by side: each is a whole
  * fit that shares nothing with the others, whereas one fit on many threads
  * synchronises them every generation and polishes on one; so n candidates
  * of nf folds are n * nf fits at once (pm__fit_each), each deterministic,
- * and the results do not depend on the thread count. */
+ * and the results do not depend on the thread count. At most WINDOW_FOLDS
+ * folds (or two per thread) are held at once: leave-one-out deals a fold
+ * per configuration, and every fold's training rows and models at once
+ * would grow with the square of the rows. */
+#define WINDOW_FOLDS 8u
+
 pm_status pm__cross_validate_set(const pm_dataset *d, size_t n, const pm_spec *const *s,
 				 const pm_fit_options *o, const pm_folds *folds,
 				 pm_cv_result *out, pm_status *st, pm_error *cerr, pm_error *err)
 {
-	unsigned nf = folds->nfolds;
-	size_t njobs = n * nf;
-	pm_dataset **train = calloc(nf, sizeof(*train)), **test = calloc(nf, sizeof(*test));
-	const pm_dataset **rows = calloc(njobs ? njobs : 1, sizeof(*rows));
-	const pm_spec **specs = calloc(njobs ? njobs : 1, sizeof(*specs));
-	pm_fit_options *fo = calloc(njobs ? njobs : 1, sizeof(*fo));
-	pm_model **fm = calloc(njobs ? njobs : 1, sizeof(*fm));
-	pm_status *fst = calloc(njobs ? njobs : 1, sizeof(*fst)), bst = PM_OK;
-	pm_error *ferr = calloc(njobs ? njobs : 1, sizeof(*ferr));
+	unsigned nf = folds->nfolds, threads = o[0].threads ? o[0].threads : pm_cpu_count();
+	unsigned wide = threads > WINDOW_FOLDS / 2 ? 2 * threads : WINDOW_FOLDS;
+	pm_metrics *held = calloc(n * nf + 1, sizeof(*held));
+	double *fit_time = calloc(n * nf + 1, sizeof(*fit_time));
+	pm_status bst = held && fit_time ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
 
 	for (size_t i = 0; i < n; i++) {
 		out[i] = (pm_cv_result){ .folds = nf, .kept = folds->kept };
 		memcpy(out[i].what, folds->what, sizeof(out[i].what));
 		st[i] = PM_OK;
 	}
-	if (!train || !test || !rows || !specs || !fo || !fm || !fst || !ferr)
-		bst = pm__fail(err, PM_ENOMEM, "out of memory");
-	/* the folds' rows, once for every candidate */
-	for (unsigned f = 0; f < nf && !bst && folds->fold; f++)
-		bst = pm__fold_subsets(d, folds->fold, f, &train[f], &test[f], err);
-	for (size_t j = 0; j < njobs && !bst; j++) {
-		size_t i = j / nf;
-
-		rows[j] = train[j % nf] ? train[j % nf] : d;
-		specs[j] = s[i];
-		/* the folds are the held-out rows */
-		fo[j] = o[i];
-		fo[j].test = NULL;
-		fo[j].test_fraction = 0;
-		fo[j].validate.scheme = PM_SCHEME_NONE;
-	}
-	/* a stop request before any fold: none is begun */
-	if (!bst)
-		bst = pm__fit_each(pm__fit_held_out, njobs, 0, rows, specs, fo, o[0].threads, fm,
-				   fst, ferr, err);
+	for (unsigned f0 = 0; f0 < nf && !bst; f0 += wide)
+		bst = run_window(d, n, s, o, folds, f0, nf - f0 < wide ? nf - f0 : wide, held,
+				 fit_time, out, st, cerr, err);
 	for (size_t i = 0; i < n && !bst; i++)
-		st[i] = measure(fm + i * nf, fst + i * nf, ferr + i * nf, folds, test, o[i].test,
-				&out[i], &cerr[i]);
-	for (size_t j = 0; fm && j < njobs; j++)
-		pm_model_free(fm[j]);
-	for (unsigned f = 0; f < nf && train; f++)
-		pm_dataset_free(train[f]);
-	for (unsigned f = 0; f < nf && test; f++)
-		pm_dataset_free(test[f]);
-	free(train);
-	free(test);
-	free(rows);
-	free(specs);
-	free(fo);
-	free(fm);
-	free(fst);
-	free(ferr);
+		if (!st[i])
+			summarise(held + i * nf, nf, fit_time + i * nf, &out[i]);
+	free(held);
+	free(fit_time);
 	return bst;
 }
