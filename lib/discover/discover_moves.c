@@ -85,6 +85,20 @@ static pm_status split(struct search *s, const struct hyp *h, unsigned k, size_t
  * their best one-term hypotheses', and an input whose effect is smaller
  * than the others' had none screened in (p^(1/3) * q^(1/2) * r^(2/3): p's
  * shapes were not among the 128 best of the three inputs' 258). */
+/* b->screen for n terms' numerators and denominators. */
+static pm_status screen_room(struct batch *b, size_t n, pm_error *err)
+{
+	double *more;
+
+	if (n <= b->capscreen)
+		return PM_OK;
+	if (!(more = realloc(b->screen, 2 * n * sizeof(*more))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	b->screen = more;
+	b->capscreen = n;
+	return PM_OK;
+}
+
 /* Pool term t's numerator and denominator of the add screen into
  * b->screen: one index of a pm__pool_for, the terms on every thread (the
  * screen is a pass over every row of every term of the pool, the larger
@@ -115,14 +129,8 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 	size_t n = 0, npool = s->npool;
 	pm_status st = PM_OK;
 
-	if (npool > b->capscreen) {
-		double *more = realloc(b->screen, 2 * npool * sizeof(*more));
-
-		if (!more)
-			return pm__fail(err, PM_ENOMEM, "out of memory");
-		b->screen = more;
-		b->capscreen = npool;
-	}
+	if ((st = screen_room(b, npool, err)))
+		return st;
 	b->s = s;
 	pm__pool_for(b->pool, npool, screen_one, b);
 	for (size_t t = 0; t < npool; t++) {
@@ -171,6 +179,32 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
  * Each product evaluated cost a full solve on every fold; on LeNet-5 they
  * were 98 768 of the search's 120 498 hypotheses, and 0.7 % of them ever
  * entered the beam. */
+/* What products() screens seed i by, for the term of column phi: one
+ * index of a pm__pool_for, the seeds on every thread. */
+struct product_screen {
+	struct batch *b;
+	const double *phi;
+	const unsigned *seed_term;
+};
+
+static void product_one(void *ctx, size_t i, unsigned worker)
+{
+	const struct product_screen *p = ctx;
+	const struct search *s = p->b->s;
+	const double *m = p->b->resid + s->n, *ek = m + s->n, *x = s->pool[p->seed_term[i]].col;
+	double num = 0.0, den = 0.0;
+
+	(void)worker;
+	for (size_t r = 0; r < s->n; r++) {
+		double v = m[r] * p->phi[r] * x[r];
+
+		num += s->w[r] * ek[r] * v;
+		den += s->w[r] * v * v;
+	}
+	p->b->screen[2 * i] = num;
+	p->b->screen[2 * i + 1] = den;
+}
+
 static pm_status products(struct search *s, const struct hyp *h, const struct factor *seed,
 			  const unsigned *seed_term, size_t nseed, struct batch *b, pm_error *err)
 {
@@ -178,30 +212,25 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 	double *ek = b->resid + 2 * s->n, left[MUL_SCREEN];
 	unsigned pick[MUL_SCREEN], at[MUL_SCREEN];
 	size_t n = 0;
-	pm_status st = PM_OK;
+	pm_status st = screen_room(b, nseed, err);
 
-	for (unsigned k = 0; k < h->nt; k++) {
-		const double *phi = s->pool[h->t[k]].col;
+	b->s = s;
+	for (unsigned k = 0; k < h->nt && !st; k++) {
+		struct product_screen ps = { b, s->pool[h->t[k]].col, seed_term };
 		double base = 0.0;
 
 		for (size_t r = 0; r < s->n; r++) {
-			ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
+			ek[r] = e[r] + b->coef[k] * m[r] * ps.phi[r];
 			base += s->w[r] * ek[r] * ek[r];
 		}
+		pm__pool_for(b->pool, nseed, product_one, &ps);
 		for (size_t i = 0; i < nseed; i++) {
-			const double *x = s->pool[seed_term[i]].col;
-			double num = 0.0, den = 0.0, q;
+			double num = b->screen[2 * i], den = b->screen[2 * i + 1], q;
 			struct term prod;
 			size_t j, slot;
 
 			if (!times(s, h, k, &seed[i], &prod))
 				continue;
-			for (size_t r = 0; r < s->n; r++) {
-				double v = m[r] * phi[r] * x[r];
-
-				num += s->w[r] * ek[r] * v;
-				den += s->w[r] * v * v;
-			}
 			if (!(num > 0 && den > 0))
 				continue;
 			q = base - num * num / den;
