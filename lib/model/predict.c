@@ -36,6 +36,49 @@ static inline double value_of(const struct point *p, size_t i)
 	return i == p->vi ? p->vv : p->x[i];
 }
 
+/* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
+ * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
+ * the selects). The table lookups stay scalar loads: GCC's gathers
+ * (-mtune-ctrl=use_gather) made bench/predict_bench slower on an AMD EPYC
+ * (19.5 against 22.8 M points/s, docs/benchmarks.md). Without FMA (neither
+ * target enables it, and -ffp-contract=off) every clone runs the same IEEE
+ * operations: the same bits (tests/test_predict.c checks the batch against
+ * single points, which run the baseline's scalar code). The helpers are
+ * always inlined, so that each clone has its own of them. The tests build
+ * each clone alone too, whatever the machine's best (tests/meson.build):
+ * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
+#if defined(PM_VECTOR_TARGET)
+#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
+#define PM_INLINE __attribute__((always_inline))
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+	!defined(PM_NO_VECTOR_CLONES)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define PM_INLINE __attribute__((always_inline))
+#else
+#define VECTOR_CLONES
+#define PM_INLINE
+#endif
+
+/* The tests of one value, shared by a point's and a block's checks: 1 if
+ * the value can be taken. Values and & rather than branches, so that a
+ * block's loops vectorise and a point's levels, random from point to
+ * point, cost no mispredicted branch. x + 2^52 - 2^52 == x holds for 0 <=
+ * x < 2^52 exactly when x is an integer (floor, without a call). */
+static inline PM_INLINE int level_ok(double v, double nlevels)
+{
+	return (v >= 0) & (v < nlevels) & (v + 0x1p52 - 0x1p52 == v);
+}
+
+static inline PM_INLINE int positive_ok(double v)	/* under a power */
+{
+	return (v > 0) & (v < INFINITY);
+}
+
+static inline PM_INLINE int finite_ok(double v)
+{
+	return (v > -INFINITY) & (v < INFINITY);
+}
+
 /* Why the point cannot be predicted, in the order of the inputs; PM_OK if
  * it can. */
 static pm_status check_point(const struct point *p, pm_error *err)
@@ -67,6 +110,26 @@ static pm_status check_point(const struct point *p, pm_error *err)
 	return PM_OK;
 }
 
+/* Whether check_point would pass the point, without saying why not: the
+ * common case without its branches and calls. */
+static int point_valid(const struct point *p)
+{
+	const pm_model *m = p->m;
+	int ok = 1;
+
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const pm_input *in = &m->inputs[i];
+		double v = value_of(p, i);
+
+		ok &= in->role == PM_ROLE_CATEGORICAL ? level_ok(v, (double)in->nlevels)
+		      : in->powered ? positive_ok(v) : finite_ok(v);
+	}
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind == PM_FACTOR_LOG2)
+			ok &= value_of(p, m->terms.factor[f].input) >= 1;
+	return ok;
+}
+
 /* One point: factor f's value there. */
 static double point_factor(const void *ctx, uint32_t f)
 {
@@ -92,33 +155,10 @@ struct block {
 	double *in, *zero, *fv;
 };
 
-/* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
- * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
- * the selects). The table lookups stay scalar loads: GCC's gathers
- * (-mtune-ctrl=use_gather) made bench/predict_bench slower on an AMD EPYC
- * (19.5 against 22.8 M points/s, docs/benchmarks.md). Without FMA (neither
- * target enables it, and -ffp-contract=off) every clone runs the same IEEE
- * operations: the same bits (tests/test_predict.c checks the batch against
- * single points, which run the baseline's scalar code). The helpers are
- * always inlined, so that each clone has its own of them. The tests build
- * each clone alone too, whatever the machine's best (tests/meson.build):
- * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
-#if defined(PM_VECTOR_TARGET)
-#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
-#define PM_INLINE __attribute__((always_inline))
-#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-	!defined(PM_NO_VECTOR_CLONES)
-#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define PM_INLINE __attribute__((always_inline))
-#else
-#define VECTOR_CLONES
-#define PM_INLINE
-#endif
 
 /* Whether every point of the block passes check_point: the same tests on
  * columns, or-ed in a 64-bit integer (a lane of a double's width:
- * vectorised), without saying which point failed or why. x + 2^52 - 2^52 == x holds for 0 <= x
- * < 2^52 exactly when x is an integer (floor, without a call). */
+ * vectorised), without saying which point failed or why. */
 static inline PM_INLINE int block_valid(const struct block *b)
 {
 	const pm_model *m = b->m;
@@ -131,14 +171,13 @@ static inline PM_INLINE int block_valid(const struct block *b)
 
 		if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] >= 0) & (col[k] < nl) &
-						(col[k] + 0x1p52 - 0x1p52 == col[k]) ? 0 : 1;
+				bad |= level_ok(col[k], nl) ? 0 : 1;
 		} else if (m->inputs[i].powered) {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] > 0) & (col[k] < INFINITY) ? 0 : 1;
+				bad |= positive_ok(col[k]) ? 0 : 1;
 		} else {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] > -INFINITY) & (col[k] < INFINITY) ? 0 : 1;
+				bad |= finite_ok(col[k]) ? 0 : 1;
 		}
 	}
 	for (size_t f = 0; f < m->terms.nfactors; f++) {
@@ -254,23 +293,6 @@ static int predict_block(struct block *b, const double *restrict x, double *rest
  * terms use them. */
 #define FACTOR_CACHE 64
 
-struct cached {
-	struct point p;
-	const double *fv;	/* factor values, or NULL */
-};
-
-static double cached_factor(const void *ctx, uint32_t f)
-{
-	const struct cached *c = ctx;
-
-	return c->fv ? c->fv[f] : point_factor(&c->p, f);
-}
-
-static uint32_t cached_level(const void *ctx, uint32_t i)
-{
-	return point_level(&((const struct cached *)ctx)->p, i);
-}
-
 /* "n=1e+200, activation=relu, threads=2": the point, for an error message
  * (cut short at size; no allocation). */
 static void describe_point(const struct point *p, char *buf, size_t size)
@@ -296,26 +318,89 @@ static void describe_point(const struct point *p, char *buf, size_t size)
 	}
 }
 
+/* One point's power factors, out[f] = x[f]^e[f] scaled by ls[f], as one
+ * loop across the factors: it vectorises as a block's loop over points
+ * does, with the same operations (so the same bits), instead of a scalar
+ * log and exp per factor. x[f] > 0 and finite (checked before). Not
+ * const: GCC takes a const array argument as read in full and warns that
+ * the caller's entries past n are unset. */
+VECTOR_CLONES
+static void point_powers(size_t n, double *restrict x, double *restrict ls, double *restrict e,
+			 double *restrict out)
+{
+	for (size_t f = 0; f < n; f++)
+		out[f] = pm__factor_value(e[f], pm__power_base_finite(x[f], ls[f]));
+}
+
+/* The point's factor values into fv (nfactors <= FACTOR_CACHE): the power
+ * factors gathered for point_powers, the others one by one. */
+static void point_factors(const struct point *p, double *fv)
+{
+	const pm_model *m = p->m;
+	double x[FACTOR_CACHE], ls[FACTOR_CACHE], e[FACTOR_CACHE], pv[FACTOR_CACHE];
+	uint32_t which[FACTOR_CACHE];
+	size_t np = 0;
+
+	for (uint32_t f = 0; f < m->terms.nfactors; f++) {
+		const pm_factor *fa = &m->terms.factor[f];
+
+		if (fa->kind != PM_FACTOR_POWER) {
+			fv[f] = point_factor(p, f);
+			continue;
+		}
+		which[np] = f;
+		x[np] = value_of(p, fa->input);
+		ls[np] = m->inputs[fa->input].log_scale;
+		e[np++] = pm__factor_exponent(fa, m->value);
+	}
+	point_powers(np, x, ls, e, pv);
+	for (size_t j = 0; j < np; j++)
+		fv[which[j]] = pv[j];
+}
+
+/* The terms at one point from its factor values: pm__terms_combine's
+ * operations, but an off term adds +0 (as in add_term: the same sum)
+ * rather than being skipped by a branch, which the levels of random points
+ * mispredict: v's bits and-ed with a mask of 0s or 1s (GCC makes a select
+ * of the point's doubles a branch). */
+static double point_terms(const struct point *p, const double *fv)
+{
+	const pm_terms *t = &p->m->terms;
+	double sum = 0.0;
+
+	for (size_t k = 0; k < t->nterms; k++) {
+		const pm_term *tm = &t->term[k];
+		double v = p->m->value[tm->coef];
+		int on = tm->level_input == PM_NONE || point_level(p, tm->level_input) == tm->level;
+
+		for (uint32_t f = 0; f < tm->nfactors; f++)
+			v *= fv[t->ref[tm->first + f]];
+		sum += pm__dfrom(pm__dbits(v) & (UINT64_C(0) - (uint64_t)on));
+	}
+	return sum;
+}
+
 pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
 			 double *out, pm_error *err)
 {
 	double fv[FACTOR_CACHE], v;
-	struct cached c = { { m, x, vi, vv }, NULL };
-	pm_status st = check_point(&c.p, err);
+	struct point p = { m, x, vi, vv };
+	pm_status st;
 
-	if (st)
+	if (!point_valid(&p) && (st = check_point(&p, err)))
 		return st;
 	if (m->terms.nfactors <= FACTOR_CACHE) {
-		for (uint32_t f = 0; f < m->terms.nfactors; f++)
-			fv[f] = point_factor(&c.p, f);
-		c.fv = fv;
+		point_factors(&p, fv);
+		v = m->target_scale * point_terms(&p, fv);
+	} else {
+		v = m->target_scale *
+		    pm__terms_combine(&m->terms, m->value, point_factor, point_level, &p);
 	}
-	v = m->target_scale * pm__terms_combine(&m->terms, m->value, cached_factor, cached_level, &c);
 	/* an overflow (or inf - inf) is no run time: say where, never hand it on */
 	if (!isfinite(v)) {
 		char where[200];
 
-		describe_point(&c.p, where, sizeof(where));
+		describe_point(&p, where, sizeof(where));
 		return pm__fail(err, PM_ERANGE, "the prediction at %s is not a finite number "
 				"(the model overflows there)", where);
 	}
