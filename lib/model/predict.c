@@ -147,12 +147,14 @@ static uint32_t point_level(const void *ctx, uint32_t i)
 	return (uint32_t)value_of(ctx, i);
 }
 
-/* A block of n points as columns: in[i * n + k] is input i of point k,
+/* A block of n points as columns: in[i * n + k] is input i of point k, or
+ * where logged[i], its power base log(x) - log_scale (block_columns);
  * fv[f * n + k] factor f's value there; zero[0..n) zeros. */
 struct block {
 	const pm_model *m;
 	size_t n;
 	double *in, *zero, *fv;
+	unsigned char *logged;
 };
 
 
@@ -169,7 +171,9 @@ static inline PM_INLINE int block_valid(const struct block *b)
 		const double *restrict col = b->in + i * n;
 		double nl = (double)m->inputs[i].nlevels;
 
-		if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
+		if (b->logged[i]) {
+			continue;	/* checked by block_columns */
+		} else if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
 			for (size_t k = 0; k < n; k++)
 				bad |= level_ok(col[k], nl) ? 0 : 1;
 		} else if (m->inputs[i].powered) {
@@ -191,6 +195,11 @@ static inline PM_INLINE int block_valid(const struct block *b)
 	return !bad;
 }
 
+/* A level factor of at most LEVEL_SELECTS levels: its values exp(param)
+ * once a block, picked per point by selects (a vector loop each); with more
+ * levels, an exp per point. */
+#define LEVEL_SELECTS 16
+
 static inline PM_INLINE void block_factors(const struct block *b)
 {
 	const pm_model *m = b->m;
@@ -200,12 +209,28 @@ static inline PM_INLINE void block_factors(const struct block *b)
 		const pm_factor *fa = &m->terms.factor[f];
 		const double *restrict col = b->in + fa->input * n;
 		double ls = m->inputs[fa->input].log_scale, *restrict v = b->fv + f * n;
+		size_t nl = m->inputs[fa->input].nlevels;
 
-		if (fa->kind == PM_FACTOR_POWER) {
+		if (fa->kind == PM_FACTOR_POWER && b->logged[fa->input]) {
+			double e = pm__factor_exponent(fa, m->value);
+
+			for (size_t k = 0; k < n; k++)
+				v[k] = pm__factor_value(e, col[k]);
+		} else if (fa->kind == PM_FACTOR_POWER) {
 			double e = pm__factor_exponent(fa, m->value);
 
 			for (size_t k = 0; k < n; k++)
 				v[k] = pm__factor_value(e, pm__power_base_finite(col[k], ls));
+		} else if (fa->kind == PM_FACTOR_LEVEL && fa->power != PM_NONE &&
+			   nl <= LEVEL_SELECTS) {
+			for (size_t k = 0; k < n; k++)
+				v[k] = 1.0;
+			for (size_t l = 1; l < nl; l++) {
+				double c = pm__exp(m->value[fa->power + l - 1]), level = (double)l;
+
+				for (size_t k = 0; k < n; k++)
+					v[k] = col[k] == level ? c : v[k];
+			}
 		} else {
 			for (size_t k = 0; k < n; k++)
 				v[k] = pm__factor_eval(fa, m->value, pm__factor_base(fa, col[k], ls));
@@ -263,18 +288,42 @@ static inline PM_INLINE void add_term(const struct block *b, const pm_term *tm, 
 }
 
 
+/* The block's columns from its points x (one after the other): an input
+ * only under powers is logged as it is read, once for all of its factors,
+ * and checked there (> 0, finite), which spares its transposition; the
+ * others are transposed. 0 if a logged input is out of range. */
+static inline PM_INLINE int block_columns(const struct block *b, const double *restrict x)
+{
+	const pm_model *m = b->m;
+	size_t n = b->n, ni = m->ninputs;
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < ni; i++) {
+		double *restrict col = b->in + i * n, ls = m->inputs[i].log_scale;
+
+		if (b->logged[i]) {
+			for (size_t k = 0; k < n; k++) {
+				bad |= positive_ok(x[k * ni + i]) ? 0 : 1;
+				col[k] = pm__power_base_finite(x[k * ni + i], ls);
+			}
+		} else {
+#pragma GCC unroll 8
+			for (size_t k = 0; k < n; k++)
+				col[k] = x[k * ni + i];
+		}
+	}
+	return !bad;
+}
+
 /* Points x[0..n) into out, if all of them can be predicted; 0 if not
  * (nothing written). */
 VECTOR_CLONES
 static int predict_block(struct block *b, const double *restrict x, double *restrict out)
 {
-	size_t n = b->n, ni = b->m->ninputs;
+	size_t n = b->n;
 	double acc[BLOCK];
 
-	for (size_t i = 0; i < ni; i++)
-		for (size_t k = 0; k < n; k++)
-			b->in[i * n + k] = x[k * ni + i];
-	if (!block_valid(b))
+	if (!block_columns(b, x) || !block_valid(b))
 		return 0;
 	block_factors(b);
 	for (size_t k = 0; k < n; k++)
@@ -447,10 +496,25 @@ static int all_finite(const double *v, size_t n)
 	return ok;
 }
 
+/* Which inputs a block logs as it reads them (block_columns): those under
+ * power factors alone. */
+static void logged_inputs(const pm_model *m, unsigned char *logged)
+{
+	for (size_t i = 0; i < m->ninputs; i++)
+		logged[i] = 0;
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind == PM_FACTOR_POWER)
+			logged[m->terms.factor[f].input] = 1;
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind != PM_FACTOR_POWER)
+			logged[m->terms.factor[f].input] = 0;
+}
+
 pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, double *out,
 				 pm_error *err)
 {
 	double area[AREA];
+	unsigned char logged[AREA / 2];	/* ninputs < AREA / 2 where blocks run */
 	size_t per;
 
 	if (!m || (n && ((!x && m->ninputs) || !out)))
@@ -460,8 +524,9 @@ pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, d
 		per = BLOCK;
 	if (per < 2)
 		return one_by_one(m, x, 0, n, out, err);
+	logged_inputs(m, logged);
 	for (size_t k = 0; k < n; k += per) {
-		struct block b = { m, n - k < per ? n - k : per, area, NULL, NULL };
+		struct block b = { m, n - k < per ? n - k : per, area, NULL, NULL, logged };
 
 		b.zero = area + b.n * m->ninputs;
 		b.fv = b.zero + b.n;
