@@ -112,6 +112,8 @@ static void check_against_terms(size_t nintr)
 	free(all);
 }
 
+/* 3 factors: a point computes them one by one (POINT_VECTOR) */
+Test(predict, small_model_matches_its_terms, .init = need_target) { check_against_terms(1); }
 Test(predict, narrow_model_matches_its_terms, .init = need_target) { check_against_terms(4); }
 /* more factors than predict keeps on its stack (64) */
 Test(predict, wide_model_matches_its_terms, .init = need_target) { check_against_terms(100); }
