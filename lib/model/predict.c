@@ -17,8 +17,9 @@
  * contraction), and so does a single point, whose power factors are one
  * such loop across the factors, so pm_model_predict, the batch, speedups
  * and by-name prediction agree. Nothing is allocated: a block's inputs and
- * factor values live in a stack array of AREA doubles (32 KiB: L1 on this
- * EPYC; 16 KiB and blocks of 128 measured 10 % slower on LeNet-5), so a
+ * factor values live in a stack array of AREA doubles (32 KiB, L1 on the
+ * development EPYC; 16 KiB and blocks of 128 took 450 instructions a
+ * LeNet-5 point against 435, and measured slower), so a
  * block has AREA / (ninputs + 1 + nfactors) points, at most BLOCK, whole
  * vectors where it can; a batch of a model too large for 2 points goes
  * point by point. */
@@ -41,14 +42,15 @@ static inline double value_of(const struct point *p, size_t i)
 	return i == p->vi ? p->vv : p->x[i];
 }
 
-/* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
- * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
- * the selects). The table lookups stay scalar loads: GCC's gathers
- * (-mtune-ctrl=use_gather) made bench/predict_bench slower on an AMD EPYC
- * (19.5 against 22.8 M points/s, docs/benchmarks.md). Without FMA (neither
- * target enables it, and -ffp-contract=off) every clone runs the same IEEE
- * operations: the same bits (tests/test_predict.c checks the batch against
- * single points, which run the baseline's scalar code). The helpers are
+/* Clones of predict_block and point_powers for AVX-512, AVX2 and the
+ * baseline, chosen at load time (x86-64, GCC): 8, 4 or 2 points (or a
+ * point's factors) a vector (AVX-512 also masks the selects). The table
+ * lookups stay scalar loads: GCC's gathers (-mtune-ctrl=use_gather) made
+ * bench/predict_bench slower on an AMD EPYC (19.5 against 22.8 M points/s)
+ * and later no faster (docs/benchmarks.md). Without FMA (neither target
+ * enables it, and -ffp-contract=off) every clone runs the same IEEE
+ * operations: the same bits (tests/test_predict.c checks the batch and
+ * single points against the terms evaluated in scalar code). The helpers are
  * always inlined, so that each clone has its own of them. The tests build
  * each clone alone too, whatever the machine's best (tests/meson.build):
  * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
