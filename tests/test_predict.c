@@ -1,10 +1,11 @@
 /* pm_model_predict and pm_model_predict_batch against the term list
  * evaluated directly (pm__terms_combine with every factor computed where a
  * term uses it), bit for bit: for a narrow model, whose factor values
- * predict computes once per point, and for one with more factors than it
- * keeps at once; the batch runs in blocks (vectorised, and on x86-64 the
- * AVX-512 or AVX2 clone where the machine has it), single points in scalar
- * code. */
+ * predict computes once per point, for one with more factors than it
+ * keeps at once, and for a formula of every kind of factor; the batch runs
+ * in blocks (vectorised, and on x86-64 the AVX-512 or AVX2 clone where the
+ * machine has it), single points their power factors in one vector loop
+ * of the same clone. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +112,120 @@ static void check_against_terms(size_t nintr)
 	free(all);
 }
 
+/* 3 factors: a point computes them one by one (POINT_VECTOR) */
+Test(predict, small_model_matches_its_terms, .init = need_target) { check_against_terms(1); }
 Test(predict, narrow_model_matches_its_terms, .init = need_target) { check_against_terms(4); }
 /* more factors than predict keeps on its stack (64) */
 Test(predict, wide_model_matches_its_terms, .init = need_target) { check_against_terms(100); }
+
+/* Every factor of a formula directly: pm__factor_eval of pm__factor_base,
+ * as the fit's reference computes them (terms.h). */
+static double formula_factor(const void *ctx, uint32_t f)
+{
+	const struct direct *d = ctx;
+	const pm_factor *fa = &d->m->terms.factor[f];
+
+	return pm__factor_eval(fa, d->m->value,
+			       pm__factor_base(fa, d->x[fa->input],
+					       d->m->inputs[fa->input].log_scale));
+}
+
+/* n under five powers of two terms (fitted, fixed 1, 2, 0.5 and divided):
+ * the batch logs n once for all of them; level(small) picked by selects,
+ * level(big) (more levels than the batch selects among) by an exp a point;
+ * w in an indicator and a log2, so transposed and logged in the factor. */
+static pm_model *formula_model(void)
+{
+	static const char *const names[] = { "n", "small", "big", "w" };
+	static const pm_role role[] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL,
+					PM_ROLE_CATEGORICAL, PM_ROLE_EXTRINSIC };
+	static const char *const small[] = { "a", "b", "c" };
+	static char bigname[20][8];
+	static const char *big[20];
+	const char *const *levels[] = { NULL, small, big, NULL };
+	const size_t nlevels[] = { 0, 3, 20, 0 };
+	pm_model *m = NULL;
+	pm_error e = { 0 };
+	pm_pcg32 r;
+
+	for (int v = 0; v < 20; v++) {
+		snprintf(bigname[v], sizeof(bigname[v]), "v%02d", v);
+		big[v] = bigname[v];
+	}
+	cr_assert_eq(pm__model_new("t", 4, (const char **)names, role, nlevels, levels,
+				   "a * n^p * n^1 * level(small) / w^q + "
+				   "b * n^2 * n^(1/2) * level(big) * [w > 2] * log2(w)^r + C",
+				   &m, &e), PM_OK, "%s", e.msg);
+	pm__pcg32_seed(&r, 11, 0);
+	for (size_t k = 0; k < m->nparams; k++)
+		m->value[k] = pm__pcg32_uniform(&r) * 2.0 - 0.5;
+	m->inputs[0].log_scale = 1.25;
+	m->inputs[3].log_scale = 0.5;
+	m->target_scale = 0.5;
+	return m;
+}
+
+Test(predict, formula_matches_its_terms, .init = need_target)
+{
+	enum { NPOINTS = 300 };
+	pm_model *m = formula_model();
+	double all[NPOINTS * 4], want[NPOINTS], got[NPOINTS];
+	pm_pcg32 r;
+
+	pm__pcg32_seed(&r, 12, 0);
+	for (int point = 0; point < NPOINTS; point++) {
+		double *x = all + point * 4;
+		struct direct d = { m, x };
+
+		x[0] = 0.01 + 100.0 * pm__pcg32_uniform(&r);
+		x[1] = (double)pm__pcg32_below(&r, 3);
+		x[2] = (double)pm__pcg32_below(&r, 20);
+		x[3] = 1.0 + (double)pm__pcg32_below(&r, 8);	/* log2 needs >= 1 */
+		want[point] = m->target_scale *
+			      pm__terms_combine(&m->terms, m->value, formula_factor, direct_level,
+						&d);
+		cr_assert_eq(pm_model_predict(m, x, &got[point], NULL), PM_OK);
+		cr_assert(memcmp(&got[point], &want[point], sizeof(got[point])) == 0,
+			  "point %d: %.17g, directly %.17g", point, got[point], want[point]);
+	}
+	cr_assert_eq(pm_model_predict_batch(m, all, NPOINTS, got, NULL), PM_OK);
+	for (int point = 0; point < NPOINTS; point++)
+		cr_assert(memcmp(&got[point], &want[point], sizeof(got[point])) == 0,
+			  "batch point %d: %.17g, directly %.17g", point, got[point], want[point]);
+	pm_model_free(m);
+}
+
+/* n is logged as a block reads it, and checked there: a value no power
+ * takes, in a later block, is still found and named, with the points
+ * before it predicted. */
+Test(predict, a_logged_input_out_of_range_is_named, .init = need_target)
+{
+	static const double bad[] = { 0.0, -3.0, INFINITY, NAN };
+	static const char *const why[] = {
+		"point 200: input 'n': 0 is not a finite number > 0, as a power needs",
+		"point 200: input 'n': -3 is not a finite number > 0, as a power needs",
+		"point 200: input 'n': inf is not a finite number > 0, as a power needs",
+		"point 200: input 'n' has no value (NaN)",
+	};
+	enum { NPOINTS = 300 };
+	pm_model *m = formula_model();
+	double all[NPOINTS * 4], got[NPOINTS], one;
+	pm_error e = { 0 };
+
+	for (int point = 0; point < NPOINTS; point++) {
+		double *x = all + point * 4;
+
+		x[0] = 1.0 + point;
+		x[1] = point % 3;
+		x[2] = point % 20;
+		x[3] = 1.0 + point % 8;
+	}
+	for (size_t t = 0; t < sizeof(bad) / sizeof(bad[0]); t++) {
+		all[199 * 4] = bad[t];
+		cr_expect_eq(pm_model_predict_batch(m, all, NPOINTS, got, &e), PM_EDOMAIN);
+		cr_expect_str_eq(e.msg, why[t]);
+		cr_assert_eq(pm_model_predict(m, all + 198 * 4, &one, NULL), PM_OK);
+		cr_expect(memcmp(&one, &got[198], sizeof(one)) == 0, "point 199 predicted");
+	}
+	pm_model_free(m);
+}

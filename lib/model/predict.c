@@ -8,18 +8,24 @@
 #include "model/predict_impl.h"
 
 /* Prediction runs on blocks of points, column by column: the block's
- * inputs are transposed once, a factor's values over the block are one
- * loop of pm__log/pm__exp (branch-free, detmath.h), which GCC vectorises,
- * and the terms are summed over the block the same way. A block gives the
- * same bits as pm__terms_combine point by point (the same IEEE operations
- * in the same order, no contraction), which is what a single point runs,
- * so pm_model_predict, the batch, speedups and by-name prediction agree.
- * Nothing is allocated: a block's inputs and factor values live in a stack
- * array of AREA doubles (16 KiB), so a block has AREA / (ninputs + 1 +
- * nfactors) points, at most BLOCK; a batch of a model too large for 2
- * points goes point by point. */
-#define AREA 2048
-#define BLOCK 128
+ * inputs are read once (an input under powers alone logged as it is read,
+ * once for all of its factors; the others transposed), a factor's values
+ * over the block are one loop of pm__log/pm__exp (branch-free,
+ * detmath.h), which GCC vectorises, and the terms are summed over the
+ * block the same way. A block gives the same bits as pm__terms_combine
+ * point by point (the same IEEE operations in the same order, no
+ * contraction), and so does a single point, whose power factors are one
+ * such loop across the factors, so pm_model_predict, the batch, speedups
+ * and by-name prediction agree. Nothing is allocated: a block's inputs and
+ * factor values live in a stack array of AREA doubles (32 KiB, L1 on the
+ * development EPYC; 16 KiB and blocks of 128 took 450 instructions a
+ * LeNet-5 point against 435, and measured slower), so a
+ * block has AREA / (ninputs + 1 + nfactors) points, at most BLOCK, whole
+ * vectors where it can; a batch of a model too large for 2 points goes
+ * point by point. */
+#define AREA 4096
+#define BLOCK 256
+#define VECTOR 8	/* doubles in the widest clone's vector */
 
 /* One point: input i is x[i], or vv where i is vi (SIZE_MAX: none): a
  * speedup varies one input of a caller's const point without copying it
@@ -34,6 +40,50 @@ struct point {
 static inline double value_of(const struct point *p, size_t i)
 {
 	return i == p->vi ? p->vv : p->x[i];
+}
+
+/* Clones of predict_block and point_powers for AVX-512, AVX2 and the
+ * baseline, chosen at load time (x86-64, GCC): 8, 4 or 2 points (or a
+ * point's factors) a vector (AVX-512 also masks the selects). The table
+ * lookups stay scalar loads: GCC's gathers (-mtune-ctrl=use_gather) made
+ * bench/predict_bench slower on an AMD EPYC (19.5 against 22.8 M points/s)
+ * and later no faster (docs/benchmarks.md). Without FMA (neither target
+ * enables it, and -ffp-contract=off) every clone runs the same IEEE
+ * operations: the same bits (tests/test_predict.c checks the batch and
+ * single points against the terms evaluated in scalar code). The helpers are
+ * always inlined, so that each clone has its own of them. The tests build
+ * each clone alone too, whatever the machine's best (tests/meson.build):
+ * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
+#if defined(PM_VECTOR_TARGET)
+#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
+#define PM_INLINE __attribute__((always_inline))
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
+	!defined(PM_NO_VECTOR_CLONES)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define PM_INLINE __attribute__((always_inline))
+#else
+#define VECTOR_CLONES
+#define PM_INLINE
+#endif
+
+/* The tests of one value, shared by a point's and a block's checks: 1 if
+ * the value can be taken. Values and & rather than branches, so that a
+ * block's loops vectorise and a point's levels, random from point to
+ * point, cost no mispredicted branch. x + 2^52 - 2^52 == x holds for 0 <=
+ * x < 2^52 exactly when x is an integer (floor, without a call). */
+static inline PM_INLINE int level_ok(double v, double nlevels)
+{
+	return (v >= 0) & (v < nlevels) & (v + 0x1p52 - 0x1p52 == v);
+}
+
+static inline PM_INLINE int positive_ok(double v)	/* under a power */
+{
+	return (v > 0) & (v < INFINITY);
+}
+
+static inline PM_INLINE int finite_ok(double v)
+{
+	return (v > -INFINITY) & (v < INFINITY);
 }
 
 /* Why the point cannot be predicted, in the order of the inputs; PM_OK if
@@ -67,6 +117,26 @@ static pm_status check_point(const struct point *p, pm_error *err)
 	return PM_OK;
 }
 
+/* Whether check_point would pass the point, without saying why not: the
+ * common case without its branches and calls. */
+static int point_valid(const struct point *p)
+{
+	const pm_model *m = p->m;
+	int ok = 1;
+
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const pm_input *in = &m->inputs[i];
+		double v = value_of(p, i);
+
+		ok &= in->role == PM_ROLE_CATEGORICAL ? level_ok(v, (double)in->nlevels)
+		      : in->powered ? positive_ok(v) : finite_ok(v);
+	}
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind == PM_FACTOR_LOG2)
+			ok &= value_of(p, m->terms.factor[f].input) >= 1;
+	return ok;
+}
+
 /* One point: factor f's value there. */
 static double point_factor(const void *ctx, uint32_t f)
 {
@@ -84,41 +154,20 @@ static uint32_t point_level(const void *ctx, uint32_t i)
 	return (uint32_t)value_of(ctx, i);
 }
 
-/* A block of n points as columns: in[i * n + k] is input i of point k,
+/* A block of n points as columns: in[i * n + k] is input i of point k, or
+ * where logged[i], its power base log(x) - log_scale (block_columns);
  * fv[f * n + k] factor f's value there; zero[0..n) zeros. */
 struct block {
 	const pm_model *m;
 	size_t n;
 	double *in, *zero, *fv;
+	unsigned char *logged;
 };
 
-/* Clones of predict_block for AVX-512, AVX2 and the baseline, chosen at
- * load time (x86-64, GCC): 8, 4 or 2 points a vector (AVX-512 also masks
- * the selects). The table lookups stay scalar loads: GCC's gathers
- * (-mtune-ctrl=use_gather) made bench/predict_bench slower on an AMD EPYC
- * (19.5 against 22.8 M points/s, docs/benchmarks.md). Without FMA (neither
- * target enables it, and -ffp-contract=off) every clone runs the same IEEE
- * operations: the same bits (tests/test_predict.c checks the batch against
- * single points, which run the baseline's scalar code). The helpers are
- * always inlined, so that each clone has its own of them. The tests build
- * each clone alone too, whatever the machine's best (tests/meson.build):
- * PM_VECTOR_TARGET forces one target, PM_NO_VECTOR_CLONES the baseline. */
-#if defined(PM_VECTOR_TARGET)
-#define VECTOR_CLONES __attribute__((target(PM_VECTOR_TARGET)))
-#define PM_INLINE __attribute__((always_inline))
-#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && \
-	!defined(PM_NO_VECTOR_CLONES)
-#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define PM_INLINE __attribute__((always_inline))
-#else
-#define VECTOR_CLONES
-#define PM_INLINE
-#endif
 
 /* Whether every point of the block passes check_point: the same tests on
  * columns, or-ed in a 64-bit integer (a lane of a double's width:
- * vectorised), without saying which point failed or why. x + 2^52 - 2^52 == x holds for 0 <= x
- * < 2^52 exactly when x is an integer (floor, without a call). */
+ * vectorised), without saying which point failed or why. */
 static inline PM_INLINE int block_valid(const struct block *b)
 {
 	const pm_model *m = b->m;
@@ -129,16 +178,17 @@ static inline PM_INLINE int block_valid(const struct block *b)
 		const double *restrict col = b->in + i * n;
 		double nl = (double)m->inputs[i].nlevels;
 
-		if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
+		if (b->logged[i]) {
+			continue;	/* checked by block_columns */
+		} else if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] >= 0) & (col[k] < nl) &
-						(col[k] + 0x1p52 - 0x1p52 == col[k]) ? 0 : 1;
+				bad |= level_ok(col[k], nl) ? 0 : 1;
 		} else if (m->inputs[i].powered) {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] > 0) & (col[k] < INFINITY) ? 0 : 1;
+				bad |= positive_ok(col[k]) ? 0 : 1;
 		} else {
 			for (size_t k = 0; k < n; k++)
-				bad |= (col[k] > -INFINITY) & (col[k] < INFINITY) ? 0 : 1;
+				bad |= finite_ok(col[k]) ? 0 : 1;
 		}
 	}
 	for (size_t f = 0; f < m->terms.nfactors; f++) {
@@ -152,6 +202,11 @@ static inline PM_INLINE int block_valid(const struct block *b)
 	return !bad;
 }
 
+/* A level factor of at most LEVEL_SELECTS levels: its values exp(param)
+ * once a block, picked per point by selects (a vector loop each); with more
+ * levels, an exp per point. */
+#define LEVEL_SELECTS 16
+
 static inline PM_INLINE void block_factors(const struct block *b)
 {
 	const pm_model *m = b->m;
@@ -161,12 +216,28 @@ static inline PM_INLINE void block_factors(const struct block *b)
 		const pm_factor *fa = &m->terms.factor[f];
 		const double *restrict col = b->in + fa->input * n;
 		double ls = m->inputs[fa->input].log_scale, *restrict v = b->fv + f * n;
+		size_t nl = m->inputs[fa->input].nlevels;
 
-		if (fa->kind == PM_FACTOR_POWER) {
+		if (fa->kind == PM_FACTOR_POWER && b->logged[fa->input]) {
+			double e = pm__factor_exponent(fa, m->value);
+
+			for (size_t k = 0; k < n; k++)
+				v[k] = pm__factor_value(e, col[k]);
+		} else if (fa->kind == PM_FACTOR_POWER) {
 			double e = pm__factor_exponent(fa, m->value);
 
 			for (size_t k = 0; k < n; k++)
 				v[k] = pm__factor_value(e, pm__power_base_finite(col[k], ls));
+		} else if (fa->kind == PM_FACTOR_LEVEL && fa->power != PM_NONE &&
+			   nl <= LEVEL_SELECTS) {
+			for (size_t k = 0; k < n; k++)
+				v[k] = 1.0;
+			for (size_t l = 1; l < nl; l++) {
+				double c = pm__exp(m->value[fa->power + l - 1]), level = (double)l;
+
+				for (size_t k = 0; k < n; k++)
+					v[k] = col[k] == level ? c : v[k];
+			}
 		} else {
 			for (size_t k = 0; k < n; k++)
 				v[k] = pm__factor_eval(fa, m->value, pm__factor_base(fa, col[k], ls));
@@ -224,18 +295,42 @@ static inline PM_INLINE void add_term(const struct block *b, const pm_term *tm, 
 }
 
 
+/* The block's columns from its points x (one after the other): an input
+ * only under powers is logged as it is read, once for all of its factors,
+ * and checked there (> 0, finite), which spares its transposition; the
+ * others are transposed. 0 if a logged input is out of range. */
+static inline PM_INLINE int block_columns(const struct block *b, const double *restrict x)
+{
+	const pm_model *m = b->m;
+	size_t n = b->n, ni = m->ninputs;
+	uint64_t bad = 0;
+
+	for (size_t i = 0; i < ni; i++) {
+		double *restrict col = b->in + i * n, ls = m->inputs[i].log_scale;
+
+		if (b->logged[i]) {
+			for (size_t k = 0; k < n; k++) {
+				bad |= positive_ok(x[k * ni + i]) ? 0 : 1;
+				col[k] = pm__power_base_finite(x[k * ni + i], ls);
+			}
+		} else {
+#pragma GCC unroll 8
+			for (size_t k = 0; k < n; k++)
+				col[k] = x[k * ni + i];
+		}
+	}
+	return !bad;
+}
+
 /* Points x[0..n) into out, if all of them can be predicted; 0 if not
  * (nothing written). */
 VECTOR_CLONES
 static int predict_block(struct block *b, const double *restrict x, double *restrict out)
 {
-	size_t n = b->n, ni = b->m->ninputs;
+	size_t n = b->n;
 	double acc[BLOCK];
 
-	for (size_t i = 0; i < ni; i++)
-		for (size_t k = 0; k < n; k++)
-			b->in[i * n + k] = x[k * ni + i];
-	if (!block_valid(b))
+	if (!block_columns(b, x) || !block_valid(b))
 		return 0;
 	block_factors(b);
 	for (size_t k = 0; k < n; k++)
@@ -253,23 +348,6 @@ static int predict_block(struct block *b, const double *restrict x, double *rest
  * terms are combined; a model with more factors computes them where the
  * terms use them. */
 #define FACTOR_CACHE 64
-
-struct cached {
-	struct point p;
-	const double *fv;	/* factor values, or NULL */
-};
-
-static double cached_factor(const void *ctx, uint32_t f)
-{
-	const struct cached *c = ctx;
-
-	return c->fv ? c->fv[f] : point_factor(&c->p, f);
-}
-
-static uint32_t cached_level(const void *ctx, uint32_t i)
-{
-	return point_level(&((const struct cached *)ctx)->p, i);
-}
 
 /* "n=1e+200, activation=relu, threads=2": the point, for an error message
  * (cut short at size; no allocation). */
@@ -296,26 +374,110 @@ static void describe_point(const struct point *p, char *buf, size_t size)
 	}
 }
 
+/* One point's power factors, out[f] = x[f]^e[f] scaled by ls[f], as one
+ * loop across the factors: it vectorises as a block's loop over points
+ * does, with the same operations (so the same bits), instead of a scalar
+ * log and exp per factor. x[f] > 0 and finite (checked before). Not
+ * const: GCC takes a const array argument as read in full and warns that
+ * the caller's entries past n are unset. */
+VECTOR_CLONES
+static void point_powers(size_t n, double *restrict x, double *restrict ls, double *restrict e,
+			 double *restrict out)
+{
+	for (size_t f = 0; f < n; f++)
+		out[f] = pm__factor_value(e[f], pm__power_base_finite(x[f], ls[f]));
+}
+
+/* A model of fewer factors fills no AVX2 vector: its factors one by one
+ * cost less than gathering them for point_powers, whose vector loads of
+ * the values just stored one by one wait for the stores (gemm's 2 factors:
+ * 27 against 15 million points/s). */
+#define POINT_VECTOR 4
+
+/* The point's factor values into fv (nfactors <= FACTOR_CACHE): the power
+ * factors gathered for point_powers, the others one by one; all one by one
+ * below POINT_VECTOR. */
+static void point_factors(const struct point *p, double *fv)
+{
+	const pm_model *m = p->m;
+	double x[FACTOR_CACHE], ls[FACTOR_CACHE], e[FACTOR_CACHE], pv[FACTOR_CACHE];
+	uint32_t which[FACTOR_CACHE];
+	size_t np = 0;
+
+	if (m->terms.nfactors < POINT_VECTOR) {
+		for (uint32_t f = 0; f < m->terms.nfactors; f++)
+			fv[f] = point_factor(p, f);
+		return;
+	}
+	for (uint32_t f = 0; f < m->terms.nfactors; f++) {
+		const pm_factor *fa = &m->terms.factor[f];
+
+		if (fa->kind != PM_FACTOR_POWER) {
+			fv[f] = point_factor(p, f);
+			continue;
+		}
+		which[np] = f;
+		x[np] = value_of(p, fa->input);
+		ls[np] = m->inputs[fa->input].log_scale;
+		e[np++] = pm__factor_exponent(fa, m->value);
+	}
+	point_powers(np, x, ls, e, pv);
+	for (size_t j = 0; j < np; j++)
+		fv[which[j]] = pv[j];
+}
+
+/* The terms at one point from its factor values: pm__terms_combine's
+ * operations, but an off term adds +0 (as in add_term: the same sum)
+ * rather than being skipped by a branch, which the levels of random points
+ * mispredict: v's bits and-ed with a mask of 0s or 1s (GCC makes a select
+ * of the point's doubles a branch). */
+static double point_terms(const struct point *p, const double *fv)
+{
+	const pm_terms *t = &p->m->terms;
+	double sum = 0.0;
+
+	for (size_t k = 0; k < t->nterms; k++) {
+		const pm_term *tm = &t->term[k];
+		const uint32_t *ref = t->ref + tm->first;
+		double v = p->m->value[tm->coef];
+		int on = tm->level_input == PM_NONE || point_level(p, tm->level_input) == tm->level;
+
+		/* up to 3 factors (eq. 4.4's terms) unrolled: no loop exit to predict */
+		switch (tm->nfactors) {
+		case 3: v = v * fv[ref[0]] * fv[ref[1]] * fv[ref[2]]; break;
+		case 2: v = v * fv[ref[0]] * fv[ref[1]]; break;
+		case 1: v = v * fv[ref[0]]; break;
+		case 0: break;
+		default:
+			for (uint32_t f = 0; f < tm->nfactors; f++)
+				v *= fv[ref[f]];
+		}
+		sum += pm__dfrom(pm__dbits(v) & (UINT64_C(0) - (uint64_t)on));
+	}
+	return sum;
+}
+
 pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
 			 double *out, pm_error *err)
 {
 	double fv[FACTOR_CACHE], v;
-	struct cached c = { { m, x, vi, vv }, NULL };
-	pm_status st = check_point(&c.p, err);
+	struct point p = { m, x, vi, vv };
+	pm_status st;
 
-	if (st)
+	if (!point_valid(&p) && (st = check_point(&p, err)))
 		return st;
 	if (m->terms.nfactors <= FACTOR_CACHE) {
-		for (uint32_t f = 0; f < m->terms.nfactors; f++)
-			fv[f] = point_factor(&c.p, f);
-		c.fv = fv;
+		point_factors(&p, fv);
+		v = m->target_scale * point_terms(&p, fv);
+	} else {
+		v = m->target_scale *
+		    pm__terms_combine(&m->terms, m->value, point_factor, point_level, &p);
 	}
-	v = m->target_scale * pm__terms_combine(&m->terms, m->value, cached_factor, cached_level, &c);
 	/* an overflow (or inf - inf) is no run time: say where, never hand it on */
 	if (!isfinite(v)) {
 		char where[200];
 
-		describe_point(&c.p, where, sizeof(where));
+		describe_point(&p, where, sizeof(where));
 		return pm__fail(err, PM_ERANGE, "the prediction at %s is not a finite number "
 				"(the model overflows there)", where);
 	}
@@ -362,10 +524,25 @@ static int all_finite(const double *v, size_t n)
 	return ok;
 }
 
+/* Which inputs a block logs as it reads them (block_columns): those under
+ * power factors alone. */
+static void logged_inputs(const pm_model *m, unsigned char *logged)
+{
+	for (size_t i = 0; i < m->ninputs; i++)
+		logged[i] = 0;
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind == PM_FACTOR_POWER)
+			logged[m->terms.factor[f].input] = 1;
+	for (size_t f = 0; f < m->terms.nfactors; f++)
+		if (m->terms.factor[f].kind != PM_FACTOR_POWER)
+			logged[m->terms.factor[f].input] = 0;
+}
+
 pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, double *out,
 				 pm_error *err)
 {
 	double area[AREA];
+	unsigned char logged[AREA / 2];	/* ninputs < AREA / 2 where blocks run */
 	size_t per;
 
 	if (!m || (n && ((!x && m->ninputs) || !out)))
@@ -373,10 +550,13 @@ pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n, d
 	per = AREA / (m->ninputs + 1 + m->terms.nfactors);	/* + 1: the zero column */
 	if (per > BLOCK)
 		per = BLOCK;
+	if (per > VECTOR)
+		per -= per % VECTOR;	/* whole vectors: no scalar tail in every loop */
 	if (per < 2)
 		return one_by_one(m, x, 0, n, out, err);
+	logged_inputs(m, logged);
 	for (size_t k = 0; k < n; k += per) {
-		struct block b = { m, n - k < per ? n - k : per, area, NULL, NULL };
+		struct block b = { m, n - k < per ? n - k : per, area, NULL, NULL, logged };
 
 		b.zero = area + b.n * m->ninputs;
 		b.fv = b.zero + b.n;

@@ -288,7 +288,7 @@ PM_API pm_status pm_model_predict(const pm_model *m, const double *x, double *ou
  * at the first point the model cannot take or predicts no finite number for
  * (out[k..n) then unset or not finite) with its
  * error prefixed "point K: " (1-based). Reentrant, allocation-free (about
- * 19 KiB of stack); the same numbers, bit for bit, as pm_model_predict
+ * 42 KiB of stack); the same numbers, bit for bit, as pm_model_predict
  * point by point, and several times faster: blocks of points, vectorised.
  * m is needed; x and out too when n > 0 (x NULL for a model of no inputs). */
 PM_API pm_status pm_model_predict_batch(const pm_model *m, const double *x, size_t n,
