@@ -227,7 +227,7 @@ static pm_status run_window(const pm_dataset *d, size_t n, const pm_spec *const 
 		if (!st[i])
 			st[i] = measure(w.fm[j], w.fst[j], &w.ferr[j], folds, f0 + w.fold[j],
 					w.test[w.fold[j]] ? w.test[w.fold[j]] : o[i].test, &held[at],
-					&fit_time[at], &out[i], &cerr[i]);
+					&fit_time[at], &out[i], cerr ? &cerr[i] : NULL);
 	}
 	window_free(&w, nw, njobs);
 	return bst;

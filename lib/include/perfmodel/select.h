@@ -24,7 +24,9 @@ typedef struct pm_cv_result {
 	size_t nparams;		/* unknowns of the form fitted */
 	double mape, mape_std;	/* held-out MAPE (%): mean and sample std over the folds */
 	double r2;		/* held-out R²: mean over the folds */
-	double fit_time_s;	/* wall time of one fold's fit: mean over the folds */
+	/* wall time of one fold's fit, on its share of the threads: mean
+	 * over the folds */
+	double fit_time_s;
 	/* Every held-out metric (mape, smape, mae, mse, rmse, r2) as its mean
 	 * and its sample std over the folds (mape, mape_std and r2 above are
 	 * three of them); n: the rows held out, all folds together; adj_r2
@@ -47,11 +49,12 @@ typedef struct pm_cv_result {
  * by pm_validation_folds(d, s, v); each fold in turn is held out, the model
  * fitted to the other rows and its accuracy measured on the held-out ones
  * (one fold to extrapolate). v NULL or PM_SCHEME_NONE with o->test: one
- * "fold", every row of d fitted and o->test measured. Deterministic like
- * pm_fit (any thread count); o's own test_fraction and validate are not
- * used. With one fold, each std is NaN. Errors: those of
- * pm_validation_folds and pm_fit, and of predicting a held-out row, with
- * the fold named in the message; PM_EINVAL for no scheme and no o->test. */
+ * "fold", every row of d fitted and o->test measured. The folds' fits run
+ * side by side on o->threads, each on a share; deterministic like pm_fit
+ * (any thread count); o's own test_fraction and validate are not used.
+ * With one fold, each std is NaN. Errors: those of pm_validation_folds
+ * and pm_fit, and of predicting a held-out row, with the fold named in the
+ * message; PM_EINVAL for no scheme and no o->test. */
 PM_API pm_status pm_cross_validate(const pm_dataset *d, const pm_spec *s,
 				   const pm_fit_options *o, const pm_validation *v,
 				   pm_cv_result *out, pm_error *err);
