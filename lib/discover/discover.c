@@ -275,6 +275,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			   .resid = malloc((3 * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
+	s->threads = pool;
 	if (!beam || !from || !seed || !seed_term || !pair || !b.resid) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;

@@ -96,6 +96,8 @@ struct search {
 	size_t pool_slots;
 	double **slab;		/* the terms' columns (discover_pool.c) */
 	size_t nslab, slab_free;	/* columns left in the last slab */
+	pm_pool *threads;	/* the search's threads, once it has them: a slab's
+				 * first writes are spread over them */
 	size_t *config, nconfigs;	/* each row's configuration (configs.h) */
 	unsigned char *mark;		/* nconfigs: a term's support (discover_pool.c) */
 	const pm_folds *folds;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/prefault.h"
 #include "discover/discover_impl.h"
 
 /* configurations a term must be on at, and off at where it is off
@@ -145,17 +144,36 @@ static int thin(const struct search *s, const double *col)
 
 /* The pool index of term t (its factors in input order), added if new. */
 /* Room for a term's column of s->n values, from slabs of about
- * COLUMN_SLAB bytes faulted in at once (pm__prefault): a search makes
- * thousands of terms (12 000 on LeNet-5), and a column allocated on its
- * own cost a malloc and a page fault per page, taken one at a time (on a
- * VM, a trip to the hypervisor each): half of the serial part of the
- * search between its parallel batches (perf, issue 38). NULL: no memory. */
+ * COLUMN_SLAB bytes: a search makes thousands of terms (12 000 on
+ * LeNet-5), and a column allocated on its own cost a malloc and page
+ * faults one at a time. A new slab's first writes (the kernel's faults,
+ * and on a VM the host's: a 64 MB buffer took 190 ms to write first, 3 ms
+ * then, on this project's 2-core VM) are spread over the search's threads
+ * in TOUCH_BYTES pieces: between the parallel batches the search runs on
+ * one thread, and its new terms' columns were most of that (perf, issue
+ * 38). NULL: no memory. */
 #define COLUMN_SLAB ((size_t)4 << 20)
+#define TOUCH_BYTES ((size_t)64 << 10)
+
+struct touch {
+	unsigned char *p;
+	size_t n;
+};
+
+static void touch_piece(void *ctx, size_t i, unsigned worker)
+{
+	const struct touch *t = ctx;
+	size_t at = i * TOUCH_BYTES;
+
+	(void)worker;
+	memset(t->p + at, 0, t->n - at < TOUCH_BYTES ? t->n - at : TOUCH_BYTES);
+}
 
 static double *new_column(struct search *s)
 {
 	size_t per = COLUMN_SLAB / (s->n * sizeof(double) + 1);
 	double **more, *slab;
+	struct touch t;
 
 	per = per ? per : 1;
 	if (!s->slab_free) {
@@ -164,7 +182,8 @@ static double *new_column(struct search *s)
 		s->slab = more;
 		if (!(slab = malloc(per * s->n * sizeof(double) + 1)))
 			return NULL;
-		pm__prefault(slab, per * s->n * sizeof(double));
+		t = (struct touch){ (unsigned char *)slab, per * s->n * sizeof(double) };
+		pm__pool_for(s->threads, (t.n + TOUCH_BYTES - 1) / TOUCH_BYTES, touch_piece, &t);
 		s->slab[s->nslab++] = slab;
 		s->slab_free = per;
 	}
