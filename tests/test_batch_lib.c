@@ -323,6 +323,49 @@ Test(batch_lib, lines_go_out_in_job_order_whatever_order_they_finish_in)
 	pm_batch_free(b);
 }
 
+/* The automatic choice of form costs about 30 fits of a form: a fit job
+ * with no form (in the job, its spec object or its spec file) or with
+ * "form": "auto" comes before a form's fit of ten times the data. */
+Test(batch_lib, the_automatic_choice_is_handed_out_first)
+{
+	char dir[64], path[160], big[1024];
+	pm_batch *b;
+	size_t *order, n;
+	static const char jobs[] =
+		"{\"id\": \"fixed\", \"data\": \"big.csv\", \"form\": \"multiplicative\"}\n"
+		"{\"id\": \"auto\", \"data\": \"small.csv\"}\n"
+		"{\"id\": \"spec_file\", \"data\": \"big.csv\", \"spec\": \"s.json\"}\n"
+		"{\"id\": \"spec_obj\", \"data\": \"small.csv\", "
+		"\"spec\": {\"target\": \"t\", \"formula\": \"a * n^p\"}}\n"
+		"{\"id\": \"said_auto\", \"data\": \"small.csv\", \"form\": \"auto\"}\n"
+		"{\"id\": \"warm\", \"data\": \"small.csv\", \"warm_start\": \"m.json\"}\n";
+
+	fresh_dir(dir);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/big.csv", dir);
+	write_text(path, big);
+	snprintf(path, sizeof(path), "%s/small.csv", dir);
+	write_text(path, big + sizeof(big) - 1 - 100);
+	snprintf(path, sizeof(path), "%s/s.json", dir);
+	write_text(path, "{\"target\": \"t\", \"form\": \"additive\"}");
+	snprintf(path, sizeof(path), "%s/j.jsonl", dir);
+	b = parse(jobs, path);
+	cr_assert_eq(pm_batch_order(b, NULL, &order, &n, NULL), PM_OK);
+	cr_assert_eq(n, 6);
+	cr_expect(order[0] == 1 && order[1] == 4 && order[2] == 0 && order[3] == 2 &&
+		  order[4] == 3 && order[5] == 5, "%zu %zu %zu %zu %zu %zu", order[0], order[1],
+		  order[2], order[3], order[4], order[5]);
+	free(order);
+	pm_batch_free(b);
+	for (const char *const *f = (const char *const[]){ "big.csv", "small.csv", "s.json", NULL };
+	     *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 Test(batch_lib, resume_skips_what_is_done_and_rewrites_in_one_go)
 {
 	char dir[64], path[128], *got;

@@ -13,6 +13,7 @@
 
 #include "batch/batch_impl.h"
 #include "core/error.h"
+#include "core/read_file.h"
 
 const char *pm__batch_why(int e, char *buf, size_t size)
 {
@@ -125,22 +126,67 @@ const char *pm__command_name(pm_command c)
 	return c == PM_COMMAND_SELECT ? "select" : c == PM_COMMAND_DISCOVER ? "discover" : "fit";
 }
 
-/* The measurements' bytes stand for their rows (the order's cost): data's
- * size, a relative name read from the jobs file's folder; 1 when unknown. */
-static double data_bytes(const char *jobs, const char *data)
+/* A job's file name as the job reads it: a relative name from the jobs
+ * file's folder. NULL: name itself (absolute, or no folder), or no memory. */
+static char *job_path(const char *jobs, const char *name)
 {
 	const char *slash = strrchr(jobs, '/');
-	struct stat st;
+	size_t size = slash ? (size_t)(slash - jobs) + strlen(name) + 2 : 0;
 	char *path = NULL;
+
+	if (name[0] != '/' && slash && (path = malloc(size)))
+		pm_snprintf(path, size, "%.*s/%s", (int)(slash - jobs), jobs, name);
+	return path;
+}
+
+/* The measurements' bytes stand for their rows (the order's cost): data's
+ * size; 1 when unknown. */
+static double data_bytes(const char *jobs, const char *data)
+{
+	char *path = job_path(jobs, data);
+	struct stat st;
 	double bytes = 1;
 
-	if (data[0] != '/' && slash && (path = malloc((size_t)(slash - jobs) + strlen(data) + 2)))
-		pm_snprintf(path, (size_t)(slash - jobs) + strlen(data) + 2, "%.*s/%s",
-			    (int)(slash - jobs), jobs, data);
 	if (stat(path ? path : data, &st) == 0)
 		bytes = (double)st.st_size;
 	free(path);
 	return bytes;
+}
+
+/* Whether a spec (an object, or a file's) names its form. */
+static int spec_has_form(const cJSON *spec, const char *jobs)
+{
+	char *path, *text = NULL;
+	cJSON *parsed = NULL;
+	size_t len;
+	int has;
+
+	/* "-" would be standard input, which the order must not read */
+	if (cJSON_IsString(spec) && strcmp(spec->valuestring, "-") != 0) {
+		path = job_path(jobs, spec->valuestring);
+		if (pm__read_file(path ? path : spec->valuestring, &text, &len, NULL) == PM_OK)
+			spec = parsed = cJSON_Parse(text);
+		free(path);
+		free(text);
+	}
+	has = cJSON_IsObject(spec) && (cJSON_GetObjectItemCaseSensitive(spec, "form") ||
+				       cJSON_GetObjectItemCaseSensitive(spec, "formula"));
+	cJSON_Delete(parsed);
+	return has;
+}
+
+/* Whether a fit job runs the automatic choice of form (no form, formula or
+ * warm start in the job, none in its spec): discover's search and every
+ * candidate's folds, about 30 fits where a form is one. */
+static int chooses_form(const cJSON *o, const char *jobs)
+{
+	const cJSON *form = cJSON_GetObjectItemCaseSensitive(o, "form");
+
+	if (form)
+		return cJSON_IsString(form) && !strcmp(form->valuestring, "auto");
+	return !cJSON_GetObjectItemCaseSensitive(o, "formula") &&
+	       !cJSON_GetObjectItemCaseSensitive(o, "warm_start") &&
+	       !spec_has_form(cJSON_GetObjectItemCaseSensitive(o, "spec"), jobs);
 }
 
 /* The job of one object; its error in j->error when it is none. */
@@ -228,7 +274,10 @@ static void read_job(const cJSON *o, const char *jobs, const char *where, const 
 		goto oom;
 	if (data)
 		j->size *= data_bytes(jobs, data->valuestring);
-	j->size *= j->command == PM_COMMAND_DISCOVER ? 20 : j->command == PM_COMMAND_SELECT ? 6 : 1;
+	j->size *= j->command == PM_COMMAND_DISCOVER ? 20
+		   : j->command == PM_COMMAND_SELECT ? 6
+		   : chooses_form(o, jobs)	     ? 30
+						     : 1;
 	return;
 oom:
 	free(j->error);
