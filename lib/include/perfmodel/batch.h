@@ -116,7 +116,8 @@ PM_API pm_status pm_batch_output_open(const pm_batch *b, const pm_batch_output_o
 PM_API int pm_batch_output_has(const pm_batch_output *o, size_t i);
 /* The jobs still to run (none of o's, all when o is NULL) in the order to
  * hand them out in: the most costly first (seeds, data size, command, a
- * fit that chooses its form), ties in job order. *order (malloc'd) holds *n indices. PM_ENOMEM. */
+ * fit that chooses its form), ties in job order. *order (malloc'd) holds
+ * *n indices. PM_ENOMEM. */
 PM_API pm_status pm_batch_order(const pm_batch *b, const pm_batch_output *o, size_t **order,
 				size_t *n, pm_error *err);
 /* Job i's line (pm_batch_run's; owned from here on, whatever the status),
