@@ -153,18 +153,25 @@ static double data_bytes(const char *jobs, const char *data)
 	return bytes;
 }
 
+/* A spec file larger than this is not read for the order (a spec is a
+ * few hundred bytes; the job itself says what is wrong with it). */
+#define SPEC_PEEK_BYTES ((off_t)1 << 20)
+
 /* Whether a spec (an object, or a file's) names its form. */
 static int spec_has_form(const cJSON *spec, const char *jobs)
 {
 	char *path, *text = NULL;
 	cJSON *parsed = NULL;
+	struct stat st;
 	size_t len;
 	int has;
 
 	/* "-" would be standard input, which the order must not read */
 	if (cJSON_IsString(spec) && strcmp(spec->valuestring, "-") != 0) {
 		path = job_path(jobs, spec->valuestring);
-		if (pm__read_file(path ? path : spec->valuestring, &text, &len, NULL) == PM_OK)
+		if (stat(path ? path : spec->valuestring, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size <= SPEC_PEEK_BYTES &&
+		    pm__read_file(path ? path : spec->valuestring, &text, &len, NULL) == PM_OK)
 			spec = parsed = cJSON_Parse(text);
 		free(path);
 		free(text);
