@@ -271,7 +271,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
 	unsigned *seed_term = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed_term));
 	unsigned char *pair = malloc(s->nin + 1);
-	struct batch b = { .w = w, .pool = pool, .stop = o->stop,
+	struct batch b = { .s = s, .w = w, .stop = o->stop,
 			   .resid = malloc((3 * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 

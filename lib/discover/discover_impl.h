@@ -147,7 +147,6 @@ struct batch {
 	 * (discover_moves.c), 2 * capscreen */
 	double *screen;
 	size_t capscreen;
-	pm_pool *pool;		/* the search's threads */
 	volatile sig_atomic_t *stop;
 };
 

@@ -131,8 +131,7 @@ static pm_status add_terms(struct search *s, const struct hyp *h, struct batch *
 
 	if ((st = screen_room(b, npool, err)))
 		return st;
-	b->s = s;
-	pm__pool_for(b->pool, npool, screen_one, b);
+	pm__pool_for(s->threads, npool, screen_one, b);
 	for (size_t t = 0; t < npool; t++) {
 		double num = b->screen[2 * t], den = b->screen[2 * t + 1], c;
 		struct hyp g;
@@ -214,7 +213,6 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 	size_t n = 0;
 	pm_status st = screen_room(b, nseed, err);
 
-	b->s = s;
 	for (unsigned k = 0; k < h->nt && !st; k++) {
 		struct product_screen ps = { b, s->pool[h->t[k]].col, seed_term };
 		double base = 0.0;
@@ -223,7 +221,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 			ek[r] = e[r] + b->coef[k] * m[r] * ps.phi[r];
 			base += s->w[r] * ek[r] * ek[r];
 		}
-		pm__pool_for(b->pool, nseed, product_one, &ps);
+		pm__pool_for(s->threads, nseed, product_one, &ps);
 		for (size_t i = 0; i < nseed; i++) {
 			double num = b->screen[2 * i], den = b->screen[2 * i + 1], q;
 			struct term prod;
