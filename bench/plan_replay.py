@@ -7,10 +7,10 @@ against the cost spent, for four strategies:
 
   plan      perfmodel plan picks a batch (--count B, cost: predicted time times
             the set's resource column) within what is left of each budget
-            (--budget), repeatedly until nothing more fits (mean over
-            --plan-seeds seeds of its resamples on the real sets; seed 1 on
-            each synthetic draw)
-  random    configurations in a random order (mean over --seeds orders)
+            (--budget), repeatedly until nothing more fits (--plan-seeds
+            seeds of its resamples on the real sets; seed 1 on each
+            synthetic draw)
+  random    configurations in a random order (--seeds orders)
   cheapest  configurations in order of their measured cost
   all       every configuration of the grid but the targets
 
@@ -20,20 +20,25 @@ holds up to 11 runs of one); its cost, that run's time x resource
 against their measured times, the model fitted to the rows measured so far by
 `perfmodel fit` with the set's roles and (--fit auto, the default) no form: the
 automatic choice a user gets, as plan makes it too; or (--fit form) the set's
-eq. 4.4 form (additive: synthetic, GEMM; multiplicative: DDP, LeNet-5), given
+eq. 4.4 form (additive: synth, GEMM; multiplicative: product, DDP, LeNet-5), given
 to fit and plan alike. A strategy's error at cost C is that of its last state whose
-cost is <= C (its start when none is).
+cost is <= C (its start when none is). Each strategy's curves (plan's seeds,
+random's orders, over the synthetic draws too) are summed up by their mean
+and by their median: one fit that goes wild on a few points (a MAPE of
+thousands of %) decides a mean, not a median.
 
-Sets: synth (a known law on an 8 x 8 grid, 5 % noise; the mean over --draws
-draws of the noise, seeds 1, 2, ...; synthK: draw K alone), gemm, ddp, lenet5
-(data/; data/README.md). Needs python3 and numpy only.
+Sets: synth (eq. 4.4's law on an 8 x 8 grid, 5 % noise; --draws draws of the
+noise, seeds 1, 2, ...; synthK: draw K alone), product (a product law, where the
+forms disagree far out, the same way; productK), gemm, ddp, lenet5 (data/;
+data/README.md). Needs python3 and numpy only.
 
-usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,gemm,ddp,lenet5]
+usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,product,gemm,ddp,lenet5]
                       [--seeds 5] [--draws 8] [--plan-seeds 3] [--members 16]
                       [--fit auto|form]
 """
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -56,15 +61,29 @@ def synth_rows(seed):
     return ["n", "nodes", "t"], rows
 
 
+def product_rows(seed):
+    """t = 3e-8 n^2 b + 0.02, n in 16..2048, b in 1..128 (x2), each time
+    times exp(0.05 N(0, 1)), numpy's PCG64 seeded by 1000 + seed: a product
+    of two inputs, which the power law follows and eq. 4.4 (a sum of powers)
+    cannot, hidden under the constant at small sizes."""
+    rng = np.random.default_rng(1000 + seed)
+    rows = []
+    for n in (16, 32, 64, 128, 256, 512, 1024, 2048):
+        for b in (1, 2, 4, 8, 16, 32, 64, 128):
+            t = (3e-8 * n ** 2 * b + 0.02) * np.exp(0.05 * rng.standard_normal())
+            rows.append({"n": str(n), "b": str(b), "t": "%.9g" % t})
+    return ["n", "b", "t"], rows
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         r = csv.DictReader(f)
         return r.fieldnames, list(r)
 
 
-# name: (rows, inputs, target, resource, roles, eq. 4.4 form, is_target(row), start,
-# batch); the fit is the default's choice of form (--fit auto) or the set's eq. 4.4
-# form (--fit form)
+# name: (rows, inputs, target, resource (None: a run costs its time), roles, eq. 4.4
+# form, is_target(row), start, batch); the fit is the default's choice of form (--fit
+# auto) or the set's eq. 4.4 form (--fit form)
 def sets(root):
     data = lambda f: read_csv(os.path.join(root, "data", f))
     spec = lambda f: ["--spec", os.path.join(root, "models", f)]
@@ -73,8 +92,12 @@ def sets(root):
     synth = lambda seed: (lambda: synth_rows(seed), ["n", "nodes"], "t", "nodes",
                           ["--target", "t", "--intrinsic", "n", "--extrinsic", "nodes"], "additive",
                           lambda r: r["n"] == "2048", 4, 2)
+    product = lambda seed: (lambda: product_rows(seed), ["n", "b"], "t", None,
+                            ["--target", "t", "--intrinsic", "n,b"], "multiplicative",
+                            lambda r: r["n"] == "2048", 4, 2)
     return {
         **{"synth%d" % d: synth(d) for d in range(1, 101)},
+        **{"product%d" % d: product(d) for d in range(1, 101)},
         "gemm": (lambda: data("gemm_cpu.csv"), ["n", "threads"], "time_s", "threads",
                  spec("gemm.json"), "additive", lambda r: r["n"] == "1536", 4, 1),
         "ddp": (lambda: data("ddp_mlp.csv"),
@@ -93,6 +116,7 @@ class Replay:
         self.fit = roles + (["--form", form] if fit == "form" else [])
         self.header, rows = load()
         self.pm, self.work, self.name, self.members = pm, work, name, members
+        self.calibration = []   # plan's: the fit's rms log error at the targets / expected
         key = lambda r: tuple(r[i] for i in self.inputs)
         self.targets = [r for r in rows if is_target(r)]
         # measuring a configuration is one run: its first row in the file
@@ -106,7 +130,8 @@ class Replay:
         self.write("targets.csv", self.targets, self.header)
 
     def cost(self, k):
-        return sum(float(r[self.target]) * float(r[self.resource]) for r in self.configs[k])
+        return sum(float(r[self.target]) * (float(r[self.resource]) if self.resource else 1)
+                   for r in self.configs[k])
 
     def path(self, f):
         return os.path.join(self.work, self.name + "_" + f)
@@ -124,6 +149,7 @@ class Replay:
     def error(self, measured):
         """MAPE (%) at the targets of a fit to the configurations measured."""
         self.write("data.csv", [r for k in measured for r in self.configs[k]], self.header)
+        self.rms_log = float("nan")
         rc, _, err = self.run("fit", self.path("data.csv"), *self.fit, "--no-intervals", "--threads", "1",
                               "-q", "-o", self.path("model.json"))
         if rc:
@@ -133,6 +159,9 @@ class Replay:
             return float("nan")
         pred = [float(r["predicted"]) for r in csv.DictReader(out.splitlines())]
         meas = [float(r[self.target]) for r in self.targets]
+        # the log error too, for the calibration of plan's spread
+        self.rms_log = float(np.sqrt(np.mean([np.log(p / t) ** 2 if p > 0 else np.inf
+                                              for p, t in zip(pred, meas)])))
         return 100 * float(np.mean([abs(p - t) / t for p, t in zip(pred, meas)]))
 
     def curve_at(self, states):
@@ -177,12 +206,19 @@ class Replay:
                 rc, out, err = self.run("plan", self.path("measured.csv"), *self.fit,
                                         "--candidates", self.path("cand.csv"), "--at", self.path("targets.csv"),
                                         "--count", str(self.batch), "--budget", "%.17g" % left,
-                                        "--cost-scale", self.resource, "--members", str(self.members),
-                                        "--seed", str(seed), "--threads", "1", "-o", self.path("next.csv"), "-q")
+                                        *(["--cost-scale", self.resource] if self.resource else []),
+                                        "--members", str(self.members),
+                                        "--seed", str(seed), "--threads", "1", "-o", self.path("next.csv"), "-q",
+                                        "--json")
                 if rc and "no budget left" in err:
                     break
                 if rc:
                     sys.exit("plan_replay: %s: perfmodel plan failed: %s" % (self.name, err.strip()))
+                # plan's fit is the one error() just made of the same rows:
+                # its log error at the targets against the spread plan expects
+                # of a new measurement there (refits' spread and noise)
+                doc = json.loads(out)
+                self.calibration.append(self.rms_log / np.hypot(doc["spread_before"], doc["noise"]))
                 nxt = [tuple(r[i] for i in self.inputs) for r in csv.DictReader(open(self.path("next.csv")))]
                 if not nxt:
                     break
@@ -205,23 +241,24 @@ def fmt(v):
 
 
 def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit):
-    """(replay, plan, random, cheapest, all) of one set."""
+    """(replay, plan, random, cheapest, all) of one set: plan's and random's
+    curves one per seed (plan) or order (random)."""
     r = Replay(pm, work, name, cfg, members, fit)
-    plan = list(np.mean([r.plan_states(seed) for seed in range(1, plan_seeds + 1)], axis=0))
+    plan = [r.plan_states(seed) for seed in range(1, plan_seeds + 1)]
     start = r.keys[: r.start]
     rand = []
     for seed in range(seeds):
         order = list(r.keys)
         np.random.default_rng(seed).shuffle(order)
         rand.append(r.prefix_states(order, start))
-    return r, plan, list(np.mean(rand, axis=0)), r.prefix_states(r.keys, start), r.error(r.keys)
+    return r, plan, rand, r.prefix_states(r.keys, start), r.error(r.keys)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pm")
     ap.add_argument("root")
-    ap.add_argument("--sets", default="synth,gemm,ddp,lenet5")
+    ap.add_argument("--sets", default="synth,product,gemm,ddp,lenet5")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--draws", type=int, default=8)
     ap.add_argument("--plan-seeds", type=int, default=3)
@@ -231,27 +268,46 @@ def main():
     all_sets = sets(a.root)
     work = tempfile.mkdtemp(prefix="plan_replay_")
     print("error at the targets, MAPE %, against the cost spent as a fraction of the whole grid's")
-    print("(plan: mean of %d seeds of its resamples on the real sets, 1 on each synthetic draw;"
+    print("(plan: %d seeds of its resamples on the real sets, 1 on each synthetic draw;"
           % a.plan_seeds)
-    print(" random: mean of %d orders; all: every configuration, cost 1;" % a.seeds)
+    print(" random: %d orders; all: every configuration, cost 1; the mean of the curves, and"
+          % a.seeds)
+    print(" their median, which one wild fit (a MAPE of thousands of %) does not decide;")
     print(" fit: %s)\n" % ("the default's choice of form" if a.fit == "auto" else
                            "each set's eq. 4.4 form (--form)"))
     for name in a.sets.split(","):
-        draws = [name + str(d) for d in range(1, a.draws + 1)] if name == "synth" else [name]
+        draws = ([name + str(d) for d in range(1, a.draws + 1)] if name in ("synth", "product")
+                 else [name])
         runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds,
                        1 if len(draws) > 1 else a.plan_seeds, a.members, a.fit) for d in draws]
         r = runs[0][0]
-        plan, rand, cheap = (list(np.mean([x[i] for x in runs], axis=0)) for i in (1, 2, 3))
-        whole = float(np.mean([x[4] for x in runs]))
+        # every curve of the set: plan's seeds and random's orders of each
+        # draw, cheapest's and the whole grid's one per draw
+        plans = [c for x in runs for c in x[1]]
+        rands = [c for x in runs for c in x[2]]
+        cheaps = [x[3] for x in runs]
+        wholes = [x[4] for x in runs]
         print("%s: %d configurations (%d targets' rows held out), start: the %d cheapest, "
               "plan's batch %d, whole grid's cost %.4g%s" % (
                   name, len(r.keys), len(r.targets), r.start, r.batch, r.total,
-                  "; mean of %d noise draws" % len(runs) if len(runs) > 1 else ""))
+                  "; %d noise draws" % len(runs) if len(runs) > 1 else ""))
         print("  %-9s" % "cost" + "".join("%8s" % ("%.3g" % f) for f in FRACTIONS) + "%8s" % "1")
-        print("  %-9s" % "plan" + "".join("  " + fmt(v) for v in plan))
-        print("  %-9s" % "random" + "".join("  " + fmt(v) for v in rand))
-        print("  %-9s" % "cheapest" + "".join("  " + fmt(v) for v in cheap))
-        print("  %-9s" % "all" + "".join("        " for _ in FRACTIONS) + "  " + fmt(whole))
+        for stat, f in (("mean", np.mean), ("median", np.median)):
+            print("  %s of %d plan, %d random, %d cheapest and %d whole-grid curves" % (
+                stat, len(plans), len(rands), len(cheaps), len(wholes)))
+            print("  %-9s" % "plan" + "".join("  " + fmt(v) for v in f(plans, axis=0)))
+            print("  %-9s" % "random" + "".join("  " + fmt(v) for v in f(rands, axis=0)))
+            print("  %-9s" % "cheapest" + "".join("  " + fmt(v) for v in f(cheaps, axis=0)))
+            print("  %-9s" % "all" + "".join("        " for _ in FRACTIONS) + "  " +
+                  fmt(float(f(wholes))))
+        calib = np.array([c for x in runs for c in x[0].calibration])
+        calib = calib[np.isfinite(calib)]
+        if len(calib):
+            print("  plan's spread: the fit's rms log error at the targets over the spread plan "
+                  "expects there (refits' and noise), %d plan calls: median %.2f, within 2x "
+                  "of it in %.0f %% (1: as expected; above: overconfident)" % (
+                      len(calib), float(np.median(calib)),
+                      100 * float(np.mean((calib <= 2) & (calib >= 0.5)))))
         print(flush=True)
 
 

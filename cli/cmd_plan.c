@@ -13,7 +13,9 @@ const char plan_usage[] =
 	"                      [-o NEXT.csv] [--json] [ROLES] [fit options]\n"
 	"\n"
 	"Which runs to measure next: fit DATA.csv as 'perfmodel fit' does, refit it to\n"
-	"bootstrap resamples of the measured configurations, and pick the candidates\n"
+	"bootstrap resamples of the measured configurations (with no form given, the\n"
+	"refits are shared among the forms the choice measured, by how likely each\n"
+	"holds out as well as the best), and pick the candidates\n"
 	"whose measurement is expected to shrink the spread of the refits' predictions\n"
 	"at the targets most per unit of cost, each pick counting the ones before it\n"
 	"(docs/plan.md). Prints the picks, best first; -o writes them as CSV.\n"
@@ -148,8 +150,18 @@ static void print_table(FILE *f, const pm_plan *p)
 	size_t col;
 
 	cprintf(f, "%zu runs, cost %.6g; the targets' spread (log-scale std of %u refits) "
-		"%.3g -> %.3g expected; noise %.3g\n\n", p->npicks, p->total_cost, p->members,
+		"%.3g -> %.3g expected; noise %.3g\n", p->npicks, p->total_cost, p->members,
 		p->spread_before, p->spread_after, p->noise);
+	/* the forms weighed when the form was chosen (docs/plan.md) */
+	if (p->nforms > 1) {
+		cprintf(f, "refits of %zu forms:", p->nforms);
+		for (size_t k = 0; k < p->nforms; k++)
+			cprintf(f, "%s %s, %s loss: %u%s", k ? ";" : "", p->forms[k].form,
+				pm_loss_name(p->forms[k].loss), p->forms[k].members,
+				k ? "" : " (the fit's)");
+		cprintf(f, "\n");
+	}
+	cprintf(f, "\n");
 	cprintf(f, "  # ");
 	for (size_t i = 0; i < pm_model_ninputs(m); i++)
 		cprintf(f, " %12s", pm_model_input_name(m, i));

@@ -56,10 +56,16 @@ else
 fi
 if "$pm" plan data.csv --candidates cand.csv --at targets.csv --target t --intrinsic n --threads 1 \
 	--forms additive,multiplicative --cost-column cost --json >auto.json 2>err.txt &&
-	python3 -c 'import json; d = json.load(open("auto.json")); assert d["form"] in ("additive", "multiplicative") and len(d["picks"]) == 5, d'; then
-	ok "no form given: chosen as select chooses, then planned"
+	python3 -c 'import json; d = json.load(open("auto.json")); assert d["form"] in ("additive", "multiplicative") and len(d["picks"]) == 5, d
+f = d["forms"]; assert sorted(x["form"] for x in f) == ["additive", "multiplicative"], f
+assert sum(x["members"] for x in f) == d["members"] and all(x["members"] >= 1 for x in f), f' &&
+	"$pm" plan data.csv --candidates cand.csv --at targets.csv --target t --intrinsic n --threads 1 \
+	--forms additive,multiplicative --cost-column cost >auto.txt 2>err.txt &&
+	grep -q '^refits of 2 forms: .* (the fit.s); ' auto.txt; then
+	ok "no form given: chosen as select chooses, refits of both forms, then planned"
 else
-	bad "no form given: chosen as select chooses, then planned" "$(cat err.txt auto.json)"
+	bad "no form given: chosen as select chooses, refits of both forms, then planned" \
+		"$(cat err.txt auto.json auto.txt)"
 fi
 printf 'n,cost\n4,1\n256,1\n' >measured.csv
 if "$pm" plan data.csv --candidates measured.csv --at targets.csv "${fit[@]}" --cost-column cost \

@@ -120,7 +120,7 @@ static void centre(pm_plan_ensemble *e, const double *l)
 }
 
 pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
-			    const pm_fit_options *o, const pm_model *fit,
+			    const pm_fit_options *o, const pm_plan_forms *forms, unsigned *kept_by_form,
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err)
 {
@@ -138,16 +138,22 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* each refit starts from the fit: a few generations, not a search */
-	mo.warm_start = fit;
 	mo.intervals = 0;
 	mo.test_fraction = 0;
 	mo.test = NULL;
 	mo.validate.scheme = PM_SCHEME_NONE;
 	mo.progress = NULL;
-	for (unsigned b = 0; b < po->members; b++) {
+	for (unsigned b = 0, form = 0, next = forms->members[0]; b < po->members; b++) {
 		int r;
 
+		while (b == next)
+			next += forms->members[++form];
+
+		/* each refit starts from its form's fit: a few generations, not a
+		 * search; with that fit's loss (the choice's candidates differ in
+		 * loss too), not the options' */
+		mo.warm_start = forms->fit[form];
+		mo.loss = pm_model_fit_info(mo.warm_start)->options.loss;
 		mo.seed = o->seed + b;
 		r = member(d, g, s, &mo, cand, targets, po->seed, b, &rows, l + (size_t)kept * np);
 		if (r < 0) {
@@ -162,6 +168,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 			goto out;
 		}
 		kept += (unsigned)r;
+		kept_by_form[form] += (unsigned)r;
 	}
 	if (kept < 2) {
 		st = pm__fail(err, PM_EFIT, "only %u of %u refits on resampled rows succeeded: too "

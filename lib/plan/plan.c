@@ -1,6 +1,8 @@
 /* perfmodel plan: the fit, the files checked against it, the costs and the
  * measurements' noise, then the ensemble and the design (plan_impl.h). */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,7 @@ void pm_plan_free(pm_plan *p)
 	pm_dataset_free(p->candidates);
 	pm_dataset_free(p->targets);
 	free(p->picks);
+	free(p->forms);
 	free(p->dropped);
 	free(p->dropped_match);
 	free(p->dropped_in);
@@ -267,11 +270,39 @@ static pm_status check_configurations(const pm_plan *p, const pm_dataset *d,
 			g->ngroups, g->ngroups == 1 ? "" : "s", pm_model_nparams(p->model));
 }
 
-/* Everything after the fit: d the rows it was fitted to, test the test
- * file's (NULL: none), measured too. */
-static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_dataset *test,
+/* The forms the refits came from (kept[k]: form k's refits kept), named
+ * as the model's choice names them. */
+static pm_status record_forms(pm_plan *p, const pm_plan_forms *f, const unsigned *kept,
+			      pm_error *err)
+{
+	const pm_choice *choice = &pm_model_fit_info(p->model)->choice;
+
+	if (!(p->forms = calloc(f->n, sizeof(*p->forms))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
+	p->nforms = f->n;
+	for (size_t k = 0; k < f->n; k++) {
+		pm_plan_form *pf = &p->forms[k];
+		size_t c = f->cand[k];
+
+		snprintf(pf->form, sizeof(pf->form), "%s",
+			 c < choice->n ? choice->cand[c].form : pm_model_form(f->fit[k]));
+		pf->loss = pm_model_fit_info(f->fit[k])->options.loss;
+		pf->members = kept[k];
+	}
+	return PM_OK;
+}
+
+/* Everything after the fit: r's rows (those it was fitted to, and the
+ * test file's, measured too) and its choice among cand (none: r->ncand 0). */
+static pm_status plan_from_fit(pm_plan *p, const pm_fit_result *r, const pm_candidate *cand,
 			       const pm_spec *s, const pm_fit_options *o, pm_error *err)
 {
+	const pm_dataset *d = r->data, *test = r->test;
+	const pm_model *own[1] = { p->model };
+	size_t given[1] = { SIZE_MAX };
+	unsigned all[1] = { p->options.members };
+	pm_plan_forms forms = { 1, own, all, given, NULL };
+	unsigned *kept = NULL;
 	struct measured ms = { { d, test }, { NULL, NULL } };
 	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates);
 	size_t nt = pm_dataset_nrows(p->targets);
@@ -287,7 +318,8 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_dataset
 	pred = malloc((nc + nt + 1) * sizeof(*pred));
 	cost = malloc((nc + 1) * sizeof(*cost));
 	noise = malloc((nc + 1) * sizeof(*noise));
-	if (!excluded || !categorical || !pred || !cost || !noise) {
+	kept = calloc(r->ncand + 1, sizeof(*kept));	/* a form at most per candidate */
+	if (!excluded || !categorical || !pred || !cost || !noise || !kept) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -308,8 +340,11 @@ static pm_status plan_from_fit(pm_plan *p, const pm_dataset *d, const pm_dataset
 	    (st = costs(p, &p->options, pred, excluded, cost, err)) ||
 	    (st = check_budget(p, cost, excluded, err)) ||
 	    (st = noise_variance(p->model, d, xd, &noise2, &median, err)) ||
-	    (st = pm__plan_ensemble(d, &g, s, o, p->model, p->candidates, p->targets, &p->options,
-				    &e, err)) ||
+	    (r->ncand && (st = pm__plan_forms(r, cand, s, o, p->model, p->options.members, &forms,
+						 err))) ||
+	    (st = pm__plan_ensemble(d, &g, s, o, &forms, kept, p->candidates, p->targets,
+				    &p->options, &e, err)) ||
+	    (st = record_forms(p, &forms, kept, err)) ||
 	    (st = candidate_noise(p->model, xc, nc, noise2, median, noise, err)) ||
 	    (st = pm__plan_design(&e, nc, cost, excluded, noise, &p->options, p, err)))
 		goto out;
@@ -329,6 +364,9 @@ out:
 	free(categorical);
 	pm__plan_groups_free(&g);
 	pm__plan_ensemble_free(&e);
+	if (forms.fit != own)
+		pm__plan_forms_free(&forms);
+	free(kept);
 	return st;
 }
 
@@ -364,7 +402,7 @@ pm_status pm_plan_file(const pm_source *src, const pm_spec *s, const pm_fit_opti
 			st = pm__fail(err, PM_ENOMEM, "out of memory");
 		else if (!(st = pm_dataset_read_csv(candidates_path, &p->candidates, err)) &&
 			 !(st = pm_dataset_read_csv(targets_path, &p->targets, err)))
-			st = plan_from_fit(p, r->data, r->test, s, o, err);
+			st = plan_from_fit(p, r, cand, s, o, err);
 	}
 	p->options.cost_column = p->options.cost_scale = NULL;
 	pm_fit_result_free(r);

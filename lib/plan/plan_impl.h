@@ -4,6 +4,7 @@
 #define PM_PLAN_IMPL_H
 
 #include <stddef.h>
+#include "perfmodel/pipeline.h"
 #include "perfmodel/plan.h"
 
 /* The model's inputs of every row of d as one number each (a numeric
@@ -45,13 +46,42 @@ typedef struct pm_plan_ensemble {
 	double *a;
 } pm_plan_ensemble;
 
+/* The forms the members come from: fit[0] the fit's own, then each other
+ * form the automatic choice measured; members[k]: form k's share of the
+ * refits (members b from the sum of the shares before it on); cand[k]:
+ * its index among the choice's candidates (SIZE_MAX: the form was given);
+ * owned[k]: fit[k] when it is this struct's to free. */
+typedef struct pm_plan_forms {
+	size_t n;
+	const pm_model **fit;
+	unsigned *members;
+	size_t *cand;
+	pm_model **owned;
+} pm_plan_forms;
+
+/* The forms of r's choice among cand (r->ncand of them; fit the chosen
+ * candidate's model, fitted to every row): the fit's, then each other
+ * form measured and not constant in every fold, with the loss of its
+ * lowest held-out MAPE. The members are split among them in proportion
+ * to how likely each is to hold out as well as the lowest held-out MAPE
+ * (docs/plan.md); each form with a share is fitted to every row of
+ * r->data with s's roles and o's settings (no intervals, nothing held
+ * out). A form that cannot be fitted gives its share to the fit's.
+ * Errors: PM_EFIT (o->stop set), PM_ENOMEM. */
+pm_status pm__plan_forms(const pm_fit_result *r, const pm_candidate *cand, const pm_spec *s,
+			 const pm_fit_options *o, const pm_model *fit, unsigned members,
+			 pm_plan_forms *f, pm_error *err);
+void pm__plan_forms_free(pm_plan_forms *f);
+
 /* po->members refits of s to bootstrap resamples of d's groups, each
- * warm-started from fit with o's settings (no intervals, no held-out rows),
+ * warm-started from its form's fit (forms->members) with o's settings and
+ * that fit's loss (no intervals, no held-out rows; kept[k]: form k's
+ * refits kept),
  * predicting cand's and targets' rows. A refit that fails, or predicts a
  * point it cannot (a level its resample lacked), is left out. Errors:
  * PM_EFIT (fewer than 2 refits left; o->stop set), PM_ENOMEM. */
 pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const pm_spec *s,
-			    const pm_fit_options *o, const pm_model *fit,
+			    const pm_fit_options *o, const pm_plan_forms *forms, unsigned *kept,
 			    const pm_dataset *cand, const pm_dataset *targets,
 			    const pm_plan_options *po, pm_plan_ensemble *e, pm_error *err);
 void pm__plan_ensemble_free(pm_plan_ensemble *e);

@@ -152,6 +152,19 @@ pm_status pm_plan_to_json(const pm_plan *p, char **out, pm_error *err)
 	pm__jw_string(&w, pm_model_form(p->model));
 	pm__jw_key(&w, "members");
 	pm__jw_uint(&w, p->members);
+	pm__jw_key(&w, "forms");
+	pm__jw_array_begin(&w);
+	for (size_t k = 0; k < p->nforms; k++) {
+		pm__jw_object_begin_line(&w);
+		pm__jw_key(&w, "form");
+		pm__jw_string(&w, p->forms[k].form);
+		pm__jw_key(&w, "loss");
+		pm__jw_string(&w, pm_loss_name(p->forms[k].loss));
+		pm__jw_key(&w, "members");
+		pm__jw_uint(&w, p->forms[k].members);
+		pm__jw_object_end(&w);
+	}
+	pm__jw_array_end(&w);
 	pm__jw_key(&w, "noise");
 	pm__jw_double(&w, p->noise);
 	pm__jw_key(&w, "spread_before");

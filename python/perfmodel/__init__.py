@@ -152,9 +152,11 @@ def plan(data, candidates, at, spec=None, count=None, budget=None, cost_column=N
          cost_scale=None, members=None, **options):
     """Which runs to measure next, as ``perfmodel plan`` (docs/plan.md): fit
     data as fit() does (options as fit's), refit it to bootstrap resamples of
-    the measured configurations, and pick the candidates whose measurement
-    is expected to shrink the spread of the predictions at the targets (at)
-    most per unit of cost, each pick counting the ones before it.
+    the measured configurations (with no form given, shared among the forms
+    the choice measured: the document's "forms"), and pick the candidates
+    whose measurement is expected to shrink the spread of the predictions at
+    the targets (at) most per unit of cost, each pick counting the ones
+    before it.
 
     data, candidates, at: paths, dicts of columns or DataFrames (candidates
     and at: the inputs' columns). count: picks at most (default 5; with a

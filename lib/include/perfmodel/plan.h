@@ -34,7 +34,8 @@ typedef struct pm_plan_options {
 	const char *cost_column;
 	const char *cost_scale;
 	/* refits on bootstrap resamples of the measured configurations whose
-	 * disagreement measures the uncertainty (2 to 1000) */
+	 * disagreement measures the uncertainty (2 to 1000); with the form
+	 * chosen among candidates, shared among the forms (pm_plan.forms) */
 	unsigned members;
 	uint64_t seed;		/* of the resamples */
 } pm_plan_options;
@@ -58,6 +59,14 @@ typedef struct pm_plan_pick {
 	 * an efficiency 1/(n E), of a throughput 1/X or per/X: docs/plan.md) */
 	double noise;
 } pm_plan_pick;
+
+/* A form the refits came from (docs/plan.md): the fit's own, or another
+ * the automatic choice measured, fitted to every row with its loss. */
+typedef struct pm_plan_form {
+	char form[64];		/* as the model's choice records it: "additive", "discover", ... */
+	pm_loss loss;
+	unsigned members;	/* its refits that succeeded */
+} pm_plan_form;
 
 /* Where a dropped candidate's configuration was seen first. */
 typedef enum pm_plan_repeats {
@@ -84,6 +93,10 @@ typedef struct pm_plan {
 	pm_plan_repeats *dropped_in;
 	char *data_name, *test_name;	/* the files measured rows come from (test: NULL if none) */
 	unsigned members;	/* refits that succeeded (of options.members) */
+	/* the forms they came from, the fit's first; more than one only when
+	 * the form was chosen among candidates */
+	size_t nforms;
+	pm_plan_form *forms;
 	double noise;		/* the measurements' std on log scale (>= 0.001) */
 	/* the targets' rms std of log prediction among the refits, before
 	 * and expected after the picks */
