@@ -128,7 +128,7 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 	struct row_buffer rows = { NULL, 0, pm_dataset_nrows(d) + 1 };
 	/* l[b * np + j]: kept member b's log prediction at point j */
 	double *l = malloc(((size_t)po->members * np + 1) * sizeof(*l));
-	pm_fit_options mo = *o;
+	pm_fit_options mo = pm__plan_refit_options(o);
 	pm_status st = PM_OK;
 	unsigned kept = 0;
 
@@ -138,11 +138,6 @@ pm_status pm__plan_ensemble(const pm_dataset *d, const pm_plan_groups *g, const 
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
-	mo.intervals = 0;
-	mo.test_fraction = 0;
-	mo.test = NULL;
-	mo.validate.scheme = PM_SCHEME_NONE;
-	mo.progress = NULL;
 	for (unsigned b = 0, form = 0, next = forms->members[0]; b < po->members; b++) {
 		int r;
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "plan/plan_impl.h"
+#include "select/crossval.h"
 #include "spec/spec_impl.h"
 
 /* Candidate k's form as fitted: discover's formula for "discover"; NULL
@@ -48,27 +49,15 @@ static size_t representative(const pm_fit_result *r, const pm_candidate *cand, s
 static pm_status fit_form(const pm_dataset *d, const pm_spec *s, const pm_fit_options *o,
 			  const char *form, pm_loss loss, pm_model **out, pm_error *err)
 {
-	pm_fit_options co = *o;
+	pm_fit_options co = pm__plan_refit_options(o);
 	pm_spec *fs = NULL;
 	pm_status st = pm__spec_copy(s, &fs, err);
 
 	co.loss = loss;
-	co.intervals = 0;
-	co.test_fraction = 0;
-	co.test = NULL;
-	co.validate.scheme = PM_SCHEME_NONE;
-	co.progress = NULL;
 	if (!st && !(st = pm_spec_set_form(fs, form, err)))
 		st = pm_fit(d, fs, &co, out, err);
 	pm_spec_free(fs);
 	return st;
-}
-
-/* The standard error of candidate k's held-out MAPE: its folds' sample
- * std over sqrt(folds). */
-static double std_error(const pm_cv_result *cv)
-{
-	return cv->folds > 1 ? cv->mape_std / sqrt(cv->folds) : 0;
 }
 
 /* How likely candidate k's form is to hold out as well as the lowest
@@ -80,7 +69,9 @@ static double standing(const pm_fit_result *r, size_t k, size_t low, double floo
 {
 	const pm_cv_result *a = &r->cv[k], *b = &r->cv[low];
 	double bar = isnan(floor_pct) ? b->mape : fmax(b->mape, floor_pct);
-	double delta = a->mape - bar, se2 = std_error(a) * std_error(a) + std_error(b) * std_error(b);
+	double delta = a->mape - bar;
+	double se2 = pm__cv_std_error(a) * pm__cv_std_error(a) +
+		     pm__cv_std_error(b) * pm__cv_std_error(b);
 
 	if (!(delta > 0))
 		return 1;
@@ -128,10 +119,9 @@ pm_status pm__plan_forms(const pm_fit_result *r, const pm_candidate *cand, const
 	memset(f, 0, sizeof(*f));
 	f->fit = calloc(r->ncand + 1, sizeof(*f->fit));
 	f->cand = calloc(r->ncand + 1, sizeof(*f->cand));
-	f->owned = calloc(r->ncand + 1, sizeof(*f->owned));
 	f->members = calloc(r->ncand + 1, sizeof(*f->members));
 	w = malloc((r->ncand + 1) * sizeof(*w));
-	if (!f->fit || !f->cand || !f->owned || !f->members || !w) {
+	if (!f->fit || !f->cand || !f->members || !w) {
 		free(w);
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
@@ -170,8 +160,7 @@ pm_status pm__plan_forms(const pm_fit_result *r, const pm_candidate *cand, const
 		} else {
 			f->fit[f->n] = m;
 			f->cand[f->n] = k;
-			f->members[f->n] = f->members[j];
-			f->owned[f->n++] = m;
+			f->members[f->n++] = f->members[j];
 		}
 	}
 	return st;
@@ -179,11 +168,11 @@ pm_status pm__plan_forms(const pm_fit_result *r, const pm_candidate *cand, const
 
 void pm__plan_forms_free(pm_plan_forms *f)
 {
-	for (size_t k = 0; k < f->n && f->owned; k++)
-		pm_model_free(f->owned[k]);
+	/* fit[0] is the caller's */
+	for (size_t k = 1; k < f->n; k++)
+		pm_model_free((pm_model *)f->fit[k]);
 	free(f->fit);
 	free(f->cand);
-	free(f->owned);
 	free(f->members);
 	memset(f, 0, sizeof(*f));
 }

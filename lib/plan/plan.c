@@ -271,9 +271,11 @@ static pm_status check_configurations(const pm_plan *p, const pm_dataset *d,
 }
 
 /* The forms the refits came from (kept[k]: form k's refits kept), named
- * as the model's choice names them. */
-static pm_status record_forms(pm_plan *p, const pm_plan_forms *f, const unsigned *kept,
-			      pm_error *err)
+ * as the model's choice names them when it records every one of its
+ * ncand candidates in their order (up to PM_CHOICE_MAX), else by the
+ * form of their model ("additive", "multiplicative", "formula"). */
+static pm_status record_forms(pm_plan *p, const pm_plan_forms *f, size_t ncand,
+			      const unsigned *kept, pm_error *err)
 {
 	const pm_choice *choice = &pm_model_fit_info(p->model)->choice;
 
@@ -285,7 +287,8 @@ static pm_status record_forms(pm_plan *p, const pm_plan_forms *f, const unsigned
 		size_t c = f->cand[k];
 
 		snprintf(pf->form, sizeof(pf->form), "%s",
-			 c < choice->n ? choice->cand[c].form : pm_model_form(f->fit[k]));
+			 c < choice->n && choice->n == ncand ? choice->cand[c].form
+							 : pm_model_form(f->fit[k]));
 		pf->loss = pm_model_fit_info(f->fit[k])->options.loss;
 		pf->members = kept[k];
 	}
@@ -301,7 +304,7 @@ static pm_status plan_from_fit(pm_plan *p, const pm_fit_result *r, const pm_cand
 	const pm_model *own[1] = { p->model };
 	size_t given[1] = { SIZE_MAX };
 	unsigned all[1] = { p->options.members };
-	pm_plan_forms forms = { 1, own, all, given, NULL };
+	pm_plan_forms forms = { 1, own, all, given };
 	unsigned *kept = NULL;
 	struct measured ms = { { d, test }, { NULL, NULL } };
 	size_t nin = pm_model_ninputs(p->model), nc = pm_dataset_nrows(p->candidates);
@@ -344,7 +347,7 @@ static pm_status plan_from_fit(pm_plan *p, const pm_fit_result *r, const pm_cand
 						 err))) ||
 	    (st = pm__plan_ensemble(d, &g, s, o, &forms, kept, p->candidates, p->targets,
 				    &p->options, &e, err)) ||
-	    (st = record_forms(p, &forms, kept, err)) ||
+	    (st = record_forms(p, &forms, r->ncand, kept, err)) ||
 	    (st = candidate_noise(p->model, xc, nc, noise2, median, noise, err)) ||
 	    (st = pm__plan_design(&e, nc, cost, excluded, noise, &p->options, p, err)))
 		goto out;

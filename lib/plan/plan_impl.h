@@ -49,15 +49,29 @@ typedef struct pm_plan_ensemble {
 /* The forms the members come from: fit[0] the fit's own, then each other
  * form the automatic choice measured; members[k]: form k's share of the
  * refits (members b from the sum of the shares before it on); cand[k]:
- * its index among the choice's candidates (SIZE_MAX: the form was given);
- * owned[k]: fit[k] when it is this struct's to free. */
+ * its index among the choice's candidates (SIZE_MAX: the form was given).
+ * fit[0] is the caller's, the others pm__plan_forms_free's. */
 typedef struct pm_plan_forms {
 	size_t n;
 	const pm_model **fit;
 	unsigned *members;
 	size_t *cand;
-	pm_model **owned;
 } pm_plan_forms;
+
+/* o as the plan's fits of other forms and its refits take it: no
+ * intervals, no rows held out, no validation, no progress (the plan's
+ * own). */
+static inline pm_fit_options pm__plan_refit_options(const pm_fit_options *o)
+{
+	pm_fit_options r = *o;
+
+	r.intervals = 0;
+	r.test_fraction = 0;
+	r.test = NULL;
+	r.validate.scheme = PM_SCHEME_NONE;
+	r.progress = NULL;
+	return r;
+}
 
 /* The forms of r's choice among cand (r->ncand of them; fit the chosen
  * candidate's model, fitted to every row): the fit's, then each other

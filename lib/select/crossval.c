@@ -268,3 +268,8 @@ pm_status pm__cross_validate_set(const pm_dataset *d, size_t n, const pm_spec *c
 	free(fit_time);
 	return bst;
 }
+
+double pm__cv_std_error(const pm_cv_result *cv)
+{
+	return cv->folds > 1 && isfinite(cv->mape_std) ? cv->mape_std / sqrt(cv->folds) : 0.0;
+}

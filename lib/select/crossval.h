@@ -27,4 +27,8 @@ pm_status pm__cross_validate_set(const pm_dataset *d, size_t n, const pm_spec *c
 				 const pm_fit_options *o, const pm_folds *folds,
 				 pm_cv_result *out, pm_status *st, pm_error *cerr, pm_error *err);
 
+/* A candidate's standard error of its held-out MAPE: the folds' sample
+ * std / sqrt(folds); 0 with one fold, whose std is NaN. */
+double pm__cv_std_error(const pm_cv_result *cv);
+
 #endif

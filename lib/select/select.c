@@ -38,13 +38,6 @@ size_t pm_select_best(const pm_cv_result *cv, size_t n)
 	return best;
 }
 
-/* a candidate's standard error: the folds' sample std / sqrt(folds); 0
- * with one fold, whose std is NaN */
-static double std_error(const pm_cv_result *cv)
-{
-	return cv->folds > 1 && isfinite(cv->mape_std) ? cv->mape_std / sqrt(cv->folds) : 0.0;
-}
-
 size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 {
 	size_t low = pm_select_best(cv, n), first = n, flat = n;
@@ -56,7 +49,7 @@ size_t pm_select_choose(const pm_cv_result *cv, size_t n, double noise_floor)
 	 * below the noise floor, all are as good */
 	/* (and 1e-9 percentage points: MAPEs that differ by rounding alone,
 	 * as every candidate's 0 of a constant, are equal) */
-	bar = fmax(cv[low].mape, isnan(noise_floor) ? 0.0 : noise_floor) + std_error(&cv[low]) +
+	bar = fmax(cv[low].mape, isnan(noise_floor) ? 0.0 : noise_floor) + pm__cv_std_error(&cv[low]) +
 	      1e-9;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(cv[i].mape) || cv[i].mape > bar)
@@ -151,7 +144,7 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 		k->loss = cand[i].loss;
 		k->nparams = cv[i].nparams;
 		k->mape = cv[i].mape;
-		k->mape_se = std_error(&cv[i]);
+		k->mape_se = pm__cv_std_error(&cv[i]);
 		snprintf(k->note, sizeof(k->note), "%s", cv[i].note);
 	}
 	if (chosen == low)
@@ -159,16 +152,16 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 	else if (cv[chosen].folds && cv[chosen].constant_folds == cv[chosen].folds)
 		snprintf(c->why, sizeof(c->why), "a constant within one standard error (%.3g) of "
 			 "the lowest held-out MAPE (%.3g %%)%s: no input's effect shows beyond the "
-			 "folds' disagreement", std_error(&cv[low]), cv[low].mape,
+			 "folds' disagreement", pm__cv_std_error(&cv[low]), cv[low].mape,
 			 isnan(floor_pct) ? "" : " or of the noise floor");
 	else if (!isnan(floor_pct) && cv[low].mape < floor_pct &&
-		 cv[chosen].mape <= floor_pct + std_error(&cv[low]))
+		 cv[chosen].mape <= floor_pct + pm__cv_std_error(&cv[low]))
 		snprintf(c->why, sizeof(c->why), "the first listed within one standard error of "
 			 "the repetitions' noise floor (%.3g %%), which the lowest (%.3g %%) "
 			 "cannot truly beat", floor_pct, cv[low].mape);
 	else
 		snprintf(c->why, sizeof(c->why), "the first listed within one standard error "
-			 "(%.3g) of the lowest held-out MAPE (%.3g %%)", std_error(&cv[low]),
+			 "(%.3g) of the lowest held-out MAPE (%.3g %%)", pm__cv_std_error(&cv[low]),
 			 cv[low].mape);
 	c->yardstick = yard;
 	/* what the choice measured is the chosen model's held-out accuracy
@@ -345,7 +338,7 @@ static pm_status choose_and_fit(const pm_dataset *d, const pm_dataset *cvd, cons
 	}
 	record(*out, cand, cv, n, v, *best, floor_pct, yard);
 	/* clearly below: by more than the folds disagree */
-	if (!isnan(floor_pct) && cv[*best].mape + std_error(&cv[*best]) < floor_pct)
+	if (!isnan(floor_pct) && cv[*best].mape + pm__cv_std_error(&cv[*best]) < floor_pct)
 		st = pm__model_add_warning(*out, err, "the chosen model's held-out MAPE, %.3g %%, "
 					   "is below the noise floor of the repeated "
 					   "configurations, %.3g %% (the spread of repeated runs "
