@@ -2,12 +2,16 @@
  * rank reads the jobs file; rank 0 hands out job numbers one at a time, the
  * most costly first, to the other ranks and to a thread of its own, and
  * writes the results in job order (pm_batch_output), so that the file is the same
- * bytes for any number of ranks. On rank 0 only the main thread calls MPI;
+ * bytes for any number of ranks. Each rank begins its first job before
+ * MPI_Init returns, the job of its launcher's rank in that order (MPI's
+ * start-up waits tenths of a second on the launcher), and rank 0 learns
+ * which jobs were begun once MPI is up. On rank 0 only the main thread calls MPI;
  * a worker's heartbeat thread does beside its fits (MPI_THREAD_MULTIPLE),
  * so that rank 0 can tell a dead rank from a long fit. A program apart from
  * perfmodel so that the CLI never needs libmpi; 'perfmodel batch' under
  * mpirun or srun executes this one. */
 #include <gsl/gsl_errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -67,6 +71,68 @@ static int run(const pm_batch *b, size_t job, char **line)
 										: RES_STOPPED;
 }
 
+/* The rank this process's launcher gave it, read before MPI_Init: -1 when
+ * no launcher's variable says (or one says nonsense). Only a guess of
+ * what MPI will say: a job begun on it that MPI's rank does not confirm
+ * is still a job done (rank 0 is told which, and keeps one line of it). */
+static int launch_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+					    "SLURM_PROCID" };
+
+	for (size_t v = 0; v < sizeof(vars) / sizeof(*vars); v++) {
+		const char *s = getenv(vars[v]);
+		char *end;
+		long r;
+
+		if (!s || !*s)
+			continue;
+		r = strtol(s, &end, 10);
+		return *end || r < 0 || r >= INT_MAX ? -1 : (int)r;
+	}
+	return -1;
+}
+
+/* A job begun before MPI_Init, on a thread of its own. */
+struct early {
+	const pm_batch *b;
+	int job;	/* -1: none begun */
+	pthread_t t;
+	char *line;
+	int res;
+};
+
+static void *early_run(void *arg)
+{
+	struct early *e = arg;
+
+	e->res = run(e->b, (size_t)e->job, &e->line);
+	return NULL;
+}
+
+/* Begin the job that rank hands out first (the rank-th of pm_batch_order's
+ * order: rank 0's own thread takes the first, rank r the r-th), if any. */
+static void early_begin(struct early *e, const pm_batch *b, int rank)
+{
+	size_t *order = NULL, n = 0;
+
+	*e = (struct early){ .b = b, .job = -1 };
+	if (rank >= 0 && !pm_batch_order(b, NULL, &order, &n, NULL) && (size_t)rank < n &&
+	    order[rank] < INT_MAX) {
+		e->job = (int)order[rank];
+		if (pthread_create(&e->t, NULL, early_run, e))
+			e->job = -1;
+	}
+	free(order);
+}
+
+/* The begun job's end, waited for. */
+static void early_end(struct early *e)
+{
+	if (e->job >= 0)
+		pthread_join(e->t, NULL);
+}
+
 /* The next message of rank 0 into *job, waited for by polling with a
  * millisecond's nap: Open MPI's blocking receive spins, and a rank whose
  * jobs are done would take a core from the fits still running (21 % of one
@@ -82,20 +148,46 @@ static int next_job(int *job, MPI_Status *st)
 	return e;
 }
 
-/* A worker rank: run each job rank 0 sends, send its result, until STOP. */
-static int worker(const pm_batch *b, int beat)
+/* Job's result (res, line: freed here) to rank 0. MPI_SUCCESS or the error. */
+static int send_result(int job, int res, char *line)
+{
+	int32_t head[2] = { job, res };
+	size_t len = line ? strlen(line) : 0;
+	char *msg = malloc(HEADER + len);
+	int e;
+
+	if (!msg) {
+		head[1] = RES_NOMEM;
+		len = 0;
+		msg = (char *)head;
+	} else {
+		memcpy(msg, head, HEADER);
+		memcpy(msg + HEADER, line ? line : "", len);
+	}
+	free(line);
+	e = MPI_Send(msg, (int)(HEADER + len), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+	if (msg != (char *)head)
+		free(msg);
+	return e;
+}
+
+/* A worker rank: the job it began (e) first, then each job rank 0 sends;
+ * its result to rank 0 each, until STOP. */
+static int worker(const pm_batch *b, int beat, struct early *e)
 {
 	struct heart h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
 	pthread_t t;
-	int rc = EXIT_FAIL;
+	int rc = EXIT_FAIL, ok = 1;
 
 	beat = beat && !pthread_create(&t, NULL, heartbeat, &h);
-	for (;;) {
-		int job, r;
-		int32_t head[2];
+	if (e->job >= 0) {
+		early_end(e);
+		ok = send_result(e->job, e->res, e->line) == MPI_SUCCESS;
+	}
+	while (ok) {
+		int job, res;
 		MPI_Status st;
-		char *line, *msg;
-		size_t len;
+		char *line = NULL;
 
 		if (next_job(&job, &st) != MPI_SUCCESS)
 			break;
@@ -103,27 +195,9 @@ static int worker(const pm_batch *b, int beat)
 			rc = EXIT_OK;
 			break;
 		}
-		line = NULL;
-		r = job >= 0 && (size_t)job < pm_batch_njobs(b) ? run(b, (size_t)job, &line)
-								 : RES_NOMEM;
-		head[0] = job;
-		head[1] = r;
-		len = line ? strlen(line) : 0;
-		msg = malloc(HEADER + len);
-		if (!msg) {
-			head[1] = RES_NOMEM;
-			len = 0;
-			msg = (char *)head;
-		} else {
-			memcpy(msg, head, HEADER);
-			memcpy(msg + HEADER, line ? line : "", len);
-		}
-		free(line);
-		r = MPI_Send(msg, (int)(HEADER + len), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
-		if (msg != (char *)head)
-			free(msg);
-		if (r != MPI_SUCCESS)
-			break;
+		res = job >= 0 && (size_t)job < pm_batch_njobs(b) ? run(b, (size_t)job, &line)
+								   : RES_NOMEM;
+		ok = send_result(job, res, line) == MPI_SUCCESS;
 	}
 	if (beat) {
 		pthread_mutex_lock(&h.mu);
@@ -141,6 +215,9 @@ struct queue {
 	const pm_batch *b;
 	volatile sig_atomic_t *stop;
 	size_t *order, n, taken;	/* pm_batch_order; handed out: order[0..taken) */
+	/* jobs a rank began before MPI_Init (struct early), never handed out */
+	unsigned char *begun;
+	struct early *early;	/* rank 0's, its thread's first */
 	/* the local thread's finished jobs, for the dispatcher to write */
 	size_t *fin_job, nfin;
 	char **fin_line;
@@ -154,28 +231,41 @@ static long take(struct queue *q)
 	long job = -1;
 
 	pthread_mutex_lock(&q->mu);
+	while (q->taken < q->n && q->begun[q->order[q->taken]])
+		q->taken++;
 	if (q->taken < q->n && !*q->stop)
 		job = (long)q->order[q->taken++];
 	pthread_mutex_unlock(&q->mu);
 	return job;
 }
 
+/* A job of the local thread done, for the dispatcher to write: 0 when the
+ * thread is to stop (a signal, no memory). */
+static int keep(struct queue *q, size_t job, char *line, int res)
+{
+	pthread_mutex_lock(&q->mu);
+	q->fin_job[q->nfin] = job;
+	q->fin_line[q->nfin] = line;
+	q->fin_res[q->nfin++] = res;
+	pthread_mutex_unlock(&q->mu);
+	return res != RES_STOPPED && res != RES_NOMEM;
+}
+
 static void *local_worker(void *arg)
 {
 	struct queue *q = arg;
 	long job;
+	int go = 1;
 
-	while ((job = take(q)) >= 0) {
+	if (q->early->job >= 0) {
+		early_end(q->early);
+		go = keep(q, (size_t)q->early->job, q->early->line, q->early->res);
+	}
+	while (go && (job = take(q)) >= 0) {
 		char *line = NULL;
 		int r = run(q->b, (size_t)job, &line);
 
-		pthread_mutex_lock(&q->mu);
-		q->fin_job[q->nfin] = (size_t)job;
-		q->fin_line[q->nfin] = line;
-		q->fin_res[q->nfin++] = r;
-		pthread_mutex_unlock(&q->mu);
-		if (r == RES_STOPPED || r == RES_NOMEM)
-			break;
+		go = keep(q, (size_t)job, line, r);
 	}
 	pthread_mutex_lock(&q->mu);
 	q->local_done = 1;
@@ -188,6 +278,12 @@ static void *local_worker(void *arg)
  * output). */
 static void finish(pm_batch_output *o, size_t job, char *line, int res, int *stopped)
 {
+	/* a job run twice (begun before MPI_Init by two processes whose
+	 * launcher said the same rank): its lines are the same bytes */
+	if ((res == RES_LINE || res == RES_ERROR) && pm_batch_output_has(o, job)) {
+		free(line);
+		return;
+	}
 	if (res == RES_LINE || res == RES_ERROR) {
 		/* the results cannot be kept (a full disk): no use running the rest */
 		if (pm_batch_output_put(o, job, line, res == RES_ERROR, NULL) && !*stopped)
@@ -324,21 +420,27 @@ static int any_busy(const struct rank *w, int size)
 }
 
 /* Rank 0: hand out, gather, write; then stop the workers. beat: they send
- * heartbeats. Returns the exit status, *lost_any when a rank was lost
+ * heartbeats; begun[r]: the job rank r began before MPI_Init (-1: none;
+ * rank 0's is e). Returns the exit status, *lost_any when a rank was lost
  * (MPI_Finalize would wait for it). */
 static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_batch *b, int size,
-		    int beat, int *lost_any)
+		    int beat, const int *begun, struct early *e, int *lost_any)
 {
-	struct queue q = { .mu = PTHREAD_MUTEX_INITIALIZER, .b = b, .stop = a->stop };
+	struct queue q = { .mu = PTHREAD_MUTEX_INITIALIZER, .b = b, .stop = a->stop, .early = e };
 	struct rank *w = malloc((size_t)size * sizeof(*w));
 	int stopped = 0, local_done = 0, rc;
 	pthread_t local;
 
 	pm_batch_order(b, o, &q.order, &q.n, NULL);
+	/* each job at most once in the local thread's list, and its first */
 	q.fin_job = malloc((q.n + 1) * sizeof(*q.fin_job));
 	q.fin_line = malloc((q.n + 1) * sizeof(*q.fin_line));
 	q.fin_res = malloc((q.n + 1) * sizeof(*q.fin_res));
-	if (!w || !q.order || !q.fin_job || !q.fin_line || !q.fin_res ||
+	q.begun = calloc(pm_batch_njobs(b) + 1, 1);
+	for (int r = 0; q.begun && r < size; r++)
+		if (begun[r] >= 0 && (size_t)begun[r] < pm_batch_njobs(b))
+			q.begun[begun[r]] = 1;
+	if (!w || !q.order || !q.fin_job || !q.fin_line || !q.fin_res || !q.begun ||
 	    pthread_create(&local, NULL, local_worker, &q)) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		free(w);
@@ -346,11 +448,13 @@ static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_bat
 		free(q.fin_job);
 		free(q.fin_line);
 		free(q.fin_res);
+		free(q.begun);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
 		return EXIT_FAIL;
 	}
 	for (int r = 0; r < size; r++)
-		w[r] = (struct rank){ IDLE, now() };
+		w[r] = (struct rank){ r && begun[r] >= 0 && (size_t)begun[r] < pm_batch_njobs(b)
+					      ? begun[r] : IDLE, now() };
 	do {
 		int progress = stopped ? 0 : hand_out(&q, o, w, size, beat, &stopped);
 
@@ -388,7 +492,32 @@ static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_bat
 	free(q.fin_job);
 	free(q.fin_line);
 	free(q.fin_res);
+	free(q.begun);
 	return rc;
+}
+
+/* The end of a begun job whose batch does not go on: stopped at its next
+ * cost evaluation (the flag of the signals: the batch ends anyway). */
+static void early_drop(struct early *e, volatile sig_atomic_t *stop)
+{
+	if (e->job >= 0 && stop)
+		*stop = 1;
+	early_end(e);
+	free(e->line);
+	e->job = -1;
+}
+
+/* The arguments and the jobs (batch_main; rank > 0 says nothing), rc as
+ * main's: 0 to go on, -1 after -h, else the exit status. */
+static int read_jobs(int argc, char **argv, int rank, struct batch_args *a, pm_batch **b,
+		     FILE **quiet)
+{
+	int rc;
+
+	if (rank)
+		diag_capture(*quiet = fopen("/dev/null", "w"));
+	rc = batch_main(argc, argv, a, b);
+	return !rc && !*b ? -1 : rc;
 }
 
 int main(int argc, char **argv)
@@ -396,15 +525,22 @@ int main(int argc, char **argv)
 	struct batch_args a = { 0 };
 	pm_batch *b = NULL;
 	pm_batch_output *o = NULL;
-	int provided, rank = 0, size = 1, rc, all, beat, lost_any = 0;
+	struct early e = { .job = -1 };
+	int provided, rank = 0, size = 1, rc = 0, all, beat, lost_any = 0, *begun = NULL;
+	int guess = launch_rank();
 	FILE *quiet = NULL;
 
 	setlocale(LC_ALL, "");
 	gsl_set_error_handler_off();
+	/* with the launcher's rank known, the jobs are read and this rank's
+	 * first begun while MPI starts up */
+	if (guess >= 0 && !(rc = read_jobs(argc, argv, guess, &a, &b, &quiet)) && !a.resume)
+		early_begin(&e, b, guess);
 	/* a worker's heartbeat thread calls MPI beside its fits; without
 	 * that level there are no heartbeats and a silent rank is waited for */
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 		fputs("perfmodel: batch: MPI_Init_thread failed\n", stderr);
+		early_drop(&e, a.stop);
 		return EXIT_FAIL;
 	}
 	beat = provided == MPI_THREAD_MULTIPLE;
@@ -413,20 +549,33 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	/* every rank reads the jobs; rank 0 alone says what is wrong */
-	if (rank)
-		diag_capture(quiet = fopen("/dev/null", "w"));
-	rc = batch_main(argc, argv, &a, &b);
-	if (!rc && !b)
-		rc = -1;	/* -h: done */
+	if (guess < 0)
+		rc = read_jobs(argc, argv, rank, &a, &b, &quiet);
+	else if (!rank != !guess)	/* the launcher was wrong: MPI's rank 0 speaks */
+		diag_capture(rank ? (quiet = quiet ? quiet : fopen("/dev/null", "w")) : NULL);
+	if (!rank && !rc && !(begun = malloc((size_t)size * sizeof(*begun)))) {
+		report_error(&(pm_error){ .code = PM_ENOMEM });
+		rc = EXIT_FAIL;
+	}
 	if (!rank && !rc)
 		rc = batch_open(&a, b, &o);
 	MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	/* every rank agrees on the heartbeats (the level may differ) */
 	MPI_Allreduce(MPI_IN_PLACE, &beat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	/* which job each rank began (the launcher's rank may not be MPI's:
+	 * then two may run one job, or a job may not be the first handed out) */
+	for (int r = 0; begun && r < size; r++)
+		begun[r] = -1;
 	if (all == 0)
-		rc = rank ? worker(b, beat) : dispatch(&a, o, b, size, beat, &lost_any);
-	else if (!rank && o)
-		batch_close(&a, o, 0);
+		MPI_Gather(&e.job, 1, MPI_INT, begun, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (all == 0) {
+		rc = rank ? worker(b, beat, &e) : dispatch(&a, o, b, size, beat, begun, &e, &lost_any);
+	} else {
+		early_drop(&e, a.stop);
+		if (!rank && o)
+			batch_close(&a, o, 0);
+	}
+	free(begun);
 	pm_batch_free(b);
 	batch_args_free(&a);
 	if (quiet)

@@ -52,6 +52,36 @@ same "3 ranks: the same bytes" three.jsonl one.jsonl
 mpi 2 "$pm_mpi" jobs.jsonl --threads 1 >direct.jsonl 2>direct.err
 same "perfmodel-batch-mpi run directly, on stdout: the same bytes" direct.jsonl one.jsonl
 
+# Each rank begins its first job before MPI_Init, by the launcher's rank
+# (OMPI_COMM_WORLD_RANK here). Launcher variables that disagree with MPI's
+# ranks cost time, never a line: every process told it is rank 0 (both run
+# the first job; rank 0 keeps one line of it), the ranks told in reverse
+# (rank 0 begins the last rank's job), more ranks than jobs (the last
+# begins none), and no launcher at all (MPI's rank, read after MPI_Init)
+# shellcheck disable=SC2016
+mpi 2 sh -c 'OMPI_COMM_WORLD_RANK=0 exec "$@"' sh "$pm_mpi" jobs.jsonl --threads 1 \
+	>lie.jsonl 2>lie.err
+same "launcher's ranks all 0: the same bytes" lie.jsonl one.jsonl
+# shellcheck disable=SC2016
+mpi 3 sh -c 'OMPI_COMM_WORLD_RANK=$((2 - OMPI_COMM_WORLD_RANK)) exec "$@"' sh "$pm_mpi" \
+	jobs.jsonl --threads 1 >reversed.jsonl 2>reversed.err
+same "launcher's ranks reversed: the same bytes" reversed.jsonl one.jsonl
+# shellcheck disable=SC2016
+mpi 2 sh -c 'OMPI_COMM_WORLD_RANK=$((1 - OMPI_COMM_WORLD_RANK)) exec "$@"' sh "$pm_mpi" \
+	jobs.jsonl --threads 1 -o nowhere/out.jsonl >unwritable.log 2>&1
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c 'perfmodel: cannot write' unwritable.log)" -eq 1 ]; then
+	ok "launcher's ranks reversed: MPI's rank 0 says, once, that -o cannot be written"
+else
+	bad "launcher's ranks reversed, -o unwritable" "exit $rc" "$(cat unwritable.log)"
+fi
+head -2 jobs.jsonl >two_jobs.jsonl
+"$pm" batch two_jobs.jsonl -o two_one.jsonl --threads 1
+mpi 3 "$pm_mpi" two_jobs.jsonl --threads 1 >two_three.jsonl 2>two_three.err
+same "3 ranks, 2 jobs: the bytes of one process" two_three.jsonl two_one.jsonl
+"$pm_mpi" jobs.jsonl --threads 1 >alone.jsonl 2>alone.err
+same "perfmodel-batch-mpi without a launcher (MPI's singleton): the same bytes" alone.jsonl one.jsonl
+
 # --each-region under mpirun: the same bytes as one process
 cp "$root/tests/data/ingest/extrap.txt" profile.txt
 "$pm" batch --each-region profile.txt -o regions1.jsonl -- --maxiter 30 --threads 1
