@@ -25,7 +25,10 @@ to fit and plan alike. A strategy's error at cost C is that of its last state wh
 cost is <= C (its start when none is). Each strategy's curves (plan's seeds,
 random's orders, over the synthetic draws too) are summed up by their mean
 and by their median: one fit that goes wild on a few points (a MAPE of
-thousands of %) decides a mean, not a median.
+thousands of %) decides a mean, not a median. With the automatic choice the
+whole grid is fitted once for each of --dealings dealings of the choice's
+folds (--cv-seed 1, 2, ...): the same rows, and yet the choice, and so the
+error at the targets, moves with the dealing alone; "all" sums up every one.
 
 Sets: synth (eq. 4.4's law on an 8 x 8 grid, 5 % noise; --draws draws of the
 noise, seeds 1, 2, ...; synthK: draw K alone), product (a product law, where the
@@ -34,7 +37,7 @@ data/README.md). Needs python3 and numpy only.
 
 usage: plan_replay.py PERFMODEL SOURCE_ROOT [--sets synth,product,gemm,ddp,lenet5]
                       [--seeds 5] [--draws 8] [--plan-seeds 3] [--members 16]
-                      [--fit auto|form]
+                      [--fit auto|form] [--dealings 4]
 """
 import argparse
 import csv
@@ -146,11 +149,13 @@ class Replay:
         p = subprocess.run([self.pm, *args], capture_output=True, text=True)
         return p.returncode, p.stdout, p.stderr
 
-    def error(self, measured):
-        """MAPE (%) at the targets of a fit to the configurations measured."""
+    def error(self, measured, cv_seed=None):
+        """MAPE (%) at the targets of a fit to the configurations measured
+        (cv_seed: the automatic choice's fold seed, --cv-seed; None: --seed's)."""
         self.write("data.csv", [r for k in measured for r in self.configs[k]], self.header)
         self.rms_log = float("nan")
-        rc, _, err = self.run("fit", self.path("data.csv"), *self.fit, "--no-intervals", "--threads", "1",
+        cv = ["--cv-seed", str(cv_seed)] if cv_seed else []
+        rc, _, err = self.run("fit", self.path("data.csv"), *self.fit, *cv, "--no-intervals", "--threads", "1",
                               "-q", "-o", self.path("model.json"))
         if rc:
             return float("nan")
@@ -240,9 +245,11 @@ def fmt(v):
     return "   n/a" if v != v else " >1000" if v > 1000 else "%6.1f" % v
 
 
-def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit):
+def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit, dealings):
     """(replay, plan, random, cheapest, all) of one set: plan's and random's
-    curves one per seed (plan) or order (random)."""
+    curves one per seed (plan) or order (random); the whole grid's error one
+    per dealing of the automatic choice's folds (--cv-seed 1..dealings: the
+    same rows, the choice's own spread), one with a form given."""
     r = Replay(pm, work, name, cfg, members, fit)
     plan = [r.plan_states(seed) for seed in range(1, plan_seeds + 1)]
     start = r.keys[: r.start]
@@ -251,7 +258,8 @@ def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit):
         order = list(r.keys)
         np.random.default_rng(seed).shuffle(order)
         rand.append(r.prefix_states(order, start))
-    return r, plan, rand, r.prefix_states(r.keys, start), r.error(r.keys)
+    wholes = [r.error(r.keys, s) for s in range(1, (dealings if fit == "auto" else 1) + 1)]
+    return r, plan, rand, r.prefix_states(r.keys, start), wholes
 
 
 def main():
@@ -264,6 +272,7 @@ def main():
     ap.add_argument("--plan-seeds", type=int, default=3)
     ap.add_argument("--members", type=int, default=16)
     ap.add_argument("--fit", choices=("auto", "form"), default="auto")
+    ap.add_argument("--dealings", type=int, default=4)
     a = ap.parse_args()
     all_sets = sets(a.root)
     work = tempfile.mkdtemp(prefix="plan_replay_")
@@ -279,14 +288,15 @@ def main():
         draws = ([name + str(d) for d in range(1, a.draws + 1)] if name in ("synth", "product")
                  else [name])
         runs = [curves(os.path.realpath(a.pm), work, d, all_sets[d], a.seeds,
-                       1 if len(draws) > 1 else a.plan_seeds, a.members, a.fit) for d in draws]
+                       1 if len(draws) > 1 else a.plan_seeds, a.members, a.fit, a.dealings)
+                for d in draws]
         r = runs[0][0]
         # every curve of the set: plan's seeds and random's orders of each
-        # draw, cheapest's and the whole grid's one per draw
+        # draw, cheapest's one per draw, the whole grid's one per draw and dealing
         plans = [c for x in runs for c in x[1]]
         rands = [c for x in runs for c in x[2]]
         cheaps = [x[3] for x in runs]
-        wholes = [x[4] for x in runs]
+        wholes = [w for x in runs for w in x[4]]
         print("%s: %d configurations (%d targets' rows held out), start: the %d cheapest, "
               "plan's batch %d, whole grid's cost %.4g%s" % (
                   name, len(r.keys), len(r.targets), r.start, r.batch, r.total,
@@ -300,6 +310,12 @@ def main():
             print("  %-9s" % "cheapest" + "".join("  " + fmt(v) for v in f(cheaps, axis=0)))
             print("  %-9s" % "all" + "".join("        " for _ in FRACTIONS) + "  " +
                   fmt(float(f(wholes))))
+        if len(runs[0][4]) > 1:
+            # the same rows, the choice's folds dealt anew: how far the
+            # whole grid's own error moves with the dealing alone
+            by_dealing = np.median([x[4] for x in runs], axis=0)
+            print("  all, by the dealing of the automatic choice's folds (--cv-seed 1..%d), median "
+                  "over the draws: %s" % (len(by_dealing), " ".join(fmt(v).strip() for v in by_dealing)))
         calib = np.array([c for x in runs for c in x[0].calibration])
         calib = calib[np.isfinite(calib)]
         if len(calib):
