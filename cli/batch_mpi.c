@@ -469,7 +469,10 @@ static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_bat
 	} while (!stopped && (!local_done || any_busy(w, size)));
 	/* cut short: the finished lines and the marker at once, before
 	 * anything else (mpirun kills the ranks a second after passing a
-	 * signal on); rank 0's own fit stops at its next cost evaluation */
+	 * signal on); rank 0's own fit stops at its next cost evaluation,
+	 * also when the signal came to a worker alone */
+	if (stopped)
+		*a->stop = 1;
 	pthread_join(local, NULL);
 	drain(&q, o, &stopped, &local_done);
 	rc = batch_close(a, o, stopped == 1);
@@ -507,16 +510,12 @@ static void early_drop(struct early *e, volatile sig_atomic_t *stop)
 	e->job = -1;
 }
 
-/* The arguments and the jobs (batch_main; rank > 0 says nothing), rc as
- * main's: 0 to go on, -1 after -h, else the exit status. */
-static int read_jobs(int argc, char **argv, int rank, struct batch_args *a, pm_batch **b,
-		     FILE **quiet)
+/* The arguments and the jobs (batch_main), rc as main's: 0 to go on, -1
+ * after -h, else the exit status. */
+static int read_jobs(int argc, char **argv, struct batch_args *a, pm_batch **b)
 {
-	int rc;
+	int rc = batch_main(argc, argv, a, b);
 
-	if (rank)
-		diag_capture(*quiet = fopen("/dev/null", "w"));
-	rc = batch_main(argc, argv, a, b);
 	return !rc && !*b ? -1 : rc;
 }
 
@@ -528,19 +527,31 @@ int main(int argc, char **argv)
 	struct early e = { .job = -1 };
 	int provided, rank = 0, size = 1, rc = 0, all, beat, lost_any = 0, *begun = NULL;
 	int guess = launch_rank();
-	FILE *quiet = NULL;
+	FILE *quiet = NULL, *held = NULL;
+	char *said = NULL;
+	size_t nsaid = 0;
 
 	setlocale(LC_ALL, "");
 	gsl_set_error_handler_off();
 	/* with the launcher's rank known, the jobs are read and this rank's
-	 * first begun while MPI starts up */
-	if (guess >= 0 && !(rc = read_jobs(argc, argv, guess, &a, &b, &quiet)) && !a.resume)
-		early_begin(&e, b, guess);
+	 * first begun while MPI starts up; what reading says is held for
+	 * MPI's rank 0 to say (the launcher's rank is only a guess) */
+	if (guess >= 0) {
+		diag_capture(held = open_memstream(&said, &nsaid));
+		if (!(rc = read_jobs(argc, argv, &a, &b)) && !a.resume)
+			early_begin(&e, b, guess);
+	}
 	/* a worker's heartbeat thread calls MPI beside its fits; without
 	 * that level there are no heartbeats and a silent rank is waited for */
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		diag_capture(NULL);
+		if (held && !fclose(held) && said)
+			fputs(said, stderr);
 		fputs("perfmodel: batch: MPI_Init_thread failed\n", stderr);
 		early_drop(&e, a.stop);
+		free(said);
+		pm_batch_free(b);
+		batch_args_free(&a);
 		return EXIT_FAIL;
 	}
 	beat = provided == MPI_THREAD_MULTIPLE;
@@ -549,10 +560,12 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	/* every rank reads the jobs; rank 0 alone says what is wrong */
+	diag_capture(rank ? (quiet = fopen("/dev/null", "w")) : NULL);
+	if (held && !fclose(held) && !rank && said)
+		fputs(said, stderr);
+	free(said);
 	if (guess < 0)
-		rc = read_jobs(argc, argv, rank, &a, &b, &quiet);
-	else if (!rank != !guess)	/* the launcher was wrong: MPI's rank 0 speaks */
-		diag_capture(rank ? (quiet = quiet ? quiet : fopen("/dev/null", "w")) : NULL);
+		rc = read_jobs(argc, argv, &a, &b);
 	if (!rank && !rc && !(begun = malloc((size_t)size * sizeof(*begun)))) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		rc = EXIT_FAIL;

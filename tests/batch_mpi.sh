@@ -75,6 +75,19 @@ if [ $rc -eq 1 ] && [ "$(grep -c 'perfmodel: cannot write' unwritable.log)" -eq 
 else
 	bad "launcher's ranks reversed, -o unwritable" "exit $rc" "$(cat unwritable.log)"
 fi
+# what reading the arguments and jobs says (before MPI_Init) is said once,
+# by MPI's rank 0, whatever rank the launcher gave each
+# shellcheck disable=SC2016
+for told in 0 1; do
+	mpi 2 sh -c "OMPI_COMM_WORLD_RANK=$told exec \"\$@\"" sh "$pm_mpi" nothere.jsonl \
+		>nothere.log 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(grep -c 'perfmodel: nothere.jsonl' nothere.log)" -eq 1 ]; then
+		ok "launcher's ranks all $told, no jobs file: said once"
+	else
+		bad "launcher's ranks all $told, no jobs file" "exit $rc" "$(cat nothere.log)"
+	fi
+done
 head -2 jobs.jsonl >two_jobs.jsonl
 "$pm" batch two_jobs.jsonl -o two_one.jsonl --threads 1
 mpi 3 "$pm_mpi" two_jobs.jsonl --threads 1 >two_three.jsonl 2>two_three.err
@@ -135,6 +148,33 @@ kept "SIGINT to mpirun: the finished lines in order and the marker"
 cut_short ranks
 kept "SIGINT to the ranks: the finished lines in order and the marker"
 [ $rc -eq 130 ] && ok "SIGINT to the ranks: exit 130" || bad "SIGINT to the ranks: exit 130" "exit $rc"
+# SIGINT to the worker alone, both ranks in a fit that would run for hours:
+# rank 0 stops its own fit too, and writes the finished line and the marker
+# (before, it waited for its own fit to end)
+long="$fast, \"tol\": 0, \"maxiter\": 100000000"
+printf '%s\n' "{\"id\": \"w1\", $fast, \"seed\": 1}" "{\"id\": \"w2\", $long}" \
+	"{\"id\": \"w3\", $long, \"seed\": 3}" >worker_cut.jsonl
+mpirun --allow-run-as-root --oversubscribe -np 2 "$pm_mpi" worker_cut.jsonl -o worker_cut.out \
+	>worker_cut.log 2>&1 &
+pid=$!
+wait_results worker_cut.out 1
+sleep 1
+for p in $(ps -o pid= --ppid $pid); do
+	grep -qa 'OMPI_COMM_WORLD_RANK=1' "/proc/$p/environ" && kill -INT "$p"
+done
+# a watchdog for 60 s (the fits left alone would outlast the test's
+# timeout), gone within 0.1 s of mpirun
+(for _ in $(seq 600); do sleep 0.1; kill -0 $pid 2>/dev/null || exit 0; done
+	kill -KILL $pid) &
+wait $pid
+rc=$?
+if [ $rc -ne 137 ] && [ "$(head -1 worker_cut.out)" = "$(head -1 onego.jsonl | sed 's/"j1"/"w1"/')" ] &&
+	tail -1 worker_cut.out | grep -Eq '^\{"incomplete": true, "done": 1, "jobs": 3\}$'; then
+	ok "SIGINT to the worker alone: rank 0 stops its own fit, the line and the marker out"
+else
+	bad "SIGINT to the worker alone" "exit $rc" "$(cut -c1-80 worker_cut.out)" "$(cat worker_cut.log)"
+fi
+
 mpi 2 "$pm" batch short.jsonl --resume cut.jsonl >resume.log 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then
