@@ -136,8 +136,9 @@ def cases(root, work, draws):
     return out
 
 
-def one(tool, case, dealing):
-    """Each variant's pick and its MAPE at the case's held-out rows."""
+def one(tool, case, dealing, floor):
+    """Each variant's pick and its MAPE at the case's held-out rows (floor: the
+    choice's noise floor of the case's training rows, None for none)."""
     name, roles, target, inputs, tr, te = case
     header, rows = plan_replay.read_csv(tr)
     key = lambda r: tuple(r[i] for i in inputs)
@@ -162,7 +163,6 @@ def one(tool, case, dealing):
             else:
                 m = tool.fit(ftr, roles, ["--form", form, "--loss", loss])
                 nest[(form, loss)].append(tool.mape(m, fte, target))
-    floor = tool.floor(tr, roles)
 
     def stats(v):
         v = [x for x in v if not math.isnan(x)]
@@ -202,8 +202,9 @@ def main():
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
     ratios = collections.defaultdict(list)
     for case in cases(a.root, work, a.draws):
+        floor = tool.floor(case[4], case[1])
         for dealing in (int(x) for x in a.dealings.split(",")):
-            res = one(tool, case, dealing)
+            res = one(tool, case, dealing, floor)
             print("%-16s dealing %d  " % (case[0], dealing) + "  ".join(
                 "%s: %s/%s %.2f" % (v, res[v][0][0][:4], res[v][0][1], res[v][1]) for v in VARIANTS),
                 flush=True)

@@ -579,9 +579,8 @@ int main(int argc, char **argv)
 	 * then two may run one job, or a job may not be the first handed out) */
 	for (int r = 0; begun && r < size; r++)
 		begun[r] = -1;
-	if (all == 0)
-		MPI_Gather(&e.job, 1, MPI_INT, begun, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (all == 0) {
+		MPI_Gather(&e.job, 1, MPI_INT, begun, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		rc = rank ? worker(b, beat, &e) : dispatch(&a, o, b, size, beat, begun, &e, &lost_any);
 	} else {
 		early_drop(&e, a.stop);
