@@ -258,7 +258,9 @@ def curves(pm, work, name, cfg, seeds, plan_seeds, members, fit, dealings):
         order = list(r.keys)
         np.random.default_rng(seed).shuffle(order)
         rand.append(r.prefix_states(order, start))
-    wholes = [r.error(r.keys, s) for s in range(1, (dealings if fit == "auto" else 1) + 1)]
+    # --cv-seed deals the choice's folds: with a form given there is no choice
+    wholes = ([r.error(r.keys, s) for s in range(1, dealings + 1)] if fit == "auto"
+              else [r.error(r.keys)])
     return r, plan, rand, r.prefix_states(r.keys, start), wholes
 
 
