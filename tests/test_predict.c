@@ -84,6 +84,7 @@ static void check_against_terms(size_t nintr)
 	for (size_t i = 0; i < nin; i++)
 		m->inputs[i].log_scale = pm__pcg32_uniform(&r);
 	m->target_scale = 0.75;
+	pm__model_raw(m);	/* as a fit or a load ends: the values settled */
 	for (int point = 0; point < NPOINTS; point++) {
 		double *x = all + point * nin;
 		struct direct d = { m, x };
@@ -132,7 +133,7 @@ static double formula_factor(const void *ctx, uint32_t f)
 
 /* n under five powers of two terms (fitted, fixed 1, 2, 0.5 and divided):
  * the batch logs n once for all of them; level(small) picked by selects,
- * level(big) (more levels than the batch selects among) by an exp a point;
+ * level(big) (more levels than the batch selects among) looked up a point;
  * w in an indicator and a log2, so transposed and logged in the factor. */
 static pm_model *formula_model(void)
 {
@@ -162,6 +163,7 @@ static pm_model *formula_model(void)
 	m->inputs[0].log_scale = 1.25;
 	m->inputs[3].log_scale = 0.5;
 	m->target_scale = 0.5;
+	pm__model_raw(m);
 	return m;
 }
 

@@ -45,6 +45,7 @@ void pm_model_free(pm_model *m)
 	free(m->params);
 	free(m->value);
 	free(m->raw);
+	free(m->exp_value);
 	pm__terms_free(&m->terms);
 	free(m->seed);
 	free(m->seed_cost);
@@ -216,7 +217,8 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 	m->params = calloc(m->nparams + 1, sizeof(*m->params));
 	m->value = calloc(m->nparams + 1, sizeof(*m->value));
 	m->raw = calloc(m->nparams + 1, sizeof(*m->raw));
-	if (!m->params || !m->value || !m->raw)
+	m->exp_value = calloc(m->nparams + 1, sizeof(*m->exp_value));
+	if (!m->params || !m->value || !m->raw || !m->exp_value)
 		goto oom;
 	for (size_t k = 0; k < m->nparams; k++) {
 		m->params[k].desc = desc[k];
@@ -265,6 +267,8 @@ void pm__model_raw(pm_model *m)
 	const pm_terms *t = &m->terms;
 
 	memcpy(m->raw, m->value, m->nparams * sizeof(*m->raw));
+	for (size_t k = 0; k < m->nparams; k++)
+		m->exp_value[k] = pm__exp(m->value[k]);
 	for (size_t k = 0; k < t->nterms; k++) {
 		const pm_term *tm = &t->term[k];
 		double e = 0.0;

@@ -84,6 +84,9 @@ struct pm_model {
 	pm_param *params;
 	double *value;		/* nparams fitted values, scaled space */
 	double *raw;		/* nparams raw values (pm__model_raw) */
+	/* exp(value[k]) (pm__model_raw): a level() multiplier's factor, taken
+	 * once per model rather than once per point predicted */
+	double *exp_value;
 	pm_terms terms;
 	int has_fit_info;
 	pm_fit_info info;
@@ -177,7 +180,8 @@ int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
 pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
 				  const double *p, const double *q, const double *lo,
 				  const double *hi, const double *widen, pm_error *err);
-/* Recompute m->raw from m->value and the scales. */
+/* Recompute m->raw from m->value and the scales, and m->exp_value: after
+ * the values are set, before the model predicts. */
 void pm__model_raw(pm_model *m);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library
  * returns, and what a model made in the predictor library starts with. */

@@ -137,6 +137,13 @@ static int point_valid(const struct point *p)
 	return ok;
 }
 
+/* A level() factor's value at level index v (checked before): pm__factor_eval's,
+ * its exp taken once per model (pm__model_raw). */
+static inline PM_INLINE double level_value(const pm_model *m, const pm_factor *fa, double v)
+{
+	return v > 0 && fa->power != PM_NONE ? m->exp_value[fa->power + (size_t)v - 1] : 1.0;
+}
+
 /* One point: factor f's value there. */
 static double point_factor(const void *ctx, uint32_t f)
 {
@@ -144,6 +151,8 @@ static double point_factor(const void *ctx, uint32_t f)
 	const pm_model *m = p->m;
 	const pm_factor *fa = &m->terms.factor[f];
 
+	if (fa->kind == PM_FACTOR_LEVEL)
+		return level_value(m, fa, value_of(p, fa->input));
 	return pm__factor_eval(fa, m->value,
 			       pm__factor_base(fa, value_of(p, fa->input),
 					       m->inputs[fa->input].log_scale));
@@ -202,9 +211,9 @@ static inline PM_INLINE int block_valid(const struct block *b)
 	return !bad;
 }
 
-/* A level factor of at most LEVEL_SELECTS levels: its values exp(param)
- * once a block, picked per point by selects (a vector loop each); with more
- * levels, an exp per point. */
+/* A level factor of at most LEVEL_SELECTS levels: its values (exp(param),
+ * once per model) picked per point by selects (a vector loop each); with
+ * more levels, looked up per point. */
 #define LEVEL_SELECTS 16
 
 static inline PM_INLINE void block_factors(const struct block *b)
@@ -233,11 +242,14 @@ static inline PM_INLINE void block_factors(const struct block *b)
 			for (size_t k = 0; k < n; k++)
 				v[k] = 1.0;
 			for (size_t l = 1; l < nl; l++) {
-				double c = pm__exp(m->value[fa->power + l - 1]), level = (double)l;
+				double c = m->exp_value[fa->power + l - 1], level = (double)l;
 
 				for (size_t k = 0; k < n; k++)
 					v[k] = col[k] == level ? c : v[k];
 			}
+		} else if (fa->kind == PM_FACTOR_LEVEL) {
+			for (size_t k = 0; k < n; k++)
+				v[k] = level_value(m, fa, col[k]);
 		} else {
 			for (size_t k = 0; k < n; k++)
 				v[k] = pm__factor_eval(fa, m->value, pm__factor_base(fa, col[k], ls));
