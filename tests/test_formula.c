@@ -534,6 +534,7 @@ static void check_plan(const char *formula)
 	for (size_t k = 0; k < m->nparams; k++)
 		x[k] = 0.2 + 0.1 * (double)(k % 5) - 0.05 * (double)k;
 	memcpy(m->value, x, m->nparams * sizeof(double));
+	pm__model_raw(m);	/* as a fit ends: the values settled */
 	/* the plan's cost against the predictor's, row by row */
 	for (size_t r = 0; r < p.nrows; r++) {
 		double pt[5], pred;

@@ -7,6 +7,7 @@
  * machine has it), single points their power factors in one vector loop
  * of the same clone. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,36 @@ Test(predict, small_model_matches_its_terms, .init = need_target) { check_agains
 Test(predict, narrow_model_matches_its_terms, .init = need_target) { check_against_terms(4); }
 /* more factors than predict keeps on its stack (64) */
 Test(predict, wide_model_matches_its_terms, .init = need_target) { check_against_terms(100); }
+/* more inputs than a point's stack array (256): tested a stack at a time */
+Test(predict, very_wide_model_matches_its_terms, .init = need_target) { check_against_terms(300); }
+
+/* ... and an input out of range past the first stack of them is found */
+Test(predict, very_wide_model_refuses_an_input_past_its_first_256)
+{
+	enum { NIN = 300 };
+	static char buf[NIN][8];
+	const char *names[NIN];
+	pm_role role[NIN];
+	size_t nlevels[NIN] = { 0 };
+	const char *const *levels[NIN] = { NULL };
+	double x[NIN], t;
+	pm_model *m = NULL;
+	pm_error e = { 0 };
+
+	for (size_t i = 0; i < NIN; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "in%zu", i);
+		names[i] = buf[i];
+		role[i] = PM_ROLE_INTRINSIC;
+		x[i] = 2.0;
+	}
+	cr_assert_eq(pm__model_new("t", NIN, names, role, nlevels, levels, NULL, &m, NULL), PM_OK);
+	pm__model_raw(m);
+	cr_expect_eq(pm_model_predict(m, x, &t, &e), PM_OK, "%s", e.msg);
+	x[280] = 0.0;
+	cr_expect_eq(pm_model_predict(m, x, &t, &e), PM_EDOMAIN);
+	cr_expect_str_eq(e.msg, "input 'in280': 0 is not a finite number > 0, as a power needs");
+	pm_model_free(m);
+}
 
 /* Every factor of a formula directly: pm__factor_eval of pm__factor_base,
  * as the fit's reference computes them (terms.h). */
@@ -135,7 +166,7 @@ static double formula_factor(const void *ctx, uint32_t f)
  * the batch logs n once for all of them; level(small) picked by selects,
  * level(big) (more levels than the batch selects among) looked up a point;
  * w in an indicator and a log2, so transposed and logged in the factor. */
-static pm_model *formula_model(void)
+static pm_model *formula_model_of(const char *formula)
 {
 	static const char *const names[] = { "n", "small", "big", "w" };
 	static const pm_role role[] = { PM_ROLE_INTRINSIC, PM_ROLE_CATEGORICAL,
@@ -154,9 +185,7 @@ static pm_model *formula_model(void)
 		big[v] = bigname[v];
 	}
 	cr_assert_eq(pm__model_new("t", 4, (const char **)names, role, nlevels, levels,
-				   "a * n^p * n^1 * level(small) / w^q + "
-				   "b * n^2 * n^(1/2) * level(big) * [w > 2] * log2(w)^r + C",
-				   &m, &e), PM_OK, "%s", e.msg);
+				   formula, &m, &e), PM_OK, "%s", e.msg);
 	pm__pcg32_seed(&r, 11, 0);
 	for (size_t k = 0; k < m->nparams; k++)
 		m->value[k] = pm__pcg32_uniform(&r) * 2.0 - 0.5;
@@ -167,10 +196,17 @@ static pm_model *formula_model(void)
 	return m;
 }
 
-Test(predict, formula_matches_its_terms, .init = need_target)
+static pm_model *formula_model(void)
+{
+	return formula_model_of("a * n^p * n^1 * level(small) / w^q + "
+				"b * n^2 * n^(1/2) * level(big) * [w > 2] * log2(w)^r + C");
+}
+
+/* Single points and the batch of a formula against its terms, bit for bit. */
+static void check_formula(const char *formula)
 {
 	enum { NPOINTS = 300 };
-	pm_model *m = formula_model();
+	pm_model *m = formula_model_of(formula);
 	double all[NPOINTS * 4], want[NPOINTS], got[NPOINTS];
 	pm_pcg32 r;
 
@@ -194,6 +230,73 @@ Test(predict, formula_matches_its_terms, .init = need_target)
 	for (int point = 0; point < NPOINTS; point++)
 		cr_assert(memcmp(&got[point], &want[point], sizeof(got[point])) == 0,
 			  "batch point %d: %.17g, directly %.17g", point, got[point], want[point]);
+	pm_model_free(m);
+}
+
+Test(predict, formula_matches_its_terms, .init = need_target)
+{
+	check_formula("a * n^p * n^1 * level(small) / w^q + "
+		      "b * n^2 * n^(1/2) * level(big) * [w > 2] * log2(w)^r + C");
+}
+
+/* One long term and short ones: padded to the longest, a point would more
+ * than double its products; each term is taken at its own length. */
+Test(predict, formula_of_terms_of_unequal_lengths_matches_its_terms, .init = need_target)
+{
+	pm_model *m = formula_model_of("a * n^p * n^1 * n^2 * n^(1/2) * level(small) / w^q + "
+				       "b * w^r + c * n^s + d * level(big) + C");
+
+	cr_expect_eq(m->point.width, 0);
+	pm_model_free(m);
+	check_formula("a * n^p * n^1 * n^2 * n^(1/2) * level(small) / w^q + "
+		      "b * w^r + c * n^s + d * level(big) + C");
+}
+
+/* A point's inputs are tested against bounds (the model's point plan): the
+ * same values refused as check_point refuses, one input at a time, by a
+ * single point, the batch and a speedup's varied input. */
+Test(predict, a_point_is_refused_exactly_where_its_inputs_are_out_of_range,
+     .init = need_target)
+{
+	static const struct {
+		size_t input;
+		double v;
+		int bad;
+	} cases[] = {
+		{ 0, DBL_TRUE_MIN, 0 }, { 0, 1e300, 0 }, { 0, 0.0, 1 }, { 0, -0.0, 1 },
+		{ 0, -1.0, 1 }, { 0, INFINITY, 1 }, { 0, NAN, 1 }, { 0, -DBL_TRUE_MIN, 1 },
+		{ 1, 0.0, 0 }, { 1, -0.0, 0 }, { 1, 2.0, 0 }, { 1, 3.0, 1 }, { 1, 1.5, 1 },
+		{ 1, -1.0, 1 }, { 1, NAN, 1 }, { 1, INFINITY, 1 }, { 1, 0x1p60, 1 },
+		{ 2, 19.0, 0 }, { 2, 20.0, 1 }, { 2, 0.5, 1 },
+		{ 3, 1.0, 0 }, { 3, 0x1p600, 0 }, { 3, 0.999, 1 }, { 3, 0.0, 1 }, { 3, NAN, 1 },
+	};
+	pm_model *m = formula_model();
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		double x[4] = { 2.0, 1.0, 3.0, 4.0 }, batch[2] = { 0 }, t, s;
+		double xs[8] = { 2.0, 1.0, 3.0, 4.0, 2.0, 1.0, 3.0, 4.0 };
+		pm_status want = cases[c].bad ? PM_EDOMAIN : PM_OK, got;
+
+		x[cases[c].input] = cases[c].v;
+		xs[4 + cases[c].input] = cases[c].v;
+		got = pm_model_predict(m, x, &t, NULL);
+		/* a valid input far out may overflow: not a refusal of the input */
+		cr_expect(got == want || (!cases[c].bad && got == PM_ERANGE),
+			  "case %zu: input %zu at %g: status %d", c, cases[c].input, cases[c].v, got);
+		got = pm_model_predict_batch(m, xs, 2, batch, NULL);
+		cr_expect(got == want || (!cases[c].bad && got == PM_ERANGE),
+			  "case %zu, batch: status %d", c, got);
+		/* the caller's x at the varied input is not looked at: the values
+		 * the speedup sets are */
+		if (cases[c].input != 3)
+			continue;
+		got = pm_model_speedup(m, x, 3, 2.0, 4.0, &s, NULL);
+		cr_expect_eq(got, PM_OK, "case %zu: speedup from 2 to 4: %d", c, got);
+		x[3] = 4.0;
+		got = pm_model_speedup(m, x, 3, 2.0, cases[c].v, &s, NULL);
+		cr_expect(got == want || (!cases[c].bad && got == PM_ERANGE),
+			  "case %zu: speedup to %g: status %d", c, cases[c].v, got);
+	}
 	pm_model_free(m);
 }
 

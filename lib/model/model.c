@@ -46,6 +46,7 @@ void pm_model_free(pm_model *m)
 	free(m->value);
 	free(m->raw);
 	free(m->exp_value);
+	pm__point_plan_free(&m->point);
 	pm__terms_free(&m->terms);
 	free(m->seed);
 	free(m->seed_cost);
@@ -218,7 +219,7 @@ pm_status pm__model_new(const char *target, size_t ninputs, const char **names,
 	m->value = calloc(m->nparams + 1, sizeof(*m->value));
 	m->raw = calloc(m->nparams + 1, sizeof(*m->raw));
 	m->exp_value = calloc(m->nparams + 1, sizeof(*m->exp_value));
-	if (!m->params || !m->value || !m->raw || !m->exp_value)
+	if (!m->params || !m->value || !m->raw || !m->exp_value || pm__point_plan_new(m))
 		goto oom;
 	for (size_t k = 0; k < m->nparams; k++) {
 		m->params[k].desc = desc[k];
@@ -269,6 +270,7 @@ void pm__model_raw(pm_model *m)
 	memcpy(m->raw, m->value, m->nparams * sizeof(*m->raw));
 	for (size_t k = 0; k < m->nparams; k++)
 		m->exp_value[k] = pm__exp(m->value[k]);
+	pm__point_plan_fill(m);
 	for (size_t k = 0; k < t->nterms; k++) {
 		const pm_term *tm = &t->term[k];
 		double e = 0.0;

@@ -54,6 +54,42 @@ typedef struct pm_intervals {
 	double *widen;		/* ninputs */
 } pm_intervals;
 
+/* One point's prediction laid out once the model's values are settled
+ * (pm__model_raw; model/point_plan.c), in the order pm__predict_at reads
+ * it: the power factors' inputs, log scales and exponents side by side
+ * (one vector loop, predict.c's point_powers) in slots 0..npower, the
+ * other factors in the slots after them, slot nfactors 1.0; each term its
+ * coefficient's value, the slots of its factors (slots[first..first+n)),
+ * and on at the points whose input `at` equals `level` (at = ninputs, a
+ * point's extra slot of 0.0, for a term of every point). Where it at most
+ * doubles the products (eq. 4.4: 17 terms of 0 to 3 factors on LeNet-5),
+ * every term is padded to the longest, `width`, with the slot of 1.0 (x *
+ * 1.0 is x: the same bits as the term's own product, without a branch on
+ * its length); else (width 0) each term has its own length. ok 0: no plan
+ * (more inputs or factors than a point's stack arrays hold): such a point
+ * goes through pm__terms_combine. Every model: the values input i takes,
+ * in_lo[i] <= v <= in_hi[i], an integer where in_whole[i] is 1 (a level
+ * index; 0 for a number): check_point's tests as bounds (> 0: >= the
+ * least subnormal; finite: <= DBL_MAX; under log2: >= 1). */
+#define PM_POINT_INPUTS 256
+#define PM_POINT_FACTORS 64
+typedef struct pm_point_term {
+	double coef, level;
+	uint32_t at, first, n;
+} pm_point_term;
+typedef struct pm_point_plan {
+	int ok;
+	uint32_t width;
+	size_t npower, nother;
+	uint32_t *power_input;	/* npower each */
+	double *power_ls, *power_e;
+	uint32_t *other;	/* nother factor indices */
+	uint32_t *slot;		/* nfactors: each factor's slot */
+	pm_point_term *term;	/* nterms */
+	uint32_t *slots;	/* the terms' factors' slots */
+	double *in_lo, *in_hi, *in_whole;	/* ninputs each */
+} pm_point_plan;
+
 /* How the terms were made: eq. 4.4 from the inputs' roles, the
  * multiplicative preset (a formula made from the roles), or a formula. */
 typedef enum pm_form { PM_FORM_ADDITIVE = 0, PM_FORM_MULTIPLICATIVE, PM_FORM_FORMULA } pm_form;
@@ -82,11 +118,15 @@ struct pm_model {
 	pm__strindex by_name;
 	size_t nparams;
 	pm_param *params;
-	double *value;		/* nparams fitted values, scaled space */
+	/* nparams fitted values, scaled space: set by the fit or the loader,
+	 * then pm__model_raw, whose exp_value and point plan prediction
+	 * reads (a value changed without it is not predicted with) */
+	double *value;
 	double *raw;		/* nparams raw values (pm__model_raw) */
 	/* exp(value[k]) (pm__model_raw): a level() multiplier's factor, taken
 	 * once per model rather than once per point predicted */
 	double *exp_value;
+	pm_point_plan point;
 	pm_terms terms;
 	int has_fit_info;
 	pm_fit_info info;
@@ -180,9 +220,15 @@ int pm__model_factor_has_param(const pm_model *m, const pm_factor *f, size_t k);
 pm_status pm__model_set_intervals(pm_model *m, size_t nres, unsigned folds, size_t np,
 				  const double *p, const double *q, const double *lo,
 				  const double *hi, const double *widen, pm_error *err);
-/* Recompute m->raw from m->value and the scales, and m->exp_value: after
- * the values are set, before the model predicts. */
+/* Recompute m->raw from m->value and the scales, m->exp_value and m->point
+ * (pm__point_plan_fill): after the values are set, before the model
+ * predicts. */
 void pm__model_raw(pm_model *m);
+/* m->point's arrays for m's terms (pm__model_new): 0, or -1 out of memory;
+ * filled by pm__point_plan_fill, freed by pm__point_plan_free. */
+int pm__point_plan_new(pm_model *m);
+void pm__point_plan_fill(pm_model *m);
+void pm__point_plan_free(pm_point_plan *pp);
 /* The thesis's bounds: what pm_bounds_default() of the fitting library
  * returns, and what a model made in the predictor library starts with. */
 static inline pm_bounds pm__bounds_thesis(void)

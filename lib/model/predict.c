@@ -66,11 +66,11 @@ static inline double value_of(const struct point *p, size_t i)
 #define PM_INLINE
 #endif
 
-/* The tests of one value, shared by a point's and a block's checks: 1 if
- * the value can be taken. Values and & rather than branches, so that a
- * block's loops vectorise and a point's levels, random from point to
- * point, cost no mispredicted branch. x + 2^52 - 2^52 == x holds for 0 <=
- * x < 2^52 exactly when x is an integer (floor, without a call). */
+/* The tests of one value of a block's column: 1 if the value can be
+ * taken. Values and & rather than branches, so that a block's loops
+ * vectorise. x + 2^52 - 2^52 == x holds for 0 <= x < 2^52 exactly when x
+ * is an integer (floor, without a call). A point's checks are these as
+ * bounds (inputs_valid). */
 static inline PM_INLINE int level_ok(double v, double nlevels)
 {
 	return (v >= 0) & (v < nlevels) & (v + 0x1p52 - 0x1p52 == v);
@@ -117,24 +117,31 @@ static pm_status check_point(const struct point *p, pm_error *err)
 	return PM_OK;
 }
 
-/* Whether check_point would pass the point, without saying why not: the
- * common case without its branches and calls. */
-static int point_valid(const struct point *p)
+/* The point's inputs from..from+n (n <= PM_POINT_INPUTS) into xs, a
+ * speedup's varied input at its value. */
+static void point_inputs(const struct point *p, size_t from, size_t n, double *xs)
 {
-	const pm_model *m = p->m;
-	int ok = 1;
+	for (size_t i = 0; i < n; i++)
+		xs[i] = value_of(p, from + i);
+}
 
-	for (size_t i = 0; i < m->ninputs; i++) {
-		const pm_input *in = &m->inputs[i];
-		double v = value_of(p, i);
+/* Whether check_point would pass inputs from..from+n of the point, their
+ * values xs, without saying why not: the common case as one loop of the
+ * same tests for every input (the model's point plan: its bounds, and w =
+ * v * whole an integer where whole is 1; x + 2^52 - 2^52 == x as in
+ * level_ok), without branches or calls. */
+VECTOR_CLONES
+static int inputs_valid(const pm_point_plan *pp, size_t from, size_t n, const double *xs)
+{
+	const double *lo = pp->in_lo + from, *hi = pp->in_hi + from, *whole = pp->in_whole + from;
+	uint64_t bad = 0;
 
-		ok &= in->role == PM_ROLE_CATEGORICAL ? level_ok(v, (double)in->nlevels)
-		      : in->powered ? positive_ok(v) : finite_ok(v);
+	for (size_t i = 0; i < n; i++) {
+		double v = xs[i], w = v * whole[i];
+
+		bad |= (v >= lo[i]) & (v <= hi[i]) & (w + 0x1p52 - 0x1p52 == w) ? 0 : 1;
 	}
-	for (size_t f = 0; f < m->terms.nfactors; f++)
-		if (m->terms.factor[f].kind == PM_FACTOR_LOG2)
-			ok &= value_of(p, m->terms.factor[f].input) >= 1;
-	return ok;
+	return !bad;
 }
 
 /* A level() factor's value at level index v (checked before): pm__factor_eval's,
@@ -354,12 +361,12 @@ static int predict_block(struct block *b, const double *restrict x, double *rest
 	return 1;
 }
 
-/* One point: a block's loops would cost more than they save. Eq. 4.4
- * repeats every extrinsic factor in every term: the point's factor values
- * are computed once, in a stack array of up to FACTOR_CACHE, before the
- * terms are combined; a model with more factors computes them where the
- * terms use them. */
-#define FACTOR_CACHE 64
+/* One point: a block's loops would cost more than they save. The point
+ * goes through the model's point plan (model_impl.h, pm_point_plan): its
+ * inputs copied once into a stack array (a speedup's varied input in
+ * place), the factor values computed once each (eq. 4.4 repeats every
+ * extrinsic factor in every term), then the terms; a model without a plan
+ * computes the factors where pm__terms_combine's terms use them. */
 
 /* "n=1e+200, activation=relu, threads=2": the point, for an error message
  * (cut short at size; no allocation). */
@@ -389,98 +396,107 @@ static void describe_point(const struct point *p, char *buf, size_t size)
 /* One point's power factors, out[f] = x[f]^e[f] scaled by ls[f], as one
  * loop across the factors: it vectorises as a block's loop over points
  * does, with the same operations (so the same bits), instead of a scalar
- * log and exp per factor. x[f] > 0 and finite (checked before). Not
+ * log and exp per factor. x[f] > 0 and finite (checked before). x not
  * const: GCC takes a const array argument as read in full and warns that
  * the caller's entries past n are unset. */
 VECTOR_CLONES
-static void point_powers(size_t n, double *restrict x, double *restrict ls, double *restrict e,
-			 double *restrict out)
+static void point_powers(size_t n, double *restrict x, const double *restrict ls,
+			 const double *restrict e, double *restrict out)
 {
 	for (size_t f = 0; f < n; f++)
 		out[f] = pm__factor_value(e[f], pm__power_base_finite(x[f], ls[f]));
 }
 
-/* A model of fewer factors fills no AVX2 vector: its factors one by one
- * cost less than gathering them for point_powers, whose vector loads of
- * the values just stored one by one wait for the stores (gemm's 2 factors:
- * 27 against 15 million points/s). */
+/* A model of fewer power factors fills no AVX2 vector: its factors one by
+ * one cost less than gathering them for point_powers, whose vector loads
+ * of the values just stored one by one wait for the stores (gemm's 2
+ * factors: 27 against 15 million points/s). */
 #define POINT_VECTOR 4
 
-/* The point's factor values into fv (nfactors <= FACTOR_CACHE): the power
- * factors gathered for point_powers, the others one by one; all one by one
- * below POINT_VECTOR. */
-static void point_factors(const struct point *p, double *fv)
+/* The point's factor values fv by slot (pm_point_plan), from its inputs xs
+ * (xs[ninputs] = 0); fv[nfactors] = 1. */
+static void plan_factors(const struct point *p, const double *xs, double *fv)
 {
-	const pm_model *m = p->m;
-	double x[FACTOR_CACHE], ls[FACTOR_CACHE], e[FACTOR_CACHE], pv[FACTOR_CACHE];
-	uint32_t which[FACTOR_CACHE];
-	size_t np = 0;
+	const pm_point_plan *pp = &p->m->point;
+	size_t np = pp->npower;
 
-	if (m->terms.nfactors < POINT_VECTOR) {
-		for (uint32_t f = 0; f < m->terms.nfactors; f++)
-			fv[f] = point_factor(p, f);
-		return;
-	}
-	for (uint32_t f = 0; f < m->terms.nfactors; f++) {
-		const pm_factor *fa = &m->terms.factor[f];
+	if (np < POINT_VECTOR) {
+		for (size_t j = 0; j < np; j++)
+			fv[j] = pm__factor_value(pp->power_e[j],
+						 pm__power_base_finite(xs[pp->power_input[j]],
+								       pp->power_ls[j]));
+	} else {
+		double x[PM_POINT_FACTORS];
 
-		if (fa->kind != PM_FACTOR_POWER) {
-			fv[f] = point_factor(p, f);
-			continue;
-		}
-		which[np] = f;
-		x[np] = value_of(p, fa->input);
-		ls[np] = m->inputs[fa->input].log_scale;
-		e[np++] = pm__factor_exponent(fa, m->value);
+		for (size_t j = 0; j < np; j++)
+			x[j] = xs[pp->power_input[j]];
+		point_powers(np, x, pp->power_ls, pp->power_e, fv);
 	}
-	point_powers(np, x, ls, e, pv);
-	for (size_t j = 0; j < np; j++)
-		fv[which[j]] = pv[j];
+	for (size_t j = 0; j < pp->nother; j++)
+		fv[np + j] = point_factor(p, pp->other[j]);
+	fv[p->m->terms.nfactors] = 1.0;
 }
 
-/* The terms at one point from its factor values: pm__terms_combine's
- * operations, but an off term adds +0 (as in add_term: the same sum)
- * rather than being skipped by a branch, which the levels of random points
- * mispredict: v's bits and-ed with a mask of 0s or 1s (GCC makes a select
- * of the point's doubles a branch). */
-static double point_terms(const struct point *p, const double *fv)
+/* The terms at one point from its inputs xs and factor values fv:
+ * pm__terms_combine's operations, but an off term adds +0 (as in add_term:
+ * the same sum) rather than being skipped by a branch, which the levels of
+ * random points mispredict: v's bits and-ed with a mask of 0s or 1s (GCC
+ * makes a select of the point's doubles a branch). `width` a constant in
+ * each call of plan_terms, the product unrolled; 0: each term's own
+ * length. */
+static inline PM_INLINE double terms_of_width(const pm_point_plan *pp, size_t nterms,
+					      uint32_t width, const double *xs, const double *fv)
 {
-	const pm_terms *t = &p->m->terms;
 	double sum = 0.0;
 
-	for (size_t k = 0; k < t->nterms; k++) {
-		const pm_term *tm = &t->term[k];
-		const uint32_t *ref = t->ref + tm->first;
-		double v = p->m->value[tm->coef];
-		int on = tm->level_input == PM_NONE || point_level(p, tm->level_input) == tm->level;
+	for (size_t k = 0; k < nterms; k++) {
+		const pm_point_term *pt = &pp->term[k];
+		const uint32_t *slot = pp->slots + pt->first;
+		double v = pt->coef;
+		int on = xs[pt->at] == pt->level;
 
-		/* up to 3 factors (eq. 4.4's terms) unrolled: no loop exit to predict */
-		switch (tm->nfactors) {
-		case 3: v = v * fv[ref[0]] * fv[ref[1]] * fv[ref[2]]; break;
-		case 2: v = v * fv[ref[0]] * fv[ref[1]]; break;
-		case 1: v = v * fv[ref[0]]; break;
-		case 0: break;
-		default:
-			for (uint32_t f = 0; f < tm->nfactors; f++)
-				v *= fv[ref[f]];
-		}
+		for (uint32_t r = 0; r < (width ? width : pt->n); r++)
+			v *= fv[slot[r]];
 		sum += pm__dfrom(pm__dbits(v) & (UINT64_C(0) - (uint64_t)on));
 	}
 	return sum;
 }
 
+static double plan_terms(const pm_model *m, const double *xs, const double *fv)
+{
+	const pm_point_plan *pp = &m->point;
+	size_t n = m->terms.nterms;
+
+	switch (pp->width) {	/* eq. 4.4's: 1 + the extrinsic inputs */
+	case 1: return terms_of_width(pp, n, 1, xs, fv);
+	case 2: return terms_of_width(pp, n, 2, xs, fv);
+	case 3: return terms_of_width(pp, n, 3, xs, fv);
+	case 4: return terms_of_width(pp, n, 4, xs, fv);
+	default: return terms_of_width(pp, n, 0, xs, fv);
+	}
+}
+
 pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
 			 double *out, pm_error *err)
 {
-	double fv[FACTOR_CACHE], v;
+	double xs[PM_POINT_INPUTS + 1], fv[PM_POINT_FACTORS + 1], v;
 	struct point p = { m, x, vi, vv };
 	pm_status st;
+	int valid = 1;
 
-	if (!point_valid(&p) && (st = check_point(&p, err)))
+	/* a plan's inputs in xs for its terms too; else PM_POINT_INPUTS at a
+	 * time, for the tests alone */
+	for (size_t i = 0, n; i < m->ninputs; i += n) {
+		n = m->ninputs - i < PM_POINT_INPUTS ? m->ninputs - i : PM_POINT_INPUTS;
+		point_inputs(&p, i, n, xs);
+		valid &= inputs_valid(&m->point, i, n, xs);
+	}
+	if (!valid && (st = check_point(&p, err)))
 		return st;
-	if (m->terms.nfactors <= FACTOR_CACHE) {
-		point_factors(&p, fv);
-		v = m->target_scale * point_terms(&p, fv);
+	if (m->point.ok) {
+		xs[m->ninputs] = 0.0;
+		plan_factors(&p, xs, fv);
+		v = m->target_scale * plan_terms(m, xs, fv);
 	} else {
 		v = m->target_scale *
 		    pm__terms_combine(&m->terms, m->value, point_factor, point_level, &p);
