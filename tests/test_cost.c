@@ -50,6 +50,7 @@ Test(cost, value_is_the_mean_absolute_error_of_the_model)
 	f.m->target_scale = f.p.target_scale;
 	for (size_t i = 0; i < f.m->ninputs; i++)
 		f.m->inputs[i].log_scale = f.p.col[i].log_scale;
+	pm__model_raw(f.m);	/* as a fit ends: the values settled */
 	/* the same sum through the public predictor, row by row */
 	for (size_t r = 0; r < f.p.nrows; r++) {
 		double pt[7], pred;
