@@ -300,6 +300,43 @@ Test(predict, a_point_is_refused_exactly_where_its_inputs_are_out_of_range,
 	pm_model_free(m);
 }
 
+/* A block logs its inputs as normal numbers and again, with the
+ * subnormals' scaling, where one is subnormal: a subnormal n in a block
+ * (and the normal numbers around 2^-1022) gives the same bits as a single
+ * point and as the terms evaluated directly. */
+Test(predict, a_subnormal_input_in_a_block_gives_the_same_bits, .init = need_target)
+{
+	static const double tiny[] = { 0x1p-1074, 0x1p-1060, 0x1.8p-1023, 0x1p-1022,
+				       0x1.0000000000001p-1022, 0x1p-1021 };
+	enum { NPOINTS = 64 };
+	/* n^(-1/8): the subnormal n's term dominates its point's time */
+	pm_model *m = formula_model_of("a * n^p * level(small) + b / n^(1/8) * [w > 2] + C");
+	double all[NPOINTS * 4], want[NPOINTS], got[NPOINTS];
+
+	for (size_t t = 0; t < sizeof(tiny) / sizeof(tiny[0]); t++) {
+		for (int point = 0; point < NPOINTS; point++) {
+			double *x = all + point * 4;
+
+			x[0] = point == 37 ? tiny[t] : 1.0 + point;
+			x[1] = point % 3;
+			x[2] = point % 20;
+			x[3] = 1.0 + point % 8;
+		}
+		cr_assert_eq(pm_model_predict_batch(m, all, NPOINTS, got, NULL), PM_OK);
+		for (int point = 0; point < NPOINTS; point++) {
+			struct direct d = { m, all + point * 4 };
+
+			want[point] = m->target_scale * pm__terms_combine(&m->terms, m->value,
+									  formula_factor,
+									  direct_level, &d);
+			cr_assert(memcmp(&got[point], &want[point], sizeof(got[point])) == 0,
+				  "n = %a, point %d: %.17g, directly %.17g", tiny[t], point,
+				  got[point], want[point]);
+		}
+	}
+	pm_model_free(m);
+}
+
 /* n is logged as a block reads it, and checked there: a value no power
  * takes, in a later block, is still found and named, with the points
  * before it predicted. */

@@ -57,14 +57,13 @@ static inline double pm__dfrom(uint64_t u)
 	return x;
 }
 
-/* log(x) for x > 0 finite (anything else gives garbage): pm__log's
- * arithmetic, for loops over inputs checked before. */
-static inline double pm__log_finite(double x)
+/* log(x) for x > 0 finite, sub = (x < 2^-1022) (anything else gives
+ * garbage): pm__log's arithmetic. */
+static inline double pm__log_sub(double x, int sub)
 {
 	/* subnormal x scaled up by 2^52 (0 and x < 0 too: replaced at the end).
 	 * Selects of values, never of operations, and & rather than &&: GCC
 	 * if-converts (and so vectorises) only those under -ftrapping-math. */
-	int sub = x < 0x1p-1022;
 	uint64_t ix = pm__dbits(x * (sub ? 0x1p52 : 1.0));
 	/* kb = k + 1024; z = x / 2^k in [0x1.61p-1, 0x1.61p+0) */
 	uint64_t tmp = ix + (UINT64_C(1024) << 52) - PM__LOG_OFF;
@@ -86,6 +85,21 @@ static inline double pm__log_finite(double x)
 	double p = r2 * (-0.5 + r * 0x1.5555555555555p-2 + r2 * (-0.25 + r * 0x1.999999999999ap-3) +
 			 r2 * r2 * (-0x1.5555555555555p-3 + r * 0x1.2492492492492p-3 + r2 * -0.125));
 	return hi + (hlo + wlo + rlo + kd * PM__LN2_LO + pm__detmath_log_lo[i] + p);
+}
+
+/* log(x) for x > 0 finite (anything else gives garbage), for loops over
+ * inputs checked before. */
+static inline double pm__log_finite(double x)
+{
+	return pm__log_sub(x, x < 0x1p-1022);
+}
+
+/* log(x) for normal x > 0 (x >= 2^-1022, finite): pm__log_finite's bits
+ * without the subnormals' scaling (x * 1 is x, kd - 0 is kd), which a
+ * vector loop otherwise computes both ways and selects between. */
+static inline double pm__log_normal(double x)
+{
+	return pm__log_sub(x, 0);
 }
 
 static inline double pm__log(double x)

@@ -328,10 +328,17 @@ static inline PM_INLINE int block_columns(const struct block *b, const double *r
 		double *restrict col = b->in + i * n, ls = m->inputs[i].log_scale;
 
 		if (b->logged[i]) {
+			uint64_t small = 0;
+
+			/* logged as normal numbers; again with subnormals' scaling
+			 * where there is one (all but never) */
 			for (size_t k = 0; k < n; k++) {
 				bad |= positive_ok(x[k * ni + i]) ? 0 : 1;
-				col[k] = pm__power_base_finite(x[k * ni + i], ls);
+				small |= x[k * ni + i] < 0x1p-1022 ? 1 : 0;
+				col[k] = pm__power_base_normal(x[k * ni + i], ls);
 			}
+			for (size_t k = 0; small && k < n; k++)
+				col[k] = pm__power_base_finite(x[k * ni + i], ls);
 		} else {
 #pragma GCC unroll 8
 			for (size_t k = 0; k < n; k++)

@@ -127,6 +127,12 @@ static inline double pm__power_base_finite(double x, double log_scale)
 	return pm__log_finite(x) - log_scale;
 }
 
+/* The same for a normal x (>= 2^-1022): pm__log_normal. */
+static inline double pm__power_base_normal(double x, double log_scale)
+{
+	return pm__log_normal(x) - log_scale;
+}
+
 /* What a factor's value is computed from, per value x of its input (the
  * level index for a level factor): tabulated once per distinct value by
  * the fit, computed per point by prediction. Power: u = log(x) -
