@@ -252,6 +252,32 @@ Test(predict, formula_of_terms_of_unequal_lengths_matches_its_terms, .init = nee
 		      "b * w^r + c * n^s + d * level(big) + C");
 }
 
+/* Terms conditioned on a categorical's levels: of levels 0..L-1 in order, a
+ * point takes the one its level picks (a run); others each on where the
+ * point's level is theirs. Both give the terms' own sum, bit for bit. */
+Test(predict, terms_on_a_level_match_their_terms, .init = need_target)
+{
+	const char *runs = "a * n^p * [small == \"a\"] + b * [small == \"b\"] + "
+			   "c * w^q * [small == \"c\"] + d * [big == \"v03\"] + "
+			   "e * n^r * [big == \"v01\"] + C";
+	pm_model *m = formula_model_of(runs);
+
+	cr_expect_eq(m->point.nseg, 4, "%zu runs", m->point.nseg);
+	cr_expect_eq(m->point.seg[0].kind, PM_RUN_LEVELS);
+	cr_expect_eq(m->point.seg[0].n, 3);
+	cr_expect_eq(m->point.seg[1].kind, PM_RUN_ONE);
+	cr_expect_eq(m->point.seg[2].kind, PM_RUN_ONE);
+	cr_expect_eq(m->point.seg[3].kind, PM_RUN_EVERY);
+	pm_model_free(m);
+	check_formula(runs);
+	/* out of order: no run */
+	m = formula_model_of("b * [small == \"b\"] + a * [small == \"a\"] + "
+			     "c * [small == \"c\"] + C");
+	cr_expect_eq(m->point.seg[0].kind, PM_RUN_ONE);
+	pm_model_free(m);
+	check_formula("b * [small == \"b\"] + a * [small == \"a\"] + c * [small == \"c\"] + C");
+}
+
 /* A point's inputs are tested against bounds (the model's point plan): the
  * same values refused as check_point refuses, one input at a time, by a
  * single point, the batch and a speedup's varied input. */

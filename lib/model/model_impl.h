@@ -65,7 +65,12 @@ typedef struct pm_intervals {
  * doubles the products (eq. 4.4: 17 terms of 0 to 3 factors on LeNet-5),
  * every term is padded to the longest, `width`, with the slot of 1.0 (x *
  * 1.0 is x: the same bits as the term's own product, without a branch on
- * its length); else (width 0) each term has its own length. ok 0: no plan
+ * its length); else (width 0) each term has its own length. The terms
+ * are summed in runs (segments): terms of every point; a categorical's
+ * terms of levels 0..L-1 in order (eq. 4.4's), of which the point's level
+ * picks the one that is on; else a term on where its level is the
+ * point's. Skipping the others is adding their +0 (a sum from +0 is never
+ * -0): the same bits. ok 0: no plan
  * (more inputs or factors than a point's stack arrays hold): such a point
  * goes through pm__terms_combine. Every model: the values input i takes,
  * in_lo[i] <= v <= in_hi[i], an integer where in_whole[i] is 1 (a level
@@ -77,6 +82,11 @@ typedef struct pm_point_term {
 	double coef, level;
 	uint32_t at, first, n;
 } pm_point_term;
+typedef enum pm_point_run { PM_RUN_EVERY, PM_RUN_LEVELS, PM_RUN_ONE } pm_point_run;
+typedef struct pm_point_seg {
+	pm_point_run kind;
+	uint32_t first, n, at;	/* terms first..first+n; LEVELS: of input at */
+} pm_point_seg;
 typedef struct pm_point_plan {
 	int ok;
 	uint32_t width;
@@ -87,6 +97,8 @@ typedef struct pm_point_plan {
 	uint32_t *slot;		/* nfactors: each factor's slot */
 	pm_point_term *term;	/* nterms */
 	uint32_t *slots;	/* the terms' factors' slots */
+	size_t nseg;
+	pm_point_seg *seg;	/* nseg <= nterms, in term order */
 	double *in_lo, *in_hi, *in_whole;	/* ninputs each */
 } pm_point_plan;
 

@@ -40,11 +40,13 @@ int pm__point_plan_new(pm_model *m)
 	pp->slot = calloc(nf, sizeof(*pp->slot));
 	pp->term = calloc(t->nterms + 1, sizeof(*pp->term));
 	pp->slots = calloc(nslots, sizeof(*pp->slots));
+	pp->seg = calloc(t->nterms + 1, sizeof(*pp->seg));
 	pp->in_lo = calloc(m->ninputs + 1, sizeof(*pp->in_lo));
 	pp->in_hi = calloc(m->ninputs + 1, sizeof(*pp->in_hi));
 	pp->in_whole = calloc(m->ninputs + 1, sizeof(*pp->in_whole));
 	return pp->power_input && pp->power_ls && pp->power_e && pp->other && pp->slot &&
-			       pp->term && pp->slots && pp->in_lo && pp->in_hi && pp->in_whole
+			       pp->term && pp->slots && pp->seg && pp->in_lo && pp->in_hi &&
+			       pp->in_whole
 		       ? 0 : -1;
 }
 
@@ -57,6 +59,7 @@ void pm__point_plan_free(pm_point_plan *pp)
 	free(pp->slot);
 	free(pp->term);
 	free(pp->slots);
+	free(pp->seg);
 	free(pp->in_lo);
 	free(pp->in_hi);
 	free(pp->in_whole);
@@ -76,6 +79,48 @@ static void input_bounds(const pm_model *m, pm_point_plan *pp)
 	for (size_t f = 0; f < m->terms.nfactors; f++)
 		if (m->terms.factor[f].kind == PM_FACTOR_LOG2)
 			pp->in_lo[m->terms.factor[f].input] = 1.0;
+}
+
+/* Whether terms k.. are categorical input i's of levels 0..nlevels-1 in
+ * order (eq. 4.4's b terms). */
+static int levels_run(const pm_model *m, size_t k, uint32_t i)
+{
+	const pm_terms *t = &m->terms;
+	size_t nl = m->inputs[i].nlevels;
+
+	if (!nl || k + nl > t->nterms)
+		return 0;
+	for (size_t l = 0; l < nl; l++)
+		if (t->term[k + l].level_input != i || t->term[k + l].level != l)
+			return 0;
+	return 1;
+}
+
+/* The terms' runs in order (pm_point_plan). */
+static void runs(const pm_model *m, pm_point_plan *pp)
+{
+	const pm_terms *t = &m->terms;
+
+	pp->nseg = 0;
+	for (size_t k = 0; k < t->nterms;) {
+		pm_point_seg *sg = &pp->seg[pp->nseg++];
+		uint32_t i = t->term[k].level_input;
+
+		sg->first = (uint32_t)k;
+		sg->at = i;
+		if (i == PM_NONE) {
+			sg->kind = PM_RUN_EVERY;
+			while (k < t->nterms && t->term[k].level_input == PM_NONE)
+				k++;
+		} else if (levels_run(m, k, i)) {
+			sg->kind = PM_RUN_LEVELS;
+			k += m->inputs[i].nlevels;
+		} else {
+			sg->kind = PM_RUN_ONE;
+			k++;
+		}
+		sg->n = (uint32_t)(k - sg->first);
+	}
 }
 
 void pm__point_plan_fill(pm_model *m)
@@ -119,4 +164,5 @@ void pm__point_plan_fill(pm_model *m)
 								: (uint32_t)t->nfactors;
 		first += pt->n;
 	}
+	runs(m, pp);
 }

@@ -444,27 +444,52 @@ static void plan_factors(const struct point *p, const double *xs, double *fv)
 	fv[p->m->terms.nfactors] = 1.0;
 }
 
-/* The terms at one point from its inputs xs and factor values fv:
- * pm__terms_combine's operations, but an off term adds +0 (as in add_term:
- * the same sum) rather than being skipped by a branch, which the levels of
- * random points mispredict: v's bits and-ed with a mask of 0s or 1s (GCC
- * makes a select of the point's doubles a branch). `width` a constant in
- * each call of plan_terms, the product unrolled; 0: each term's own
- * length. */
-static inline PM_INLINE double terms_of_width(const pm_point_plan *pp, size_t nterms,
-					      uint32_t width, const double *xs, const double *fv)
+/* Term k's value at a point of factor values fv: its coefficient times
+ * its factors in order (pm__terms_combine's operations); `width` a
+ * constant in each call of plan_terms, the product unrolled; 0: the
+ * term's own length. */
+static inline PM_INLINE double term_value(const pm_point_plan *pp, size_t k, uint32_t width,
+					  const double *fv)
+{
+	const pm_point_term *pt = &pp->term[k];
+	const uint32_t *slot = pp->slots + pt->first;
+	double v = pt->coef;
+
+	for (uint32_t r = 0; r < (width ? width : pt->n); r++)
+		v *= fv[slot[r]];
+	return v;
+}
+
+/* The terms at one point from its inputs xs and factor values fv, run by
+ * run (pm_point_plan): pm__terms_combine's sum. A term on where its level
+ * is the point's adds +0 where it is off (a sum from +0 is never -0: the
+ * same sum), v's bits and-ed with a mask of 0s or 1s, rather than being
+ * skipped by a branch, which the levels of random points mispredict (GCC
+ * makes a select of the point's doubles a branch). */
+static inline PM_INLINE double terms_of_width(const pm_point_plan *pp, uint32_t width,
+					      const double *xs, const double *fv)
 {
 	double sum = 0.0;
 
-	for (size_t k = 0; k < nterms; k++) {
-		const pm_point_term *pt = &pp->term[k];
-		const uint32_t *slot = pp->slots + pt->first;
-		double v = pt->coef;
-		int on = xs[pt->at] == pt->level;
+	for (size_t s = 0; s < pp->nseg; s++) {
+		const pm_point_seg *sg = &pp->seg[s];
 
-		for (uint32_t r = 0; r < (width ? width : pt->n); r++)
-			v *= fv[slot[r]];
-		sum += pm__dfrom(pm__dbits(v) & (UINT64_C(0) - (uint64_t)on));
+		switch (sg->kind) {
+		case PM_RUN_EVERY:
+			for (size_t k = sg->first; k < sg->first + sg->n; k++)
+				sum += term_value(pp, k, width, fv);
+			break;
+		case PM_RUN_LEVELS:
+			sum += term_value(pp, sg->first + (size_t)xs[sg->at], width, fv);
+			break;
+		case PM_RUN_ONE: {
+			const pm_point_term *pt = &pp->term[sg->first];
+			double v = term_value(pp, sg->first, width, fv);
+			int on = xs[pt->at] == pt->level;
+
+			sum += pm__dfrom(pm__dbits(v) & (UINT64_C(0) - (uint64_t)on));
+		}
+		}
 	}
 	return sum;
 }
@@ -472,14 +497,13 @@ static inline PM_INLINE double terms_of_width(const pm_point_plan *pp, size_t nt
 static double plan_terms(const pm_model *m, const double *xs, const double *fv)
 {
 	const pm_point_plan *pp = &m->point;
-	size_t n = m->terms.nterms;
 
 	switch (pp->width) {	/* eq. 4.4's: 1 + the extrinsic inputs */
-	case 1: return terms_of_width(pp, n, 1, xs, fv);
-	case 2: return terms_of_width(pp, n, 2, xs, fv);
-	case 3: return terms_of_width(pp, n, 3, xs, fv);
-	case 4: return terms_of_width(pp, n, 4, xs, fv);
-	default: return terms_of_width(pp, n, 0, xs, fv);
+	case 1: return terms_of_width(pp, 1, xs, fv);
+	case 2: return terms_of_width(pp, 2, xs, fv);
+	case 3: return terms_of_width(pp, 3, xs, fv);
+	case 4: return terms_of_width(pp, 4, xs, fv);
+	default: return terms_of_width(pp, 0, xs, fv);
 	}
 }
 
