@@ -59,20 +59,19 @@ typedef struct pm_intervals {
  * it: the power factors' inputs, log scales and exponents side by side
  * (one vector loop, predict.c's point_powers) in slots 0..npower, the
  * other factors in the slots after them, slot nfactors 1.0; each term its
- * coefficient's value, the slots of its factors (slots[first..first+n)),
- * and on at the points whose input `at` equals `level` (at = ninputs, a
- * point's extra slot of 0.0, for a term of every point). Where it at most
- * doubles the products (eq. 4.4: 17 terms of 0 to 3 factors on LeNet-5),
- * every term is padded to the longest, `width`, with the slot of 1.0 (x *
- * 1.0 is x: the same bits as the term's own product, without a branch on
- * its length); else (width 0) each term has its own length. The terms
- * are summed in runs (segments): terms of every point; a categorical's
- * terms of levels 0..L-1 in order (eq. 4.4's), of which the point's level
- * picks the one that is on; else a term on where its level is the
- * point's. Skipping the others is adding their +0 (a sum from +0 is never
- * -0): the same bits. ok 0: no plan
- * (more inputs or factors than a point's stack arrays hold): such a point
- * goes through pm__terms_combine. Every model: the values input i takes,
+ * coefficient's value, the slots of its factors (slots[first..first+n))
+ * and, for a term of one level, its input `at` and `level`. Where it at
+ * most doubles the products (eq. 4.4: 17 terms of 0 to 3 factors on
+ * LeNet-5), every term is padded to the longest, `width`, with the slot
+ * of 1.0 (x * 1.0 is x: the same bits as the term's own product, without
+ * a branch on its length); else (width 0) each term has its own length.
+ * The terms are summed in runs (segments): terms of every point; a
+ * categorical's terms of levels 0..L-1 in order (eq. 4.4's), of which the
+ * point's level picks the one that is on; else a term on where its level
+ * is the point's. Skipping the others is adding their +0 (a sum from +0
+ * is never -0): the same bits. ok 0: no plan (more inputs or factors than
+ * a point's stack arrays hold): such a point goes through
+ * pm__terms_combine. Every model: the values input i takes,
  * in_lo[i] <= v <= in_hi[i], an integer where in_whole[i] is 1 (a level
  * index; 0 for a number): check_point's tests as bounds (> 0: >= the
  * least subnormal; finite: <= DBL_MAX; under log2: >= 1). */

@@ -152,11 +152,10 @@ void pm__point_plan_fill(pm_model *m)
 	for (size_t k = 0; k < t->nterms; k++) {
 		const pm_term *tm = &t->term[k];
 		pm_point_term *pt = &pp->term[k];
-		int every = tm->level_input == PM_NONE;
 
 		pt->coef = m->value[tm->coef];
-		pt->at = every ? (uint32_t)m->ninputs : tm->level_input;
-		pt->level = every ? 0.0 : (double)tm->level;
+		pt->at = tm->level_input;	/* PM_NONE: read by no run */
+		pt->level = (double)tm->level;
 		pt->first = first;
 		pt->n = pp->width ? pp->width : tm->nfactors;
 		for (uint32_t r = 0; r < pt->n; r++)

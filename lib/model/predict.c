@@ -420,8 +420,8 @@ static void point_powers(size_t n, double *restrict x, const double *restrict ls
  * factors: 27 against 15 million points/s). */
 #define POINT_VECTOR 4
 
-/* The point's factor values fv by slot (pm_point_plan), from its inputs xs
- * (xs[ninputs] = 0); fv[nfactors] = 1. */
+/* The point's factor values fv by slot (pm_point_plan), from its inputs
+ * xs; fv[nfactors] = 1. */
 static void plan_factors(const struct point *p, const double *xs, double *fv)
 {
 	const pm_point_plan *pp = &p->m->point;
@@ -510,7 +510,7 @@ static double plan_terms(const pm_model *m, const double *xs, const double *fv)
 pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double vv,
 			 double *out, pm_error *err)
 {
-	double xs[PM_POINT_INPUTS + 1], fv[PM_POINT_FACTORS + 1], v;
+	double xs[PM_POINT_INPUTS], fv[PM_POINT_FACTORS + 1], v;
 	struct point p = { m, x, vi, vv };
 	pm_status st;
 	int valid = 1;
@@ -525,7 +525,6 @@ pm_status pm__predict_at(const pm_model *m, const double *x, size_t vi, double v
 	if (!valid && (st = check_point(&p, err)))
 		return st;
 	if (m->point.ok) {
-		xs[m->ninputs] = 0.0;
 		plan_factors(&p, xs, fv);
 		v = m->target_scale * plan_terms(m, xs, fv);
 	} else {
