@@ -439,8 +439,14 @@ static void plan_factors(const struct point *p, const double *xs, double *fv)
 			x[j] = xs[pp->power_input[j]];
 		point_powers(np, x, pp->power_ls, pp->power_e, fv);
 	}
-	for (size_t j = 0; j < pp->nother; j++)
-		fv[np + j] = point_factor(p, pp->other[j]);
+	for (size_t j = 0; j < pp->nother; j++) {
+		const pm_factor *fa = &p->m->terms.factor[pp->other[j]];
+
+		/* a level() multiplier (the multiplicative form has one per
+		 * categorical) without point_factor's call */
+		fv[np + j] = fa->kind == PM_FACTOR_LEVEL ? level_value(p->m, fa, xs[fa->input])
+							 : point_factor(p, pp->other[j]);
+	}
 	fv[p->m->terms.nfactors] = 1.0;
 }
 
@@ -453,9 +459,11 @@ static inline PM_INLINE double term_value(const pm_point_plan *pp, size_t k, uin
 {
 	const pm_point_term *pt = &pp->term[k];
 	const uint32_t *slot = pp->slots + pt->first;
+	uint32_t n = width ? width : pt->n;
 	double v = pt->coef;
 
-	for (uint32_t r = 0; r < (width ? width : pt->n); r++)
+#pragma GCC unroll 4
+	for (uint32_t r = 0; r < n; r++)
 		v *= fv[slot[r]];
 	return v;
 }
