@@ -66,24 +66,24 @@ static inline double value_of(const struct point *p, size_t i)
 #define PM_INLINE
 #endif
 
-/* The tests of one value of a block's column: 1 if the value can be
- * taken. Values and & rather than branches, so that a block's loops
- * vectorise. x + 2^52 - 2^52 == x holds for 0 <= x < 2^52 exactly when x
- * is an integer (floor, without a call). A point's checks are these as
- * bounds (inputs_valid). */
-static inline PM_INLINE int level_ok(double v, double nlevels)
+/* The test of one value of input i, for a point and a block alike: 1 if
+ * the value can be taken, by the input's bounds in the model's point plan
+ * (check_point's tests: model_impl.h). Values and & rather than branches,
+ * so that the loops vectorise and a point's levels cost no mispredicted
+ * branch. w = v * whole is an integer where whole is 1: x + 2^52 - 2^52
+ * == x holds for 0 <= x < 2^52 exactly when x is an integer (floor,
+ * without a call). in_bounds alone: an input under powers alone (whole
+ * 0). */
+static inline PM_INLINE int in_bounds(double v, double lo, double hi)
 {
-	return (v >= 0) & (v < nlevels) & (v + 0x1p52 - 0x1p52 == v);
+	return (v >= lo) & (v <= hi);
 }
 
-static inline PM_INLINE int positive_ok(double v)	/* under a power */
+static inline PM_INLINE int value_ok(double v, double lo, double hi, double whole)
 {
-	return (v > 0) & (v < INFINITY);
-}
+	double w = v * whole;
 
-static inline PM_INLINE int finite_ok(double v)
-{
-	return (v > -INFINITY) & (v < INFINITY);
+	return in_bounds(v, lo, hi) & (w + 0x1p52 - 0x1p52 == w);
 }
 
 /* Why the point cannot be predicted, in the order of the inputs; PM_OK if
@@ -126,21 +126,16 @@ static void point_inputs(const struct point *p, size_t from, size_t n, double *x
 }
 
 /* Whether check_point would pass inputs from..from+n of the point, their
- * values xs, without saying why not: the common case as one loop of the
- * same tests for every input (the model's point plan: its bounds, and w =
- * v * whole an integer where whole is 1; x + 2^52 - 2^52 == x as in
- * level_ok), without branches or calls. */
+ * values xs, without saying why not: the common case as one loop of
+ * value_ok, without branches or calls. */
 VECTOR_CLONES
 static int inputs_valid(const pm_point_plan *pp, size_t from, size_t n, const double *xs)
 {
 	const double *lo = pp->in_lo + from, *hi = pp->in_hi + from, *whole = pp->in_whole + from;
 	uint64_t bad = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		double v = xs[i], w = v * whole[i];
-
-		bad |= (v >= lo[i]) & (v <= hi[i]) & (w + 0x1p52 - 0x1p52 == w) ? 0 : 1;
-	}
+	for (size_t i = 0; i < n; i++)
+		bad |= value_ok(xs[i], lo[i], hi[i], whole[i]) ? 0 : 1;
 	return !bad;
 }
 
@@ -186,34 +181,18 @@ struct block {
  * vectorised), without saying which point failed or why. */
 static inline PM_INLINE int block_valid(const struct block *b)
 {
-	const pm_model *m = b->m;
+	const pm_point_plan *pp = &b->m->point;
 	size_t n = b->n;
 	uint64_t bad = 0;
 
-	for (size_t i = 0; i < m->ninputs; i++) {
+	for (size_t i = 0; i < b->m->ninputs; i++) {
 		const double *restrict col = b->in + i * n;
-		double nl = (double)m->inputs[i].nlevels;
+		double lo = pp->in_lo[i], hi = pp->in_hi[i], whole = pp->in_whole[i];
 
-		if (b->logged[i]) {
+		if (b->logged[i])
 			continue;	/* checked by block_columns */
-		} else if (m->inputs[i].role == PM_ROLE_CATEGORICAL) {
-			for (size_t k = 0; k < n; k++)
-				bad |= level_ok(col[k], nl) ? 0 : 1;
-		} else if (m->inputs[i].powered) {
-			for (size_t k = 0; k < n; k++)
-				bad |= positive_ok(col[k]) ? 0 : 1;
-		} else {
-			for (size_t k = 0; k < n; k++)
-				bad |= finite_ok(col[k]) ? 0 : 1;
-		}
-	}
-	for (size_t f = 0; f < m->terms.nfactors; f++) {
-		const double *restrict col = b->in + m->terms.factor[f].input * n;
-
-		if (m->terms.factor[f].kind != PM_FACTOR_LOG2)
-			continue;
 		for (size_t k = 0; k < n; k++)
-			bad |= col[k] >= 1 ? 0 : 1;
+			bad |= value_ok(col[k], lo, hi, whole) ? 0 : 1;
 	}
 	return !bad;
 }
@@ -326,6 +305,7 @@ static inline PM_INLINE int block_columns(const struct block *b, const double *r
 
 	for (size_t i = 0; i < ni; i++) {
 		double *restrict col = b->in + i * n, ls = m->inputs[i].log_scale;
+		double lo = m->point.in_lo[i], hi = m->point.in_hi[i];
 
 		if (b->logged[i]) {
 			uint64_t small = 0;
@@ -333,7 +313,7 @@ static inline PM_INLINE int block_columns(const struct block *b, const double *r
 			/* logged as normal numbers; again with subnormals' scaling
 			 * where there is one (all but never) */
 			for (size_t k = 0; k < n; k++) {
-				bad |= positive_ok(x[k * ni + i]) ? 0 : 1;
+				bad |= in_bounds(x[k * ni + i], lo, hi) ? 0 : 1;
 				small |= x[k * ni + i] < 0x1p-1022 ? 1 : 0;
 				col[k] = pm__power_base_normal(x[k * ni + i], ls);
 			}
