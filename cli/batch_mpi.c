@@ -419,6 +419,24 @@ static int any_busy(const struct rank *w, int size)
 	return 0;
 }
 
+/* Whether j, gathered from a rank, is a job that rank began before
+ * MPI_Init (-1: none; anything else out of range is taken as none). */
+static int began(const pm_batch *b, int j)
+{
+	return j >= 0 && (size_t)j < pm_batch_njobs(b);
+}
+
+/* dispatch's arrays, and the ranks' states w */
+static void queue_free(struct queue *q, struct rank *w)
+{
+	free(w);
+	free(q->order);
+	free(q->fin_job);
+	free(q->fin_line);
+	free(q->fin_res);
+	free(q->begun);
+}
+
 /* Rank 0: hand out, gather, write; then stop the workers. beat: they send
  * heartbeats; begun[r]: the job rank r began before MPI_Init (-1: none;
  * rank 0's is e). Returns the exit status, *lost_any when a rank was lost
@@ -438,23 +456,17 @@ static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_bat
 	q.fin_res = malloc((q.n + 1) * sizeof(*q.fin_res));
 	q.begun = calloc(pm_batch_njobs(b) + 1, 1);
 	for (int r = 0; q.begun && r < size; r++)
-		if (begun[r] >= 0 && (size_t)begun[r] < pm_batch_njobs(b))
+		if (began(b, begun[r]))
 			q.begun[begun[r]] = 1;
 	if (!w || !q.order || !q.fin_job || !q.fin_line || !q.fin_res || !q.begun ||
 	    pthread_create(&local, NULL, local_worker, &q)) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
-		free(w);
-		free(q.order);
-		free(q.fin_job);
-		free(q.fin_line);
-		free(q.fin_res);
-		free(q.begun);
+		queue_free(&q, w);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
 		return EXIT_FAIL;
 	}
 	for (int r = 0; r < size; r++)
-		w[r] = (struct rank){ r && begun[r] >= 0 && (size_t)begun[r] < pm_batch_njobs(b)
-					      ? begun[r] : IDLE, now() };
+		w[r] = (struct rank){ r && began(b, begun[r]) ? begun[r] : IDLE, now() };
 	do {
 		int progress = stopped ? 0 : hand_out(&q, o, w, size, beat, &stopped);
 
@@ -490,12 +502,7 @@ static int dispatch(const struct batch_args *a, pm_batch_output *o, const pm_bat
 			MPI_Send(&(int){ -1 }, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD);
 		*lost_any |= w[r].job != IDLE;
 	}
-	free(w);
-	free(q.order);
-	free(q.fin_job);
-	free(q.fin_line);
-	free(q.fin_res);
-	free(q.begun);
+	queue_free(&q, w);
 	return rc;
 }
 
