@@ -423,27 +423,68 @@ Test(discover, an_offset_and_a_factor_per_level)
 		      2);
 }
 
+/* x and y: the same candidates, bit for bit, the same choice and counts. */
+static void expect_same_discovery(const pm_discovery *x, const pm_discovery *y, const char *what)
+{
+	cr_assert_eq(x->n, y->n, "%s", what);
+	cr_expect_eq(x->chosen, y->chosen, "%s", what);
+	cr_expect_eq(x->hypotheses, y->hypotheses, "%s", what);
+	cr_expect_eq(x->rejected, y->rejected, "%s", what);
+	for (size_t i = 0; i < x->n; i++) {
+		cr_expect_str_eq(x->cand[i].formula, y->cand[i].formula, "%s", what);
+		cr_expect_eq(x->cand[i].terms, y->cand[i].terms, "%s", what);
+		cr_expect(memcmp(&x->cand[i].mape, &y->cand[i].mape, sizeof(double)) == 0,
+			  "%s %zu: %.17g, %.17g", what, i, x->cand[i].mape, y->cand[i].mape);
+		cr_expect(memcmp(&x->cand[i].mape_se, &y->cand[i].mape_se, sizeof(double)) == 0,
+			  "%s %zu", what, i);
+	}
+}
+
 Test(discover, is_deterministic)
 {
 	pm_dataset *d = per_level();
 	pm_spec *s = spec_of("time", NULL);
 	pm_discovery *x = discover(d, s, NULL), *y = discover(d, s, NULL);
 
-	cr_assert_eq(x->n, y->n);
-	cr_expect_eq(x->chosen, y->chosen);
-	cr_expect_eq(x->hypotheses, y->hypotheses);
-	cr_expect_eq(x->rejected, y->rejected);
-	for (size_t i = 0; i < x->n; i++) {
-		cr_expect_str_eq(x->cand[i].formula, y->cand[i].formula);
-		cr_expect_eq(x->cand[i].terms, y->cand[i].terms);
-		cr_expect(memcmp(&x->cand[i].mape, &y->cand[i].mape, sizeof(double)) == 0,
-			  "%zu: %.17g, %.17g", i, x->cand[i].mape, y->cand[i].mape);
-		cr_expect(memcmp(&x->cand[i].mape_se, &y->cand[i].mape_se, sizeof(double)) == 0);
-	}
+	expect_same_discovery(x, y, "twice");
 	pm_discovery_free(x);
 	pm_discovery_free(y);
 	pm_spec_free(s);
 	pm_dataset_free(d);
+}
+
+/* The same for any number of threads: the step's hypotheses are evaluated
+ * side by side, and between the steps the moves' screens and their new
+ * terms' columns are made on the threads (discover_moves.c,
+ * pm__disc_settle), each into its own place. Sets whose searches climb
+ * products (three inputs), split terms per level and move switches. */
+Test(discover, the_same_for_any_thread_count)
+{
+	pm_dataset *(*const make[])(void) = { small_effect, power_per_level, switches_on };
+	static const unsigned threads[] = { 2, 3, 7 };
+
+	for (size_t m = 0; m < sizeof(make) / sizeof(*make); m++) {
+		pm_dataset *d = make[m]();
+		pm_spec *s = spec_of("time", NULL);
+		pm_discover_options o = pm_discover_options_default();
+		pm_discovery *one;
+
+		o.threads = 1;
+		one = discover(d, s, &o);
+		for (size_t k = 0; k < sizeof(threads) / sizeof(*threads); k++) {
+			pm_discovery *x;
+			char what[64];
+
+			o.threads = threads[k];
+			x = discover(d, s, &o);
+			snprintf(what, sizeof(what), "set %zu, %u threads against 1", m, threads[k]);
+			expect_same_discovery(one, x, what);
+			pm_discovery_free(x);
+		}
+		pm_discovery_free(one);
+		pm_spec_free(s);
+		pm_dataset_free(d);
+	}
 }
 
 /* Every candidate is a formula pm_fit reads and fits; the chosen one's

@@ -466,6 +466,33 @@ static void intervals_from_threads(const pm_dataset *d, const pm_spec *s)
 	pm_model_free(m);
 }
 
+/* discover's search on 1 and 4 threads: its step's hypotheses evaluated
+ * side by side, and between steps the moves' screens and new terms'
+ * columns made on the pool's threads (discover_moves.c, pm__disc_settle);
+ * gemm's n and threads, with their products and switches climbed. */
+static void discover_on_threads(const pm_dataset *d, const pm_spec *s)
+{
+	pm_discover_options o = pm_discover_options_default();
+	pm_discovery *x[2] = { NULL, NULL };
+	pm_error err = { 0 };
+	int same;
+
+	o.max_terms = 2;
+	o.beam = 8;
+	for (int k = 0; k < 2; k++) {
+		o.threads = k ? 4 : 1;
+		require(pm_discover(d, s, &o, &x[k], &err), &err, "pm_discover");
+	}
+	same = x[0]->n == x[1]->n && x[0]->chosen == x[1]->chosen &&
+	       x[0]->hypotheses == x[1]->hypotheses;
+	for (size_t i = 0; same && i < x[0]->n; i++)
+		same = strcmp(x[0]->cand[i].formula, x[1]->cand[i].formula) == 0 &&
+		       memcmp(&x[0]->cand[i].mape, &x[1]->cand[i].mape, sizeof(double)) == 0;
+	check(same, "pm_discover: 4 threads give the candidates of 1, bit for bit");
+	pm_discovery_free(x[0]);
+	pm_discovery_free(x[1]);
+}
+
 int main(void)
 {
 	char data[1024], spec[1024];
@@ -481,6 +508,7 @@ int main(void)
 	require(pm_spec_read_file(spec, &s, &err), &err, spec);
 	fits_side_by_side(d, s);
 	sweep_and_select(d, s);
+	discover_on_threads(d, s);
 	stop_from_a_thread(d, s);
 	predict_from_threads();
 	intervals_from_threads(d, s);

@@ -272,7 +272,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	unsigned *seed_term = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed_term));
 	unsigned char *pair = malloc(s->nin + 1);
 	struct batch b = { .s = s, .w = w, .stop = o->stop,
-			   .resid = malloc((3 * s->n + 1) * sizeof(*b.resid)) };
+			   .resid = malloc(((2 + MAX_SLOTS) * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
 	s->threads = pool;
@@ -340,7 +340,7 @@ out:
  * MEMORY_BUDGET, before it allocates it: each term of the pool holds a
  * column of every row, and the pool is every input's one-factor terms,
  * the pairs of PAIR_INPUTS inputs' seed factors and what the moves add;
- * then the hypotheses remembered and each thread's Grams. Linear in the
+ * then the hypotheses remembered and each thread's scratch. Linear in the
  * inputs, so a wide table is refused with what to name, not after
  * gigabytes (a 1 000-column one took 5.5 GB). */
 static pm_status memory_check(const struct search *s, const pm_discover_options *o,
@@ -352,9 +352,10 @@ static pm_status memory_check(const struct search *s, const pm_discover_options 
 	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
 	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
 	double threads = o->threads ? o->threads : pm_cpu_count();
-	double in = (double)s->nin * (double)s->n * 16.0;
+	/* the inputs, and the moves' residuals (struct batch) */
+	double in = ((double)s->nin * 16.0 + (2.0 + MAX_SLOTS) * 8.0) * (double)s->n;
 	double scratch = threads * ((2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) +
-				     FOLD_SCRATCH) * 8.0 + (double)s->n);
+				     FOLD_SCRATCH) * 8.0 + 2.0 * (double)s->n);
 	double terms = (singles + seeds * seeds / 2 + growth) * per_term;
 	double total = terms + hyps * (sizeof(struct hyp) + 16.0) + in + scratch;
 
@@ -382,6 +383,7 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 		free(w[i].strat);
 		free(w[i].lv);
 		free(w[i].fold);
+		free(w[i].mark);
 	}
 	free(w);
 }
@@ -409,8 +411,9 @@ static pm_status workers(const struct search *s, const pm_discover_options *o, p
 		k->strat = malloc(s->n + 1);
 		k->lv = malloc(MAX_STRATA * MAX_FACTOR_CATS);
 		k->fold = malloc(FOLD_SCRATCH * sizeof(*k->fold));
+		k->mark = malloc(s->nconfigs + 1);
 		if (!k->mult || !k->gram_all || !k->gram || !k->vec_all || !k->vec || !k->strat ||
-		    !k->lv || !k->fold)
+		    !k->lv || !k->fold || !k->mark)
 			return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	return PM_OK;

@@ -111,14 +111,12 @@ static uint64_t skeleton(const struct search *s, const struct hyp *h)
 /* Keep h among the `width` best of beam[0..*n) (ascending score), at most
  * PER_SKELETON of one skeleton: variants of one shape (n^2, n^2 * log2(n),
  * n^2.5, ...) would fill the beam and leave no room for another shape. */
-static void keep(const struct search *s, struct hyp *beam, size_t *n, size_t width,
-		 const struct hyp *h)
+static void keep(struct hyp *beam, size_t *n, size_t width, const struct hyp *h)
 {
-	uint64_t sk = skeleton(s, h);
 	size_t i, same_shape = 0, worst = 0;
 
 	for (size_t k = 0; k < *n; k++)
-		if (skeleton(s, &beam[k]) == sk) {
+		if (beam[k].skeleton == h->skeleton) {
 			same_shape++;
 			worst = k;	/* the beam is sorted: the last is the worst */
 		}
@@ -159,6 +157,11 @@ pm_status pm__disc_consider(struct search *s, const struct hyp *h, struct batch 
 	pm_status st = PM_OK;
 
 	for (unsigned k = 0; k < h->nt; k++)
+		if (h->t[k] >= s->settled) {
+			pm__disc_settle(s, b->w);
+			break;
+		}
+	for (unsigned k = 0; k < h->nt; k++)
 		if (s->pool[h->t[k]].thin)
 			return PM_OK;
 	if (pm__disc_ncoef(s, h) > PM_NNLS_MAX || pm__disc_strata(s, h->mask) > MAX_STRATA ||
@@ -194,6 +197,7 @@ static void evaluate_one(void *ctx, size_t i, unsigned worker)
 		return;
 	}
 	b->ok[i] = (unsigned char)pm__disc_evaluate(&local, &b->h[i]);
+	b->h[i].skeleton = skeleton(b->s, &b->h[i]);
 }
 
 /* Evaluate the step's hypotheses on the pool's threads, then take them in
@@ -227,7 +231,7 @@ pm_status pm__disc_run_batch(struct search *s, pm_pool *pool, struct batch *b, s
 			s->rejected += !b->ok[i];
 			continue;
 		}
-		keep(s, beam, nbeam, width, &b->h[i]);
+		keep(beam, nbeam, width, &b->h[i]);
 		/* C alone starts the search and is a candidate: a metric no input
 		 * moves beyond the noise is a constant */
 		st = push(&s->seen, &s->nseen, &s->capseen, &b->h[i], err);

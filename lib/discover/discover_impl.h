@@ -76,6 +76,9 @@ struct hyp {
 	unsigned mask;		/* categoricals whose levels scale every term */
 	double score, se;	/* held-out MAPE (%) over the folds, its standard error */
 	unsigned complexity;	/* for the report's parsimony (discover_choice.c) */
+	/* its terms' inputs, for the beam's PER_SKELETON: set where a step's
+	 * hypotheses are evaluated, side by side (pm__disc_run_batch) */
+	uint64_t skeleton;
 	int adequate;		/* its lack of fit is within the noise (discover_choice.c) */
 };
 
@@ -92,6 +95,13 @@ struct search {
 	size_t *nlev;
 	struct term *pool;	/* every term tried; the one-factor ones first */
 	size_t npool, cap, nsingle;
+	/* pool terms [0, settled) have their columns and thin flags; while
+	 * `defer` is set (the moves), new terms wait for pm__disc_settle,
+	 * which makes theirs all at once on the threads (a hypothesis's climbs
+	 * make dozens of terms, a column over every row each, between the
+	 * parallel batches) */
+	size_t settled;
+	int defer;
 	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
 	double **slab;		/* the terms' columns (discover_pool.c) */
@@ -135,26 +145,28 @@ struct batch {
 	size_t n, cap;
 	struct search *s;
 	struct scratch *w;	/* one per thread */
-	/* 3 * rows: the residuals and multipliers of the hypothesis whose
-	 * moves are made, and a term's partial residual (products); its
-	 * coefficients */
+	/* (2 + MAX_SLOTS) * rows: the residuals and multipliers of the
+	 * hypothesis whose moves are made, then each of its terms' partial
+	 * residual (products, climbs); its coefficients */
 	double *resid, coef[PM_NNLS_MAX];
 	/* the climbs of the hypothesis whose moves are made: term at[i] of
 	 * it replaced by pool term by[i] */
 	unsigned *at, *by;
 	size_t nclimb, capclimb;
 	/* the add moves' screen: each pool term's numerator and denominator
-	 * (discover_moves.c), 2 * capscreen */
+	 * (discover_moves.c), 2 * capscreen; the climbs' too */
 	double *screen;
 	size_t capscreen;
 	volatile sig_atomic_t *stop;
 };
 
-/* Each thread's solver scratch (struct search). */
+/* Each thread's solver scratch (struct search), and its term support's
+ * (nconfigs: pm__disc_settle). */
 struct scratch {
 	double *mult, *gram_all, *vec_all, *gram, *vec;
 	unsigned char *strat, *lv;
 	double *fold;
+	unsigned char *mark;
 };
 
 /* ---- the pool of terms (discover_pool.c) ---- */
@@ -173,9 +185,14 @@ static inline uint64_t pm__disc_mix(uint64_t h, uint64_t v)
 /* The slot of t in the pool's hash set (its term, or an empty slot). */
 size_t pm__disc_pool_slot(const struct search *s, const struct term *t);
 /* The pool index of term t (its factors in input order), added if new
- * (its column computed, and whether it is thin). */
+ * (its column computed, and whether it is thin; while s->defer is set, by
+ * pm__disc_settle). */
 pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *index,
 			      pm_error *err);
+/* The columns and thin flags of the terms added while s->defer was set,
+ * made on s's threads (w: each one's scratch), the same values as one at
+ * a time. */
+void pm__disc_settle(struct search *s, const struct scratch *w);
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
  * its switches (s->nsingle of them). */
 pm_status pm__disc_single_terms(struct search *s, pm_error *err);
@@ -244,8 +261,9 @@ enum { ADD_SCREEN = 128, MUL_SCREEN = 16 };
 int pm__disc_was_tried(const struct search *s, const struct hyp *h);
 /* h with its terms sorted, none twice; 0 if two are the same. */
 int pm__disc_normal(struct hyp *h);
-/* h into b, to be evaluated this step, unless tried or too large (then
- * PM_OK and nothing done). */
+/* h into b, to be evaluated this step, unless tried, too large or of a
+ * thin term (then PM_OK and nothing done); terms not settled yet are
+ * settled first (pm__disc_settle). */
 pm_status pm__disc_consider(struct search *s, const struct hyp *h, struct batch *b,
 			    pm_error *err);
 /* s with scratch w: its shared parts only read, w written. */

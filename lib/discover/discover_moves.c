@@ -209,7 +209,7 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 {
 	const double *e = b->resid, *m = e + s->n;
 	double *ek = b->resid + 2 * s->n, left[MUL_SCREEN];
-	unsigned pick[MUL_SCREEN], at[MUL_SCREEN];
+	unsigned pick[MUL_SCREEN], at[MUL_SCREEN], made[MUL_SCREEN];
 	size_t n = 0;
 	pm_status st = screen_room(b, nseed, err);
 
@@ -255,15 +255,17 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 			at[j] = k;
 		}
 	}
+	/* the products' terms first, so that their columns are made together */
 	for (size_t j = 0; j < n && !st; j++) {
 		struct term prod;
-		unsigned idx;
-		struct hyp g = *h;
 
 		times(s, h, at[j], &seed[pick[j]], &prod);
-		if ((st = pm__disc_term_index(s, &prod, &idx, err)))
-			break;
-		g.t[at[j]] = idx;
+		st = pm__disc_term_index(s, &prod, &made[j], err);
+	}
+	for (size_t j = 0; j < n && !st; j++) {
+		struct hyp g = *h;
+
+		g.t[at[j]] = made[j];
 		if (pm__disc_normal(&g))
 			st = pm__disc_consider(s, &g, b, err);
 	}
@@ -289,43 +291,74 @@ static pm_status climb(struct batch *b, unsigned k, unsigned idx, pm_error *err)
 	return PM_OK;
 }
 
+/* What climbs() screens climb i by: its numerator and denominator into
+ * b->screen, from the partial residual of the term it replaces (ek: a
+ * column of rows per term of h). One index of a pm__pool_for, the climbs
+ * on every thread. */
+struct climb_screen {
+	struct batch *b;
+	const double *ek;
+};
+
+static void climb_one(void *ctx, size_t i, unsigned worker)
+{
+	const struct climb_screen *c = ctx;
+	const struct search *s = c->b->s;
+	const double *m = c->b->resid + s->n, *ek = c->ek + c->b->at[i] * s->n;
+	const double *x = s->pool[c->b->by[i]].col;
+	double num = 0.0, den = 0.0;
+
+	(void)worker;
+	for (size_t r = 0; r < s->n; r++) {
+		double v = m[r] * x[r];
+
+		num += s->w[r] * ek[r] * v;
+		den += s->w[r] * v * v;
+	}
+	c->b->screen[2 * i] = num;
+	c->b->screen[2 * i + 1] = den;
+}
+
 /* The climbs of h collected (a switch moved, a product's exponent or log
  * nudged) that are not tried yet, the CLIMB_SCREEN that best explain what
  * h's fit leaves with the term replaced taken out (as products() ranks
  * them). Every climb from the best four of the beam was evaluated: a third
- * of LeNet-5's hypotheses, of which 5 % entered the beam. */
+ * of LeNet-5's hypotheses, of which 5 % entered the beam. The climbed
+ * terms' columns are settled first (pm__disc_settle). */
 static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
 {
 	const double *e = b->resid, *m = e + s->n;
-	double *ek = b->resid + 2 * s->n, left[CLIMB_SCREEN], base = 0.0;
-	unsigned pick[CLIMB_SCREEN], was = UINT32_MAX;
+	double *ek = b->resid + 2 * s->n, left[CLIMB_SCREEN], base[MAX_SLOTS];
+	unsigned pick[CLIMB_SCREEN];
+	unsigned char has[MAX_SLOTS] = { 0 };
 	size_t n = 0;
-	pm_status st = PM_OK;
+	pm_status st = screen_room(b, b->nclimb, err);
 
-	for (size_t i = 0; i < b->nclimb; i++) {
+	pm__disc_settle(s, b->w);	/* the climbed terms' columns */
+	/* each climbed term's partial residual, and what is left with it out */
+	for (size_t i = 0; i < b->nclimb; i++)
+		has[b->at[i]] = 1;
+	for (unsigned k = 0; k < h->nt; k++) {
+		const double *phi = s->pool[h->t[k]].col;
+		double *ekk = ek + k * s->n;
+
+		base[k] = 0.0;
+		for (size_t r = 0; has[k] && r < s->n; r++) {
+			ekk[r] = e[r] + b->coef[k] * m[r] * phi[r];
+			base[k] += s->w[r] * ekk[r] * ekk[r];
+		}
+	}
+	if (!st)
+		pm__pool_for(s->threads, b->nclimb, climb_one, &(struct climb_screen){ b, ek });
+	for (size_t i = 0; i < b->nclimb && !st; i++) {
 		unsigned k = b->at[i];
-		const double *phi = s->pool[h->t[k]].col, *x = s->pool[b->by[i]].col;
-		double num = 0.0, den = 0.0, q;
+		double num = b->screen[2 * i], den = b->screen[2 * i + 1], q;
 		struct hyp g = *h;
 		size_t j;
 
-		if (k != was) {	/* climbs come term by term */
-			base = 0.0;
-			for (size_t r = 0; r < s->n; r++) {
-				ek[r] = e[r] + b->coef[k] * m[r] * phi[r];
-				base += s->w[r] * ek[r] * ek[r];
-			}
-			was = k;
-		}
-		for (size_t r = 0; r < s->n; r++) {
-			double v = m[r] * x[r];
-
-			num += s->w[r] * ek[r] * v;
-			den += s->w[r] * v * v;
-		}
 		if (!(num > 0 && den > 0))
 			continue;
-		q = base - num * num / den;
+		q = base[k] - num * num / den;
 		g.t[k] = b->by[i];
 		if ((n == CLIMB_SCREEN && !(q < left[n - 1])) || !pm__disc_normal(&g) ||
 		    pm__disc_was_tried(s, &g))
@@ -432,6 +465,10 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 		pm__disc_residual(&local, h, b->resid, b->resid + s->n, b->coef);
 	if (add)
 		st = add_terms(s, h, b, err);
+	/* the new terms' columns are made at once, on the threads: those of
+	 * the climbs before they are screened, the others' before a
+	 * hypothesis of them is considered */
+	s->defer = 1;
 	/* another shape of a one-factor term's input: the exponents and logs
 	 * of a skeleton are climbed here, as the beam keeps one of each */
 	for (unsigned k = 0; k < h->nt && !st; k++)
@@ -490,5 +527,7 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 			st = pm__disc_consider(s, &g, b, err);
 		}
 	}
+	pm__disc_settle(s, b->w);
+	s->defer = 0;
 	return st;
 }

@@ -103,10 +103,11 @@ static pm_status pool_room(struct search *s, pm_error *err)
 }
 
 /* Term t on every row into col: the product of its factors' one-factor
- * terms' columns where the pool has them (the same products in the same
- * order as pm__disc_term_at, without a pow per row and factor: the
- * products and climbs the search builds are mostly of those), each other
- * factor computed. */
+ * terms' columns where the pool has them settled (the same products in
+ * the same order as pm__disc_term_at, without a pow per row and factor:
+ * the products and climbs the search builds are mostly of those; a
+ * one-factor term's column is 1.0 times its factor, the factor's own
+ * bits), each other factor computed. */
 static void term_column(const struct search *s, const struct term *t, double *col)
 {
 	for (size_t r = 0; r < s->n; r++)
@@ -114,7 +115,9 @@ static void term_column(const struct search *s, const struct term *t, double *co
 	for (unsigned k = 0; k < t->nf; k++) {
 		struct term one = { .nf = 1, .f = { t->f[k] } };
 		size_t slot = pm__disc_pool_slot(s, &one);
-		const double *x = s->pool_set[slot] ? s->pool[s->pool_set[slot] - 1].col : NULL;
+		const double *x = s->pool_set[slot] && s->pool_set[slot] <= s->settled
+					  ? s->pool[s->pool_set[slot] - 1].col
+					  : NULL;
 
 		for (size_t r = 0; r < s->n; r++)
 			col[r] *= x ? x[r] : pm__disc_term_at(s, &one, r, s->nin, 0.0);
@@ -124,17 +127,18 @@ static void term_column(const struct search *s, const struct term *t, double *co
 			col[r] = 0.0;
 }
 
-/* Whether a term of column col is thin (struct term). */
-static int thin(const struct search *s, const double *col)
+/* Whether a term of column col is thin (struct term); mark: nconfigs of
+ * scratch. */
+static int thin(const struct search *s, unsigned char *mark, const double *col)
 {
 	size_t on = 0, off = 0;
 
-	memset(s->mark, 0, s->nconfigs);
+	memset(mark, 0, s->nconfigs);
 	for (size_t r = 0; r < s->n; r++) {
 		unsigned char bit = col[r] != 0.0 ? 1 : 2;
 
-		if (!(s->mark[s->config[r]] & bit)) {
-			s->mark[s->config[r]] |= bit;
+		if (!(mark[s->config[r]] & bit)) {
+			mark[s->config[r]] |= bit;
 			on += bit == 1;
 			off += bit == 2;
 		}
@@ -217,11 +221,40 @@ pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *
 	*nt = *t;
 	if (!(nt->col = new_column(s)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
-	term_column(s, nt, nt->col);
-	nt->thin = thin(s, nt->col);
+	if (!s->defer) {
+		term_column(s, nt, nt->col);
+		nt->thin = thin(s, s->mark, nt->col);
+		s->settled = s->npool + 1;
+	}
 	s->pool_set[slot] = (uint32_t)s->npool + 1;
 	*index = (unsigned)s->npool++;
 	return PM_OK;
+}
+
+/* pm__disc_settle's terms: pool term `from` + i on worker's scratch. Only
+ * settled terms' columns are read (term_column), and each term writes
+ * its own. */
+struct settle {
+	struct search *s;
+	const struct scratch *w;
+	size_t from;
+};
+
+static void settle_one(void *ctx, size_t i, unsigned worker)
+{
+	const struct settle *c = ctx;
+	struct term *t = &c->s->pool[c->from + i];
+
+	term_column(c->s, t, t->col);
+	t->thin = thin(c->s, c->w[worker].mark, t->col);
+}
+
+void pm__disc_settle(struct search *s, const struct scratch *w)
+{
+	struct settle c = { s, w, s->settled };
+
+	pm__pool_for(s->threads, s->npool - c.from, settle_one, &c);
+	s->settled = s->npool;
 }
 
 static pm_status single(struct search *s, struct factor f, pm_error *err)

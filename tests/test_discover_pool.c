@@ -1,0 +1,172 @@
+/* discover's pool of terms (lib/discover/discover_pool.c): terms made
+ * while the search defers their columns (its moves) and settled afterwards
+ * on the pool's threads (pm__disc_settle) are the same pool — indices,
+ * columns bit for bit, thin flags — as terms made one at a time. */
+#include <string.h>
+
+#include "core/pool.h"
+#include "discover/discover_impl.h"
+#include "discover_fixture.h"
+#include "leak_check.h"
+
+PM_LEAK_CHECKED_SUITE(discover_pool);
+
+enum { THREADS = 4 };
+
+/* n in 2..256 (8 values) x p in 1..12 x dev in {cpu, gpu}: p has more
+ * values than the one-factor switches take thresholds at (BREAKS), so a
+ * switch [p > 2] is not among them. */
+static pm_dataset *grid(void)
+{
+	struct text t = { 0 };
+	size_t r = 0;
+
+	put(&t, "n,p,dev,time\n");
+	for (int n = 2; n <= 256; n *= 2)
+		for (int p = 1; p <= 12; p++)
+			for (int g = 0; g < 2; g++, r++)
+				put(&t, "%d,%d,%s,%.10g\n", n, p, g ? "gpu" : "cpu",
+				    (1e-3 * n * n / p + g) * (1 + noise(r, 0.01)));
+	return parse(&t, "grid.csv");
+}
+
+/* A search of d's inputs, configurations and one-factor terms, as
+ * pm_discover sets it up, on `pool`, with each thread's support scratch. */
+struct fixture {
+	struct search s;
+	struct scratch w[THREADS];
+};
+
+static void setup(struct fixture *f, const pm_dataset *d, const pm_spec *rs, pm_pool *pool)
+{
+	pm_error err = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	f->s.d = d;
+	f->s.n = pm_dataset_nrows(d);
+	cr_assert_eq(pm__disc_inputs(&f->s, rs, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__disc_configurations(&f->s, rs, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__disc_single_terms(&f->s, &err), PM_OK, "%s", err.msg);
+	f->s.threads = pool;
+	for (int k = 0; k < THREADS; k++)
+		cr_assert_not_null(f->w[k].mark = malloc(f->s.nconfigs + 1));
+}
+
+static void teardown(struct fixture *f)
+{
+	for (int k = 0; k < THREADS; k++)
+		free(f->w[k].mark);
+	pm__disc_search_free(&f->s);
+}
+
+static unsigned input(const struct search *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nin; i++)
+		if (!strcmp(s->in[i].name, name))
+			return i;
+	cr_assert_fail("no input %s", name);
+	return 0;
+}
+
+/* The terms a move might make, in an order that puts a product before a
+ * one-factor term of one of its factors: n^2 * [p > 2], then [p > 2]
+ * alone; a term of one level; a product of a power and a switch of n and
+ * one of p that is on at two configurations only (thin); n^(1/2) *
+ * log2(n) * [p <= 2]. */
+static void make_terms(struct search *s, unsigned *idx, size_t *nidx)
+{
+	unsigned n = input(s, "n"), p = input(s, "p");
+	const struct term terms[] = {
+		{ .nf = 2, .f = { { n, F_POWER, 2, 0, 0 }, { p, F_INDICATOR, 0, 0, 2 } } },
+		{ .nf = 1, .f = { { p, F_INDICATOR, 0, 0, 2 } } },
+		{ .nf = 1, .f = { { n, F_POWER, 1, 0, 0 } }, .sel = 1, .lev = 1 },
+		{ .nf = 3, .f = { { n, F_POWER, 1, 0, 0 }, { n, F_INDICATOR, 0, 0, 128 },
+				  { p, F_INDICATOR, 0, 0, 11 } } },
+		{ .nf = 2, .f = { { n, F_POWER, 0.5, 1, 0 }, { p, F_BELOW, 0, 0, 2 } } },
+	};
+	pm_error err = { 0 };
+
+	*nidx = sizeof(terms) / sizeof(*terms);
+	for (size_t k = 0; k < *nidx; k++)
+		cr_assert_eq(pm__disc_term_index(s, &terms[k], &idx[k], &err), PM_OK, "%s",
+			     err.msg);
+}
+
+Test(discover_pool, settled_terms_are_the_terms_made_one_at_a_time)
+{
+	pm_dataset *d = grid();
+	pm_spec *rs = spec_of("time", NULL);
+	pm_pool *pool = NULL;
+	struct fixture one, later;
+	unsigned a[8], b[8];
+	size_t na, nb, nthin = 0;
+	pm_error err = { 0 };
+
+	cr_assert_eq(pm_spec_resolve(rs, d, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__pool_new(THREADS, &pool, &err), PM_OK, "%s", err.msg);
+	setup(&one, d, rs, pool);
+	setup(&later, d, rs, pool);
+	cr_assert_eq(one.s.npool, later.s.npool);
+	make_terms(&one.s, a, &na);
+	later.s.defer = 1;
+	make_terms(&later.s, b, &nb);
+	cr_assert_eq(later.s.settled, one.s.nsingle, "deferred terms are not settled yet");
+	pm__disc_settle(&later.s, later.w);
+	cr_assert_eq(later.s.settled, later.s.npool);
+	cr_assert_eq(one.s.npool, later.s.npool);
+	for (size_t k = 0; k < na; k++) {
+		const struct term *x = &one.s.pool[a[k]], *y = &later.s.pool[b[k]];
+
+		cr_assert_eq(a[k], b[k]);
+		cr_assert_geq(a[k], one.s.nsingle, "term %zu is new", k);
+		cr_expect_eq(x->thin, y->thin, "term %zu", k);
+		nthin += x->thin == 1;
+		cr_expect(memcmp(x->col, y->col, one.s.n * sizeof(double)) == 0,
+			  "term %zu: the settled column differs", k);
+		for (size_t r = 0; r < one.s.n; r++) {
+			double v = pm__disc_term_at(&one.s, x, r, one.s.nin, 0.0);
+
+			cr_assert(memcmp(&v, &x->col[r], sizeof(v)) == 0, "term %zu row %zu", k, r);
+		}
+	}
+	cr_expect_eq(nthin, 1, "the product on two configurations is thin, no other");
+	teardown(&one);
+	teardown(&later);
+	pm__pool_free(pool);
+	pm_spec_free(rs);
+	pm_dataset_free(d);
+}
+
+/* A hypothesis of terms not settled yet is judged on their settled flags:
+ * pm__disc_consider settles them first, and leaves out one of a thin term. */
+Test(discover_pool, a_hypothesis_of_deferred_terms_is_judged_settled)
+{
+	pm_dataset *d = grid();
+	pm_spec *rs = spec_of("time", NULL);
+	pm_pool *pool = NULL;
+	struct fixture f;
+	unsigned t[8];
+	size_t nt;
+	pm_error err = { 0 };
+	struct batch b = { 0 };
+
+	cr_assert_eq(pm_spec_resolve(rs, d, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm__pool_new(THREADS, &pool, &err), PM_OK, "%s", err.msg);
+	setup(&f, d, rs, pool);
+	b = (struct batch){ .s = &f.s, .w = f.w };
+	f.s.defer = 1;
+	make_terms(&f.s, t, &nt);
+	/* the thin product (make_terms' fourth), then the first */
+	cr_assert_eq(pm__disc_consider(&f.s, &(struct hyp){ .nt = 1, .t = { t[3] }, .offsets = -1 },
+				       &b, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(f.s.settled, f.s.npool, "considering settles the terms");
+	cr_expect_eq(b.n, 0, "a hypothesis of a thin term is left out");
+	cr_assert_eq(pm__disc_consider(&f.s, &(struct hyp){ .nt = 1, .t = { t[0] }, .offsets = -1 },
+				       &b, &err), PM_OK, "%s", err.msg);
+	cr_expect_eq(b.n, 1, "one of a term that is not thin is taken");
+	free(b.h);
+	teardown(&f);
+	pm__pool_free(pool);
+	pm_spec_free(rs);
+	pm_dataset_free(d);
+}
