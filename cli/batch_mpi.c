@@ -542,8 +542,10 @@ int main(int argc, char **argv)
 	gsl_set_error_handler_off();
 	/* with the launcher's rank known, the jobs are read and this rank's
 	 * first begun while MPI starts up; what reading says is held for
-	 * MPI's rank 0 to say (the launcher's rank is only a guess) */
+	 * MPI's rank 0 to say (the launcher's rank is only a guess), and so
+	 * is -h's help (rc < 0) */
 	if (guess >= 0) {
+		help_capture(quiet = fopen("/dev/null", "w"));
 		diag_capture(held = open_memstream(&said, &nsaid));
 		if (!(rc = read_jobs(argc, argv, &a, &b)) && !a.resume)
 			early_begin(&e, b, guess);
@@ -556,6 +558,8 @@ int main(int argc, char **argv)
 			fputs(said, stderr);
 		fputs("perfmodel: batch: MPI_Init_thread failed\n", stderr);
 		early_drop(&e, a.stop);
+		if (quiet)
+			fclose(quiet);
 		free(said);
 		pm_batch_free(b);
 		batch_args_free(&a);
@@ -566,13 +570,19 @@ int main(int argc, char **argv)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	/* every rank reads the jobs; rank 0 alone says what is wrong */
-	diag_capture(rank ? (quiet = fopen("/dev/null", "w")) : NULL);
+	/* every rank reads the jobs; rank 0 alone says what is wrong, or
+	 * prints the help */
+	if (rank && !quiet)
+		quiet = fopen("/dev/null", "w");
+	diag_capture(rank ? quiet : NULL);
+	help_capture(rank ? quiet : NULL);
 	if (held && !fclose(held) && !rank && said)
 		fputs(said, stderr);
 	free(said);
 	if (guess < 0)
 		rc = read_jobs(argc, argv, &a, &b);
+	else if (rc < 0 && !rank)
+		fputs(batch_usage, stdout);
 	if (!rank && !rc && !(begun = malloc((size_t)size * sizeof(*begun)))) {
 		report_error(&(pm_error){ .code = PM_ENOMEM });
 		rc = EXIT_FAIL;

@@ -34,6 +34,10 @@ void report_error(const pm_error *err);
  * restores stderr. Returns the stream captured before. */
 FILE *diag(void);
 FILE *diag_capture(FILE *f);
+/* Where common_option's help text goes: stdout, unless help_capture(f)
+ * sent it to f (perfmodel-batch-mpi: every rank parses the command line,
+ * rank 0 alone prints); help_capture(NULL) restores stdout. */
+void help_capture(FILE *f);
 /* Each of m's warnings as "perfmodel: warning: TEXT" on stderr. Printed
  * even with --quiet, which silences progress and reports, not what makes a
  * result untrustworthy (docs/cli.md). */

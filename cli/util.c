@@ -188,10 +188,17 @@ static const struct option model_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static FILE *help_stream;
+
+void help_capture(FILE *f)
+{
+	help_stream = f;
+}
+
 int common_option(int c, char **argv, const char *cmd, const char *usage)
 {
 	if (c == 'h') {
-		fputs(usage, stdout);
+		fputs(usage, help_stream ? help_stream : stdout);
 		return EXIT_OK;
 	}
 	if (c == ':')

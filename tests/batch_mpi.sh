@@ -88,6 +88,22 @@ for told in 0 1; do
 		bad "launcher's ranks all $told, no jobs file" "exit $rc" "$(cat nothere.log)"
 	fi
 done
+# -h: the help once, by MPI's rank 0, exit 0 — read before MPI_Init by the
+# launcher's rank, or after it where the launcher's variable says nonsense
+"$pm" batch -h >help1.out
+for how in launcher none; do
+	if [ $how = launcher ]; then
+		mpi 2 "$pm" batch -h >help.out 2>help.err
+	else
+		mpi 2 env OMPI_COMM_WORLD_RANK=none "$pm_mpi" -h >help.out 2>help.err
+	fi
+	rc=$?
+	if [ $rc -eq 0 ] && cmp -s help.out help1.out; then
+		ok "-h under mpirun ($how's rank): the help once, exit 0"
+	else
+		bad "-h under mpirun ($how's rank): the help once" "exit $rc, $(grep -c '^usage:' help.out) usage lines" "$(cat help.err)"
+	fi
+done
 head -2 jobs.jsonl >two_jobs.jsonl
 "$pm" batch two_jobs.jsonl -o two_one.jsonl --threads 1
 mpi 3 "$pm_mpi" two_jobs.jsonl --threads 1 >two_three.jsonl 2>two_three.err
