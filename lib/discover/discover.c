@@ -252,6 +252,27 @@ static pm_status combinations(struct search *s, unsigned budget, struct batch *b
 	return st;
 }
 
+/* The fits to every row of the beam's hypotheses h[0..), whose moves are
+ * made next (pm__disc_residual): h[i]'s residuals and multipliers into
+ * e + 2 i rows, its coefficients into c + i PM_NNLS_MAX. One index of a
+ * pm__pool_for, each on its thread's scratch w: made one by one in the
+ * moves, these solves were a fifth of their serial time (perf, issue 38). */
+struct beam_fits {
+	const struct search *s;
+	const struct scratch *w;
+	const struct hyp *h;
+	double *e, *c;
+};
+
+static void beam_fit(void *ctx, size_t i, unsigned worker)
+{
+	const struct beam_fits *f = ctx;
+	struct search local = pm__disc_with_scratch(f->s, &f->w[worker]);
+	double *e = f->e + 2 * i * f->s->n;
+
+	pm__disc_residual(&local, &f->h[i], e, e + f->s->n, f->c + i * PM_NNLS_MAX);
+}
+
 /* The beam search from C alone: each step makes every move from every
  * hypothesis of the beam, which keeps the `beam` best so far. Up to one
  * term at first, then two, ... up to max_terms: the budget grows by one
@@ -271,12 +292,14 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 	struct factor *seed = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed));
 	unsigned *seed_term = malloc((s->nin * (SEEDS + 5) + 1) * sizeof(*seed_term));
 	unsigned char *pair = malloc(s->nin + 1);
+	double *fits = malloc((2 * width * s->n + 1) * sizeof(*fits));
+	double *coefs = malloc((width * PM_NNLS_MAX + 1) * sizeof(*coefs));
 	struct batch b = { .s = s, .w = w, .stop = o->stop,
-			   .resid = malloc(((2 + MAX_SLOTS) * s->n + 1) * sizeof(*b.resid)) };
+			   .resid = malloc((MAX_SLOTS * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
 	s->threads = pool;
-	if (!beam || !from || !seed || !seed_term || !pair || !b.resid) {
+	if (!beam || !from || !seed || !seed_term || !pair || !fits || !coefs || !b.resid) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -291,9 +314,14 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			break;
 		}
 		memcpy(from, beam, n * sizeof(*beam));
-		for (size_t i = 0; i < nfrom && !st; i++)
+		pm__pool_for(pool, nfrom, beam_fit, &(struct beam_fits){ s, w, from, fits, coefs });
+		for (size_t i = 0; i < nfrom && !st; i++) {
+			b.e = fits + 2 * i * s->n;
+			b.m = b.e + s->n;
+			b.coef = coefs + i * PM_NNLS_MAX;
 			st = pm__disc_moves(s, &from[i], seed, seed_term, nseed, budget, i < CLIMBERS, &b,
 				   err);
+		}
 		if (!st)
 			st = pm__disc_run_batch(s, pool, &b, beam, &n, width, err);
 		for (size_t i = 0; i < n && !changed; i++)
@@ -328,6 +356,8 @@ out:
 	free(b.at);
 	free(b.by);
 	free(b.resid);
+	free(fits);
+	free(coefs);
 	free(beam);
 	free(from);
 	free(seed);
@@ -352,8 +382,8 @@ static pm_status memory_check(const struct search *s, const pm_discover_options 
 	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
 	double hyps = (double)o->beam * (ADD_SCREEN + MUL_SCREEN) * MAX_STEPS * o->max_terms;
 	double threads = o->threads ? o->threads : pm_cpu_count();
-	/* the inputs, and the moves' residuals (struct batch) */
-	double in = ((double)s->nin * 16.0 + (2.0 + MAX_SLOTS) * 8.0) * (double)s->n;
+	/* the inputs, the beam's fits and the moves' partial residuals */
+	double in = ((double)s->nin * 16.0 + (2.0 * o->beam + MAX_SLOTS) * 8.0) * (double)s->n;
 	double scratch = threads * ((2.0 * MAX_STRATA * PM_NNLS_MAX * (PM_NNLS_MAX + 1) +
 				     FOLD_SCRATCH) * 8.0 + 2.0 * (double)s->n);
 	double terms = (singles + seeds * seeds / 2 + growth) * per_term;

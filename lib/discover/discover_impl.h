@@ -145,10 +145,13 @@ struct batch {
 	size_t n, cap;
 	struct search *s;
 	struct scratch *w;	/* one per thread */
-	/* (2 + MAX_SLOTS) * rows: the residuals and multipliers of the
-	 * hypothesis whose moves are made, then each of its terms' partial
-	 * residual (products, climbs); its coefficients */
-	double *resid, coef[PM_NNLS_MAX];
+	/* the fit to every row of the hypothesis whose moves are made: each
+	 * row's residual e and multiplier m, and its coefficients (made for
+	 * the whole beam at once, on the threads: search_terms) */
+	const double *e, *m, *coef;
+	/* MAX_SLOTS * rows: each of its terms' partial residual (products,
+	 * climbs) */
+	double *resid;
 	/* the climbs of the hypothesis whose moves are made: term at[i] of
 	 * it replaced by pool term by[i] */
 	unsigned *at, *by;
@@ -296,10 +299,11 @@ size_t pm__disc_part_shape(const struct search *s, unsigned i, const struct part
  * shape of a one-factor term, a product's own shape on both sides. */
 pm_status pm__disc_segments(struct search *s, const struct hyp *h, unsigned k,
 			    unsigned max_terms, struct batch *b, pm_error *err);
-/* The hypotheses one move from h into b (pm__disc_consider): seed[0..nseed)
- * the factors that seed products, seed_term their one-factor terms in the
- * pool; max_terms: the step's budget; climber: h's products' exponents
- * are climbed too. */
+/* The hypotheses one move from h into b (pm__disc_consider), b->e, b->m
+ * and b->coef h's fit (pm__disc_residual): seed[0..nseed) the factors
+ * that seed products, seed_term their one-factor terms in the pool;
+ * max_terms: the step's budget; climber: h's products' exponents are
+ * climbed too. */
 pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct factor *seed,
 			 const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
 			 struct batch *b, pm_error *err);

@@ -107,7 +107,7 @@ static void screen_one(void *ctx, size_t t, unsigned worker)
 {
 	const struct batch *b = ctx;
 	const struct search *s = b->s;
-	const double *e = b->resid, *m = e + s->n, *phi = s->pool[t].col;
+	const double *e = b->e, *m = b->m, *phi = s->pool[t].col;
 	double num = 0.0, den = 0.0;
 
 	(void)worker;
@@ -190,7 +190,7 @@ static void product_one(void *ctx, size_t i, unsigned worker)
 {
 	const struct product_screen *p = ctx;
 	const struct search *s = p->b->s;
-	const double *m = p->b->resid + s->n, *ek = m + s->n, *x = s->pool[p->seed_term[i]].col;
+	const double *m = p->b->m, *ek = p->b->resid, *x = s->pool[p->seed_term[i]].col;
 	double num = 0.0, den = 0.0;
 
 	(void)worker;
@@ -207,8 +207,8 @@ static void product_one(void *ctx, size_t i, unsigned worker)
 static pm_status products(struct search *s, const struct hyp *h, const struct factor *seed,
 			  const unsigned *seed_term, size_t nseed, struct batch *b, pm_error *err)
 {
-	const double *e = b->resid, *m = e + s->n;
-	double *ek = b->resid + 2 * s->n, left[MUL_SCREEN];
+	const double *e = b->e, *m = b->m;
+	double *ek = b->resid, left[MUL_SCREEN];
 	unsigned pick[MUL_SCREEN], at[MUL_SCREEN], made[MUL_SCREEN];
 	size_t n = 0;
 	pm_status st = screen_room(b, nseed, err);
@@ -292,20 +292,14 @@ static pm_status climb(struct batch *b, unsigned k, unsigned idx, pm_error *err)
 }
 
 /* What climbs() screens climb i by: its numerator and denominator into
- * b->screen, from the partial residual of the term it replaces (ek: a
- * column of rows per term of h). One index of a pm__pool_for, the climbs
- * on every thread. */
-struct climb_screen {
-	struct batch *b;
-	const double *ek;
-};
-
+ * b->screen, from the partial residual of the term it replaces (b->resid:
+ * a column of rows per term of h). One index of a pm__pool_for, the
+ * climbs on every thread. */
 static void climb_one(void *ctx, size_t i, unsigned worker)
 {
-	const struct climb_screen *c = ctx;
-	const struct search *s = c->b->s;
-	const double *m = c->b->resid + s->n, *ek = c->ek + c->b->at[i] * s->n;
-	const double *x = s->pool[c->b->by[i]].col;
+	struct batch *b = ctx;
+	const struct search *s = b->s;
+	const double *m = b->m, *ek = b->resid + b->at[i] * s->n, *x = s->pool[b->by[i]].col;
 	double num = 0.0, den = 0.0;
 
 	(void)worker;
@@ -315,8 +309,8 @@ static void climb_one(void *ctx, size_t i, unsigned worker)
 		num += s->w[r] * ek[r] * v;
 		den += s->w[r] * v * v;
 	}
-	c->b->screen[2 * i] = num;
-	c->b->screen[2 * i + 1] = den;
+	b->screen[2 * i] = num;
+	b->screen[2 * i + 1] = den;
 }
 
 /* The climbs of h collected (a switch moved, a product's exponent or log
@@ -327,8 +321,8 @@ static void climb_one(void *ctx, size_t i, unsigned worker)
  * terms' columns are settled first (pm__disc_settle). */
 static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, pm_error *err)
 {
-	const double *e = b->resid, *m = e + s->n;
-	double *ek = b->resid + 2 * s->n, left[CLIMB_SCREEN], base[MAX_SLOTS];
+	const double *e = b->e, *m = b->m;
+	double *ek = b->resid, left[CLIMB_SCREEN], base[MAX_SLOTS];
 	unsigned pick[CLIMB_SCREEN];
 	unsigned char has[MAX_SLOTS] = { 0 };
 	size_t n = 0;
@@ -349,7 +343,7 @@ static pm_status climbs(struct search *s, const struct hyp *h, struct batch *b, 
 		}
 	}
 	if (!st)
-		pm__pool_for(s->threads, b->nclimb, climb_one, &(struct climb_screen){ b, ek });
+		pm__pool_for(s->threads, b->nclimb, climb_one, b);
 	for (size_t i = 0; i < b->nclimb && !st; i++) {
 		unsigned k = b->at[i];
 		double num = b->screen[2 * i], den = b->screen[2 * i + 1], q;
@@ -455,14 +449,12 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 		       const unsigned *seed_term, size_t nseed, unsigned max_terms, int climber,
 		       struct batch *b, pm_error *err)
 {
-	struct search local = pm__disc_with_scratch(s, &b->w[0]);	/* between batches: free */
 	int add = pm__disc_terms(s, h) < max_terms && h->nt < MAX_SLOTS;
 	pm_status st = PM_OK;
 	struct hyp g;
 
-	/* what h leaves: the add and multiply moves screen their terms by it */
-	if (add || h->nt)
-		pm__disc_residual(&local, h, b->resid, b->resid + s->n, b->coef);
+	/* what h leaves (b->e): the add and multiply moves screen their terms
+	 * by it */
 	if (add)
 		st = add_terms(s, h, b, err);
 	/* the new terms' columns are made at once, on the threads: those of
