@@ -142,15 +142,15 @@ static size_t seeds(const struct search *s, struct factor *out)
 /* Marks in keep[] the PAIR_INPUTS inputs whose best one-term hypothesis
  * scored best (an input with none scored, which the first step's screen
  * left out, after those, in column order). */
-static void pair_inputs(const struct search *s, unsigned char *keep)
+static pm_status pair_inputs(const struct search *s, unsigned char *keep, pm_error *err)
 {
-	double *best = malloc((s->nin + 1) * sizeof(*best));
+	double *best;
 
-	memset(keep, s->nin <= PAIR_INPUTS || !best, s->nin);
-	if (s->nin <= PAIR_INPUTS || !best) {	/* out of memory: all, as before */
-		free(best);
-		return;
-	}
+	memset(keep, s->nin <= PAIR_INPUTS, s->nin);
+	if (s->nin <= PAIR_INPUTS)
+		return PM_OK;
+	if (!(best = malloc(s->nin * sizeof(*best))))
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t i = 0; i < s->nin; i++)
 		best[i] = INFINITY;
 	for (size_t k = 0; k < s->nseen; k++) {
@@ -170,6 +170,7 @@ static void pair_inputs(const struct search *s, unsigned char *keep)
 		keep[at] = 1;
 	}
 	free(best);
+	return PM_OK;
 }
 
 /* Extra-P's combinations of each input's best one-factor term (its
@@ -328,7 +329,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			changed = i >= nfrom || !pm__disc_same(&beam[i], &from[i]);
 		if (first && !st) {
 			nseed = seeds(s, seed);
-			pair_inputs(s, pair);
+			st = pair_inputs(s, pair, err);
 			for (size_t i = 0; i < nseed && !st; i++)
 				st = pm__disc_term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
 						&seed_term[i], err);
@@ -341,7 +342,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 					    pair[seed[j].input])
 						st = pm__disc_term_index(s, &t, &idx, err);
 				}
-		} else if (!changed || step + 1 == MAX_STEPS) {
+		} else if (!st && (!changed || step + 1 == MAX_STEPS)) {
 			if (budget == o->max_terms)
 				break;
 			budget++;

@@ -521,5 +521,6 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 	}
 	pm__disc_settle(s, b->w);
 	s->defer = 0;
+	b->nclimb = 0;	/* none left for the next hypothesis, on an error too */
 	return st;
 }
