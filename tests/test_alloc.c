@@ -43,6 +43,10 @@ struct doc_inputs {
 	pm_report_data rd;
 };
 
+/* What an op's run gave, where it says (op_fit, op_discover): a failure
+ * it survives must leave the same result. */
+static char result[512];
+
 /* CSV text and spec text to model.json text, all freed. */
 static pm_status op_fit(const struct job *j, pm_error *err)
 {
@@ -63,6 +67,14 @@ static pm_status op_fit(const struct job *j, pm_error *err)
 		st = pm_fit(d, s, &o, &m, err);
 	if (!st)
 		st = pm_model_to_json(m, &json, err);
+	if (!st) {
+		int at = snprintf(result, sizeof(result), "%zu warnings, intervals %d:",
+				  pm_model_nwarnings(m), pm_model_has_intervals(m));
+
+		for (size_t k = 0; k < pm_model_nparams(m) && at < (int)sizeof(result) - 32; k++)
+			at += snprintf(result + at, sizeof(result) - (size_t)at, " %a",
+				       pm_model_param_value(m, k));
+	}
 	free(json);
 	pm_model_free(m);
 	pm_spec_free(s);
@@ -146,10 +158,6 @@ static pm_status op_documents(const struct job *j, pm_error *err)
 		free(doc[i]);
 	return st;
 }
-
-/* What an op's run gave, where it says (op_discover): a failure it
- * survives must leave the same result. */
-static char result[512];
 
 /* A whole discover search of the CSV (few rows, a narrow beam): its
  * counts and its chosen candidate into `result`. */
