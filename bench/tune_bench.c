@@ -8,9 +8,10 @@
  *   threads  ROWS_PER_THREAD (lib/fit/fit.c): one job as a DE generation is,
  *            K = popsize 15 x M evaluations of R rows each, on 1 and on 2
  *            threads, for rows x members K·R from about 1000 to 60000
- *   blocks   BLOCK_ROWS and PARALLEL_VALUE_ROWS (lib/fit/blocks.c): one
- *            evaluation of R rows, value and gradient, in ns per row; and
- *            two blocks of R rows each on 1 and on 2 threads
+ *   blocks   BLOCK_ROWS (lib/fit/blocks.c): one evaluation of R rows,
+ *            value and gradient, in ns per row; and two blocks of R rows
+ *            each on 1 and on 2 threads (whether values, as gradients, are
+ *            worth spreading over the threads)
  * Rows beyond the file's repeat it from the top, so that any R can be
  * costed with the file's tables. Each time is the fastest of 7 batches of
  * at least 20 ms: on a shared machine the one least disturbed by others,
@@ -232,7 +233,7 @@ static void mode_blocks(const pm_problem *p, const pm_model *m, const pm_fit_opt
 {
 	static const size_t rows[] = { 75, 150, 300, 600, 1000, 2000, 4000 };
 
-	printf("BLOCK_ROWS, PARALLEL_VALUE_ROWS: blocks of R rows\n");
+	printf("BLOCK_ROWS: blocks of R rows\n");
 	printf("%6s %12s %12s %12s %12s %12s %12s\n", "R", "value ns/row", "grad ns/row",
 	       "2 val 1 thr", "2 val 2 thr", "2 grad 1 thr", "2 grad 2 thr");
 	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {

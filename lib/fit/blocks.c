@@ -14,9 +14,6 @@
 #define BLOCK_ROWS 300
 #define MAX_BLOCKS 16
 #define ALIGN 64
-/* Blocks of fewer rows have their values (not their gradients) evaluated
- * by the calling thread alone: see evaluate(). */
-#define PARALLEL_VALUE_ROWS 1000
 
 size_t pm__blocks_count(size_t nrows)
 {
@@ -119,21 +116,16 @@ static double evaluate(pm_blocks *b, const double *x, double eps, double *grad)
 	b->in[0] = eps;
 	b->in[1] = grad != NULL;
 	memcpy(b->in + b->in_x, x, b->nparams * sizeof(*x));
-	/* a small block's value (about 1 µs for LeNet-5's 300 rows) costs
-	 * less than handing it to another core, its inputs there and its
-	 * result back: 0.2 to over 1 µs on a 2-CPU VM, depending on where
-	 * the host puts its two virtual CPUs. A gradient costs three times as
-	 * much and is worth spreading. `tune_bench DATA SPEC blocks` times two
-	 * blocks on one and on two threads: on lenet5 (a shared machine, load
-	 * 5) two values ran slower on two threads up to 4000 rows a block,
-	 * two gradients won from 2000; measure on an idle machine before
-	 * changing PARALLEL_VALUE_ROWS. Which thread evaluates a block never
-	 * changes its value. */
-	if (!grad && b->view[0].nrows < PARALLEL_VALUE_ROWS)
-		for (size_t k = 0; k < b->nblocks; k++)
-			eval_block(b, k, 0);
-	else
-		pm__pool_for(b->pool, b->nblocks, eval_block, b);
+	/* values too, not only gradients: `tune_bench DATA SPEC blocks`
+	 * times two blocks on one and on two threads, and on lenet5 on the
+	 * idle 2-CPU VM two values of 300-row blocks took 0.89-1.14 µs on two
+	 * threads against 1.60-1.87 on one (of 75 rows 0.58-0.83 against
+	 * 0.88; three runs). Values of blocks under 1000 rows had been kept on
+	 * the calling thread from a run on the same VM shared with other jobs
+	 * (load 5), where two threads lost up to 4000 rows a block; a fit's
+	 * default threads are the CPUs, which presumes them free. Which
+	 * thread evaluates a block never changes its value. */
+	pm__pool_for(b->pool, b->nblocks, eval_block, b);
 	if (grad)
 		memset(grad, 0, b->nparams * sizeof(*grad));
 	for (size_t k = 0; k < b->nblocks; k++) {
