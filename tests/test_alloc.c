@@ -47,6 +47,15 @@ struct doc_inputs {
  * it survives must leave the same result. */
 static char result[512];
 
+/* The job's CSV text and spec text (both NULL on failure). */
+static pm_status parse_job(const struct job *j, const char *spec, pm_dataset **d, pm_spec **s,
+			   pm_error *err)
+{
+	pm_status st = pm_dataset_parse_csv(j->csv, strlen(j->csv), "a.csv", d, err);
+
+	return st ? st : pm_spec_parse(spec, "a.json", s, err);
+}
+
 /* CSV text and spec text to model.json text, all freed. */
 static pm_status op_fit(const struct job *j, pm_error *err)
 {
@@ -60,9 +69,7 @@ static pm_status op_fit(const struct job *j, pm_error *err)
 	o.threads = j->threads;
 	o.maxiter = 3;
 	o.popsize = 2;
-	st = pm_dataset_parse_csv(j->csv, strlen(j->csv), "a.csv", &d, err);
-	if (!st)
-		st = pm_spec_parse(spec_json, "a.json", &s, err);
+	st = parse_job(j, spec_json, &d, &s, err);
 	if (!st)
 		st = pm_fit(d, s, &o, &m, err);
 	if (!st)
@@ -174,9 +181,7 @@ static pm_status op_discover(const struct job *j, pm_error *err)
 	o.threads = j->threads;
 	o.beam = 4;
 	o.max_terms = 2;
-	st = pm_dataset_parse_csv(j->csv, strlen(j->csv), "a.csv", &d, err);
-	if (!st)
-		st = pm_spec_parse(spec, "a.json", &s, err);
+	st = parse_job(j, spec, &d, &s, err);
 	if (!st)
 		st = pm_discover(d, s, &o, &x, err);
 	if (!st)
