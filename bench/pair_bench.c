@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_points.h"
 #include "perfmodel/perfmodel.h"
 
 enum { MAX_ROUNDS = 256, MAX_THREADS = 8 };
@@ -40,14 +40,6 @@ struct build {
 	pm_dataset *d;
 	pm_spec *s;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void fail(const char *what, const char *why)
 {
@@ -97,10 +89,10 @@ static double fit_once(const struct build *b, unsigned threads, unsigned seed, u
 	o.threads = threads;
 	o.seed = seed;
 	o.intervals = intervals;
-	t0 = now();
+	t0 = bench_now();
 	if (b->fit(b->d, b->s, &o, &m, &err))
 		fail("pm_fit", err.msg);
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	b->model_free(m);
 	return t0;
 }
@@ -120,10 +112,10 @@ static double once(const struct build *b, const char *mode, unsigned threads, un
 	o = b->discover_defaults();
 	o.threads = threads;
 	o.validate.seed = seed;
-	t0 = now();
+	t0 = bench_now();
 	if (b->discover(b->d, b->s, &o, &x, &err))
 		fail("pm_discover", err.msg);
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	b->discovery_free(x);
 	return t0;
 }
