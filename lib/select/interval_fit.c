@@ -108,19 +108,16 @@ static pm_status ranges(const pm_model *m, const pm_dataset *rows, double *lo, d
 	return st;
 }
 
-/* Row r's point for model fm (a categorical input as fm's level index),
- * with input `moved` (unless it is fm->ninputs) at v; input i is column
- * col[i] of rows. */
+/* Row r's point for model fm (a categorical input as fm's level index);
+ * input i is column col[i] of rows. */
 static pm_status point(const pm_model *fm, const pm_dataset *rows, const size_t *col, size_t r,
-		       size_t moved, double v, double *x, pm_error *err)
+		       double *x, pm_error *err)
 {
 	size_t level;
 	pm_status st = PM_OK;
 
 	for (size_t i = 0; i < fm->ninputs && !st; i++) {
-		if (i == moved) {
-			x[i] = v;
-		} else if (fm->inputs[i].role == PM_ROLE_CATEGORICAL) {
+		if (fm->inputs[i].role == PM_ROLE_CATEGORICAL) {
 			st = pm_model_level_index(fm, i, pm_dataset_cell(rows, r, col[i]), &level, err);
 			x[i] = (double)level;
 		} else {
@@ -153,55 +150,86 @@ static double one_width_out(const pm_input *in, double lo, double hi)
  * and 95 % quantiles, as a normal law's). The fold fits differ only by the
  * rows each left out, so their spread out there is the parameters' error
  * carried beyond the data, which the residuals inside cannot show. Within
- * [PM_WIDEN_DEFAULT, WIDEN_MAX]; *capped when the measure was above. */
-static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, const size_t *col,
-		      size_t i, double lo, double hi, double sd, double *x, double *out, int *capped,
-		      pm_error *err)
-{
-	double v = one_width_out(&fm[0]->inputs[i], lo, hi), var = 0.0, t, mean, ss, *l = x + fm[0]->ninputs;
-	size_t n = pm_dataset_nrows(rows), used = 0;
-	pm_status st = PM_OK;
+ * [PM_WIDEN_DEFAULT, WIDEN_MAX]; capped when the measure was above.
+ *
+ * The rows go by blocks: each fold fit's point of each row of a block is
+ * read once (a categorical's level looked up by name) for every input
+ * moved, and predicted by pm_model_predict_batch (the same bits as point
+ * by point): one by one, these predictions were a third of an eq. 4.4
+ * fit's serial time on LeNet-5 (perf, issue 38). */
+enum { RATE_BLOCK = 512 };
 
-	*capped = 0;
-	for (size_t r = 0; r < n && !st; r++) {
+struct widening {
+	double lo, hi;		/* the input's range in the rows */
+	double var;		/* the sum over rows of the variance */
+	size_t used;		/* rows where every fold fit predicts */
+	int capped;
+};
+
+/* Fold fit fm's log predictions of the n points x (ninputs each) into l;
+ * NaN where it predicts none > 0 (batched, else point by point). */
+static void log_predictions(const pm_model *fm, const double *x, size_t n, double *l)
+{
+	if (pm_model_predict_batch(fm, x, n, l, NULL) != PM_OK)
+		for (size_t r = 0; r < n; r++)
+			if (pm_model_predict(fm, x + r * fm->ninputs, &l[r], NULL) != PM_OK)
+				l[r] = 0.0;
+	for (size_t r = 0; r < n; r++)
+		l[r] = l[r] > 0 ? log(l[r]) : NAN;
+}
+
+/* Input i's share of a block of n rows, whose points for fold fit f are
+ * base + f n ninputs (pts, l: scratch of n points and k n values). */
+static void rate_block(pm_model *const *fm, size_t k, size_t n, const double *base, size_t i,
+		       double *pts, double *l, struct widening *wi)
+{
+	size_t p = fm[0]->ninputs;
+	double v = one_width_out(&fm[0]->inputs[i], wi->lo, wi->hi);
+
+	for (size_t f = 0; f < k; f++) {
+		memcpy(pts, base + f * n * p, n * p * sizeof(*pts));
+		for (size_t r = 0; r < n; r++)
+			pts[r * p + i] = v;
+		log_predictions(fm[f], pts, n, l + f * n);
+	}
+	for (size_t r = 0; r < n; r++) {
+		double mean = 0.0, ss = 0.0;
 		int finite = 1;
 
-		mean = 0.0;
-		for (size_t f = 0; f < k && !st; f++) {
-			if (!(st = point(fm[f], rows, col, r, i, v, x, err)) &&
-			    pm_model_predict(fm[f], x, &t, NULL) == PM_OK && t > 0)
-				l[f] = log(t);
-			else
-				l[f] = 0.0, finite = 0;
-			mean += l[f] / (double)k;
+		for (size_t f = 0; f < k; f++) {
+			double lf = l[f * n + r];
+
+			if (isnan(lf))
+				lf = 0.0, finite = 0;
+			mean += lf / (double)k;
 		}
-		if (st)
-			break;
 		/* a fold fit that cannot predict there at all: as far apart as
 		 * the fits can be */
 		if (!finite) {
-			*capped = 1;
+			wi->capped = 1;
 			continue;
 		}
-		ss = 0.0;
 		for (size_t f = 0; f < k; f++)
-			ss += (l[f] - mean) * (l[f] - mean);
-		var += ss * (double)(k - 1) / (double)k;
-		used++;
+			ss += (l[f * n + r] - mean) * (l[f * n + r] - mean);
+		wi->var += ss * (double)(k - 1) / (double)k;
+		wi->used++;
 	}
-	if (st)
-		return st;
+}
+
+/* The widening rate from what the rows gave, sd the residuals' spread. */
+static double widening_rate(struct widening *wi, double sd)
+{
 	/* residuals of a fit exact but for rounding (a constant, a law
 	 * written to 9 digits) spread by 1e-9 or less, and the fold fits'
 	 * own rounding measured against that would look like disagreement:
 	 * a spread below 1e-6 in log t is rounding, not a scale */
-	t = used ? sqrt(var / (double)used) / fmax(sd, 1e-6) : 0.0;
+	double t = wi->used ? sqrt(wi->var / (double)wi->used) / fmax(sd, 1e-6) : 0.0;
+
 	if (!(t <= WIDEN_MAX)) {
-		*capped = 1;
+		wi->capped = 1;
 		t = WIDEN_MAX;
 	}
-	*out = *capped ? WIDEN_MAX : fmax(t, PM_WIDEN_DEFAULT);
-	return PM_OK;
+	return wi->capped ? WIDEN_MAX : fmax(t, PM_WIDEN_DEFAULT);
 }
 
 /* Each numeric input's widening rate into w (model/interval.h), from the
@@ -209,27 +237,51 @@ static pm_status rate(pm_model *const *fm, size_t k, const pm_dataset *rows, con
 static pm_status rates(pm_model *m, pm_model *const *fm, size_t k, const pm_dataset *rows,
 		       const double *lo, const double *hi, double sd, double *w, pm_error *err)
 {
-	double *x = malloc((m->ninputs + k) * sizeof(*x) + 1);
-	size_t *col = malloc(m->ninputs * sizeof(*col) + 1);
-	pm_status st = x && col ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
-	int capped;
+	size_t p = m->ninputs, n = pm_dataset_nrows(rows), numeric = 0;
+	size_t block = n < RATE_BLOCK ? n : RATE_BLOCK;
+	double *base = malloc((k * block * p + 1) * sizeof(*base));
+	double *pts = malloc((block * p + 1) * sizeof(*pts));
+	double *l = malloc((k * block + 1) * sizeof(*l));
+	struct widening *wi = calloc(p + 1, sizeof(*wi));
+	size_t *col = malloc(p * sizeof(*col) + 1);
+	pm_status st = base && pts && l && wi && col ? PM_OK
+						 : pm__fail(err, PM_ENOMEM, "out of memory");
 
 	/* the inputs' columns, found once for every row, fold fit and input */
-	for (size_t i = 0; i < m->ninputs && !st; i++)
+	for (size_t i = 0; i < p && !st; i++) {
 		st = pm_dataset_col_index(rows, m->inputs[i].name, &col[i], err);
-	for (size_t i = 0; i < m->ninputs && !st; i++) {
+		numeric += m->inputs[i].role != PM_ROLE_CATEGORICAL;
+		wi[i].lo = lo[i];
+		wi[i].hi = hi[i];
+	}
+	for (size_t at = 0; numeric && at < n && !st; at += block) {
+		size_t b = n - at < block ? n - at : block;
+
+		/* row by row, each fold fit's point (the first it cannot
+		 * read ends the calibration, as before) */
+		for (size_t r = 0; r < b && !st; r++)
+			for (size_t f = 0; f < k && !st; f++)
+				st = point(fm[f], rows, col, at + r, base + (f * b + r) * p, err);
+		for (size_t i = 0; i < p && !st; i++)
+			if (m->inputs[i].role != PM_ROLE_CATEGORICAL)
+				rate_block(fm, k, b, base, i, pts, l, &wi[i]);
+	}
+	for (size_t i = 0; i < p && !st; i++) {
 		w[i] = 0.0;
 		if (m->inputs[i].role == PM_ROLE_CATEGORICAL)
 			continue;
-		if (!(st = rate(fm, k, rows, col, i, lo[i], hi[i], sd, x, &w[i], &capped, err)) &&
-		    capped)
+		w[i] = widening_rate(&wi[i], sd);
+		if (wi[i].capped)
 			st = pm__model_add_warning(m, err, "prediction intervals beyond the range "
 						   "of '%s' are uncertain: the calibration's fold fits "
 						   "disagree there by more than %g times the residuals' "
 						   "spread (its widening rate is capped at that)",
 						   m->inputs[i].name, WIDEN_MAX);
 	}
-	free(x);
+	free(base);
+	free(pts);
+	free(l);
+	free(wi);
 	free(col);
 	return st;
 }
