@@ -299,7 +299,6 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 			   .resid = malloc((MAX_SLOTS * s->n + 1) * sizeof(*b.resid)) };
 	pm_status st = PM_OK;
 
-	s->threads = pool;
 	if (!beam || !from || !seed || !seed_term || !pair || !fits || !coefs || !b.resid) {
 		st = pm__fail(err, PM_ENOMEM, "out of memory");
 		goto out;
@@ -330,6 +329,7 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 		if (first && !st) {
 			nseed = seeds(s, seed);
 			st = pair_inputs(s, pair, err);
+			s->defer = 1;	/* their columns made together, below */
 			for (size_t i = 0; i < nseed && !st; i++)
 				st = pm__disc_term_index(s, &(struct term){ .nf = 1, .f = { seed[i] } },
 						&seed_term[i], err);
@@ -342,6 +342,8 @@ static pm_status search_terms(struct search *s, const pm_discover_options *o, pm
 					    pair[seed[j].input])
 						st = pm__disc_term_index(s, &t, &idx, err);
 				}
+			s->defer = 0;
+			pm__disc_settle(s, w);
 		} else if (!st && (!changed || step + 1 == MAX_STEPS)) {
 			if (budget == o->max_terms)
 				break;
@@ -377,7 +379,7 @@ out:
 static pm_status memory_check(const struct search *s, const pm_discover_options *o,
 			      pm_error *err)
 {
-	double per_term = (double)sizeof(struct term) + 16.0 + 8.0 * (double)s->n;
+	double per_term = (double)sizeof(struct term) + 32.0 + 8.0 * (double)s->n;
 	double singles = (double)s->nin * (DISC_NEXPO * 3 + 2 + 2 * BREAKS);
 	double seeds = (double)(s->nin < PAIR_INPUTS ? s->nin : PAIR_INPUTS) * (SEEDS + 5);
 	double growth = (double)GROWTH_TERMS * o->beam * o->max_terms;
@@ -419,8 +421,9 @@ static void scratch_free(struct scratch *w, const pm_pool *pool)
 	free(w);
 }
 
-/* The pool of o's threads (0: the CPUs) and each one's solver scratch. */
-static pm_status workers(const struct search *s, const pm_discover_options *o, pm_pool **pool,
+/* The pool of o's threads (0: the CPUs), the search's (s->threads), and
+ * each one's solver scratch. */
+static pm_status workers(struct search *s, const pm_discover_options *o, pm_pool **pool,
 			 struct scratch **w, pm_error *err)
 {
 	pm_status st = pm__pool_new(o->threads ? o->threads : pm_cpu_count(), pool, err);
@@ -428,6 +431,7 @@ static pm_status workers(const struct search *s, const pm_discover_options *o, p
 
 	if (st)
 		return st;
+	s->threads = *pool;
 	n = pm__pool_threads(*pool);
 	if (!(*w = calloc(n, sizeof(**w))))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
@@ -492,7 +496,7 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	    (st = memory_check(&sr, &opt, err)) ||
 	    (st = pm_validation_folds(d, rs, &opt.validate, &folds, err)) ||
 	    (st = pm__disc_target_and_folds(&sr, rs, err)) ||
-	    (st = pm__disc_single_terms(&sr, err)) || (st = workers(&sr, &opt, &pool, &w, err)) ||
+	    (st = workers(&sr, &opt, &pool, &w, err)) || (st = pm__disc_single_terms(&sr, w, err)) ||
 	    (st = search_terms(&sr, &opt, pool, w, err)))
 		goto out;
 	if (!sr.nseen && !sr.interrupted) {
@@ -509,7 +513,7 @@ pm_status pm_discover(const pm_dataset *d, const pm_spec *s, const pm_discover_o
 	if (sr.nseen) {
 		struct search local = pm__disc_with_scratch(&sr, &w[0]);
 
-		if ((st = pm__disc_choose(&local, rs, &opt, x, err)))
+		if ((st = pm__disc_choose(&local, w, rs, &opt, x, err)))
 			goto out;
 	}
 	x->hypotheses = sr.evaluated;

@@ -93,18 +93,39 @@ static int same_dealing(const pm_folds *a, const pm_folds *b)
 	       memcmp(a->fold, b->fold, a->nrows * sizeof(*a->fold)) == 0;
 }
 
+/* A finalist scored on another dealing: one index of a pm__pool_for, the
+ * finalists on the search's threads (each on its own copy of the
+ * hypothesis and its thread's scratch w), summed in order after. */
+struct rescoring {
+	const struct search *s;
+	const struct scratch *w;
+	struct hyp *h;
+};
+
+static void rescore_one(void *ctx, size_t i, unsigned worker)
+{
+	const struct rescoring *r = ctx;
+	struct search local = pm__disc_with_scratch(r->s, &r->w[worker]);
+
+	/* sound on every row as before: only the folds moved */
+	pm__disc_evaluate(&local, &r->h[i]);
+}
+
 /* The finalists' scores and standard errors: their means over the dealings
  * of kfold's seeds seed, seed + 1, ... (one for another scheme, or where
  * the deal cannot differ: a fold per configuration). s->folds is the
  * first's again on return. Sets *dealings. */
-static pm_status rescore(struct search *s, const pm_spec *rs, const pm_validation *v,
-			 size_t nfinal, unsigned *dealings, pm_error *err)
+static pm_status rescore(struct search *s, const struct scratch *w, const pm_spec *rs,
+			 const pm_validation *v, size_t nfinal, unsigned *dealings, pm_error *err)
 {
 	const pm_folds *first = s->folds;
 	pm_validation again = *v;
+	struct rescoring r = { s, w, malloc((nfinal + 1) * sizeof(*r.h)) };
 	pm_status st = PM_OK;
 
 	*dealings = 1;
+	if (!r.h)
+		return pm__fail(err, PM_ENOMEM, "out of memory");
 	s->cutoff = INFINITY;
 	for (unsigned k = 1; k < DEALINGS && v->scheme == PM_SCHEME_KFOLD && !st; k++) {
 		pm_folds f = { 0 };
@@ -117,18 +138,17 @@ static pm_status rescore(struct search *s, const pm_spec *rs, const pm_validatio
 			break;
 		}
 		if (!(st = pm__disc_deal(s, &f, err))) {
+			memcpy(r.h, s->seen, nfinal * sizeof(*r.h));
+			pm__pool_for(s->threads, nfinal, rescore_one, &r);
 			for (size_t i = 0; i < nfinal; i++) {
-				struct hyp h = s->seen[i];
-
-				/* sound on every row as before: only the folds moved */
-				pm__disc_evaluate(s, &h);
-				s->seen[i].score += h.score;
-				s->seen[i].se += h.se;
+				s->seen[i].score += r.h[i].score;
+				s->seen[i].se += r.h[i].se;
 			}
 			++*dealings;
 		}
 		pm_folds_free(&f);
 	}
+	free(r.h);
 	for (size_t i = 0; i < nfinal; i++) {
 		s->seen[i].score /= *dealings;
 		s->seen[i].se /= *dealings;
@@ -327,8 +347,8 @@ static pm_status report(struct search *s, size_t nfinal, const pm_discover_optio
 	return st;
 }
 
-pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover_options *o,
-			  pm_discovery *x, pm_error *err)
+pm_status pm__disc_choose(struct search *s, const struct scratch *w, const pm_spec *rs,
+			  const pm_discover_options *o, pm_discovery *x, pm_error *err)
 {
 	size_t nfinal = finalists(s);
 	struct purity p = { 0 };
@@ -338,7 +358,7 @@ pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover
 	if (!e)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	if (!(st = pm__noise_floor(s->d, rs, &x->noise_floor, err)) &&
-	    !(st = rescore(s, rs, &o->validate, nfinal, &x->dealings, err)))
+	    !(st = rescore(s, w, rs, &o->validate, nfinal, &x->dealings, err)))
 		nfinal = merge_alike(s, nfinal, e);
 	if (!st && !isnan(x->noise_floor) && !(st = purity(s, &p, err)))
 		for (size_t k = 0; k < nfinal; k++)

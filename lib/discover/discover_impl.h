@@ -102,7 +102,7 @@ struct search {
 	 * parallel batches) */
 	size_t settled;
 	int defer;
-	uint32_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
+	uint64_t *pool_set;	/* pool indices + 1 by term hash (0: empty slot) */
 	size_t pool_slots;
 	double **slab;		/* the terms' columns (discover_pool.c) */
 	size_t nslab, slab_free;	/* columns left in the last slab */
@@ -136,6 +136,9 @@ struct search {
 	size_t nseen, capseen;
 	uint64_t *tried;	/* hashes of every hypothesis evaluated: a set */
 	size_t ntried, captried;
+	/* pm__disc_part_shape's answers so far (discover_segments.c) */
+	struct part_shape *shapes;
+	size_t nshapes, capshapes;
 };
 
 /* A step's hypotheses to evaluate, side by side. */
@@ -185,8 +188,8 @@ static inline uint64_t pm__disc_mix(uint64_t h, uint64_t v)
 {
 	return (h ^ v) * UINT64_C(0x100000001b3);
 }
-/* The slot of t in the pool's hash set (its term, or an empty slot). */
-size_t pm__disc_pool_slot(const struct search *s, const struct term *t);
+/* The pool index + 1 of term t; 0: not in the pool. */
+unsigned pm__disc_pool_find(const struct search *s, const struct term *t);
 /* The pool index of term t (its factors in input order), added if new
  * (its column computed, and whether it is thin; while s->defer is set, by
  * pm__disc_settle). */
@@ -197,8 +200,9 @@ pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *
  * a time. */
 void pm__disc_settle(struct search *s, const struct scratch *w);
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
- * its switches (s->nsingle of them). */
-pm_status pm__disc_single_terms(struct search *s, pm_error *err);
+ * its switches (s->nsingle of them), their columns made on s->threads (w:
+ * each one's scratch). */
+pm_status pm__disc_single_terms(struct search *s, const struct scratch *w, pm_error *err);
 
 /* ---- the inputs (discover_inputs.c) ---- */
 /* s's numeric and categorical inputs from the resolved roles rs (an input
@@ -247,9 +251,10 @@ pm_status pm__disc_deal(struct search *s, const pm_folds *f, pm_error *err);
 /* x's candidates and choice from s->seen (discover_choice.c): the
  * finalists scored on more dealings of o's folds, the fewest terms within
  * one standard error of the best or of the noise floor. Reorders s->seen;
- * s needs a thread's scratch. */
-pm_status pm__disc_choose(struct search *s, const pm_spec *rs, const pm_discover_options *o,
-			  pm_discovery *x, pm_error *err);
+ * s needs a thread's scratch, w each of s->threads' (the finalists are
+ * scored again on them). */
+pm_status pm__disc_choose(struct search *s, const struct scratch *w, const pm_spec *rs,
+			  const pm_discover_options *o, pm_discovery *x, pm_error *err);
 /* h in the formula language; malloc'd, NULL when out of memory. fitted:
  * every power a parameter (x^p1, ...) for the fit to refine, else the
  * search's fixed numbers. */
@@ -290,8 +295,10 @@ struct part {
 };
 /* The one-factor power term of input i (x^e * log2(x)^j, log2(x)^j) that
  * best fits part p's rows alone as y ~ a * term + b, a > 0 (weights 1/t^2);
- * s->nsingle: none, the part having fewer than 3 values of the input. */
-size_t pm__disc_part_shape(const struct search *s, unsigned i, const struct part *p);
+ * s->nsingle: none, the part having fewer than 3 values of the input.
+ * Remembered in s->shapes: the beam's hypotheses ask for the same parts
+ * step after step. */
+size_t pm__disc_part_shape(struct search *s, unsigned i, const struct part *p);
 /* The segment move: h's term k, for each power of an input x of it,
  * replaced by L * [x <= v] + R * [x > v], with and without an offset
  * [x > v] (a two-segment model), at up to 16 breakpoints v with 3 values of

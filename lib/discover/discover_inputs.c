@@ -157,6 +157,7 @@ void pm__disc_search_free(struct search *s)
 	free(s->grp_wy);
 	free(s->seen);
 	free(s->tried);
+	free(s->shapes);
 	free(s->config);
 	free(s->mark);
 }

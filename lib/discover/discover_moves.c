@@ -225,7 +225,8 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 		for (size_t i = 0; i < nseed; i++) {
 			double num = b->screen[2 * i], den = b->screen[2 * i + 1], q;
 			struct term prod;
-			size_t j, slot;
+			unsigned was;
+			size_t j;
 
 			if (!times(s, h, k, &seed[i], &prod))
 				continue;
@@ -236,11 +237,10 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 				continue;
 			/* a product tried before (from this hypothesis of an
 			 * earlier step, or another of the beam) takes no place */
-			slot = pm__disc_pool_slot(s, &prod);
-			if (s->pool_set[slot]) {
+			if ((was = pm__disc_pool_find(s, &prod))) {
 				struct hyp g = *h;
 
-				g.t[k] = s->pool_set[slot] - 1;
+				g.t[k] = was - 1;
 				if (!pm__disc_normal(&g) || pm__disc_was_tried(s, &g))
 					continue;
 			}
@@ -421,18 +421,22 @@ static pm_status shift(struct search *s, const struct hyp *h, unsigned k, unsign
 static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsigned f, double to,
 		       int dj, struct batch *b, pm_error *err)
 {
-	struct term t = s->pool[h->t[k]];
-	struct factor *fa = &t.f[f];
+	const struct term *was = &s->pool[h->t[k]];
+	const struct factor *fa = &was->f[f];
 	int j = (int)fa->j + dj;
+	struct term t;
 	unsigned idx;
 	pm_status st;
 
-	if (t.nf < 2 || fa->kind != F_POWER || j < 0 || j > 2 ||
+	/* tested on the pool's term: most nudges are refused, and a copy of
+	 * the term for each was a tenth of the moves' serial time */
+	if (was->nf < 2 || fa->kind != F_POWER || j < 0 || j > 2 ||
 	    ((dj || to == 0) && !s->in[fa->input].log_ok) || (to == fa->e && !dj) ||
 	    (to == 0 && !j) || !(fabs(to - fa->e) <= 0.5 + 1e-9))
 		return PM_OK;
-	fa->e = to;
-	fa->j = (unsigned)j;
+	t = *was;
+	t.f[f].e = to;
+	t.f[f].j = (unsigned)j;
 	if ((st = pm__disc_term_index(s, &t, &idx, err)))
 		return st;
 	return climb(b, k, idx, err);
@@ -466,14 +470,21 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 	for (unsigned k = 0; k < h->nt && !st; k++)
 		for (size_t t = 0; t < s->nsingle && s->pool[h->t[k]].nf == 1 && !st; t++) {
 			const struct term *was = &s->pool[h->t[k]];
-			struct term shape = s->pool[t];
-			unsigned idx;
+			unsigned idx = (unsigned)t;
 
-			if (shape.f[0].input != was->f[0].input)
+			if (s->pool[t].f[0].input != was->f[0].input)
 				continue;
-			shape.sel = was->sel;
-			shape.lev = was->lev;
-			if ((st = pm__disc_term_index(s, &shape, &idx, err)) || idx == h->t[k])
+			/* a term of every level is the one-factor term t itself:
+			 * looked up only for a term of one level (a look-up for
+			 * each shape was a tenth of the moves' serial time) */
+			if (was->sel) {
+				struct term shape = s->pool[t];
+
+				shape.sel = was->sel;
+				shape.lev = was->lev;
+				st = pm__disc_term_index(s, &shape, &idx, err);
+			}
+			if (st || idx == h->t[k])
 				continue;
 			g = *h;
 			g.t[k] = idx;

@@ -72,22 +72,39 @@ static uint64_t term_hash(const struct term *t)
 	return k;
 }
 
-/* The slot of term t in the pool's hash set: its index + 1, or an empty
- * slot (0) where it goes. */
-size_t pm__disc_pool_slot(const struct search *s, const struct term *t)
+/* The slot of term t, of hash k, in the pool's hash set: its entry, or an
+ * empty slot (0) where it goes. An entry is the term's pool index + 1 in
+ * its low 32 bits and the high 32 bits of its hash above them: a probe
+ * reads a term only where those agree (the pool is megabytes, and a term
+ * read was a cache miss a probe: most of the moves' look-ups). */
+static size_t slot_of(const struct search *s, const struct term *t, uint64_t k)
 {
-	size_t mask = s->pool_slots - 1, i = term_hash(t) & mask;
+	size_t mask = s->pool_slots - 1, i = k & mask;
 
-	while (s->pool_set[i] && !same_term(&s->pool[s->pool_set[i] - 1], t))
-		i = (i + 1) & mask;
+	for (; s->pool_set[i]; i = (i + 1) & mask)
+		if (s->pool_set[i] >> 32 == k >> 32 &&
+		    same_term(&s->pool[(uint32_t)s->pool_set[i] - 1], t))
+			break;
 	return i;
+}
+
+unsigned pm__disc_pool_find(const struct search *s, const struct term *t)
+{
+	return (uint32_t)s->pool_set[slot_of(s, t, term_hash(t))];
+}
+
+/* term t's entry in the pool's hash set: its index + 1 under its hash's
+ * high bits (slot_of) */
+static uint64_t entry(size_t index, uint64_t k)
+{
+	return (k >> 32 << 32) | (index + 1);
 }
 
 /* Room in the pool's hash set for one more term (at most half full). */
 static pm_status pool_room(struct search *s, pm_error *err)
 {
 	size_t slots = s->pool_slots ? 2 * s->pool_slots : 1024;
-	uint32_t *old = s->pool_set;
+	uint64_t *old = s->pool_set;
 
 	if (2 * (s->npool + 1) <= s->pool_slots)
 		return PM_OK;
@@ -96,8 +113,11 @@ static pm_status pool_room(struct search *s, pm_error *err)
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	}
 	s->pool_slots = slots;
-	for (size_t i = 0; i < s->npool; i++)
-		s->pool_set[pm__disc_pool_slot(s, &s->pool[i])] = (uint32_t)i + 1;
+	for (size_t i = 0; i < s->npool; i++) {
+		uint64_t k = term_hash(&s->pool[i]);
+
+		s->pool_set[slot_of(s, &s->pool[i], k)] = entry(i, k);
+	}
 	free(old);
 	return PM_OK;
 }
@@ -114,10 +134,8 @@ static void term_column(const struct search *s, const struct term *t, double *co
 		col[r] = 1.0;
 	for (unsigned k = 0; k < t->nf; k++) {
 		struct term one = { .nf = 1, .f = { t->f[k] } };
-		size_t slot = pm__disc_pool_slot(s, &one);
-		const double *x = s->pool_set[slot] && s->pool_set[slot] <= s->settled
-					  ? s->pool[s->pool_set[slot] - 1].col
-					  : NULL;
+		unsigned at = pm__disc_pool_find(s, &one);
+		const double *x = at && at <= s->settled ? s->pool[at - 1].col : NULL;
 
 		for (size_t r = 0; r < s->n; r++)
 			col[r] *= x ? x[r] : pm__disc_term_at(s, &one, r, s->nin, 0.0);
@@ -198,14 +216,15 @@ pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *
 			    pm_error *err)
 {
 	struct term *nt;
+	uint64_t k = term_hash(t);
 	size_t slot;
 	pm_status st;
 
 	if ((st = pool_room(s, err)))
 		return st;
-	slot = pm__disc_pool_slot(s, t);
+	slot = slot_of(s, t, k);
 	if (s->pool_set[slot]) {
-		*index = s->pool_set[slot] - 1;
+		*index = (uint32_t)s->pool_set[slot] - 1;
 		return PM_OK;
 	}
 	if (s->npool == s->cap) {
@@ -226,7 +245,7 @@ pm_status pm__disc_term_index(struct search *s, const struct term *t, unsigned *
 		nt->thin = thin(s, s->mark, nt->col);
 		s->settled = s->npool + 1;
 	}
-	s->pool_set[slot] = (uint32_t)s->npool + 1;
+	s->pool_set[slot] = entry(s->npool, k);
 	*index = (unsigned)s->npool++;
 	return PM_OK;
 }
@@ -304,11 +323,13 @@ static pm_status switches(struct search *s, unsigned i, pm_error *err)
 }
 
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
- * its switches. */
-pm_status pm__disc_single_terms(struct search *s, pm_error *err)
+ * its switches, their columns made on the search's threads (a pow a row
+ * for most: made one by one, a twentieth of a search's serial time). */
+pm_status pm__disc_single_terms(struct search *s, const struct scratch *w, pm_error *err)
 {
 	pm_status st = PM_OK;
 
+	s->defer = 1;
 	for (unsigned i = 0; i < s->nin && !st; i++) {
 		const struct input *in = &s->in[i];
 
@@ -320,6 +341,9 @@ pm_status pm__disc_single_terms(struct search *s, pm_error *err)
 		if (!st)
 			st = switches(s, i, err);
 	}
+	s->defer = 0;
+	if (!st)
+		pm__disc_settle(s, w);
 	s->nsingle = s->npool;
 	return st;
 }
