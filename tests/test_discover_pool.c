@@ -106,6 +106,23 @@ static void make_terms(struct search *s, unsigned *idx, size_t *nidx)
 			     err.msg);
 }
 
+/* Term y (made one way) is term x of search s (made the other): the same
+ * thin flag and column, bit for bit, and that column its value row by row.
+ * Returns whether it is thin. */
+static int same_term(const struct search *s, const struct term *x, const struct term *y,
+		     size_t k)
+{
+	cr_expect_eq(x->thin, y->thin, "term %zu", k);
+	cr_assert(memcmp(x->col, y->col, s->n * sizeof(double)) == 0, "term %zu: the column differs",
+		  k);
+	for (size_t r = 0; r < s->n; r++) {
+		double v = pm__disc_term_at(s, y, r, s->nin, 0.0);
+
+		cr_assert(memcmp(&v, &y->col[r], sizeof(v)) == 0, "term %zu row %zu", k, r);
+	}
+	return y->thin == 1;
+}
+
 Test(discover_pool, settled_terms_are_the_terms_made_one_at_a_time)
 {
 	pm_dataset *d = grid();
@@ -133,15 +150,7 @@ Test(discover_pool, settled_terms_are_the_terms_made_one_at_a_time)
 
 		cr_assert_eq(a[k], b[k]);
 		cr_assert_geq(a[k], one.s.nsingle, "term %zu is new", k);
-		cr_expect_eq(x->thin, y->thin, "term %zu", k);
-		nthin += x->thin == 1;
-		cr_expect(memcmp(x->col, y->col, one.s.n * sizeof(double)) == 0,
-			  "term %zu: the settled column differs", k);
-		for (size_t r = 0; r < one.s.n; r++) {
-			double v = pm__disc_term_at(&one.s, x, r, one.s.nin, 0.0);
-
-			cr_assert(memcmp(&v, &x->col[r], sizeof(v)) == 0, "term %zu row %zu", k, r);
-		}
+		nthin += same_term(&one.s, x, y, k);
 	}
 	cr_expect_eq(nthin, 1, "the product on two configurations is thin, no other");
 	teardown(&one);
@@ -209,15 +218,7 @@ Test(discover_pool, single_terms_on_threads_are_those_of_one_thread)
 	for (size_t k = 0; k < one.s.nsingle; k++) {
 		const struct term *x = &one.s.pool[k], *y = &many.s.pool[k];
 
-		cr_expect_eq(x->thin, y->thin, "term %zu", k);
-		nthin += y->thin == 1;
-		cr_assert(memcmp(x->col, y->col, one.s.n * sizeof(double)) == 0,
-			  "term %zu: the column differs", k);
-		for (size_t r = 0; r < one.s.n; r++) {
-			double v = pm__disc_term_at(&one.s, y, r, one.s.nin, 0.0);
-
-			cr_assert(memcmp(&v, &y->col[r], sizeof(v)) == 0, "term %zu row %zu", k, r);
-		}
+		nthin += same_term(&one.s, x, y, k);
 	}
 	cr_expect_gt(nthin, 0, "[n > 256] and [n <= 256] are thin");
 	teardown(&one);
