@@ -532,7 +532,7 @@ int main(int argc, char **argv)
 	pm_batch *b = NULL;
 	pm_batch_output *o = NULL;
 	struct early e = { .job = -1 };
-	int provided, rank = 0, size = 1, rc = 0, all, beat, lost_any = 0, *begun = NULL;
+	int provided, rank = 0, size = 1, rc = 0, all, beat, lost_any = 0, mpi = 0, *begun = NULL;
 	int guess = launch_rank();
 	FILE *quiet = NULL, *held = NULL;
 	char *said = NULL;
@@ -558,13 +558,11 @@ int main(int argc, char **argv)
 			fputs(said, stderr);
 		fputs("perfmodel: batch: MPI_Init_thread failed\n", stderr);
 		early_drop(&e, a.stop);
-		if (quiet)
-			fclose(quiet);
 		free(said);
-		pm_batch_free(b);
-		batch_args_free(&a);
-		return EXIT_FAIL;
+		rc = EXIT_FAIL;
+		goto out;
 	}
+	mpi = 1;
 	beat = provided == MPI_THREAD_MULTIPLE;
 	/* errors come back as codes: a lost rank is a failed job, not an abort */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -604,6 +602,7 @@ int main(int argc, char **argv)
 		if (!rank && o)
 			batch_close(&a, o, 0);
 	}
+out:
 	free(begun);
 	pm_batch_free(b);
 	batch_args_free(&a);
@@ -614,6 +613,7 @@ int main(int argc, char **argv)
 	 * written, end them all */
 	if (lost_any)
 		MPI_Abort(MPI_COMM_WORLD, rc ? rc : EXIT_FAIL);
-	MPI_Finalize();
+	if (mpi)
+		MPI_Finalize();
 	return rc < 0 ? EXIT_OK : rank ? EXIT_OK : rc;
 }
