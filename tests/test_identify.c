@@ -165,6 +165,24 @@ Test(identify, unknowns_as_many_as_configurations_are_counted)
 	pm_dataset_free(d);
 }
 
+/* x and y make 12 configurations, counted through both columns (the count
+ * stops early only once it passes the unknowns): 14 unknowns warn with 12;
+ * 4 unknowns, as many as x's 4 configurations, do not warn. */
+Test(identify, configurations_of_two_columns_are_counted_through_both)
+{
+	pm_dataset *d = grid(0);
+	pm_model *m = fit(d, spec(NULL, NULL,
+				  "a * x^p * y^q + b * x^r * y^s + c * x^u + e * y^v + "
+				  "f * x^g * y^h + C", NULL));
+
+	cr_expect_eq(warned(m, "14 unknowns but 12 distinct input configurations in 24 rows"), 1);
+	pm_model_free(m);
+	m = fit(d, spec(NULL, NULL, "a * x^p * y^q + C", NULL));
+	cr_expect_eq(warned(m, "configurations"), 0);
+	pm_model_free(m);
+	pm_dataset_free(d);
+}
+
 /* --ignore takes the columns out of the named roles and of inference */
 Test(identify, ignored_columns_leave_the_model)
 {
