@@ -228,12 +228,12 @@ static pm_status products(struct search *s, const struct hyp *h, const struct fa
 			unsigned was;
 			size_t j;
 
-			if (!times(s, h, k, &seed[i], &prod))
-				continue;
+			/* the screen's tests before the product is made (a copy of
+			 * the term each) */
 			if (!(num > 0 && den > 0))
 				continue;
 			q = base - num * num / den;
-			if (n == MUL_SCREEN && !(q < left[n - 1]))
+			if ((n == MUL_SCREEN && !(q < left[n - 1])) || !times(s, h, k, &seed[i], &prod))
 				continue;
 			/* a product tried before (from this hypothesis of an
 			 * earlier step, or another of the beam) takes no place */
