@@ -429,7 +429,7 @@ static pm_status nudge(struct search *s, const struct hyp *h, unsigned k, unsign
 	pm_status st;
 
 	/* tested on the pool's term: most nudges are refused, and a copy of
-	 * the term for each was a tenth of the moves' serial time */
+	 * the term for each was a third of the moves' own samples (perf) */
 	if (was->nf < 2 || fa->kind != F_POWER || j < 0 || j > 2 ||
 	    ((dj || to == 0) && !s->in[fa->input].log_ok) || (to == fa->e && !dj) ||
 	    (to == 0 && !j) || !(fabs(to - fa->e) <= 0.5 + 1e-9))
@@ -475,8 +475,8 @@ pm_status pm__disc_moves(struct search *s, const struct hyp *h, const struct fac
 			if (s->pool[t].f[0].input != was->f[0].input)
 				continue;
 			/* a term of every level is the one-factor term t itself:
-			 * looked up only for a term of one level (a look-up for
-			 * each shape was a tenth of the moves' serial time) */
+			 * looked up only for a term of one level (a look-up each,
+			 * likely a cache miss, was most of the moves' look-ups) */
 			if (was->sel) {
 				struct term shape = s->pool[t];
 

@@ -324,7 +324,7 @@ static pm_status switches(struct search *s, unsigned i, pm_error *err)
 
 /* Every one-factor term of every input: x^e * log2(x)^j, log2(x)^j, and
  * its switches, their columns made on the search's threads (a pow a row
- * for most: made one by one, a twentieth of a search's serial time). */
+ * for most: made one by one, a tenth of a search's serial time). */
 pm_status pm__disc_single_terms(struct search *s, const struct scratch *w, pm_error *err)
 {
 	pm_status st = PM_OK;
