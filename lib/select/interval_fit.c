@@ -155,8 +155,8 @@ static double one_width_out(const pm_input *in, double lo, double hi)
  * The rows go by blocks: each fold fit's point of each row of a block is
  * read once (a categorical's level looked up by name) for every input
  * moved, and predicted by pm_model_predict_batch (the same bits as point
- * by point): one by one, these predictions were a third of an eq. 4.4
- * fit's serial time on LeNet-5 (perf, issue 38). */
+ * by point): one by one, these predictions were about a quarter of an
+ * eq. 4.4 fit's serial samples on LeNet-5 (perf, issue 38). */
 enum { RATE_BLOCK = 512 };
 
 struct widening {
