@@ -142,17 +142,28 @@ int main(int argc, char **argv)
 	struct build b[2];
 	unsigned threads[MAX_THREADS], nt = 0;
 	const char *list = argc > 7 ? argv[7] : "1,2";
-	size_t rounds = argc > 6 ? strtoul(argv[6], NULL, 10) : 0;
+	char *end = NULL;
+	size_t rounds = argc > 6 ? strtoul(argv[6], &end, 10) : 0;
+	int bad = argc < 7 || *end || rounds < 1 || rounds > MAX_ROUNDS ||
+		  (strcmp(argv[5], "discover") && strcmp(argv[5], "fit") &&
+		   strcmp(argv[5], "intervals"));
 	double q[3];
 
-	if (argc < 7 || rounds < 1 || rounds > MAX_ROUNDS ||
-	    (strcmp(argv[5], "discover") && strcmp(argv[5], "fit") && strcmp(argv[5], "intervals"))) {
+	/* THREADS: 1 to 1024 each, comma-separated, at most MAX_THREADS */
+	for (const char *p = list; !bad && *p; p = *end ? end + 1 : end) {
+		unsigned long n = strtoul(p, &end, 10);
+
+		bad = end == p || n < 1 || n > 1024 || (*end && *end != ',') ||
+		      (*end == ',' && !end[1]) || nt == MAX_THREADS;
+		threads[nt++ % MAX_THREADS] = (unsigned)n;
+	}
+	if (bad) {
 		fprintf(stderr, "usage: pair_bench BEFORE.so AFTER.so DATA.csv SPEC.json "
-				"discover|fit|intervals ROUNDS [THREADS]\n");
+				"discover|fit|intervals ROUNDS [THREADS]\n"
+				"  ROUNDS 1 to %d; THREADS up to %d counts of 1 to 1024, "
+				"comma-separated (default 1,2)\n", MAX_ROUNDS, MAX_THREADS);
 		return 2;
 	}
-	for (char *p = (char *)list; *p && nt < MAX_THREADS; p += *p == ',')
-		threads[nt++] = (unsigned)strtoul(p, &p, 10);
 	for (int k = 0; k < 2; k++)
 		load(&b[k], argv[1 + k], argv[3], argv[4], strcmp(argv[5], "discover") != 0);
 	for (size_t r = 0; r < rounds; r++)
