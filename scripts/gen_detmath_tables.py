@@ -94,7 +94,8 @@ def main():
     # comment, to check them against
     print('/* detmath.h constants: PM__LN2_HI %s PM__LN2_LO %s' % (hexf(ln2_hi), hexf(dbl(ln2 - ln2_hi))))
     print(' * PM__LN2N_HI %s PM__LN2N_LO %s' % (hexf(ln2n_hi), hexf(dbl(ln2n - ln2n_hi))))
-    print(' * PM__N_LN2 %s PM__INV_LN2 %s */' % (hexf(dbl(N / ln2)), hexf(dbl(1 / ln2))))
+    print(' * PM__N_LN2 %s PM__INV_LN2 %s PM__LN2 %s */' % (hexf(dbl(N / ln2)), hexf(dbl(1 / ln2)),
+                                                         hexf(dbl(ln2))))
     print()
     invc, lh, ll = log_tables()
     emit('pm__detmath_log_invc', 'double', invc, hexf)

@@ -164,3 +164,34 @@ Test(detmath, vector_loop_equals_scalar_calls)
 			  "exp(%a)", l[k] * 0.37);
 	}
 }
+
+/* 2^p: exact at every integer p whose power of two is a double (a
+ * doubling factor of power 1 reads 2), below 1 ulp between them, and the
+ * special values. */
+Test(detmath, exp2_exact_at_integers_and_below_1_ulp)
+{
+	uint64_t seed = 11;
+	double max = 0.0, worst = 0.0;
+
+	for (int k = -1074; k <= 1023; k++)
+		cr_expect_eq(pm__exp2((double)k), ldexp(1.0, k), "exp2(%d)", k);
+	for (size_t k = 0; k < samples(); k++) {
+		double p = -1022.0 + (double)(next(&seed) >> 11) * 0x1p-53 * 2045.0;
+		double e = ulp_error(pm__exp2(p), exp2l((long double)p));
+
+		if (e > max) {
+			max = e;
+			worst = p;
+		}
+	}
+	cr_log_info("exp2: max %.4f ulp at %a", max, worst);
+	cr_expect_lt(max, 1.0, "exp2: %.4f ulp at %a", max, worst);
+	cr_expect_eq(pm__exp2(0.5), sqrt(2.0));
+	cr_expect_eq(pm__exp2(1024.0), INFINITY);
+	cr_expect_eq(pm__exp2(1e300), INFINITY);
+	cr_expect_eq(pm__exp2(INFINITY), INFINITY);
+	cr_expect_eq(pm__exp2(-1075.0), 0.0);	/* half the least subnormal: to even */
+	cr_expect_eq(pm__exp2(-1e300), 0.0);
+	cr_expect_eq(pm__exp2(-INFINITY), 0.0);
+	cr_expect(isnan(pm__exp2(NAN)));
+}

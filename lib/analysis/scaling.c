@@ -86,7 +86,7 @@ static pm_status scale_input(const pm_model *m, size_t i, const double *x, size_
 	s->q = s->param < m->nparams ? m->raw[s->param] : NAN;
 	s->q_std = s->param < m->nparams ? m->params[s->param].std : NAN;
 	s->power = pm_model_param_power(m, s->param);
-	s->doubling = exp2(s->power);
+	s->doubling = pm__exp2(s->power);
 	/* no derivative at the baseline (a step there) is a NaN the report
 	 * shows (pm_model_effective_exponent says why), not a failure of the
 	 * report; a point the model cannot take fails the table below */

@@ -38,6 +38,7 @@ extern const double pm__detmath_exp_tail[PM__DETMATH_N];	/* (2^(j/N) - hi) / hi 
 #define PM__LN2N_LO -0x1.c610ca86c3899p-44
 #define PM__N_LN2 0x1.71547652b82fep+7	/* 128/ln2 */
 #define PM__INV_LN2 0x1.71547652b82fep+0
+#define PM__LN2 0x1.62e42fefa39efp-1	/* ln2 rounded */
 /* The representation offset of log's buckets: 1.0 in the middle of one. */
 #define PM__LOG_OFF UINT64_C(0x3fe6100000000000)
 
@@ -138,6 +139,21 @@ static inline double pm__exp(double y)
 	res = (ts + ts * (r + (tail + tail * r + p))) * back;
 	/* NaN stays NaN through the arithmetic */
 	return y > 1000.0 ? INFINITY : y < -1000.0 ? 0.0 : res;
+}
+
+/* 2^p: exactly 2^n where p is an integer n (a doubling factor of power 1
+ * reads 2), else 2^n exp((p - n) ln2) for n = round(p), the scaling exact
+ * (ldexp) but where the result is subnormal: below 1 ulp. For the numbers
+ * reported as 2^power, in place of the C library's exp2, whose last bits
+ * depend on the library and the CPU as exp's do. */
+static inline double pm__exp2(double p)
+{
+	double n = floor(p + 0.5);
+
+	/* inf, 0 and NaN (itself) past the range that any finite result needs */
+	if (!(p > -2000.0 && p < 2000.0))
+		return p > 0 ? INFINITY : p < 0 ? 0.0 : p;
+	return ldexp(pm__exp((p - n) * PM__LN2), (int)n);
 }
 
 #endif

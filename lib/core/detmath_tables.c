@@ -3,7 +3,7 @@
 
 /* detmath.h constants: PM__LN2_HI 0x1.62e42fefa3800p-1 PM__LN2_LO 0x1.ef35793c76730p-45
  * PM__LN2N_HI 0x1.62e42fefc0000p-8 PM__LN2N_LO -0x1.c610ca86c3899p-44
- * PM__N_LN2 0x1.71547652b82fep+7 PM__INV_LN2 0x1.71547652b82fep+0 */
+ * PM__N_LN2 0x1.71547652b82fep+7 PM__INV_LN2 0x1.71547652b82fep+0 PM__LN2 0x1.62e42fefa39efp-1 */
 
 const double pm__detmath_log_invc[PM__DETMATH_N] = {
 	0x1.7242800000000p+0, 0x1.702e000000000p+0, 0x1.6e1f800000000p+0, 0x1.6c16c00000000p+0,

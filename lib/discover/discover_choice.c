@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
+#include "core/erfc.h"
 #include "core/error.h"
 #include "discover/discover_impl.h"
 #include "discover/nnls.h"
@@ -191,13 +193,15 @@ static pm_status purity(const struct search *s, struct purity *p, pm_error *err)
 /* P(F > f) for F of (d1, d2) degrees of freedom, by Paulson's normal
  * approximation of the cube root of F (within a few thousandths of the
  * exact tail near the 5 % a test reads; no GSL routine that may reach its
- * error handler on many rows). */
+ * error handler on many rows). The cube root and erfc are detmath.h's log
+ * and exp and core/erfc.h's: the C library's differ between machines in
+ * their last bits, and the test decides. f >= 0 (0: its cube root 0). */
 static double f_tail(double f, double d1, double d2)
 {
-	double a = 2.0 / (9.0 * d1), b = 2.0 / (9.0 * d2), c = cbrt(f);
+	double a = 2.0 / (9.0 * d1), b = 2.0 / (9.0 * d2), c = pm__exp(pm__log(f) / 3.0);
 	double z = ((1 - b) * c - (1 - a)) / sqrt(b * c * c + a);
 
-	return 0.5 * erfc(z / sqrt(2.0));
+	return 0.5 * pm__erfc(z / sqrt(2.0));
 }
 
 /* Whether h's lack of fit is within the noise: the relative distance of

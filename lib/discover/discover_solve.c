@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "discover/discover_impl.h"
 #include "discover/nnls.h"
@@ -22,15 +23,20 @@ enum { ALS_ROUNDS = 12 };
  * no performance model shows over one doubling */
 #define GROWTH 16.0
 
+/* x^e log2(x)^j, by detmath.h's log and exp as a model's factors are
+ * (terms.h): the C library's pow and log2 differ in their last bits
+ * between CPUs, and a search decides by its scores. x > 0 (x >= 1 where
+ * j > 0: struct input's power_ok and log_ok). */
 static double factor_at(const struct factor *f, double x)
 {
-	double v;
+	double l, v;
 
 	if (f->kind != F_POWER)
 		return f->kind == F_INDICATOR ? x > f->thr : x <= f->thr;
-	v = f->e != 0 ? pow(x, f->e) : 1.0;
+	l = pm__log(x);
+	v = f->e != 0 ? pm__exp(f->e * l) : 1.0;
 	for (unsigned k = 0; k < f->j; k++)
-		v *= log2(x);
+		v *= l * PM__INV_LN2;
 	return v;
 }
 

@@ -1,10 +1,13 @@
 /* Prediction intervals from the residual quantiles a fit calibrated
  * (lib/select/interval_fit.c) and kept in model.json's "intervals": the
- * predictor's side, cJSON only, nothing allocated after load. */
+ * predictor's side, cJSON only, nothing allocated after load; detmath.h's
+ * log and exp, so that an interval is the same bits on every machine as its
+ * prediction is. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "model/interval.h"
 #include "model/model_impl.h"
@@ -110,8 +113,8 @@ static double input_distance(const pm_model *m, size_t i, double v)
 	if (m->inputs[i].role == PM_ROLE_CATEGORICAL || (v >= lo && v <= hi))
 		return 0.0;
 	if (m->inputs[i].powered) {
-		out = v > hi ? log(v / hi) : log(lo / v);
-		width = hi > lo ? log(hi / lo) : log(2.0);
+		out = v > hi ? pm__log(v / hi) : pm__log(lo / v);
+		width = hi > lo ? pm__log(hi / lo) : pm__log(2.0);
 	} else {
 		out = v > hi ? v - hi : lo - v;
 		width = hi > lo ? hi - lo : 1.0;
@@ -257,7 +260,7 @@ static pm_status quantile_at(const pm_model *m, double q, double t, double d, do
 {
 	double med = table_quantile(&m->iv, 0.5);
 
-	*out = t * exp(med + (table_quantile(&m->iv, q) - med) * sqrt(1.0 + d * d));
+	*out = t * pm__exp(med + (table_quantile(&m->iv, q) - med) * sqrt(1.0 + d * d));
 	return isfinite(*out) ? PM_OK
 			      : pm__fail(err, PM_ERANGE, "the %g-quantile is not a finite number", q);
 }

@@ -388,7 +388,7 @@ double pm_model_param_power(const pm_model *m, size_t k)
 
 double pm_model_param_doubling(const pm_model *m, size_t k)
 {
-	return exp2(pm_model_param_power(m, k));
+	return pm__exp2(pm_model_param_power(m, k));
 }
 
 const char *pm_model_scale_name(const pm_model *m)

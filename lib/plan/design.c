@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "plan/plan_impl.h"
 
@@ -121,7 +122,7 @@ pm_status pm__plan_design(const pm_plan_ensemble *e, size_t ncand, const double 
 				continue;
 			/* gain per cost as logarithms: a cost near the smallest double
 			 * must not make every score infinite (and the ranking a tie) */
-			score = log(reduction(&d, c, noise2[c], &var)) - log(cost[c]);
+			score = pm__log(reduction(&d, c, noise2[c], &var)) - pm__log(cost[c]);
 			/* strictly better: ties keep the earlier row, whatever the order of sums */
 			if (best == ncand || score > best_score) {
 				best_score = score;

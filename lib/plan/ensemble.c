@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "core/pcg32.h"
 #include "plan/plan_impl.h"
@@ -67,7 +68,7 @@ static int log_predict(const pm_model *m, const pm_dataset *d, double *l)
 	for (size_t r = 0; r < n; r++) {
 		if (!(l[r] > 0) || !isfinite(l[r]))
 			return -1;
-		l[r] = log(l[r]);
+		l[r] = pm__log(l[r]);
 	}
 	return 0;
 }

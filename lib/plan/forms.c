@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/erfc.h"
 #include "core/error.h"
 #include "plan/plan_impl.h"
 #include "select/crossval.h"
@@ -75,7 +76,7 @@ static double standing(const pm_fit_result *r, size_t k, size_t low, double floo
 
 	if (!(delta > 0))
 		return 1;
-	return se2 > 0 ? erfc(delta / sqrt(2 * se2)) : 0;
+	return se2 > 0 ? pm__erfc(delta / sqrt(2 * se2)) : 0;
 }
 
 /* members split by weight w[0..n) (sum > 0), by largest remainders (ties:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "model/model_impl.h"
 #include "plan/plan_impl.h"
@@ -95,7 +96,7 @@ static pm_status noise_variance(const pm_model *m, const pm_dataset *d, const do
 		st = pm_model_predict_dataset(m, d, pred, err);
 	for (size_t r = 0; r < n && !st; r++)
 		if (!pm_dataset_number(d, r, col, &t, NULL) && t > 0 && pred[r] > 0) {
-			sum += log(t / pred[r]) * log(t / pred[r]);
+			sum += pm__log(t / pred[r]) * pm__log(t / pred[r]);
 			seen[used++] = time_scale(m, &x[r * nin], t);
 		}
 	qsort(seen, used, sizeof(*seen), by_value);

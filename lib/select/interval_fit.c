@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "core/stop.h"
 #include "fit/fit_batch.h"
@@ -62,8 +63,8 @@ static pm_status residuals(const pm_model *fm, const pm_dataset *test, double *r
 	    !(st = pm_dataset_col_numbers(test, col, y, err)) &&
 	    !(st = pm_model_predict_dataset(fm, test, pred, err)))
 		for (size_t k = 0; k < rows && !st; k++) {
-			double v = fm->kind == PM_TARGET_TIME ? log(y[k] / pred[k])
-							       : log(pred[k] / y[k]);
+			double v = fm->kind == PM_TARGET_TIME ? pm__log(y[k] / pred[k])
+							       : pm__log(pred[k] / y[k]);
 
 			if (y[k] == 0)
 				continue;
@@ -175,7 +176,7 @@ static void log_predictions(const pm_model *fm, const double *x, size_t n, doubl
 			if (pm_model_predict(fm, x + r * fm->ninputs, &l[r], NULL) != PM_OK)
 				l[r] = 0.0;
 	for (size_t r = 0; r < n; r++)
-		l[r] = l[r] > 0 ? log(l[r]) : NAN;
+		l[r] = l[r] > 0 ? pm__log(l[r]) : NAN;
 }
 
 /* Input i's share of a block of n rows, whose points for fold fit f are

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "core/jsonw.h"
 #include "fit/holdout.h"
@@ -46,14 +47,27 @@ static pm_status check(const pm_dataset *d, const pm_fit_options *o, const pm_sw
 	return PM_OK;
 }
 
-/* λ_i on a log grid: exact decades where the grid has them. */
+#define LN10 0x1.26bb1bbb55516p+1	/* ln 10 rounded */
+
+/* λ_i on a log grid, by detmath.h's log and exp (the C library's pow and
+ * log10 differ in their last bits between CPUs, and λ is in every fit of
+ * the sweep): the ends exactly λ_lo and λ_hi, and exact decades where the
+ * grid has them, 10^k read as the text "1e<k>" is (correctly rounded). */
 static double grid(const pm_sweep_options *so, size_t i)
 {
-	double l0 = log10(so->lambda_lo), l1 = log10(so->lambda_hi);
+	double l0 = pm__log(so->lambda_lo) / LN10, l1 = pm__log(so->lambda_hi) / LN10, e, k;
+	char text[16];
 
-	if (so->npoints == 1)
+	if (i == 0 || so->npoints == 1)
 		return so->lambda_lo;
-	return pow(10.0, l0 + (l1 - l0) * (double)i / (double)(so->npoints - 1));
+	if (i == so->npoints - 1)
+		return so->lambda_hi;
+	e = l0 + (l1 - l0) * (double)i / (double)(so->npoints - 1);
+	k = floor(e + 0.5);
+	if (!(fabs(e - k) < 1e-9))
+		return pm__exp(e * LN10);
+	pm_snprintf(text, sizeof(text), "1e%d", (int)k);	/* |k| < 400: λ is finite, > 0 */
+	return pm_strtod(text, NULL);
 }
 
 /* Training and held-out rows of each fold. */
@@ -98,9 +112,12 @@ static void summarise(pm_sweep *sw, size_t p, pm_model *const *model, unsigned n
 		for (size_t k = 0; k < sw->nparams; k++)
 			par[k] += model[f]->raw[k] / nf;
 	}
-	for (unsigned f = 0; f < nf; f++)
+	for (unsigned f = 0; f < nf; f++) {
+		double dev = model[f]->info.test.mape - t->mape;
+
 		if (!isnan(model[f]->info.test.mape))
-			ss += pow(model[f]->info.test.mape - t->mape, 2);
+			ss += dev * dev;
+	}
 	if (!nm)
 		t->mape = NAN;
 	pt->mape_std = nm ? sqrt(ss / nm) : NAN;

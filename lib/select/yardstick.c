@@ -10,6 +10,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "select/yardstick.h"
 #include "spec/configs.h"
@@ -53,7 +54,7 @@ pm_status pm__noise_floor(const pm_dataset *d, const pm_spec *s, double *floor_p
 		goto out;
 	for (size_t r = 0; r < nr; r++)
 		if (t[r] > 0)	/* a 0 has no log: no spread to measure */
-			runs[n++] = (struct run){ id[r], log(t[r]) };
+			runs[n++] = (struct run){ id[r], pm__log(t[r]) };
 	qsort(runs, n, sizeof(*runs), by_config);
 	/* what a perfect model of these inputs misses a new run by: each run's
 	 * distance from its configuration's median log time (the median: run
@@ -131,7 +132,7 @@ static pm_status design(const pm_dataset *d, const pm_inputs *in, double **out, 
 			for (size_t r = 0; r < nr; r++)
 				positive &= v[r] > 0;
 			for (size_t r = 0; r < nr; r++)
-				X[r * p + j] = positive ? log(v[r]) : v[r];
+				X[r * p + j] = positive ? pm__log(v[r]) : v[r];
 			j++;
 		}
 	}
@@ -197,7 +198,7 @@ static double held_out_mape(const double *X, size_t nr, size_t p, const double *
 
 					for (size_t j = 0; j < p; j++)
 						pred += X[r * p + j] * c[j];
-					sum += fabs(t[r] - exp(pred)) / t[r];
+					sum += fabs(t[r] - pm__exp(pred)) / t[r];
 				}
 			mape = isfinite(sum) ? 100.0 * sum / (double)ntest : NAN;
 		}
@@ -237,7 +238,7 @@ pm_status pm__yardstick(const pm_dataset *d, const pm_spec *s, const unsigned *f
 		goto out;
 	for (size_t r = 0; r < nr; r++) {
 		positive &= t[r] > 0;
-		logt[r] = log(t[r]);
+		logt[r] = pm__log(t[r]);
 	}
 	/* a time of 0 has no log: no yardstick, not an error */
 	if (!positive)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/detmath.h"
 #include "core/error.h"
 #include "model/model_impl.h"
 #include "spec/spec_impl.h"
@@ -89,8 +90,8 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 			continue;
 		px[m] = x[r];
 		pt[m] = t[r];
-		lx[m] = log(x[r]);
-		lt[m] = log(t[r]);
+		lx[m] = pm__log(x[r]);
+		lt[m] = pm__log(t[r]);
 		whole &= x[r] == floor(x[r]);
 		m++;
 	}
@@ -110,7 +111,7 @@ pm_status pm__leak_check(const double *x, const double *t, size_t n, pm__leak *o
 		lt[i] = lx[i] - lt[i];	/* log(x / t) */
 	}
 	out->ratios = clusters(lt, m, RATIO_TOL);
-	out->factor = exp(lt[m / 2]);	/* sorted: the median ratio */
+	out->factor = pm__exp(lt[m / 2]);	/* sorted: the median ratio */
 	/* "Few" against the target's own values at the same resolution: on
 	 * many rows, unrelated values crowd within RATIO_TOL too, and then
 	 * their ratios are as many as the target's values, not a tenth. */
