@@ -1,5 +1,6 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,60 @@ Test(sweep, grid_folds_best_and_thread_independence)
 	}
 	cr_assert_eq(memcmp(a->param, b->param, 3 * a->nparams * sizeof(double)), 0);
 	cr_assert_str_eq(a->param_name[a->nparams - 1], "C");
+	pm_sweep_free(a);
+	pm_sweep_free(b);
+	pm_dataset_free(d);
+}
+
+/* The grid's λs for so's range (fits cut short: only λ is read). */
+static pm_sweep *grid_of(const pm_dataset *d, double lo, double hi, size_t n)
+{
+	pm_spec *s = syn_spec();
+	pm_fit_options o = pm_fit_options_default();
+	pm_sweep_options so = { lo, hi, n, KFOLD_OPTIONS(2, 7) };
+	pm_sweep *sw = NULL;
+	pm_error err = { 0 };
+
+	o.maxiter = 1;
+	o.popsize = 3;
+	o.polish = 0;
+	o.reg = PM_REG_L2;
+	cr_assert_eq(pm_sweep_run(d, s, &o, &so, &sw, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(sw->npoints, n);
+	pm_spec_free(s);
+	return sw;
+}
+
+/* The ends are the λs given, bit for bit; a point on a decade is the
+ * decade as "1e<k>" reads (correctly rounded), however far apart the
+ * ends; every other point within 10 ulp of lo (hi/lo)^(i/(n-1)). */
+Test(sweep, grid_ends_are_the_lambdas_given_and_decades_exact)
+{
+	pm_dataset *d = syn_dataset(60, 0.05, 51);
+	pm_sweep *a = grid_of(d, 3e-5, 0.7, 7), *b = grid_of(d, 1e-30, 1e30, 25);
+
+	cr_expect_eq(a->point[0].lambda, 3e-5);
+	cr_expect_eq(a->point[6].lambda, 0.7);
+	for (size_t i = 0; i < 7; i++) {
+		long double lo = 3e-5, hi = 0.7, want = lo * powl(hi / lo, (long double)i / 6.0L);
+
+		/* the exponent's rounding: some 1e-16 of a decade, 10 ulp at most */
+		cr_expect_lt(fabsl(a->point[i].lambda - want) / want, 2.2e-15L, "point %zu: %a", i,
+			     a->point[i].lambda);
+	}
+	for (size_t i = 0; i < 25; i += 2) {
+		char text[16];
+
+		snprintf(text, sizeof(text), "1e%d", -30 + 5 * (int)i / 2);
+		cr_expect_eq(b->point[i].lambda, strtod(text, NULL), "point %zu: %a, not %s", i,
+			     b->point[i].lambda, text);
+	}
+	for (size_t i = 1; i < 25; i += 2) {	/* half-way: 10^-27.5, ... */
+		long double want = powl(10.0L, -30.0L + 2.5L * (long double)i);
+
+		cr_expect_lt(fabsl(b->point[i].lambda - want) / want, 2.2e-15L, "point %zu: %a", i,
+			     b->point[i].lambda);
+	}
 	pm_sweep_free(a);
 	pm_sweep_free(b);
 	pm_dataset_free(d);

@@ -49,25 +49,37 @@ static pm_status check(const pm_dataset *d, const pm_fit_options *o, const pm_sw
 
 #define LN10 0x1.26bb1bbb55516p+1	/* ln 10 rounded */
 
+/* The nearest integer to e where e is one but for rounding (1e-9 of a
+ * decade: far below any grid's step), else e. */
+static double snap(double e)
+{
+	double k = floor(e + 0.5);
+
+	return fabs(e - k) < 1e-9 ? k : e;
+}
+
 /* λ_i on a log grid, by detmath.h's log and exp (the C library's pow and
  * log10 differ in their last bits between CPUs, and λ is in every fit of
- * the sweep): the ends exactly λ_lo and λ_hi, and exact decades where the
- * grid has them, 10^k read as the text "1e<k>" is (correctly rounded). */
+ * the sweep): the ends exactly λ_lo and λ_hi; between them 10^e as 10^k,
+ * k = round(e), read as the text "1e<k>" is (correctly rounded), times
+ * exp((e - k) ln 10) (|e - k| <= 1/2: within a few ulp). Exponents that
+ * are integers but for rounding are taken as the integers, so that the
+ * grid between two decades is exact where it falls on a decade and within
+ * a few ulp elsewhere, however far apart the decades are. */
 static double grid(const pm_sweep_options *so, size_t i)
 {
-	double l0 = pm__log(so->lambda_lo) / LN10, l1 = pm__log(so->lambda_hi) / LN10, e, k;
+	double l0 = snap(pm__log(so->lambda_lo) / LN10), l1 = snap(pm__log(so->lambda_hi) / LN10);
+	double e, k;
 	char text[16];
 
 	if (i == 0 || so->npoints == 1)
 		return so->lambda_lo;
 	if (i == so->npoints - 1)
 		return so->lambda_hi;
-	e = l0 + (l1 - l0) * (double)i / (double)(so->npoints - 1);
+	e = snap(l0 + (l1 - l0) * (double)i / (double)(so->npoints - 1));
 	k = floor(e + 0.5);
-	if (!(fabs(e - k) < 1e-9))
-		return pm__exp(e * LN10);
-	pm_snprintf(text, sizeof(text), "1e%d", (int)k);	/* |k| < 400: λ is finite, > 0 */
-	return pm_strtod(text, NULL);
+	pm_snprintf(text, sizeof(text), "1e%d", (int)k);	/* |k| < 400: l0, l1 finite */
+	return pm_strtod(text, NULL) * (e == k ? 1.0 : pm__exp((e - k) * LN10));
 }
 
 /* Training and held-out rows of each fold. */
