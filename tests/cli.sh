@@ -1176,6 +1176,10 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 	printf '{"model": "gemm.json", "points": [{"n": 512.5, "threads": 1.5}]}' >loc_config.json
 	printf '{"n": 2048.5}' >loc_job.json
 	printf 'n,threads\n512.25,1\n1e3,2\n' >loc_points.csv
+	# an Extra-P point missing from region b (its coordinate in the error),
+	# and a column that is the target times 1.5 (the leak warning's factor)
+	printf '{"params": {"p": 1.5}, "value": 1, "callpath": "a"}\n{"params": {"p": 2.5}, "value": 2, "callpath": "a"}\n{"params": {"p": 1.5}, "value": 3, "callpath": "b"}\n' >loc_x.jsonl
+	LC_ALL=C awk -F, 'NR == 1 { print $0 ",t15"; next } { printf "%s,%.17g\n", $0, 1.5 * $3 }' "$data/gemm_cpu.csv" >loc_leak.csv
 	locale_cmds=(
 		"fit --form additive $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 30 --test-fraction 0.25 -o loc_model.json"
 		"fit --form additive $data/ddp_mlp.csv --spec $root/models/ddp_mlp.json --maxiter 10 --no-intervals --json -o loc_ddp.json"
@@ -1188,8 +1192,14 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 		"report -m gemm.json $data/gemm_cpu.csv -o -"
 		"fit --form additive $data/gemm_cpu.csv --spec $root/models/gemm.json --lambda 0,5 -o out.json"
 		"inspect $data/gemm_cpu.csv --target time_s --key n,threads"
-		"inspect $data/ddp_mlp.csv --json" "inspect $root/tests/data/ingest/extrap.txt --json")
+		"inspect $data/ddp_mlp.csv --json" "inspect $root/tests/data/ingest/extrap.txt --json"
+		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 30 -o loc_auto.json"
+		"inspect loc_x.jsonl --region b"
+		"fit loc_leak.csv --target time_s --intrinsic n,t15 --extrinsic threads --form additive --maxiter 10 --no-intervals -o loc_leak.json")
 	differ=""
+	# lines with run times: the fit's, a command's, a candidate's in the
+	# automatic choice's table (its last column)
+	timed='wall_time|[0-9.]+ s on [0-9]+ thread|fit time|, [0-9.e-]+ s\.|[0-9.]+ s$|^  [a-z]+ +(mae|mse|mape|log) +[0-9]+ '
 	for args in "${locale_cmds[@]}"; do
 		# shellcheck disable=SC2086
 		LC_ALL=C "$pm" $args >loc_c.out 2>&1
@@ -1199,8 +1209,7 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 		LC_ALL=de_DE.UTF-8 "$pm" $args >loc_de.out 2>&1
 		de_rc=$?
 		if [ "$c_rc" -ne "$de_rc" ] ||
-			! cmp -s <(grep -Ev 'wall_time|[0-9.]+ s on [0-9]+ thread|fit time|, [0-9.e-]+ s\.|[0-9.]+ s$' loc_c.out) \
-				<(grep -Ev 'wall_time|[0-9.]+ s on [0-9]+ thread|fit time|, [0-9.e-]+ s\.|[0-9.]+ s$' loc_de.out); then
+			! cmp -s <(grep -Ev "$timed" loc_c.out) <(grep -Ev "$timed" loc_de.out); then
 			differ="$differ; $args (exit $c_rc/$de_rc): $(diff loc_c.out loc_de.out | head -3 | tr '\n' ' ')"
 		fi
 	done

@@ -6,16 +6,10 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/sort.h"
 #include "model/model_impl.h"
 #include "results/model_save.h"
 #include "model/predict_impl.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 void pm_scaling_report_free(pm_scaling_report *r)
 {
@@ -63,7 +57,7 @@ static pm_status baseline(const pm_model *m, const pm_dataset *d, size_t i, doub
 	}
 	if ((st = pm_dataset_col_numbers(d, c, x, err)))
 		return st;
-	qsort(x, n, sizeof(*x), cmp_double);
+	qsort(x, n, sizeof(*x), pm__cmp_double);
 	*out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 	return PM_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "data/dataset_impl.h"
 #include "core/error.h"
+#include "core/sort.h"
 #include "data/aggregate.h"
 #include "data/table.h"
 
@@ -193,13 +194,6 @@ static pm_status group_rows(struct runs *r, pm_error *err)
 	return PM_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* v[0..n) (n >= 1) is scratch: median sorts it */
 static double aggregate(pm_aggregate method, double *v, size_t n)
 {
@@ -215,7 +209,7 @@ static double aggregate(pm_aggregate method, double *v, size_t n)
 			s += v[i];
 		return s / (double)n;
 	default:
-		qsort(v, n, sizeof(*v), cmp_double);
+		qsort(v, n, sizeof(*v), pm__cmp_double);
 		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	}
 }

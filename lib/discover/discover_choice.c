@@ -52,13 +52,27 @@ static unsigned shape(const struct search *s, const struct hyp *h)
 	return u;
 }
 
+/* By score, then the fewer coefficients, then the place before the sort:
+ * hypotheses of one score and size are common (terms that fit every row
+ * alike), and qsort leaves their order to the C library (glibc 2.36's
+ * merge sort kept it; other libraries' sorts do not), while the finalists,
+ * the alike groups' representatives and the table take the first. */
 static int by_score(const void *a, const void *b)
 {
 	const struct hyp *x = a, *y = b;
 
 	if (x->score != y->score)
 		return x->score < y->score ? -1 : 1;
-	return x->complexity < y->complexity ? -1 : x->complexity > y->complexity;
+	if (x->complexity != y->complexity)
+		return x->complexity < y->complexity ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static void sort_by_score(struct hyp *h, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		h[k].order = (unsigned)k;	/* n < 2^32: the memory limit */
+	qsort(h, n, sizeof(*h), by_score);
 }
 
 /* s->seen sorted by score, its finalists moved to the front in that order:
@@ -72,7 +86,7 @@ static size_t finalists(struct search *s)
 		s->seen[k].complexity = complexity(s, &s->seen[k]);
 		s->seen[k].adequate = 0;
 	}
-	qsort(s->seen, s->nseen, sizeof(*s->seen), by_score);
+	sort_by_score(s->seen, s->nseen);
 	for (size_t k = 0; k < s->nseen; k++) {
 		unsigned c = s->seen[k].complexity < sizeof(per) / sizeof(per[0])
 				     ? s->seen[k].complexity
@@ -257,7 +271,7 @@ static size_t merge_alike(struct search *s, size_t n, double *e)
 {
 	size_t kept = 0;
 
-	qsort(s->seen, n, sizeof(*s->seen), by_score);
+	sort_by_score(s->seen, n);
 	for (size_t k = 0; k < n; k++) {
 		size_t j = 0;
 
@@ -301,7 +315,7 @@ static pm_status report(struct search *s, size_t nfinal, const pm_discover_optio
 	size_t any = 0;
 	pm_status st = PM_OK;
 
-	qsort(s->seen, nfinal, sizeof(*s->seen), by_score);
+	sort_by_score(s->seen, nfinal);
 	best = chosen = &s->seen[0];
 	/* no hypothesis is better than another run of the same configuration,
 	 * nor than rounding: on exact data the true law and the same with two

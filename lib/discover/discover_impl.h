@@ -80,6 +80,9 @@ struct hyp {
 	 * hypotheses are evaluated, side by side (pm__disc_run_batch) */
 	uint64_t skeleton;
 	int adequate;		/* its lack of fit is within the noise (discover_choice.c) */
+	/* its place before a sort by score (discover_choice.c; in what was
+	 * padding: discover's memory estimate counts sizeof(struct hyp)) */
+	unsigned order;
 };
 
 struct search {

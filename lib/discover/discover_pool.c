@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/sort.h"
 #include "discover/discover_impl.h"
 
 /* configurations a term must be on at, and off at where it is off
@@ -283,13 +284,6 @@ static pm_status single(struct search *s, struct factor f, pm_error *err)
 	return pm__disc_term_index(s, &(struct term){ .nf = 1, .f = { f } }, &i, err);
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The switches of input i: [x > v] and [x <= v] at up to BREAKS of its
  * distinct values but the largest, evenly spaced by rank, the smallest
  * always ([x > smallest]: an effect that switches on, the first of them;
@@ -305,7 +299,7 @@ static pm_status switches(struct search *s, unsigned i, pm_error *err)
 	if (!(in->value = v))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	memcpy(v, in->x, s->n * sizeof(*v));
-	qsort(v, s->n, sizeof(*v), by_value);
+	qsort(v, s->n, sizeof(*v), pm__cmp_double);
 	for (size_t r = 0; r < s->n; r++)
 		if (!m || v[r] != v[m - 1])
 			v[m++] = v[r];

@@ -30,6 +30,9 @@ void pm__problem_free(pm_problem *p)
 	*p = (pm_problem){ 0 };
 }
 
+/* -0 and +0 alike, unlike core/sort.h's: the bsearch below must find a
+ * value at the one zero the de-duplication kept (either zero: both are
+ * read only through comparisons, in which they are equal). */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

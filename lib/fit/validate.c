@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/numcodec.h"
+#include "core/sort.h"
 #include "fit/holdout.h"
 #include "spec/configs.h"
 #include "spec/spec_impl.h"
@@ -67,7 +68,7 @@ static int by_key(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
 
-	return x->key < y->key ? -1 : x->key > y->key ? 1 : x->row < y->row ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->row > y->row) - (x->row < y->row);
 }
 
 /* id[r]: the stratum of row r, 0..*nstrata-1, one per combination of the
@@ -313,13 +314,6 @@ out:
 	return st;
 }
 
-static int ascending(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A level of the rows extrapolated to that no training row has: the model
  * could not predict it. */
 static pm_status levels_trained(const pm_dataset *d, const size_t *cat, const uint32_t *codes, size_t ncat,
@@ -377,7 +371,7 @@ static pm_status extrapolation_folds(const pm_dataset *d, const size_t *cat, con
 	if ((st = pm_dataset_col_numbers(d, col, x, err)))
 		goto out;
 	memcpy(u, x, n * sizeof(*x));
-	qsort(u, n, sizeof(*u), ascending);
+	qsort(u, n, sizeof(*u), pm__cmp_double);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || u[i] != u[nd - 1])
 			u[nd++] = u[i];

@@ -92,6 +92,7 @@ struct pm_extrap_point {
 	char *key;	/* the coordinates as text, '\x1f' between them */
 	char *where;
 	int taken;
+	size_t at;	/* its place in the file's order */
 };
 
 pm_status pm__extrap_point(pm_extrap_points *ps, const cJSON *const *coord, size_t np,
@@ -114,12 +115,18 @@ pm_status pm__extrap_point(pm_extrap_points *ps, const cJSON *const *coord, size
 	if (!(f = open_memstream(&key, &len)))
 		return pm__fail(err, PM_ENOMEM, "out of memory");
 	for (size_t i = 0; i < np; i++) {
-		/* %.17g: two numbers that print alike are equal */
-		if (cJSON_IsNumber(coord[i]))
-			fprintf(f, "%s%.17g", i ? "\x1f" : "", coord[i]->valuedouble);
-		else
+		char num[32];
+
+		/* %.17g: two numbers that print alike are equal; through
+		 * pm_snprintf, which ignores the host's decimal comma (the key
+		 * is in an error message) */
+		if (cJSON_IsNumber(coord[i])) {
+			pm_snprintf(num, sizeof(num), "%.17g", coord[i]->valuedouble);
+			fprintf(f, "%s%s", i ? "\x1f" : "", num);
+		} else {
 			fprintf(f, "%s'%s'", i ? "\x1f" : "",
 				cJSON_IsString(coord[i]) ? coord[i]->valuestring : "?");
+		}
 	}
 	if (fclose(f) || !key) {
 		free(key);
@@ -132,17 +139,22 @@ pm_status pm__extrap_point(pm_extrap_points *ps, const cJSON *const *coord, size
 	}
 	e->key = key;
 	e->taken = taken;
+	e->at = ps->n;
 	ps->n++;
 	return PM_OK;
 }
 
-/* By key, then taken first: a key's first entry tells whether it was taken. */
+/* By key, then taken first: a key's first entry tells whether it was
+ * taken; then in the file's order, so that the error names the point's
+ * first place in the file whatever the C library's qsort does with ties. */
 static int cmp_point(const void *a, const void *b)
 {
 	const struct pm_extrap_point *p = a, *q = b;
 	int c = strcmp(p->key, q->key);
 
-	return c ? c : q->taken - p->taken;
+	if (c || p->taken != q->taken)
+		return c ? c : q->taken - p->taken;
+	return (p->at > q->at) - (p->at < q->at);
 }
 
 pm_status pm__extrap_points_check(pm_extrap_points *ps, const pm_extrap_choice *ch,

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "core/sort.h"
 #include "data/aggregate.h"
 #include "core/jsonw.h"
 #include "core/read_file.h"
@@ -160,13 +161,6 @@ static pm_status gather(struct inspect *in, const pm_read_options *o, pm_error *
 
 /* ---- writing -------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A column: its role, whether every cell that is not empty is a number, its
  * distinct values (numbers ascending, texts in order of first appearance;
  * listed for parameters and texts), their range, its empty cells. */
@@ -188,7 +182,7 @@ static pm_status write_column(pm_jw *w, const pm_dataset *d, size_t c, enum role
 			numeric = 0;
 	}
 	numeric &= nv > 0;
-	qsort(v, nv, sizeof(*v), cmp_double);
+	qsort(v, nv, sizeof(*v), pm__cmp_double);
 	distinct = nv > 0;
 	for (size_t i = 1; i < nv; i++)
 		if (v[i] != v[distinct - 1])

@@ -8,6 +8,7 @@
 
 #include "core/detmath.h"
 #include "core/error.h"
+#include "core/sort.h"
 #include "model/model_impl.h"
 #include "plan/plan_impl.h"
 
@@ -52,13 +53,6 @@ static pm_status check_options(const pm_plan_options *po, pm_error *err)
 	return PM_OK;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Measured value y of row x (inputs as numbers) on the time scale the fit
  * works on (docs/maths.md, "Target kinds"): the library's own conversion,
  * with the model's resource and per inputs. */
@@ -99,7 +93,7 @@ static pm_status noise_variance(const pm_model *m, const pm_dataset *d, const do
 			sum += pm__log(t / pred[r]) * pm__log(t / pred[r]);
 			seen[used++] = time_scale(m, &x[r * nin], t);
 		}
-	qsort(seen, used, sizeof(*seen), by_value);
+	qsort(seen, used, sizeof(*seen), pm__cmp_double);
 	*median = used ? seen[used / 2] : 1;
 	free(pred);
 	free(seen);

@@ -11,6 +11,7 @@
 
 #include "core/detmath.h"
 #include "core/error.h"
+#include "core/sort.h"
 #include "core/stop.h"
 #include "fit/fit_batch.h"
 #include "fit/holdout.h"
@@ -18,13 +19,6 @@
 #include "model/model_impl.h"
 #include "select/interval_fit.h"
 #include "select/yardstick.h"
-
-static int ascending(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The p-quantile of sorted r[0..n): Hyndman and Fan's type 6, the order
  * statistic at p(n + 1), linear between two, the extremes beyond them. An
@@ -298,7 +292,7 @@ static pm_status keep(pm_model *m, const pm_dataset *rows, double *r, size_t n,
 	double *w = malloc(m->ninputs * sizeof(*w) + 1), sd;
 	pm_status st = lo && hi && w ? PM_OK : pm__fail(err, PM_ENOMEM, "out of memory");
 
-	qsort(r, n, sizeof(*r), ascending);
+	qsort(r, n, sizeof(*r), pm__cmp_double);
 	for (size_t j = 0; j < PM_INTERVAL_STEPS - 1; j++) {
 		p[j] = (double)(j + 1) / PM_INTERVAL_STEPS;
 		q[j] = pm__quantile_sorted(r, n, p[j]);

@@ -150,17 +150,17 @@ static void record(pm_model *m, const pm_candidate *cand, const pm_cv_result *cv
 	if (chosen == low)
 		snprintf(c->why, sizeof(c->why), "the lowest held-out MAPE");
 	else if (cv[chosen].folds && cv[chosen].constant_folds == cv[chosen].folds)
-		snprintf(c->why, sizeof(c->why), "a constant within one standard error (%.3g) of "
+		pm_snprintf(c->why, sizeof(c->why), "a constant within one standard error (%.3g) of "
 			 "the lowest held-out MAPE (%.3g %%)%s: no input's effect shows beyond the "
 			 "folds' disagreement", pm__cv_std_error(&cv[low]), cv[low].mape,
 			 isnan(floor_pct) ? "" : " or of the noise floor");
 	else if (!isnan(floor_pct) && cv[low].mape < floor_pct &&
 		 cv[chosen].mape <= floor_pct + pm__cv_std_error(&cv[low]))
-		snprintf(c->why, sizeof(c->why), "the first listed within one standard error of "
+		pm_snprintf(c->why, sizeof(c->why), "the first listed within one standard error of "
 			 "the repetitions' noise floor (%.3g %%), which the lowest (%.3g %%) "
 			 "cannot truly beat", floor_pct, cv[low].mape);
 	else
-		snprintf(c->why, sizeof(c->why), "the first listed within one standard error "
+		pm_snprintf(c->why, sizeof(c->why), "the first listed within one standard error "
 			 "(%.3g) of the lowest held-out MAPE (%.3g %%)", pm__cv_std_error(&cv[low]),
 			 cv[low].mape);
 	c->yardstick = yard;

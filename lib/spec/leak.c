@@ -12,6 +12,7 @@
 
 #include "core/detmath.h"
 #include "core/error.h"
+#include "core/sort.h"
 #include "model/model_impl.h"
 #include "spec/spec_impl.h"
 
@@ -34,19 +35,12 @@ enum { MIN_PAIRS = 8 };
  * batch_size), not noise. */
 #define MAX_RATIOS 0.1
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Sorted v[0, n): the runs of values within tol of the previous one. */
 static size_t clusters(double *v, size_t n, double tol)
 {
 	size_t k = n ? 1 : 0;
 
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), pm__cmp_double);
 	for (size_t i = 1; i < n; i++)
 		k += v[i] - v[i - 1] > tol;
 	return k;
@@ -155,13 +149,13 @@ pm_status pm__leak_of(const pm_dataset *d, size_t col, size_t target, pm__leak *
 void pm__leak_why(const pm__leak *l, char *buf, size_t size)
 {
 	if (l->kind == PM__LEAK_UNITS && l->ratios == 1)
-		snprintf(buf, size, "it is the target times %.6g (the target in other units; "
+		pm_snprintf(buf, size, "it is the target times %.6g (the target in other units; "
 			 "alone it explains R² = %.4f of it)", l->factor, l->r2);
 	else if (l->kind == PM__LEAK_UNITS)
-		snprintf(buf, size, "it is the target times a factor of %zu values (the target "
+		pm_snprintf(buf, size, "it is the target times a factor of %zu values (the target "
 			 "in other units; alone it explains R² = %.4f of it)", l->ratios, l->r2);
 	else
-		snprintf(buf, size, "alone it explains R² = %.4f of the target, in proportion "
+		pm_snprintf(buf, size, "alone it explains R² = %.4f of the target, in proportion "
 			 "(log-log slope %.2f), with a value of its own on %zu of %zu rows",
 			 l->r2, l->slope, l->distinct, l->pairs);
 }
