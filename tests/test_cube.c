@@ -4,6 +4,7 @@
  * locations; folders of run folders as one data set; and every broken
  * archive an error that says what. */
 #include <criterion/criterion.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,15 @@ Test(cube, a_folder_of_run_folders)
 	cr_assert_eq(pm_dataset_col_index(d, "time_s", &c, NULL), PM_OK);
 	cr_assert_eq(pm_dataset_number(d, 0, c, &v, NULL), PM_OK);
 	cr_assert_eq(v, 6.75);
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+	/* the same under a decimal-comma locale (the de_DE.UTF-8 the build
+	 * makes, tests/meson.build): "4,5" and "4.5" both still read 4.5 */
+	cr_assert_not_null(setlocale(LC_NUMERIC, "de_DE.UTF-8"), "LOCPATH=%s", getenv("LOCPATH"));
+	cr_assert_eq(pm_dataset_read(tmp, &o, &d, &info, &err), PM_OK, "%s", err.msg);
+	setlocale(LC_NUMERIC, "C");
+	cr_assert_eq(pm_dataset_number(d, 2, 0, &v, NULL), PM_OK);
+	cr_assert_eq(v, 4.5);
 	pm_dataset_free(d);
 	pm_read_info_clear(&info);
 	/* a folder whose name gives other parameters, and one of no parameters */

@@ -247,7 +247,7 @@ int pm__cube_folder_params(const char *folder, char name[][64], double *value, s
 				*p = '.';
 		while (vl && num[vl - 1] == '.')
 			num[--vl] = '\0';
-		value[*np] = strtod(num, &stop);
+		value[*np] = pm_strtod(num, &stop);	/* "2.5" under any locale */
 		if (!vl || *stop)
 			return 0;
 		(*np)++;
