@@ -6,7 +6,7 @@
 #define PM_CORE_ERFC_H
 
 /* erfc(x) for every x: relative error below 1e-12 where the result is
- * normal (tests/test_detmath.c), 0 from x = 27.3 on, 2 below -27.3, NaN
+ * normal (tests/test_erfc.c), 0 from x = 27.3 on, 2 below -27.3, NaN
  * for NaN. */
 double pm__erfc(double x);
 
