@@ -349,6 +349,38 @@ Test(ingest, csv_aggregates_by_key_in_order_of_appearance)
 	}
 }
 
+/* A configuration is its inputs' values, not their spelling: "10", "10.0",
+ * "1e1" and "+10" are one n, -0 and 0 one x (as the fit's folds and
+ * repetitions see them); a column of words still groups by its text. */
+Test(ingest, csv_aggregates_numbers_by_value_not_spelling)
+{
+	static const char csv[] = "n,x,dev,time_s\n"
+				  "10,0,cpu,2.0\n"
+				  "10.0,-0,cpu,4.0\n"
+				  "1e1,0.0,cpu,3.0\n"
+				  "+10,0,gpu,1.0\n"
+				  "20,0,cpu,8.0\n"
+				  "2e1,-0.0,cpu,9.0\n";
+	pm_read_options o = pm_read_options_default();
+	pm_read_info info;
+	pm_dataset *d;
+	pm_error err;
+
+	o.target = "time_s";
+	o.aggregate = PM_AGG_MEDIAN;
+	cr_assert_eq(parse(csv, &o, &d, &info, &err), PM_OK, "%s", err.msg);
+	cr_assert_eq(pm_dataset_nrows(d), 3);
+	cr_assert_str_eq(cell(d, 0, "n"), "10", "the first run's spelling");
+	cr_assert_eq(num(d, 0, "time_s"), 3.0);
+	cr_assert_eq(info.reps[0], 3);
+	cr_assert_str_eq(cell(d, 1, "dev"), "gpu");
+	cr_assert_eq(info.reps[1], 1);
+	cr_assert_eq(num(d, 2, "time_s"), 8.5);
+	cr_assert_eq(info.reps[2], 2);
+	pm_dataset_free(d);
+	pm_read_info_clear(&info);
+}
+
 Test(ingest, csv_without_key_groups_on_every_other_column)
 {
 	pm_read_options o = pm_read_options_default();

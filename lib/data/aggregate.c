@@ -121,27 +121,57 @@ static pm_status key_columns(struct runs *r, const pm_read_options *o, const cha
 	return PM_OK;
 }
 
+/* Key cell k of a row as a number, when its column is one: a run of "1",
+ * "1.0" and "1e0" is one configuration, as it is to the fit. -0 is 0 and
+ * every NaN one value, so that equal keys hash alike. */
+static int key_number(const struct runs *r, size_t row, size_t k, double *v)
+{
+	if (!pm_dataset_col_is_numeric(r->d, r->key[k]) ||
+	    pm_dataset_number(r->d, row, r->key[k], v, NULL))
+		return 0;
+	*v = *v == 0 ? 0.0 : isnan(*v) ? NAN : *v;
+	return 1;
+}
+
 static uint64_t key_hash(const struct runs *r, size_t row)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
 	for (size_t k = 0; k < r->nkey; k++) {
 		const char *s = pm_dataset_cell(r->d, row, r->key[k]);
+		double v;
+		unsigned char bytes[sizeof(v) + 1];
+		size_t n;
 
-		/* with its NUL, so that "a","bc" and "ab","c" differ */
-		do {
-			h ^= (unsigned char)*s;
+		if (key_number(r, row, k, &v)) {
+			memcpy(bytes, &v, sizeof(v));
+			bytes[sizeof(v)] = 0;
+			s = (const char *)bytes;
+			n = sizeof(bytes);
+		} else {
+			n = strlen(s) + 1;	/* with its NUL: "a","bc" and "ab","c" differ */
+		}
+		for (size_t i = 0; i < n; i++) {
+			h ^= (unsigned char)s[i];
 			h *= UINT64_C(0x100000001b3);
-		} while (*s++);
+		}
 	}
 	return h;
 }
 
 static int same_key(const struct runs *r, size_t a, size_t b)
 {
-	for (size_t k = 0; k < r->nkey; k++)
-		if (strcmp(pm_dataset_cell(r->d, a, r->key[k]), pm_dataset_cell(r->d, b, r->key[k])))
+	for (size_t k = 0; k < r->nkey; k++) {
+		double va, vb;
+
+		if (key_number(r, a, k, &va) && key_number(r, b, k, &vb)) {
+			if (!(va == vb || (isnan(va) && isnan(vb))))
+				return 0;
+		} else if (strcmp(pm_dataset_cell(r->d, a, r->key[k]),
+				  pm_dataset_cell(r->d, b, r->key[k]))) {
 			return 0;
+		}
+	}
 	return 1;
 }
 
