@@ -159,13 +159,13 @@ void batch_args_free(struct batch_args *a)
 static int enter_folder(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], why[128];
 
 	if (!slash)
 		return 0;
 	pm_snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	if (chdir(dir)) {
-		cprintf(diag(), "perfmodel: %s: %s\n", dir, strerror(errno));
+		cprintf(diag(), "perfmodel: %s: %s\n", dir, pm_strerror(errno, why, sizeof(why)));
 		return EXIT_FAIL;
 	}
 	return 0;

@@ -42,11 +42,13 @@ pm_status write_plots(const char *dir, const pm_model *m, const pm_report_data *
 {
 	pm_plots *ps = NULL;
 	pm_status st;
+	char why[128];
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		pm_strerror(errno, why, sizeof(why));
 		*err = (pm_error){ .code = PM_EIO };
 		pm_snprintf(err->file, sizeof(err->file), "%s", dir);
-		pm_snprintf(err->msg, sizeof(err->msg), "cannot make the folder: %s", strerror(errno));
+		pm_snprintf(err->msg, sizeof(err->msg), "cannot make the folder: %s", why);
 		return PM_EIO;
 	}
 	if ((st = pm_report_plots(m, rd, &ps, err)))

@@ -15,6 +15,7 @@
 static int close_stdout(int rc)
 {
 	int failed = ferror(stdout), e = 0;
+	char why[128];
 
 	if (fflush(stdout) != 0) {
 		failed = 1;
@@ -28,7 +29,7 @@ static int close_stdout(int rc)
 	if (!failed)
 		return rc;
 	if (e)
-		cprintf(stderr, "perfmodel: write error: %s\n", strerror(e));
+		cprintf(stderr, "perfmodel: write error: %s\n", pm_strerror(e, why, sizeof(why)));
 	else
 		fputs("perfmodel: write error: the output is incomplete\n", stderr);
 	return EXIT_FAIL;

@@ -45,8 +45,8 @@
 /* The message of a refusal, in `why`. */
 #define WHY_CHARS 640
 
-/* errno's text: strerror_r (XSI), since strerror may share one buffer
- * between threads. */
+/* errno's text, as under the C locale whatever slurmctld's, and
+ * thread-safe (pm_strerror). */
 struct errtext {
 	char text[128];
 };
@@ -55,8 +55,7 @@ static struct errtext error_text(int code)
 {
 	struct errtext e;
 
-	if (strerror_r(code, e.text, sizeof(e.text)))
-		pm_snprintf(e.text, sizeof(e.text), "error %d", code);
+	pm_strerror(code, e.text, sizeof(e.text));
 	return e;
 }
 

@@ -1179,7 +1179,8 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 	# an Extra-P point missing from region b (its coordinate in the error),
 	# and a column that is the target times 1.5 (the leak warning's factor)
 	printf '{"params": {"p": 1.5}, "value": 1, "callpath": "a"}\n{"params": {"p": 2.5}, "value": 2, "callpath": "a"}\n{"params": {"p": 1.5}, "value": 3, "callpath": "b"}\n' >loc_x.jsonl
-	LC_ALL=C awk -F, 'NR == 1 { print $0 ",t15"; next } { printf "%s,%.17g\n", $0, 1.5 * $3 }' "$data/gemm_cpu.csv" >loc_leak.csv
+	LC_ALL=C awk -F, '{ sub(/\r$/, "") } NR == 1 { print $0 ",t15"; next } { printf "%s,%.17g\n", $0, 1.5 * $3 }' \
+		"$data/gemm_cpu.csv" >loc_leak.csv
 	locale_cmds=(
 		"fit --form additive $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 30 --test-fraction 0.25 -o loc_model.json"
 		"fit --form additive $data/ddp_mlp.csv --spec $root/models/ddp_mlp.json --maxiter 10 --no-intervals --json -o loc_ddp.json"
@@ -1194,7 +1195,7 @@ if [ -n "${LOCPATH:-}" ] && [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/
 		"inspect $data/gemm_cpu.csv --target time_s --key n,threads"
 		"inspect $data/ddp_mlp.csv --json" "inspect $root/tests/data/ingest/extrap.txt --json"
 		"fit $data/gemm_cpu.csv --spec $root/models/gemm.json --maxiter 30 -o loc_auto.json"
-		"inspect loc_x.jsonl --region b"
+		"inspect loc_x.jsonl --region b" "inspect loc_missing.csv"
 		"fit loc_leak.csv --target time_s --intrinsic n,t15 --extrinsic threads --form additive --maxiter 10 --no-intervals -o loc_leak.json")
 	differ=""
 	# lines with run times: the fit's, a command's, a candidate's in the

@@ -2,6 +2,7 @@
  * locale as under "C". The suite runs under de_DE.UTF-8, which the build
  * makes with localedef (tests/meson.build) and finds through LOCPATH. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,4 +97,17 @@ Test(numcodec, snprintf_formats_with_a_point_and_leaves_the_locale_alone)
 	/* the length of what did not fit, as snprintf */
 	cr_assert_eq(pm_snprintf(out, 4, "%.4f", 3.14159), 6);
 	cr_assert_str_eq(out, "3.1");
+}
+
+/* errno's text in English whatever the locale's messages (glibc's own
+ * strerror follows LC_MESSAGES: German here where its catalogue is
+ * installed), and an unknown number said as C says it. */
+Test(numcodec, errno_text_as_under_c)
+{
+	char buf[128];
+
+	cr_log_info("the C library under de_DE: %s", strerror(ENOENT));
+	cr_expect_str_eq(pm_strerror(ENOENT, buf, sizeof(buf)), "No such file or directory");
+	cr_expect_str_eq(pm_strerror(EACCES, buf, sizeof(buf)), "Permission denied");
+	cr_expect_str_eq(pm_strerror(123456, buf, sizeof(buf)), "Unknown error 123456");
 }

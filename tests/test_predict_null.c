@@ -6,6 +6,7 @@
  * header declares and this file never calls fails it, so that a new
  * function comes with its NULL test. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -221,6 +222,10 @@ Test(null_args, numbers_as_text)
 	cr_expect_null(end);
 	cr_expect_eq(pm_strtod(NULL, NULL), 0.0);
 	cr_expect_eq(pm_strtod("2.5", NULL), 2.5);
+	/* out NULL or no room: "", nothing written */
+	cr_expect_str_eq(pm_strerror(ENOENT, NULL, 16), "");
+	cr_expect_str_eq(pm_strerror(ENOENT, buf, 0), "");
+	cr_expect_str_eq(pm_strerror(ENOENT, buf, sizeof(buf)), "No such", "cut to the room");
 }
 
 /* ---- predicting ------------------------------------------------------------ */

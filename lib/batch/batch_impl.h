@@ -68,6 +68,5 @@ size_t pm__batch_find_id(const pm_batch *b, const size_t *ix, size_t n, const pm
 pm_status pm__batch_by_size(const pm_batch *b, const unsigned char *done, size_t **order,
 			    size_t *n, pm_error *err);
 /* strerror(e) into buf, safe on any thread. Returns buf. */
-const char *pm__batch_why(int e, char *buf, size_t size);
 
 #endif

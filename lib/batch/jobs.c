@@ -15,14 +15,6 @@
 #include "core/error.h"
 #include "core/read_file.h"
 
-const char *pm__batch_why(int e, char *buf, size_t size)
-{
-	/* strerror_r, not strerror: jobs may be read on many threads */
-	if (strerror_r(e, buf, size) != 0)
-		pm_snprintf(buf, size, "error %d", e);
-	return buf;
-}
-
 pm_batch *pm__batch_new(const char *path, const pm_batch_options *o)
 {
 	pm_batch *b = calloc(1, sizeof(*b));
@@ -416,7 +408,7 @@ pm_status pm_batch_read(const char *path, const pm_batch_options *o, pm_batch **
 		e = errno;
 		if (f)
 			fclose(f);
-		return pm__fail_at(err, PM_EIO, path, 0, 0, "%s", pm__batch_why(e, why, sizeof(why)));
+		return pm__fail_at(err, PM_EIO, path, 0, 0, "%s", pm_strerror(e, why, sizeof(why)));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		fclose(f);
@@ -427,7 +419,7 @@ pm_status pm_batch_read(const char *path, const pm_batch_options *o, pm_batch **
 	if (e)
 		return e == ENOMEM ? pm__fail(err, PM_ENOMEM, "out of memory")
 				   : pm__fail_at(err, PM_EIO, path, 0, 0, "%s",
-						 pm__batch_why(e, why, sizeof(why)));
+						 pm_strerror(e, why, sizeof(why)));
 	rc = pm_batch_parse(text, len, path, o, out, err);
 	free(text);
 	if (!rc)

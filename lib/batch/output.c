@@ -117,7 +117,7 @@ static pm_status cannot_write(pm_error *err, const char *name, int e)
 	char why[128];
 
 	return pm__fail(err, e == ENOMEM ? PM_ENOMEM : PM_EIO, "cannot write %s: %s (the file is "
-			"unchanged)", name, pm__batch_why(e, why, sizeof(why)));
+			"unchanged)", name, pm_strerror(e, why, sizeof(why)));
 }
 
 /* The file the results are written to until the end: a new one beside
@@ -230,7 +230,7 @@ static pm_status read_resume(pm_batch_output *o, const char *path, pm_error *err
 		if (errno == ENOENT)
 			return PM_OK;
 		e = errno;
-		return pm__fail(err, PM_EIO, "--resume %s: %s", path, pm__batch_why(e, why, sizeof(why)));
+		return pm__fail(err, PM_EIO, "--resume %s: %s", path, pm_strerror(e, why, sizeof(why)));
 	}
 	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
 		fclose(f);
@@ -264,7 +264,7 @@ static pm_status read_resume(pm_batch_output *o, const char *path, pm_error *err
 	o->nold = o->ndone;
 	if (!rc && e)
 		rc = pm__fail(err, PM_EIO, "--resume %s: cannot read: %s", path,
-			      pm__batch_why(e, why, sizeof(why)));
+			      pm_strerror(e, why, sizeof(why)));
 	return rc;
 }
 

@@ -19,9 +19,7 @@ static pm_status io_fail(pm_error *err, const char *path, int e)
 {
 	char why[128];
 
-	if (strerror_r(e, why, sizeof(why)) != 0)
-		snprintf(why, sizeof(why), "error %d", e);
-	return pm__fail(err, PM_EIO, "cannot write %s: %s", path, why);
+	return pm__fail(err, PM_EIO, "cannot write %s: %s", path, pm_strerror(e, why, sizeof(why)));
 }
 
 /* Make the durable rename survive a crash; best effort, the data is safe. */

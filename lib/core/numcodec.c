@@ -1,7 +1,9 @@
-/* Locale-independent number conversions (core/numcodec.h). */
+/* Locale-independent conversions (core/numcodec.h): numbers, and errno's
+ * text (perfmodel/predict.h, pm_strerror). */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/numcodec.h"
 
@@ -75,4 +77,18 @@ size_t pm__num_format(char out[PM_NUM_MAX], double v)
 	}
 	uselocale(old);
 	return (size_t)n;
+}
+
+const char *pm_strerror(int errnum, char *out, size_t size)
+{
+	locale_t c = c_locale();
+	const char *text = c ? strerror_l(errnum, c) : NULL;
+
+	if (!out || !size)
+		return "";
+	if (text)
+		pm_snprintf(out, size, "%s", text);
+	else
+		pm_snprintf(out, size, "error %d", errnum);
+	return out;
 }

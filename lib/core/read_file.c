@@ -21,10 +21,7 @@ static pm_status io_fail(pm_error *err, const char *path, const char *what, int 
 	/* the kernel failing for want of memory is ours to report as such */
 	if (e == ENOMEM)
 		return pm__fail_at(err, PM_ENOMEM, path, 0, 0, "out of memory");
-	/* strerror_r, not strerror: the library may run on many threads */
-	if (strerror_r(e, msg, sizeof(msg)) != 0)
-		snprintf(msg, sizeof(msg), "error %d", e);
-	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s: %s", what, msg);
+	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s: %s", what, pm_strerror(e, msg, sizeof(msg)));
 }
 
 /* The most any reader takes in: far beyond a table of measurements or a

@@ -1,6 +1,5 @@
 /* mkostemp is a GNU and BSD extension (POSIX only from 2024): this file
- * alone asks for it, so that the rest of core/ keeps POSIX's strerror_r,
- * which _GNU_SOURCE would replace with GNU's. */
+ * alone asks for it, so that the rest of core/ stays within POSIX. */
 #define _GNU_SOURCE
 
 #include "core/tempfile.h"

@@ -282,13 +282,14 @@ static int run_name(const char *name)
 static pm_status unreadable_profile(const char *path, pm_error *err)
 {
 	struct stat st;
+	char why[128];
 
 	if (dangling(path))
 		return pm__fail_at(err, PM_EIO, path, 0, 0, "a symbolic link to nothing (a run's "
 				   "profile that cannot be read)");
 	if (stat(path, &st) != 0)
 		return pm__fail_at(err, PM_EIO, path, 0, 0, "cannot read the run's profile: %s",
-				   strerror(errno));
+				   pm_strerror(errno, why, sizeof(why)));
 	return pm__fail_at(err, PM_EIO, path, 0, 0, "%s, not a regular file: a run's profile "
 			   "must be one", S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode)
 			   ? "a folder" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");

@@ -269,6 +269,14 @@ PM_API int pm_vsnprintf(char *out, size_t size, const char *fmt, va_list ap)
 	;
 PM_API double pm_strtod(const char *s, char **end);
 
+/* errno's text as under the "C" locale ("No such file or directory"),
+ * whatever the process's, into out (at most size bytes with its NUL), which
+ * it returns; thread-safe (strerror's buffer may be shared). The libraries'
+ * messages and a batch's error lines name the system's errors through it,
+ * so that they are the same bytes under every locale. out NULL or size 0:
+ * "" (nothing written). */
+PM_API const char *pm_strerror(int errnum, char *out, size_t size);
+
 /* "auto" or "none": how the model was scaled for fitting. */
 PM_API const char *pm_model_scale_name(const pm_model *m);
 
