@@ -473,6 +473,17 @@ if "$pm" fit "$data/gemm_cpu.csv" --target time_s --formula 'a * n^3 + C' -o fix
 else
 	bad "a formula of fixed powers: its coefficients solved without a search" "$(cat fixed.txt)"
 fi
+# a term whose coefficient is fitted to 0 (n^1.5 beside n^2.5 on a matrix
+# multiply): the warning says the coefficient is why its term is 0, not
+# its column, which is not 0 on any row
+if "$pm" fit "$data/gemm_cpu.csv" --target time_s --formula 'a*n^2.5+b*n^1.5+C' --no-intervals \
+	-o zero_b.json >zero_b.txt 2>&1 &&
+	grep -q "coefficient 'b' has no effect: it is 0 on every row (its coefficient was fitted to 0); write the formula without it" zero_b.txt &&
+	grep -Eq '^  b +a +0 +0$' zero_b.txt; then
+	ok "a formula term whose coefficient is fitted to 0: the warning says so"
+else
+	bad "a formula term whose coefficient is fitted to 0: the warning says so" "$(cat zero_b.txt)"
+fi
 expect_fail "--engine: an unknown engine" 2 "--engine must be varpro or de, not 'lbfgs'" -- \
 	"$pm" fit --form additive "$data/gemm_cpu.csv" --spec "$root/models/gemm.json" --engine lbfgs -o x.json
 printf '{"target": "time_per_iter_s", "extrinsic": ["world_size", "batch_size"],\n "formula": "%s"}\n' \

@@ -177,9 +177,11 @@ static pm_status warn_no_effect(const pm_problem *p, pm_model *m, const double *
 			continue;
 		if (share[j] == 0.0)
 			st = pm__model_add_warning(m, err, "the formula's term of coefficient '%s' "
-						   "has no effect: it is 0 on every row; write the "
+						   "has no effect: it is 0 on every row%s; write the "
 						   "formula without it",
-						   m->params[t->term[j].coef].name);
+						   m->params[t->term[j].coef].name,
+						   m->value[t->term[j].coef] == 0.0
+							   ? " (its coefficient was fitted to 0)" : "");
 		else
 			st = pm__model_add_warning(m, err, "the formula's term of coefficient '%s' "
 						   "has no effect: it is at most %.3g of any "
