@@ -27,6 +27,10 @@ const struct command *find_command(const char *name);
  * tools do), so that output is the same bytes everywhere. */
 int cprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cvfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* The field width to give printf's %*s or %-*s for s to take `width`
+ * columns: printf counts bytes, and a name's UTF-8 character ("größe") is
+ * 2 to 4 of them; each character is taken as one column. */
+int cols(const char *s, int width);
 void report_error(const pm_error *err);
 /* Where report_error, usage_error, report_warnings and cap_threads' note
  * go: stderr, unless diag_capture(f) sent this thread's to f (the ranks of

@@ -93,7 +93,7 @@ static void print_columns(const cJSON *doc, const char *role, const char *title)
 			continue;
 		if (!any++)
 			cprintf(stdout, "%s:\n", title);
-		cprintf(stdout, "  %-16s %s, %.0f distinct", text(c, "name"),
+		cprintf(stdout, "  %-*s %s, %.0f distinct", cols(text(c, "name"), 16), text(c, "name"),
 			cJSON_IsTrue(get(c, "numeric")) ? "numbers" : "text", num(c, "distinct"));
 		if (values) {
 			cprintf(stdout, ":");
@@ -223,7 +223,8 @@ static void print_cube(const cJSON *doc, int all)
 	cprintf(stdout, ": %.0f locations\n", num(c, "locations"));
 	cprintf(stdout, "  metrics:\n");
 	cJSON_ArrayForEach(e, get(c, "metrics")) {
-		cprintf(stdout, "    %-20s %s %s", text(e, "name"), text(e, "type"), text(e, "dtype"));
+		cprintf(stdout, "    %-*s %s %s", cols(text(e, "name"), 20), text(e, "name"),
+			text(e, "type"), text(e, "dtype"));
 		if (text(e, "unreadable"))
 			cprintf(stdout, "  (not read: %s)", text(e, "unreadable"));
 		cprintf(stdout, "\n");

@@ -99,7 +99,8 @@ static void print_text(const pm_dataset *d, const pm_lif_report *r,
 	}
 	cprintf(stdout, "\nLIF per configuration (mean +- sample std, count)\n  ");
 	for (size_t j = 0; j < r->nby; j++)
-		cprintf(stdout, "%-12s ", pm_dataset_col_name(d, r->by_col[j]));
+		cprintf(stdout, "%-*s ", cols(pm_dataset_col_name(d, r->by_col[j]), 12),
+			pm_dataset_col_name(d, r->by_col[j]));
 	if (!r->nby)
 		cprintf(stdout, "%-12s ", "N");
 	cprintf(stdout, "%12s %12s %6s\n", "mean", "std", "count");
@@ -108,7 +109,8 @@ static void print_text(const pm_dataset *d, const pm_lif_report *r,
 
 		cprintf(stdout, "  ");
 		for (size_t j = 0; j < r->nby; j++)
-			cprintf(stdout, "%-12s ", pm_dataset_cell(d, G->first_row, r->by_col[j]));
+			cprintf(stdout, "%-*s ", cols(pm_dataset_cell(d, G->first_row, r->by_col[j]), 12),
+				pm_dataset_cell(d, G->first_row, r->by_col[j]));
 		if (!r->nby)
 			cprintf(stdout, "%-12g ", r->n[G->first_row]);
 		cprintf(stdout, "%12.6f %12.6f %6zu\n", G->mean, G->std, G->count);

@@ -164,17 +164,20 @@ static void print_table(FILE *f, const pm_plan *p)
 	cprintf(f, "\n");
 	cprintf(f, "  # ");
 	for (size_t i = 0; i < pm_model_ninputs(m); i++)
-		cprintf(f, " %12s", pm_model_input_name(m, i));
+		cprintf(f, " %*s", cols(pm_model_input_name(m, i), 12), pm_model_input_name(m, i));
 	cprintf(f, " %12s %12s %8s\n", "predicted", "cost", "gain");
 	for (size_t k = 0; k < p->npicks; k++) {
 		const pm_plan_pick *pk = &p->picks[k];
 
 		cprintf(f, "%3zu ", k + 1);
-		for (size_t i = 0; i < pm_model_ninputs(m); i++)
-			cprintf(f, " %12s",
-				pm_dataset_col_index(p->candidates, pm_model_input_name(m, i), &col,
-						     NULL) ? "" : pm_dataset_cell(p->candidates, pk->row,
-										  col));
+		for (size_t i = 0; i < pm_model_ninputs(m); i++) {
+			const char *v = pm_dataset_col_index(p->candidates, pm_model_input_name(m, i),
+							     &col, NULL)
+						? ""
+						: pm_dataset_cell(p->candidates, pk->row, col);
+
+			cprintf(f, " %*s", cols(v, 12), v);
+		}
 		cprintf(f, " %12.4g %12.4g %7.1f%%\n", pk->predicted, pk->cost, 100 * pk->gain);
 	}
 }

@@ -50,8 +50,8 @@ static void print_text(const pm_dataset *d, const pm_ssgd_report *R)
 		for (size_t j = 0; j < R->nby && len < sizeof(config); j++)
 			len += (size_t)pm_snprintf(config + len, sizeof(config) - len, "%s%s",
 						j ? " " : "", pm_dataset_cell(d, r, R->by_col[j]));
-		cprintf(stdout, "  %-6u %-28s %3u %12.6g %12.6g %9.6f", pm_dataset_cell_line(d, r, 0),
-		       config, x->workers, x->t_iter, x->t_pipe, x->lif);
+		cprintf(stdout, "  %-6u %-*s %3u %12.6g %12.6g %9.6f", pm_dataset_cell_line(d, r, 0),
+			cols(config, 28), config, x->workers, x->t_iter, x->t_pipe, x->lif);
 		if (x->has_speedup)
 			cprintf(stdout, " %8.4f %8.4f\n", x->speedup, x->speedup_overlap);
 		else

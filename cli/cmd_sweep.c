@@ -262,19 +262,21 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	return 0;
 }
 
-/* a parameter's column: its whole name, 12 at least */
+/* a parameter's column: its whole name, 12 at least, in characters (its
+ * UTF-8 bytes less those beyond one a character) */
 static int width(const char *name)
 {
-	size_t n = strlen(name);
+	int n = (int)strlen(name) - cols(name, 0);
 
-	return n > 12 ? (int)n : 12;
+	return n > 12 ? n : 12;
 }
 
 static void print_table(const pm_sweep *sw)
 {
 	cprintf(stdout, "%-10s %9s %9s %9s", "lambda", "MAPE %", "± std", "R^2");
 	for (size_t k = 0; k < sw->nparams; k++)
-		cprintf(stdout, " %12s", sw->param_name[k]);
+		cprintf(stdout, " %*s", cols(sw->param_name[k], width(sw->param_name[k])),
+			sw->param_name[k]);
 	cprintf(stdout, "\n");
 	for (size_t p = 0; p < sw->npoints; p++) {
 		const pm_sweep_point *pt = &sw->point[p];

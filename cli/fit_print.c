@@ -39,14 +39,15 @@ static void print_param_rows(const pm_model *m)
 		static const char *const kind[] = { "a", "p", "b", "q", "C", "ln m" };
 
 		if (pm_model_param_undetermined(m, k)) {
-			cprintf(stdout, "  %-28s %-6s %14s %14s\n", pm_model_param_name(m, k),
-				kind[pm_model_param_kind(m, k)], "undetermined", "-");
+			cprintf(stdout, "  %-*s %-6s %14s %14s\n", cols(pm_model_param_name(m, k), 28),
+				pm_model_param_name(m, k), kind[pm_model_param_kind(m, k)],
+				"undetermined", "-");
 			free_ones++;
 			continue;
 		}
-		cprintf(stdout, "  %-28s %-6s %14.6g %14.6g\n", pm_model_param_name(m, k),
-		       kind[pm_model_param_kind(m, k)], pm_model_param_value(m, k),
-		       pm_model_param_scaled(m, k));
+		cprintf(stdout, "  %-*s %-6s %14.6g %14.6g\n", cols(pm_model_param_name(m, k), 28),
+			pm_model_param_name(m, k), kind[pm_model_param_kind(m, k)],
+			pm_model_param_value(m, k), pm_model_param_scaled(m, k));
 	}
 	if (free_ones)
 		cprintf(stdout, "  undetermined: %zu parameter%s the rows leave free (a power of "
@@ -139,7 +140,7 @@ static void seed_rows(const pm_model *m, const char *title, pm_param_kind k1,
 			pm_snprintf(name, sizeof(name), "%s",
 				 kind == PM_PARAM_CONST ? "" : base ? "a0 (base)"
 								    : pm_model_input_name(m, in));
-		cprintf(stdout, "  %-28s", name);
+		cprintf(stdout, "  %-*s", cols(name, 28), name);
 		mean_std(m, k, kind == PM_PARAM_COEF || kind == PM_PARAM_LEVEL);
 		if (kind == PM_PARAM_COEF && !base)
 			mean_std(m, ++k, 0);	/* p_i follows a_i */
@@ -174,7 +175,8 @@ static void print_seed_table(const pm_model *m)
 	if (pm_model_formula(m)) {
 		/* a formula's parameters have no thesis table: one row each */
 		for (size_t k = 0; k < pm_model_nparams(m); k++) {
-			cprintf(stdout, "  %-28s", pm_model_param_name(m, k));
+			cprintf(stdout, "  %-*s", cols(pm_model_param_name(m, k), 28),
+				pm_model_param_name(m, k));
 			mean_std(m, k, 0);
 			cprintf(stdout, "\n");
 		}
@@ -355,7 +357,7 @@ static void print_scaling(const pm_model *m, const pm_scaling_report *r)
 
 		print_exponents(m, r, s);
 		/* a target kind's model predicts its time scale here (print_kind) */
-		cprintf(stdout, "    %14s %14s %10s %10s\n", name,
+		cprintf(stdout, "    %*s %14s %10s %10s\n", cols(name, 14), name,
 			pm_model_target_kind(m) == PM_TARGET_TIME ? "predicted" : "time scale",
 			"speedup", "efficiency");
 		for (size_t k = 0; k < s->npoints; k++)

@@ -27,6 +27,13 @@ int cvfprintf(FILE *f, const char *fmt, va_list ap)
 	return n;
 }
 
+int cols(const char *s, int width)
+{
+	for (; *s; s++)
+		width += ((unsigned char)*s & 0xC0) == 0x80;	/* a continuation byte */
+	return width;
+}
+
 int cprintf(FILE *f, const char *fmt, ...)
 {
 	va_list ap;

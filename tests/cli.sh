@@ -1180,6 +1180,25 @@ else
 	bad "man page has every command of 'perfmodel help'" "missing:$missing"
 fi
 
+# ---- UTF-8 names line up: a table pads "größe" to its width in characters
+# (printf's %-16s counts bytes), in inspect's parameters and fit's table
+printf 'größe,fäden,t\n1,1,2\n2,1,3\n4,2,5\n8,2,9\n16,1,17\n32,2,33\n' >utf8.csv
+"$pm" inspect utf8.csv --target t >utf8_inspect.txt 2>&1
+"$pm" fit utf8.csv --target t --intrinsic größe --extrinsic fäden --form additive --no-intervals \
+	-o utf8.json >utf8_fit.txt 2>&1
+# column COL_TEXT FILE LINE_REGEX: the character (not byte) column at which
+# COL_TEXT starts on the first line matching LINE_REGEX
+column() { python3 -c "import re, sys
+line = next(l for l in open(sys.argv[2], encoding='utf-8') if re.search(sys.argv[3], l))
+print(line.index(sys.argv[1], 2))" "$@"; }
+if [ "$(column numbers utf8_inspect.txt '^  größe ')" = "$(column numbers utf8_inspect.txt '^  fäden ')" ] &&
+	[ "$(column ' a ' utf8_fit.txt '^  a_größe ')" = "$(column ' C ' utf8_fit.txt '^  C  ')" ] &&
+	[ "$(column ' q ' utf8_fit.txt '^  q_fäden ')" = "$(column ' C ' utf8_fit.txt '^  C  ')" ]; then
+	ok "UTF-8 names: inspect's and fit's tables line up by characters"
+else
+	bad "UTF-8 names: inspect's and fit's tables line up by characters" "$(cat utf8_inspect.txt utf8_fit.txt)"
+fi
+
 # ---- locale: under de_DE.UTF-8 (a decimal comma; made by the build with
 # localedef, found through LOCPATH) every command reads and writes the same
 # bytes as under C, wall times aside
