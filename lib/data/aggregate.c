@@ -138,21 +138,19 @@ static uint64_t key_hash(const struct runs *r, size_t row)
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
 	for (size_t k = 0; k < r->nkey; k++) {
-		const char *s = pm_dataset_cell(r->d, row, r->key[k]);
+		const char *cell = pm_dataset_cell(r->d, row, r->key[k]);
+		const unsigned char *s = (const unsigned char *)cell;
+		size_t n = strlen(cell) + 1;	/* with its NUL: "a","bc" and "ab","c" differ */
 		double v;
-		unsigned char bytes[sizeof(v) + 1];
-		size_t n;
 
+		/* a column is numbers on every row or on none: its value's 8
+		 * bytes need no end */
 		if (key_number(r, row, k, &v)) {
-			memcpy(bytes, &v, sizeof(v));
-			bytes[sizeof(v)] = 0;
-			s = (const char *)bytes;
-			n = sizeof(bytes);
-		} else {
-			n = strlen(s) + 1;	/* with its NUL: "a","bc" and "ab","c" differ */
+			s = (const unsigned char *)&v;
+			n = sizeof(v);
 		}
 		for (size_t i = 0; i < n; i++) {
-			h ^= (unsigned char)s[i];
+			h ^= s[i];
 			h *= UINT64_C(0x100000001b3);
 		}
 	}
